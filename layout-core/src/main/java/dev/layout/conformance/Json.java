@@ -1,22 +1,22 @@
-package dev.layout.testing;
+package dev.layout.conformance;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** A minimal JSON reader for test vectors (objects, arrays, strings, numbers, booleans, null). */
-public final class MiniJson {
+/** A minimal JSON reader for conformance vectors (core has no dependencies) (objects, arrays, strings, numbers, booleans, null). */
+public final class Json {
   private final String s;
   private int i;
 
-  private MiniJson(String s) {
+  private Json(String s) {
     this.s = s;
   }
 
   /** Parses one JSON value; objects become {@code Map<String,Object>}, numbers {@code Long} or {@code Double}. */
   public static Object parse(String text) {
-    MiniJson p = new MiniJson(text);
+    Json p = new Json(text);
     Object v = p.value();
     p.ws();
     if (p.i != text.length()) {
