@@ -142,7 +142,7 @@ public final class DataloopCompiler {
 
     private Dataloop build(Datatype t) {
       int u = unit(t);
-      if (t.isContiguous() && u > 0) {
+      if (t.isDense() && u > 0) {
         return Dataloop.bytes(t.byteSize(), t.trueLb(), u, t.extent());
       }
       switch (t.combiner()) {

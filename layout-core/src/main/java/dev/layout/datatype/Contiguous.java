@@ -8,7 +8,7 @@ public final class Contiguous extends DerivedType {
   private final Datatype oldType;
 
   Contiguous(long count, Datatype oldType) {
-    super("contig", props(count, oldType), oldType.isContiguous(), List.of(oldType));
+    super("contig", props(count, oldType), new RunCheck().copies(oldType, 0, count, oldType.extent()).ok(), List.of(oldType));
     this.count = count;
     this.oldType = oldType;
   }

@@ -28,7 +28,7 @@ public final class Darray extends DerivedType {
 
   private Darray(long size, long rank, long[] gsizes, Distribution[] distribs, long[] dargs, long[] psizes, Order order, Datatype oldType,
       Datatype lowered) {
-    super("darray", Subarray.markedProps("darray", lowered, Subarray.product("darray", gsizes, oldType)), lowered.isContiguous(),
+    super("darray", Subarray.markedProps("darray", lowered, Subarray.product("darray", gsizes, oldType)), lowered.isDense(),
         List.of(oldType));
     this.size = size;
     this.rank = rank;

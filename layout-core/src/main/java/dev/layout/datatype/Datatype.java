@@ -136,6 +136,12 @@ public sealed interface Datatype permits Primitive, DerivedType {
    */
   boolean isContiguous();
 
+  /**
+   * True when one element's data is a single run of bytes in pack order, {@code [trueLb, trueUb)},
+   * whatever the extent (e.g. {@code resized(0, 8, float32)} or a padded struct).
+   */
+  boolean isDense();
+
   /** Nesting depth: 0 for primitives. */
   int depth();
 

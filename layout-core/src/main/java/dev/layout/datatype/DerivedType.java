@@ -18,10 +18,11 @@ public abstract sealed class DerivedType implements Datatype
   final int alignment;
   final Primitive homogeneous;
   final boolean contiguous;
+  final boolean dense;
   final int depth;
   private int hash;
 
-  DerivedType(String op, Props p, boolean contiguousByStructure, List<Datatype> children) {
+  DerivedType(String op, Props p, boolean denseByStructure, List<Datatype> children) {
     int d = 0;
     for (Datatype c : children) {
       d = Math.max(d, c.depth());
@@ -38,8 +39,8 @@ public abstract sealed class DerivedType implements Datatype
     this.homogeneous = p.homogeneous;
     Checks.sub(op, ub, lb);
     Checks.sub(op, trueUb, trueLb);
-    this.contiguous =
-        contiguousByStructure && byteSize > 0 && byteSize == ub - lb && lb == trueLb && byteSize == trueUb - trueLb;
+    this.dense = denseByStructure && byteSize > 0 && byteSize == trueUb - trueLb;
+    this.contiguous = dense && byteSize == ub - lb && lb == trueLb;
   }
 
   @Override
@@ -85,6 +86,41 @@ public abstract sealed class DerivedType implements Datatype
   @Override
   public final boolean isContiguous() {
     return contiguous;
+  }
+
+  @Override
+  public final boolean isDense() {
+    return dense;
+  }
+
+  /**
+   * Whether copies of a dense {@code child} placed at the given starts (in order) form one run:
+   * each copy must begin where the previous one's data ended.
+   */
+  static final class RunCheck {
+    private long next = Long.MIN_VALUE;
+    private boolean ok = true;
+
+    /** Adds {@code n} copies of {@code child} at {@code start + j * step}. */
+    RunCheck copies(Datatype child, long start, long n, long step) {
+      if (n == 0 || child.byteSize() == 0 || !ok) {
+        return this;
+      }
+      if (!child.isDense() || (n > 1 && step != child.byteSize())) {
+        ok = false;
+        return this;
+      }
+      long first = start + child.trueLb();
+      if (next != Long.MIN_VALUE && first != next) {
+        ok = false;
+      }
+      next = first + n * child.byteSize();
+      return this;
+    }
+
+    boolean ok() {
+      return ok;
+    }
   }
 
   @Override

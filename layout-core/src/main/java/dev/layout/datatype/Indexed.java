@@ -94,21 +94,15 @@ public final class Indexed extends DerivedType {
   }
 
   private static boolean contiguousByStructure(Combiner combiner, long[] bl, long[] disps, Datatype old) {
-    if (!old.isContiguous()) {
+    if (!old.isDense()) {
       return false;
     }
     long[] bd = byteDisplacements(combiner, disps, old);
-    long next = Long.MIN_VALUE;
-    for (int i = 0; i < bl.length; i++) {
-      if (bl[i] == 0) {
-        continue;
-      }
-      if (next != Long.MIN_VALUE && bd[i] != next) {
-        return false;
-      }
-      next = bd[i] + bl[i] * old.extent();
+    RunCheck r = new RunCheck();
+    for (int i = 0; i < bl.length && r.ok(); i++) {
+      r.copies(old, bd[i], bl[i], old.extent());
     }
-    return true;
+    return r.ok();
   }
 
   /** Number of blocks (the length of the displacement list). */

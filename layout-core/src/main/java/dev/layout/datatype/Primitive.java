@@ -122,6 +122,11 @@ public enum Primitive implements Datatype {
   }
 
   @Override
+  public boolean isDense() {
+    return true;
+  }
+
+  @Override
   public int depth() {
     return 0;
   }

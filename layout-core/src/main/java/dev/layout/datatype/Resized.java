@@ -9,7 +9,7 @@ public final class Resized extends DerivedType {
   private final Datatype oldType;
 
   Resized(long lb, long extent, Datatype oldType) {
-    super("resized", props(lb, extent, oldType), oldType.isContiguous(), List.of(oldType));
+    super("resized", props(lb, extent, oldType), oldType.isDense(), List.of(oldType));
     this.newLb = lb;
     this.newExtent = extent;
     this.oldType = oldType;

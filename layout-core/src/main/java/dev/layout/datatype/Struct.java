@@ -75,21 +75,17 @@ public final class Struct extends DerivedType {
   }
 
   private static boolean contiguousByStructure(long[] bl, long[] disps, List<? extends Datatype> types) {
-    long next = Long.MIN_VALUE;
-    for (int i = 0; i < bl.length; i++) {
-      Datatype t = types.get(i);
-      if (bl[i] == 0 || t.byteSize() == 0) {
-        if (t.hasExplicitBounds() && bl[i] > 0) {
-          return false;
-        }
-        continue;
-      }
-      if (!t.isContiguous() || (next != Long.MIN_VALUE && disps[i] + t.lb() != next)) {
-        return false;
-      }
-      next = disps[i] + t.lb() + bl[i] * t.extent();
+    if (bl == null || disps == null || types == null || bl.length != disps.length || bl.length != types.size()) {
+      return false;
     }
-    return true;
+    RunCheck r = new RunCheck();
+    for (int i = 0; i < bl.length && r.ok(); i++) {
+      Datatype t = types.get(i);
+      if (t != null) {
+        r.copies(t, disps[i], bl[i], t.extent());
+      }
+    }
+    return r.ok();
   }
 
   public int memberCount() {

@@ -21,7 +21,7 @@ public final class Subarray extends DerivedType {
   }
 
   private Subarray(long[] sizes, long[] subsizes, long[] starts, Order order, Datatype oldType, Datatype lowered) {
-    super("subarray", markedProps("subarray", lowered, product("subarray", sizes, oldType)), lowered.isContiguous(), List.of(oldType));
+    super("subarray", markedProps("subarray", lowered, product("subarray", sizes, oldType)), lowered.isDense(), List.of(oldType));
     this.sizes = sizes.clone();
     this.subsizes = subsizes.clone();
     this.starts = starts.clone();

@@ -42,11 +42,12 @@ public final class Vector extends DerivedType {
   }
 
   private static boolean contiguousByStructure(Combiner c, long count, long bl, long stride, Datatype old) {
-    if (!old.isContiguous()) {
-      return false;
-    }
     long byteStride = c == Combiner.VECTOR ? stride * old.extent() : stride;
-    return count <= 1 || byteStride == bl * old.extent();
+    RunCheck r = new RunCheck();
+    for (long i = 0; i < Math.min(count, 2); i++) {
+      r.copies(old, i * byteStride, bl, old.extent());
+    }
+    return r.ok();
   }
 
   public long count() {

@@ -1,0 +1,65 @@
+package dev.layout.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LayoutCliTest {
+  record Result(int code, String out, String err) {}
+
+  static Result run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = LayoutCli.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void describePrintsBoundsDataloopAndBlocks() {
+    Result r = run("describe", "vector(4, 1, 4, float32)");
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).contains("size:            16", "extent:          52", "true extent:     52", "vector leaf(count=4, blockBytes=4, stride=16",
+        "contiguous blocks: 4");
+  }
+
+  @Test
+  void badTypeIsAOneLineErrorWithExitCode2() {
+    Result r = run("describe", "vector(2, 1, float32)");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("layout: error: line 1, column 14: expected int, found 'float32'" + System.lineSeparator());
+    assertThat(run("nonsense").code()).isEqualTo(2);
+  }
+
+  @Test
+  void packPrintsTheConformanceBytes() {
+    Result r = run("pack", "vector(4, 1, 4, float32)", "--external32");
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).startsWith("64452607543516f7442506e73415f6d7");
+  }
+
+  @Test
+  void conformReportsPassedOverTotalAndFailsOnAMismatch(@TempDir Path dir) throws IOException {
+    Path good = dir.resolve("v.jsonl.gz");
+    try (InputStream in = getClass().getResourceAsStream("/conformance/mpich-types.jsonl.gz")) {
+      Files.copy(in, good);
+    }
+    Result ok = run("conform", good.toString());
+    assertThat(ok.code()).isZero();
+    assertThat(ok.out().strip()).endsWith("conformance: 1562/1562 passed");
+
+    Path bad = dir.resolve("bad.jsonl");
+    Files.writeString(bad, "{\"id\":\"x\",\"type\":\"vector(4, 1, 4, float32)\",\"count\":1,\"size\":16,\"lb\":0,\"extent\":50,\"true_lb\":0,"
+        + "\"true_extent\":52,\"buffer_bytes\":52,\"base_offset\":0,\"packed_hex\":\"07264564f7163554e7062544d7f61534\",\"pack_only\":true}\n");
+    Result fail = run("conform", bad.toString());
+    assertThat(fail.code()).isEqualTo(1);
+    assertThat(fail.out()).contains("x extent: expected 50, got 52").endsWith("conformance: 0/1 passed" + System.lineSeparator());
+  }
+}
