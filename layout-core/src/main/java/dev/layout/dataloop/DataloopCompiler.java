@@ -1,0 +1,409 @@
+package dev.layout.dataloop;
+
+import dev.layout.datatype.Contiguous;
+import dev.layout.datatype.Darray;
+import dev.layout.datatype.Datatype;
+import dev.layout.datatype.DerivedType;
+import dev.layout.datatype.Indexed;
+import dev.layout.datatype.Primitive;
+import dev.layout.datatype.Struct;
+import dev.layout.datatype.Subarray;
+import dev.layout.datatype.Vector;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Compiles datatypes into {@link Dataloop}s, applying the build-time optimizations of Ross, Miller
+ * and Gropp (2003):
+ *
+ * <ul>
+ *   <li>a type whose data is one contiguous run becomes a single byte run ("bytes" leaf), whatever
+ *       its description (a packed struct, a full subarray, a contig of contigs);
+ *   <li>a loop over a byte run becomes a leaf: blocks of consecutive elements merge into one run,
+ *       and when elements are spaced apart (resized, padded structs) each element becomes a block;
+ *   <li>structs whose members are all byte runs become an indexed leaf (struct to indexed);
+ *       heterogeneous structs keep a struct loop only where members are not runs;
+ *   <li>adjacent blocks of an indexed leaf coalesce; equal lengths make it block-indexed; evenly
+ *       spaced blocks make it a vector (regular-stride detection); a vector whose stride equals its
+ *       block is one run;
+ *   <li>at segment creation a count of a type becomes a larger run or a vector when the type's
+ *       extent allows it (the "Struct Vector" case: {@code resized(0, 8, float32)} with count n is
+ *       a vector leaf of n 4-byte blocks at stride 8), and a count of a vector leaf whose extent is a
+ *       whole number of strides becomes a longer vector.
+ * </ul>
+ *
+ * For {@link Representation#EXTERNAL32} runs only merge across primitives of one size, so that a
+ * leaf has a single byte-swap unit.
+ */
+public final class DataloopCompiler {
+  private DataloopCompiler() {}
+
+  private static final int CACHE_LIMIT = 4096;
+  private static final Map<Datatype, Dataloop> NATIVE_CACHE = new ConcurrentHashMap<>();
+  private static final Map<Datatype, Dataloop> EXTERNAL_CACHE = new ConcurrentHashMap<>();
+  /** Struct-to-indexed expands members element by element only up to this many blocks. */
+  private static final int MAX_EXPANDED_BLOCKS = 1 << 16;
+
+  /**
+   * The dataloop of one element of {@code type}, positions relative to the type's origin; {@code
+   * null} for a type with no data.
+   */
+  public static Dataloop compile(Datatype type, Representation representation) {
+    if (type == null) {
+      throw new NullPointerException("compile: type is null");
+    }
+    Map<Datatype, Dataloop> cache = representation == Representation.NATIVE ? NATIVE_CACHE : EXTERNAL_CACHE;
+    if (type.isEmpty()) {
+      return null;
+    }
+    Dataloop d = cache.get(type);
+    if (d == null) {
+      d = new Run(representation).compile(type);
+      if (cache.size() >= CACHE_LIMIT) {
+        cache.clear();
+      }
+      cache.put(type, d);
+    }
+    return d;
+  }
+
+  /**
+   * The dataloop of {@code count} consecutive elements (one extent apart): the root a segment walks.
+   * Returns null when there is nothing to move.
+   */
+  public static Dataloop compileCount(Datatype type, long count, Representation representation) {
+    if (count < 0) {
+      throw new IllegalArgumentException("compile: count " + count + " (expected: >= 0)");
+    }
+    Dataloop one = compile(type, representation);
+    if (one == null || count == 0) {
+      return null;
+    }
+    if (count == 1) {
+      return one;
+    }
+    return over(Dataloop.contig(count, type.extent(), one, 0, Math.multiplyExact(count, type.extent())));
+  }
+
+  /** Compilation state for one representation (memoizes shared subtypes by identity). */
+  private static final class Run {
+    final Representation rep;
+    final Map<Datatype, Dataloop> memo = new IdentityHashMap<>();
+    final Map<Datatype, Integer> units = new IdentityHashMap<>();
+
+    Run(Representation rep) {
+      this.rep = rep;
+    }
+
+    Dataloop compile(Datatype t) {
+      if (t.isEmpty()) {
+        return null;
+      }
+      Dataloop d = memo.get(t);
+      if (d == null) {
+        d = build(t);
+        memo.put(t, d);
+      }
+      return d;
+    }
+
+    /** The swap unit for external32: the one primitive size in t's type map, or 0 if sizes mix. */
+    int unit(Datatype t) {
+      if (rep == Representation.NATIVE) {
+        return 1;
+      }
+      if (t instanceof Primitive p) {
+        return p == Primitive.BYTE ? 1 : (int) p.byteSize();
+      }
+      Integer u = units.get(t);
+      if (u == null) {
+        int found = -1;
+        DerivedType d = (DerivedType) t;
+        List<Datatype> kids = t instanceof Subarray s ? List.of(s.lowered()) : t instanceof Darray a ? List.of(a.lowered()) : d.children();
+        for (Datatype c : kids) {
+          if (c.isEmpty()) {
+            continue;
+          }
+          int cu = unit(c);
+          if (cu == 0 || (found >= 0 && found != cu)) {
+            found = 0;
+            break;
+          }
+          found = cu;
+        }
+        u = Math.max(found, 0);
+        units.put(t, u);
+      }
+      return u;
+    }
+
+    private Dataloop build(Datatype t) {
+      int u = unit(t);
+      if (t.isContiguous() && u > 0) {
+        return Dataloop.bytes(t.byteSize(), t.trueLb(), u, t.extent());
+      }
+      switch (t.combiner()) {
+        case NAMED:
+          return Dataloop.bytes(t.byteSize(), 0, u, t.extent());
+        case CONTIGUOUS: {
+          Contiguous c = (Contiguous) t;
+          return over(Dataloop.contig(c.count(), c.oldType().extent(), compile(c.oldType()), 0, t.extent()));
+        }
+        case VECTOR:
+        case HVECTOR: {
+          Vector v = (Vector) t;
+          if (v.count() == 1) {
+            return over(Dataloop.contig(v.blocklength(), v.oldType().extent(), compile(v.oldType()), 0, t.extent()));
+          }
+          return over(Dataloop.vector(v.count(), v.blocklength(), v.byteStride(), v.oldType().extent(), compile(v.oldType()), 0, t.extent()));
+        }
+        case INDEXED:
+        case HINDEXED:
+        case INDEXED_BLOCK:
+        case HINDEXED_BLOCK: {
+          Indexed x = (Indexed) t;
+          Dataloop c = compile(x.oldType());
+          int n = 0;
+          for (int i = 0; i < x.blockCount(); i++) {
+            if (x.blocklength(i) > 0) {
+              n++;
+            }
+          }
+          long[] bl = new long[n];
+          long[] off = new long[n];
+          n = 0;
+          for (int i = 0; i < x.blockCount(); i++) {
+            if (x.blocklength(i) > 0) {
+              bl[n] = x.blocklength(i);
+              off[n++] = x.byteDisplacement(i);
+            }
+          }
+          return over(Dataloop.indexed(bl, off, x.oldType().extent(), c, 0, t.extent()));
+        }
+        case STRUCT:
+          return struct((Struct) t);
+        case RESIZED:
+          return compile(((DerivedType) t).children().get(0)).shifted(0, t.extent());
+        case SUBARRAY:
+          return compile(((Subarray) t).lowered()).shifted(0, t.extent());
+        case DARRAY:
+          return compile(((Darray) t).lowered()).shifted(0, t.extent());
+        default:
+          throw new AssertionError(t.combiner());
+      }
+    }
+
+    private Dataloop struct(Struct s) {
+      List<Long> bl = new ArrayList<>();
+      List<Long> off = new ArrayList<>();
+      List<Long> ext = new ArrayList<>();
+      List<Dataloop> kids = new ArrayList<>();
+      boolean allRuns = true;
+      int commonUnit = -1;
+      long expanded = 0;
+      for (int i = 0; i < s.memberCount(); i++) {
+        Datatype t = s.type(i);
+        if (s.blocklength(i) == 0 || t.isEmpty()) {
+          continue;
+        }
+        Dataloop c = compile(t);
+        bl.add(s.blocklength(i));
+        off.add(s.byteDisplacement(i));
+        ext.add(t.extent());
+        kids.add(c);
+        if (isRun(c)) {
+          if (commonUnit >= 0 && commonUnit != c.swapUnit) {
+            allRuns = false;
+          }
+          commonUnit = c.swapUnit;
+          expanded += c.blocklen == t.extent() ? 1 : s.blocklength(i);
+        } else {
+          allRuns = false;
+        }
+      }
+      int m = kids.size();
+      if (allRuns && expanded <= MAX_EXPANDED_BLOCKS) {
+        // Struct to indexed: every member is a byte run, so the struct is a list of runs.
+        long[] lens = new long[(int) expanded];
+        long[] offs = new long[(int) expanded];
+        int k = 0;
+        for (int i = 0; i < m; i++) {
+          Dataloop c = kids.get(i);
+          long e = ext.get(i);
+          if (c.blocklen == e) {
+            lens[k] = Math.multiplyExact(bl.get(i), c.blocklen);
+            offs[k++] = Math.addExact(off.get(i), c.disp);
+          } else {
+            for (long j = 0; j < bl.get(i); j++) {
+              lens[k] = c.blocklen;
+              offs[k++] = Math.addExact(Math.addExact(off.get(i), Math.multiplyExact(j, e)), c.disp);
+            }
+          }
+        }
+        return optimizeLeaf(Dataloop.leafIndexed(lens, offs, 0, commonUnit, s.extent()));
+      }
+      long[] bls = new long[m];
+      long[] offs = new long[m];
+      long[] exts = new long[m];
+      Dataloop[] cs = new Dataloop[m];
+      for (int i = 0; i < m; i++) {
+        bls[i] = bl.get(i);
+        offs[i] = off.get(i);
+        exts[i] = ext.get(i);
+        cs[i] = over(Dataloop.contig(bls[i], exts[i], kids.get(i), 0, Math.multiplyExact(bls[i], exts[i])));
+        bls[i] = 1;
+      }
+      if (m == 1) {
+        return cs[0].shifted(offs[0], s.extent());
+      }
+      return Dataloop.struct(bls, offs, exts, cs, 0, s.extent());
+    }
+  }
+
+  /** A leaf made of one contiguous run. */
+  static boolean isRun(Dataloop d) {
+    return d.leaf && d.kind == Dataloop.Kind.CONTIG;
+  }
+
+  /**
+   * Simplifies a non-leaf loop over a uniform child: turns loops over byte runs into leaves and
+   * applies the count/regularity rewrites. The argument's {@code disp} is 0 and its child is non-null.
+   */
+  static Dataloop over(Dataloop n) {
+    Dataloop c = n.child;
+    if (isRun(c)) {
+      long el = c.blocklen;
+      long cd = c.disp;
+      int u = c.swapUnit;
+      boolean dense = n.ext == el;
+      switch (n.kind) {
+        case CONTIG:
+          return dense
+              ? Dataloop.bytes(Math.multiplyExact(n.blocklen, el), Math.addExact(n.disp, cd), u, n.extent)
+              : optimizeLeaf(Dataloop.leafVector(n.blocklen, el, n.ext, Math.addExact(n.disp, cd), u, n.extent));
+        case VECTOR:
+          if (dense || n.blocklen == 1) {
+            return optimizeLeaf(Dataloop.leafVector(n.nblocks, Math.multiplyExact(n.blocklen, el), n.stride, Math.addExact(n.disp, cd), u,
+                n.extent));
+          }
+          break;
+        case BLOCK_INDEXED:
+        case INDEXED:
+          if (dense || allOnes(n)) {
+            long[] lens = new long[(int) n.nblocks];
+            for (int b = 0; b < lens.length; b++) {
+              lens[b] = Math.multiplyExact(n.blockLen(b), el);
+            }
+            return optimizeLeaf(Dataloop.leafIndexed(lens, n.offsets, Math.addExact(n.disp, cd), u, n.extent));
+          }
+          break;
+        default:
+          break;
+      }
+      // Elements spaced apart and several per block: the inner loop is a vector leaf per block.
+      if (n.kind == Dataloop.Kind.VECTOR || n.kind == Dataloop.Kind.BLOCK_INDEXED) {
+        Dataloop inner = optimizeLeaf(Dataloop.leafVector(n.blocklen, el, n.ext, cd, u, Math.multiplyExact(n.blocklen, n.ext)));
+        return n.kind == Dataloop.Kind.VECTOR
+            ? Dataloop.vector(n.nblocks, 1, n.stride, 0, inner, n.disp, n.extent)
+            : Dataloop.blockIndexed(1, n.offsets, 0, inner, n.disp, n.extent);
+      }
+      return regularize(n);
+    }
+    // A count of a vector leaf whose extent is a whole number of its strides is a longer vector.
+    if (n.kind == Dataloop.Kind.CONTIG && c.leaf && c.kind == Dataloop.Kind.VECTOR && n.ext == Math.multiplyExact(c.nblocks, c.stride)) {
+      return Dataloop.leafVector(Math.multiplyExact(n.blocklen, c.nblocks), c.blocklen, c.stride, Math.addExact(n.disp, c.disp), c.swapUnit,
+          n.extent);
+    }
+    return regularize(n);
+  }
+
+  private static boolean allOnes(Dataloop n) {
+    for (long b = 0; b < n.nblocks; b++) {
+      if (n.blockLen(b) != 1) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Non-leaf rewrites: single instances collapse, equal blocks become block-indexed, even spacing a vector. */
+  private static Dataloop regularize(Dataloop n) {
+    if (n.nblocks == 1 && n.blockLen(0) == 1) {
+      Dataloop c = n.childOf(0);
+      return c.shifted(Math.addExact(n.disp, n.blockOffset(0)), n.extent);
+    }
+    if (n.kind == Dataloop.Kind.INDEXED) {
+      boolean equal = true;
+      for (int b = 1; b < n.nblocks && equal; b++) {
+        equal = n.blocklens[b] == n.blocklens[0];
+      }
+      if (equal) {
+        n = Dataloop.blockIndexed(n.blocklens[0], n.offsets, n.ext, n.child, n.disp, n.extent);
+      }
+    }
+    if (n.kind == Dataloop.Kind.BLOCK_INDEXED && n.nblocks >= 2) {
+      long step = n.offsets[1] - n.offsets[0];
+      if (evenlySpaced(n.offsets, step)) {
+        n = Dataloop.vector(n.nblocks, n.blocklen, step, n.ext, n.child, Math.addExact(n.disp, n.offsets[0]), n.extent);
+      }
+    }
+    if (n.kind == Dataloop.Kind.VECTOR && n.stride == Math.multiplyExact(n.blocklen, n.ext)) {
+      n = Dataloop.contig(Math.multiplyExact(n.nblocks, n.blocklen), n.ext, n.child, n.disp, n.extent);
+    }
+    return n;
+  }
+
+  private static boolean evenlySpaced(long[] offsets, long step) {
+    for (int b = 2; b < offsets.length; b++) {
+      if (offsets[b] - offsets[b - 1] != step) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Leaf rewrites: coalesce adjacent runs, then indexed to block-indexed to vector to one run. */
+  static Dataloop optimizeLeaf(Dataloop d) {
+    if (d.kind == Dataloop.Kind.INDEXED) {
+      long[] lens = d.blocklens;
+      long[] offs = d.offsets;
+      int n = 0;
+      long[] nl = new long[lens.length];
+      long[] no = new long[lens.length];
+      for (int b = 0; b < lens.length; b++) {
+        if (n > 0 && no[n - 1] + nl[n - 1] == offs[b]) {
+          nl[n - 1] += lens[b];
+        } else {
+          nl[n] = lens[b];
+          no[n++] = offs[b];
+        }
+      }
+      boolean equal = true;
+      for (int b = 1; b < n && equal; b++) {
+        equal = nl[b] == nl[0];
+      }
+      no = java.util.Arrays.copyOf(no, n);
+      if (!equal) {
+        return Dataloop.leafIndexed(java.util.Arrays.copyOf(nl, n), no, d.disp, d.swapUnit, d.extent);
+      }
+      d = Dataloop.leafBlockIndexed(nl[0], no, d.disp, d.swapUnit, d.extent);
+    }
+    if (d.kind == Dataloop.Kind.BLOCK_INDEXED) {
+      if (d.nblocks == 1) {
+        return Dataloop.bytes(d.blocklen, Math.addExact(d.disp, d.offsets[0]), d.swapUnit, d.extent);
+      }
+      long step = d.offsets[1] - d.offsets[0];
+      if (!evenlySpaced(d.offsets, step)) {
+        return d;
+      }
+      d = Dataloop.leafVector(d.nblocks, d.blocklen, step, Math.addExact(d.disp, d.offsets[0]), d.swapUnit, d.extent);
+    }
+    if (d.kind == Dataloop.Kind.VECTOR && (d.nblocks == 1 || d.stride == d.blocklen)) {
+      return Dataloop.bytes(Math.multiplyExact(d.nblocks, d.blocklen), d.disp, d.swapUnit, d.extent);
+    }
+    return d;
+  }
+}

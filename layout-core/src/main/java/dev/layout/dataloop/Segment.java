@@ -1,0 +1,634 @@
+package dev.layout.dataloop;
+
+import dev.layout.datatype.Datatype;
+import dev.layout.memory.Memory;
+import dev.layout.memory.MemoryAccess;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Partial processing of {@code count} elements of a datatype (Ross, Miller, Gropp 2003, section 2):
+ * pack, unpack, flatten or visit any byte range of the packed stream, resumable across calls.
+ *
+ * <pre>{@code
+ * Datatype column = LayoutParser.parse("vector(4, 1, 4, float32)");
+ * Segment s = Segment.of(column, 1, Memory.ofArray(matrix), 0);
+ * s.pack(Memory.ofArray(out), 0, 8);    // the first two floats
+ * s.pack(Memory.ofArray(out), 8, 8);    // the next two
+ * }</pre>
+ *
+ * <p>The walk uses an explicit stack (no recursion); leaves are handled whole by action-specific
+ * kernels. {@link #seek} positions at any packed byte in time proportional to the type's depth
+ * (a binary search per indexed level, a division per regular one).
+ *
+ * <p>Before any byte moves, creation checks that the type's true footprint for the count lies in
+ * the user memory, and every call checks the packed-side range: a violation is an {@link
+ * IndexOutOfBoundsException} naming the type, count, needed and available bytes, and nothing has
+ * been written.
+ */
+public final class Segment {
+  private final Datatype type;
+  private final long count;
+  private final Representation representation;
+  private final Memory user;
+  private final long origin;
+  private final Dataloop root;
+  private final long total;
+  private final long footLo;
+  private final long footHi;
+
+  private final Dataloop[] node;
+  private final long[] base;
+  private final long[] blk;
+  private final long[] elem;
+  private long inner;
+  private int top;
+  private long position;
+
+  private Segment(Datatype type, long count, Representation rep, Memory user, long origin) {
+    if (type == null) {
+      throw new NullPointerException("segment: type is null");
+    }
+    if (count < 0) {
+      throw new IllegalArgumentException("segment: count " + count + " (expected: >= 0)");
+    }
+    this.type = type;
+    this.count = count;
+    this.representation = rep;
+    this.user = user;
+    this.origin = origin;
+    this.total = multiply(type.byteSize(), count);
+    long lo = 0;
+    long hi = 0;
+    if (total > 0) {
+      long span = multiply(count - 1, type.extent());
+      lo = add(add(origin, type.trueLb()), Math.min(0, span));
+      hi = add(add(origin, type.trueUb()), Math.max(0, span));
+    }
+    this.footLo = lo;
+    this.footHi = hi;
+    if (user != null && total > 0 && (lo < 0 || hi > user.byteSize())) {
+      throw new IndexOutOfBoundsException("segment: type " + abbreviate(type) + " count " + count + " at origin " + origin
+          + " needs bytes [" + lo + ", " + hi + ") of the buffer (" + (hi - lo) + " bytes), but the buffer has " + user.byteSize()
+          + " bytes");
+    }
+    this.root = total == 0 ? null : DataloopCompiler.compileCount(type, count, rep);
+    int depth = root == null ? 1 : root.depth();
+    this.node = new Dataloop[depth];
+    this.base = new long[depth];
+    this.blk = new long[depth];
+    this.elem = new long[depth];
+    seek(0);
+  }
+
+  /** A segment over {@code count} elements whose origin is byte {@code origin} of {@code user}, native representation. */
+  public static Segment of(Datatype type, long count, Memory user, long origin) {
+    if (user == null) {
+      throw new NullPointerException("segment: user memory is null");
+    }
+    return new Segment(type, count, Representation.NATIVE, user, origin);
+  }
+
+  /** Like {@link #of} with the external32 representation (big-endian primitives, {@code byte} untouched). */
+  public static Segment external32(Datatype type, long count, Memory user, long origin) {
+    if (user == null) {
+      throw new NullPointerException("segment: user memory is null");
+    }
+    return new Segment(type, count, Representation.EXTERNAL32, user, origin);
+  }
+
+  /** A segment without memory, for {@link #flatten} and {@link #process}: offsets are relative to the origin. */
+  public static Segment layout(Datatype type, long count) {
+    return new Segment(type, count, Representation.NATIVE, null, 0);
+  }
+
+  public Datatype type() {
+    return type;
+  }
+
+  public long count() {
+    return count;
+  }
+
+  /** Total bytes of the packed stream: {@code byteSize() * count}. */
+  public long byteSize() {
+    return total;
+  }
+
+  /** Current position in the packed stream. */
+  public long position() {
+    return position;
+  }
+
+  public long remaining() {
+    return total - position;
+  }
+
+  /** The compiled dataloop this segment walks (null when there is no data). */
+  public Dataloop dataloop() {
+    return root;
+  }
+
+  /** Moves to packed byte {@code bytePosition} ({@code 0 <= bytePosition <= byteSize()}), in time proportional to the depth. */
+  public void seek(long bytePosition) {
+    if (bytePosition < 0 || bytePosition > total) {
+      throw new IndexOutOfBoundsException("seek: position " + bytePosition + " (expected: 0 <= position <= " + total + ")");
+    }
+    position = bytePosition;
+    if (bytePosition == total) {
+      top = -1;
+      return;
+    }
+    top = 0;
+    node[0] = root;
+    base[0] = origin + root.disp;
+    long r = bytePosition;
+    while (true) {
+      Dataloop n = node[top];
+      long b = n.findBlock(r);
+      r -= n.packedBefore(b);
+      blk[top] = b;
+      if (n.leaf) {
+        inner = r;
+        return;
+      }
+      Dataloop c = n.childOf(b);
+      long j = r / c.size;
+      r -= j * c.size;
+      elem[top] = j;
+      node[top + 1] = c;
+      base[top + 1] = base[top] + n.blockOffset(b) + j * n.extOf(b) + c.disp;
+      top++;
+    }
+  }
+
+  /**
+   * Packs up to {@code maxBytes} from the current position into {@code dst} at {@code dstOffset};
+   * returns the bytes packed and advances.
+   */
+  public long pack(Memory dst, long dstOffset, long maxBytes) {
+    long n = prepare("pack", dst, dstOffset, maxBytes);
+    dst.checkWritable("pack");
+    if (n == 0) {
+      return 0;
+    }
+    Kernel k = representation == Representation.NATIVE
+        ? new PackKernel(user, dst, dstOffset - position)
+        : new PackExternal32Kernel(user, dst, dstOffset - position);
+    return walk(k, n);
+  }
+
+  /** Unpacks up to {@code maxBytes} from {@code src} at {@code srcOffset} into the user memory; returns the bytes consumed. */
+  public long unpack(Memory src, long srcOffset, long maxBytes) {
+    long n = prepare("unpack", src, srcOffset, maxBytes);
+    user.checkWritable("unpack");
+    if (n == 0) {
+      return 0;
+    }
+    Kernel k = representation == Representation.NATIVE
+        ? new UnpackKernel(user, src, srcOffset - position)
+        : new UnpackExternal32Kernel(user, src, srcOffset - position);
+    return walk(k, n);
+  }
+
+  /**
+   * The next contiguous runs, at most {@code maxPieces}, adjacent runs merged, offsets relative to
+   * the origin; resumable (the next call continues where this one stopped). Empty at the end.
+   */
+  public List<Piece> flatten(int maxPieces) {
+    if (maxPieces < 1) {
+      throw new IllegalArgumentException("flatten: maxPieces " + maxPieces + " (expected: >= 1)");
+    }
+    FlattenKernel k = new FlattenKernel(maxPieces, origin);
+    while (position < total && !k.full) {
+      walk(k, total - position);
+    }
+    return k.pieces;
+  }
+
+  /** Runs a custom action over up to {@code maxBytes} of the packed stream; returns the bytes visited. */
+  public long process(LeafAction action, long maxBytes) {
+    if (action == null) {
+      throw new NullPointerException("process: action is null");
+    }
+    if (maxBytes < 0) {
+      throw new IllegalArgumentException("process: maxBytes " + maxBytes + " (expected: >= 0)");
+    }
+    long n = Math.min(maxBytes, total - position);
+    return n == 0 ? 0 : walk(new VisitorKernel(action, origin), n);
+  }
+
+  private long prepare(String op, Memory packed, long offset, long maxBytes) {
+    if (user == null) {
+      throw new IllegalStateException(op + ": this segment was made without memory (Segment.layout); use Segment.of");
+    }
+    if (packed == null) {
+      throw new NullPointerException(op + ": packed memory is null");
+    }
+    if (maxBytes < 0) {
+      throw new IllegalArgumentException(op + ": maxBytes " + maxBytes + " (expected: >= 0)");
+    }
+    long n = Math.min(maxBytes, total - position);
+    if (offset < 0 || offset > packed.byteSize() - n) {
+      throw new IndexOutOfBoundsException(op + ": type " + abbreviate(type) + " count " + count + " needs " + n + " packed bytes at offset "
+          + offset + ", but the packed buffer has " + packed.byteSize() + " bytes");
+    }
+    return n;
+  }
+
+  /** The explicit-stack walk: processes {@code n} bytes (fewer only if the kernel stops early). */
+  private long walk(Kernel k, long n) {
+    long end = position + n;
+    long start = position;
+    while (position < end) {
+      Dataloop d = node[top];
+      if (d.leaf) {
+        long want = end - position;
+        long done = leaf(k, d, want);
+        position += done;
+        if (blk[top] < d.nblocks) {
+          if (done < want && position < end) {
+            // The kernel stopped early (flatten is full): re-establish the stack at the new position.
+            seek(position);
+            break;
+          }
+          break;
+        }
+        top--;
+        advance();
+      } else {
+        long b = blk[top];
+        if (b >= d.nblocks) {
+          top--;
+          advance();
+          continue;
+        }
+        Dataloop c = d.childOf(b);
+        node[top + 1] = c;
+        base[top + 1] = base[top] + d.blockOffset(b) + elem[top] * d.extOf(b) + c.disp;
+        blk[top + 1] = 0;
+        elem[top + 1] = 0;
+        inner = 0;
+        top++;
+      }
+    }
+    return position - start;
+  }
+
+  /** After a child finished: the next instance of the loop now on top of the stack. */
+  private void advance() {
+    if (top < 0) {
+      return;
+    }
+    Dataloop d = node[top];
+    long b = blk[top];
+    if (++elem[top] == d.blockLen(b)) {
+      blk[top] = b + 1;
+      elem[top] = 0;
+    }
+  }
+
+  /** Processes the leaf on top of the stack from (blk, inner) for at most {@code budget} bytes. */
+  private long leaf(Kernel k, Dataloop d, long budget) {
+    long b = blk[top];
+    long in = inner;
+    long ub = base[top];
+    if (user != null && (ub + d.leafLo < footLo || ub + d.leafHi > footHi)) {
+      throw new IllegalStateException("internal error: leaf " + d + " at " + ub + " outside the checked footprint [" + footLo + ", " + footHi
+          + ") of " + abbreviate(type));
+    }
+    int unit = representation == Representation.NATIVE ? 1 : d.swapUnit;
+    long done = 0;
+    long stream = position;
+    // A block entered in the middle, or one the budget ends in: a partial run.
+    if (in > 0 || budget < d.blockPacked(b)) {
+      long len = Math.min(d.blockLen(b) - in, budget);
+      long got = k.run(ub + d.blockOffset(b) + in, len, stream, unit, in % unit);
+      done += got;
+      if (got < len) {
+        inner = in + got;
+        return done;
+      }
+      in += len;
+      if (in == d.blockLen(b)) {
+        b++;
+        in = 0;
+      }
+    }
+    // Whole blocks: one kernel call for the lot.
+    if (in == 0 && b < d.nblocks && done < budget) {
+      long left = budget - done;
+      long got;
+      long nb;
+      switch (d.kind) {
+        case CONTIG -> {
+          nb = d.blocklen <= left ? 1 : 0;
+          got = nb == 0 ? 0 : k.run(ub, d.blocklen, stream + done, unit, 0);
+        }
+        case VECTOR -> {
+          nb = Math.min(d.nblocks - b, left / d.blocklen);
+          got = nb == 0 ? 0 : k.vector(ub + b * d.stride, d.stride, d.blocklen, nb, stream + done, unit);
+        }
+        case BLOCK_INDEXED -> {
+          nb = Math.min(d.nblocks - b, left / d.blocklen);
+          got = nb == 0 ? 0 : k.blocks(ub, d.offsets, null, d.blocklen, (int) b, (int) (b + nb), stream + done, unit);
+        }
+        default -> {
+          // INDEXED leaf: as many whole blocks as the budget holds (binary search in the prefix sums).
+          long limit = d.prefix[(int) b] + left;
+          int hiIdx = java.util.Arrays.binarySearch(d.prefix, (int) b, d.prefix.length, limit);
+          int last = hiIdx >= 0 ? hiIdx : -hiIdx - 2;
+          nb = last - b;
+          got = nb == 0 ? 0 : k.blocks(ub, d.offsets, d.blocklens, 0, (int) b, last, stream + done, unit);
+        }
+      }
+      long expect = d.packedBefore(b + nb) - d.packedBefore(b);
+      done += got;
+      if (got < expect) {
+        // Stopped inside the batch: find where (only flatten does this).
+        long r = d.packedBefore(b) + got;
+        long nbDone = d.findBlock(r);
+        blk[top] = nbDone;
+        inner = r - d.packedBefore(nbDone);
+        return done;
+      }
+      b += nb;
+      if (b < d.nblocks && done < budget) {
+        long len = budget - done;
+        long g = k.run(ub + d.blockOffset(b), len, stream + done, unit, 0);
+        done += g;
+        in = g;
+      }
+    }
+    blk[top] = b;
+    inner = in;
+    return done;
+  }
+
+  private static long multiply(long a, long b) {
+    try {
+      return Math.multiplyExact(a, b);
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("segment: " + a + " * " + b + " overflows 64 bits (expected: byte counts within 2^63)");
+    }
+  }
+
+  private static long add(long a, long b) {
+    try {
+      return Math.addExact(a, b);
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("segment: " + a + " + " + b + " overflows 64 bits (expected: byte offsets within 2^63)");
+    }
+  }
+
+  static String abbreviate(Datatype t) {
+    String s = t.toString();
+    return s.length() <= 200 ? s : s.substring(0, 197) + "...";
+  }
+
+  // ---- kernels ---------------------------------------------------------------------------------
+
+  /** What a walk does with each leaf. Methods return the bytes consumed (all of them unless stopping). */
+  abstract static class Kernel {
+    abstract long run(long u, long len, long stream, int unit, long phase);
+
+    long vector(long u, long stride, long blockBytes, long count, long stream, int unit) {
+      for (long i = 0; i < count; i++) {
+        long got = run(u + i * stride, blockBytes, stream + i * blockBytes, unit, 0);
+        if (got < blockBytes) {
+          return i * blockBytes + got;
+        }
+      }
+      return count * blockBytes;
+    }
+
+    long blocks(long u, long[] offsets, long[] lengths, long uniform, int from, int to, long stream, int unit) {
+      long s = 0;
+      for (int b = from; b < to; b++) {
+        long len = lengths == null ? uniform : lengths[b];
+        long got = run(u + offsets[b], len, stream + s, unit, 0);
+        s += got;
+        if (got < len) {
+          return s;
+        }
+      }
+      return s;
+    }
+  }
+
+  /** Native pack: user to packed. Whole vector leaves are one strided loop. */
+  static final class PackKernel extends Kernel {
+    final Memory user;
+    final Memory packed;
+    final long delta;
+
+    PackKernel(Memory user, Memory packed, long delta) {
+      this.user = user;
+      this.packed = packed;
+      this.delta = delta;
+    }
+
+    @Override
+    long run(long u, long len, long stream, int unit, long phase) {
+      MemoryAccess.copy(user, u, packed, delta + stream, len);
+      return len;
+    }
+
+    @Override
+    long vector(long u, long stride, long blockBytes, long count, long stream, int unit) {
+      MemoryAccess.strided(user, u, stride, packed, delta + stream, blockBytes, blockBytes, count);
+      return count * blockBytes;
+    }
+
+    @Override
+    long blocks(long u, long[] offsets, long[] lengths, long uniform, int from, int to, long stream, int unit) {
+      long p = delta + stream;
+      if (lengths == null) {
+        for (int b = from; b < to; b++) {
+          MemoryAccess.copy(user, u + offsets[b], packed, p, uniform);
+          p += uniform;
+        }
+      } else {
+        for (int b = from; b < to; b++) {
+          MemoryAccess.copy(user, u + offsets[b], packed, p, lengths[b]);
+          p += lengths[b];
+        }
+      }
+      return p - delta - stream;
+    }
+  }
+
+  /** Native unpack: packed to user. */
+  static final class UnpackKernel extends Kernel {
+    final Memory user;
+    final Memory packed;
+    final long delta;
+
+    UnpackKernel(Memory user, Memory packed, long delta) {
+      this.user = user;
+      this.packed = packed;
+      this.delta = delta;
+    }
+
+    @Override
+    long run(long u, long len, long stream, int unit, long phase) {
+      MemoryAccess.copy(packed, delta + stream, user, u, len);
+      return len;
+    }
+
+    @Override
+    long vector(long u, long stride, long blockBytes, long count, long stream, int unit) {
+      MemoryAccess.strided(packed, delta + stream, blockBytes, user, u, stride, blockBytes, count);
+      return count * blockBytes;
+    }
+
+    @Override
+    long blocks(long u, long[] offsets, long[] lengths, long uniform, int from, int to, long stream, int unit) {
+      long p = delta + stream;
+      if (lengths == null) {
+        for (int b = from; b < to; b++) {
+          MemoryAccess.copy(packed, p, user, u + offsets[b], uniform);
+          p += uniform;
+        }
+      } else {
+        for (int b = from; b < to; b++) {
+          MemoryAccess.copy(packed, p, user, u + offsets[b], lengths[b]);
+          p += lengths[b];
+        }
+      }
+      return p - delta - stream;
+    }
+  }
+
+  /**
+   * external32 pack: copy, then reverse each primitive in the packed bytes. A run that starts or ends
+   * inside a primitive (segment boundaries) maps byte by byte: stream byte q of a primitive is user
+   * byte {@code unit-1-q} of the same primitive.
+   */
+  static final class PackExternal32Kernel extends Kernel {
+    final Memory user;
+    final Memory packed;
+    final long delta;
+
+    PackExternal32Kernel(Memory user, Memory packed, long delta) {
+      this.user = user;
+      this.packed = packed;
+      this.delta = delta;
+    }
+
+    @Override
+    long run(long u, long len, long stream, int unit, long phase) {
+      long p = delta + stream;
+      if (unit == 1) {
+        MemoryAccess.copy(user, u, packed, p, len);
+      } else if (phase == 0 && len % unit == 0) {
+        MemoryAccess.copy(user, u, packed, p, len);
+        MemoryAccess.swapInPlace(packed, p, len, unit);
+      } else {
+        for (long i = 0; i < len; i++) {
+          long q = (phase + i) % unit;
+          MemoryAccess.putByte(packed, p + i, MemoryAccess.getByte(user, u + i - q + (unit - 1 - q)));
+        }
+      }
+      return len;
+    }
+  }
+
+  /** external32 unpack: the mirror of {@link PackExternal32Kernel}. */
+  static final class UnpackExternal32Kernel extends Kernel {
+    final Memory user;
+    final Memory packed;
+    final long delta;
+
+    UnpackExternal32Kernel(Memory user, Memory packed, long delta) {
+      this.user = user;
+      this.packed = packed;
+      this.delta = delta;
+    }
+
+    @Override
+    long run(long u, long len, long stream, int unit, long phase) {
+      long p = delta + stream;
+      if (unit == 1) {
+        MemoryAccess.copy(packed, p, user, u, len);
+      } else if (phase == 0 && len % unit == 0) {
+        MemoryAccess.copy(packed, p, user, u, len);
+        MemoryAccess.swapInPlace(user, u, len, unit);
+      } else {
+        for (long i = 0; i < len; i++) {
+          long q = (phase + i) % unit;
+          MemoryAccess.putByte(user, u + i - q + (unit - 1 - q), MemoryAccess.getByte(packed, p + i));
+        }
+      }
+      return len;
+    }
+  }
+
+  /** Collects runs, merging a run with the previous one when it continues it in user space. */
+  static final class FlattenKernel extends Kernel {
+    final int max;
+    final long origin;
+    final List<Piece> pieces = new ArrayList<>();
+    boolean full;
+    long lastOff;
+    long lastLen = -1;
+
+    FlattenKernel(int max, long origin) {
+      this.max = max;
+      this.origin = origin;
+    }
+
+    @Override
+    long run(long u, long len, long stream, int unit, long phase) {
+      long off = u - origin;
+      if (lastLen >= 0 && lastOff + lastLen == off) {
+        lastLen += len;
+        pieces.set(pieces.size() - 1, new Piece(lastOff, lastLen));
+        return len;
+      }
+      if (pieces.size() == max) {
+        full = true;
+        return 0;
+      }
+      lastOff = off;
+      lastLen = len;
+      pieces.add(new Piece(off, len));
+      return len;
+    }
+  }
+
+  /** Adapts a public {@link LeafAction}: offsets relative to the origin, no internal arrays exposed. */
+  static final class VisitorKernel extends Kernel {
+    final LeafAction action;
+    final long origin;
+
+    VisitorKernel(LeafAction action, long origin) {
+      this.action = action;
+      this.origin = origin;
+    }
+
+    @Override
+    long run(long u, long len, long stream, int unit, long phase) {
+      action.run(u - origin, len, stream);
+      return len;
+    }
+
+    @Override
+    long vector(long u, long stride, long blockBytes, long count, long stream, int unit) {
+      action.vector(u - origin, stride, blockBytes, count, stream);
+      return count * blockBytes;
+    }
+
+    @Override
+    long blocks(long u, long[] offsets, long[] lengths, long uniform, int from, int to, long stream, int unit) {
+      long[] offs = java.util.Arrays.copyOfRange(offsets, from, to);
+      long[] lens = lengths == null ? null : java.util.Arrays.copyOfRange(lengths, from, to);
+      action.blocks(u - origin, offs, lens, uniform, 0, to - from, stream);
+      long s = 0;
+      for (int b = from; b < to; b++) {
+        s += lengths == null ? uniform : lengths[b];
+      }
+      return s;
+    }
+  }
+}
