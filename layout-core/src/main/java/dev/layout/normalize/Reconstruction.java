@@ -74,8 +74,6 @@ import java.util.List;
  */
 final class Reconstruction {
 
-  private static final long INF = Long.MAX_VALUE;
-
   private Reconstruction() {}
 
   // ---------------------------------------------------------------- Listing 2
@@ -225,9 +223,6 @@ final class Reconstruction {
 
   // ---------------------------------------------------------------- the optimum
 
-  /** One level of the chosen path: a node of {@code kind} from cut {@code lower} to {@code upper}. */
-  private record Level(TypePath.Kind kind, int lower, int upper) {}
-
   /** The least-cost path describing x under model (see the class documentation). */
   static TypePath optimal(long[] x, CostModel model) {
     final int n = x.length;
@@ -252,148 +247,49 @@ final class Reconstruction {
     }
     final boolean unitStride = n == 1 || x[1] - x[0] == 1;
 
-    // g[s][j]: least cost of a suffix path whose top block is p[j]; s = 1 iff it has an idx node.
-    long[][] g = {new long[k], new long[k]};
-    int[][] prev = {new int[k], new int[k]}; // -1: con leaf
-    int[][] prevState = {new int[k], new int[k]};
-    TypePath.Kind[][] kind = {new TypePath.Kind[k], new TypePath.Kind[k]};
-    for (int j = 0; j < k; j++) {
-      g[0][j] = INF;
-      g[1][j] = INF;
-      prev[0][j] = -2;
-      prev[1][j] = -2;
-      int b = p[j];
-      if (b == 1 || (unitStride && arith[0] >= b)) {
-        long c = nodeCost(model, TypePath.Kind.CON, b, n / b);
-        if (c < INF) {
-          g[0][j] = c;
-          prev[0][j] = -1;
-          kind[0][j] = TypePath.Kind.CON;
-        }
+    CutProgram.Plan plan = CutProgram.solve(new CutProgram.Structure() {
+      @Override
+      public int cuts() {
+        return k;
       }
-      for (int i = 0; i < j; i++) {
-        if (p[j] % p[i] != 0) {
-          continue;
-        }
-        int count = p[j] / p[i];
-        long mult = n / p[j];
-        long idxCost = nodeCost(model, TypePath.Kind.IDX, count, mult);
-        for (int s = 0; s < 2; s++) {
-          long cand = sat(g[s][i], idxCost);
-          if (cand < g[1][j]) {
-            g[1][j] = cand;
-            prev[1][j] = i;
-            prevState[1][j] = s;
-            kind[1][j] = TypePath.Kind.IDX;
-          }
-        }
-        if (count <= arith[i]) {
-          long vecCost = nodeCost(model, TypePath.Kind.VEC, count, mult);
-          for (int s = 0; s < 2; s++) {
-            long cand = sat(g[s][i], vecCost);
-            if (cand < g[s][j]) {
-              g[s][j] = cand;
-              prev[s][j] = i;
-              prevState[s][j] = s;
-              kind[s][j] = TypePath.Kind.VEC;
-            }
-          }
-        }
-      }
-    }
 
-    int top = k - 1;
+      @Override
+      public long cut(int i) {
+        return p[i];
+      }
+
+      @Override
+      public boolean vec(int i, int j) {
+        return p[j] / p[i] <= arith[i];
+      }
+
+      @Override
+      public boolean con(int j) {
+        return unitStride && arith[0] >= p[j];
+      }
+    }, x[0] != 0, model);
+
     long x0 = x[0];
-    int state;
-    boolean extraOffsetNode = false;
-    long best;
-    if (x0 == 0) {
-      state = g[1][top] < g[0][top] ? 1 : 0;
-      best = g[state][top];
-    } else {
-      long withNode = sat(Math.min(g[0][top], g[1][top]), nodeCost(model, TypePath.Kind.IDX, 1, 1));
-      if (g[1][top] <= withNode) {
-        state = 1;
-        best = g[1][top];
-      } else {
-        state = g[1][top] < g[0][top] ? 1 : 0;
-        best = withNode;
-        extraOffsetNode = true;
-      }
-    }
-    if (best == INF) {
-      throw new IllegalArgumentException(
-          "reconstruct: every path's cost overflows 64 bits under " + model);
-    }
-
-    // Walk back from the top: levels top-down, then build bottom-up.
-    List<Level> levels = new ArrayList<>();
-    int j = top;
-    int s = state;
-    while (prev[s][j] >= 0) {
-      int i = prev[s][j];
-      levels.add(new Level(kind[s][j], p[i], p[j]));
-      int ps = prevState[s][j];
-      j = i;
-      s = ps;
-    }
-    TypePath path = TypePath.con(p[j]);
-    int topIdx = -1;
-    if (!extraOffsetNode && x0 != 0) {
-      for (int l = 0; l < levels.size(); l++) {
-        if (levels.get(l).kind() == TypePath.Kind.IDX) {
-          topIdx = l;
-          break;
-        }
-      }
-    }
+    List<CutProgram.Level> levels = plan.levels();
+    TypePath path = TypePath.con(plan.leaf());
     for (int l = levels.size() - 1; l >= 0; l--) {
-      Level lv = levels.get(l);
-      int b = lv.lower();
-      int count = lv.upper() / b;
+      CutProgram.Level lv = levels.get(l);
+      int b = (int) lv.lower();
+      int count = (int) lv.count();
       if (lv.kind() == TypePath.Kind.VEC) {
-        path = new TypePath.Vec(count, x[b] - x[0], path);
+        path = new TypePath.Vec(count, x[b] - x0, path);
       } else {
         long[] ix = new long[count];
-        if (l == topIdx) {
-          for (int t = 0; t < count; t++) {
-            ix[t] = x[t * b];
-          }
-        } else {
-          for (int t = 0; t < count; t++) {
-            ix[t] = x[t * b] - x0;
-          }
+        long shift = l == plan.offsetCarrier() ? 0 : x0;
+        for (int t = 0; t < count; t++) {
+          ix[t] = x[t * b] - shift;
         }
         path = new TypePath.Idx(ix, path);
       }
     }
-    if (extraOffsetNode) {
+    if (plan.extraOffsetNode()) {
       path = new TypePath.Idx(new long[] {x0}, path);
     }
     return path;
-  }
-
-  private static long nodeCost(CostModel model, TypePath.Kind kind, long count, long mult) {
-    try {
-      long c = model.nodeCost(kind, count, mult);
-      if (c < 0) {
-        throw new IllegalArgumentException(
-            "cost model " + model.name() + ": negative node cost " + c + " (expected: >= 0)");
-      }
-      return c;
-    } catch (IllegalArgumentException e) {
-      if (e.getMessage() != null && e.getMessage().contains("overflows")) {
-        return INF;
-      }
-      throw e;
-    }
-  }
-
-  private static long sat(long a, long b) {
-    if (a == INF || b == INF) {
-      return INF;
-    }
-    long r = a + b;
-    return (r < 0 || r < a) ? INF : r;
   }
 }
