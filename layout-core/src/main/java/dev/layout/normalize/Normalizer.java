@@ -1,5 +1,6 @@
 package dev.layout.normalize;
 
+import dev.layout.datatype.Datatype;
 import java.util.Objects;
 
 /**
@@ -56,6 +57,43 @@ public final class Normalizer {
   /** Shorthand for {@code Normalizer.of(model).reconstruct(x)}. */
   public static TypePath reconstruct(DisplacementSequence x, CostModel model) {
     return Reconstruction.optimal(x.array(), model);
+  }
+
+  /**
+   * A datatype with the identical type map, lb and extent as {@code type} and a cost under this
+   * normalizer's model that is never higher (section 5, Theorem 2, without expanding the type
+   * map; section 6 for indexed nodes; homogeneous structs become indexed).
+   *
+   * <pre>{@code
+   * Datatype t = LayoutParser.parse("indexed_block(1, [5,6,8,9,10,12,13,14,16], int32)");
+   * Normalizer.of(CostModel.storage(1, 4, 3)).normalize(t);
+   * // vector(3, 1, 4, indexed_block(1, [5,6,8], int32)) with lb and extent restored
+   * }</pre>
+   *
+   * @throws NullPointerException if type is null
+   */
+  public Datatype normalize(Datatype type) {
+    Objects.requireNonNull(type, "type");
+    return TypeNormalization.normalize(type, model);
+  }
+
+  /** The cost of a datatype description under this normalizer's model ({@link DatatypeCost}). */
+  public long cost(Datatype type) {
+    return DatatypeCost.cost(type, model);
+  }
+
+  /** {@link #normalize} with the cost before and after, e.g. for what ships to another process. */
+  public Report report(Datatype type) {
+    Datatype after = normalize(type);
+    return new Report(type, after, cost(type), cost(after));
+  }
+
+  /** A normalization with its cost before and after. */
+  public record Report(Datatype before, Datatype after, long costBefore, long costAfter) {
+    @Override
+    public String toString() {
+      return after + " cost before=" + costBefore + " after=" + costAfter;
+    }
   }
 
   @Override
