@@ -67,7 +67,7 @@ public final class Normalizer {
    * <pre>{@code
    * Datatype t = LayoutParser.parse("indexed_block(1, [5,6,8,9,10,12,13,14,16], int32)");
    * Normalizer.of(CostModel.storage(1, 4, 3)).normalize(t);
-   * // vector(3, 1, 4, indexed_block(1, [5,6,8], int32)) with lb and extent restored
+   * // vector(3, 1, 1, indexed_block(1, [5,6,8], int32)): cost 13 -> 11, same lb and extent
    * }</pre>
    *
    * @throws NullPointerException if type is null

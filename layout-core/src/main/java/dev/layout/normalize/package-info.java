@@ -9,7 +9,12 @@
  * the repeated divisors of n, and the dynamic program is generalized to a shortest path over them
  * with the start offset as state (see {@code Reconstruction} for why this is needed).
  *
- * <p>Not here: the datatype model ({@code dev.layout.datatype}) and the dataloop engine; the
- * command line lives in {@link dev.layout.normalize.NormalizeCommand}, wired by the CLI.
+ * <p>Type normalization ({@link dev.layout.normalize.Normalizer#normalize}) applies the same
+ * program to a {@link dev.layout.datatype.Datatype} read as a symbolic path, never expanding its
+ * type map (Theorem 2), with the indexed heuristic of section 6 and struct-to-indexed for
+ * homogeneous structs; {@link dev.layout.normalize.DatatypeCost} prices datatypes so that the cost
+ * before and after can be reported. The command line is {@link
+ * dev.layout.normalize.NormalizeCommand}, to be wired by the CLI. Not here: the datatype model and
+ * the dataloop engine.
  */
 package dev.layout.normalize;

@@ -90,4 +90,22 @@ class NormalizeCommandTest {
   void helpPrintsUsage() {
     assertThat(run("--help").out()).startsWith("usage: layout normalize");
   }
+
+  @Test
+  void typeOptionPrintsNormalizedTypeAndCostBeforeAndAfter() {
+    Result r = run("--kcon=1", "--kvec=4", "--kidx=3",
+        "--type", "indexed_block(1, [5,6,8,9,10,12,13,14,16], int32)");
+    assertThat(r.status()).as(r.err()).isZero();
+    String[] lines = r.out().strip().split("\n");
+    assertThat(lines).hasSize(2);
+    assertThat(lines[0]).isEqualTo("vector(3, 1, 1, indexed_block(1, [5,6,8], int32))");
+    assertThat(lines[1]).isEqualTo("cost before=13 after=11 model=storage");
+  }
+
+  @Test
+  void typeOptionRejectsBadNotation() {
+    Result r = run("--type", "vector(1,");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).startsWith("layout: error: ");
+  }
 }
