@@ -4,16 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.layout.notation.LayoutParser;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -21,36 +14,17 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Every vector MPICH 4.0 produced (conformance/mpich-types.jsonl.gz), every field. */
 class MpichConformanceTest {
 
-  static List<String> lines(String resource) {
-    try (InputStream in = MpichConformanceTest.class.getResourceAsStream(resource)) {
-      if (in == null) {
-        throw new IllegalStateException("missing test resource " + resource);
-      }
-      BufferedReader r = new BufferedReader(new InputStreamReader(new GZIPInputStream(in), StandardCharsets.UTF_8));
-      List<String> out = new ArrayList<>();
-      for (String l = r.readLine(); l != null; l = r.readLine()) {
-        if (!l.isBlank()) {
-          out.add(l);
-        }
-      }
-      return out;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   static List<Arguments> vectors() {
     List<Arguments> out = new ArrayList<>();
-    for (String l : lines("/conformance/mpich-types.jsonl.gz")) {
-      out.add(Arguments.of(Json.object(l).get("id"), l));
+    for (Map<String, Object> v : dev.layout.testing.Json.linesOfResource("/conformance/mpich-types.jsonl.gz")) {
+      out.add(Arguments.of(v.get("id"), v));
     }
     return out;
   }
 
   static List<Arguments> invalid() {
     List<Arguments> out = new ArrayList<>();
-    for (String l : lines("/conformance/invalid-types.jsonl.gz")) {
-      Map<String, Object> m = Json.object(l);
+    for (Map<String, Object> m : dev.layout.testing.Json.linesOfResource("/conformance/invalid-types.jsonl.gz")) {
       out.add(Arguments.of(m.get("type"), m.get("why")));
     }
     return out;
@@ -58,8 +32,8 @@ class MpichConformanceTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("vectors")
-  void matchesMpich(String id, String line) {
-    assertThat(ConformanceChecker.check(line)).as(id).isEmpty();
+  void matchesMpich(String id, Map<String, Object> vector) {
+    assertThat(ConformanceChecker.check(vector)).as(id).isEmpty();
   }
 
   @ParameterizedTest(name = "{0} ({1})")
