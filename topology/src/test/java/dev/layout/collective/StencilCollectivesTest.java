@@ -203,12 +203,6 @@ class StencilCollectivesTest {
           DistGraph topo = (DistGraph) g.topology();
           Block[] send = new Block[topo.outdegree()];
           Block[] recv = new Block[topo.indegree()];
-          for (int i = 0; i < send.length; i++) {
-            send[i] = region(m, n, grid.relativeCoordinates(g.rank(), topo.destination(i)), false);
-          }
-          for (int k = 0; k < recv.length; k++) {
-            recv[k] = region(m, n, grid.relativeCoordinates(g.rank(), topo.source(k)), true);
-          }
           // relativeCoordinates gives the plain difference; reduce it on periodic dimensions
           for (int i = 0; i < send.length; i++) {
             send[i] = region(m, n, grid.canonicalOffset(grid.relativeCoordinates(g.rank(), topo.destination(i))), false);
