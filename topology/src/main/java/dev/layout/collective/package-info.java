@@ -1,0 +1,13 @@
+/**
+ * One set of collective operations whose meaning comes from the communicator's structure: the MPI
+ * meanings on fully connected and bipartite communicators, the neighbourhood meanings of the
+ * orthogonality paper on graphs (rooted and reduction forms included; reduce_scatter, scan and
+ * exscan refused there). {@link dev.layout.collective.Collectives} is the entry type, with
+ * blocking, non-blocking ({@code CompletableFuture}) and persistent ({@link
+ * dev.layout.collective.PersistentCollective}) forms. On graphs whose Cartesianity check succeeded
+ * the alltoall family may run the d-phase message-combining {@link dev.layout.collective.Schedule},
+ * chosen by {@link dev.layout.collective.ScheduleSelector}. Buffers are byte arrays with byte
+ * counts and displacements; {@link dev.layout.collective.Block} is the extension point through
+ * which layout-core datatypes (buffer, displacement, count, datatype) will plug into alltoallw.
+ */
+package dev.layout.collective;

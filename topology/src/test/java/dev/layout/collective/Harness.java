@@ -1,0 +1,80 @@
+package dev.layout.collective;
+
+import dev.layout.comm.Communicator;
+import dev.layout.comm.InProcessLauncher;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+
+/** Test helpers: run ranks as threads, encode numbers little-endian. */
+final class Harness {
+  static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+  private Harness() {}
+
+  static <T> List<T> run(int n, Function<Communicator, T> body) {
+    return InProcessLauncher.run(n, TIMEOUT, body);
+  }
+
+  static byte[] longs(long... v) {
+    ByteBuffer b = ByteBuffer.allocate(8 * v.length).order(ByteOrder.LITTLE_ENDIAN);
+    for (long x : v) {
+      b.putLong(x);
+    }
+    return b.array();
+  }
+
+  static long[] toLongs(byte[] bytes) {
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    long[] out = new long[bytes.length / 8];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = b.getLong();
+    }
+    return out;
+  }
+
+  static byte[] ints(int... v) {
+    ByteBuffer b = ByteBuffer.allocate(4 * v.length).order(ByteOrder.LITTLE_ENDIAN);
+    for (int x : v) {
+      b.putInt(x);
+    }
+    return b.array();
+  }
+
+  static int[] toInts(byte[] bytes) {
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    int[] out = new int[bytes.length / 4];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = b.getInt();
+    }
+    return out;
+  }
+
+  static byte[] doubles(double... v) {
+    ByteBuffer b = ByteBuffer.allocate(8 * v.length).order(ByteOrder.LITTLE_ENDIAN);
+    for (double x : v) {
+      b.putDouble(x);
+    }
+    return b.array();
+  }
+
+  static double[] toDoubles(byte[] bytes) {
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    double[] out = new double[bytes.length / 8];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = b.getDouble();
+    }
+    return out;
+  }
+
+  /** A deterministic byte pattern for (rank, block). */
+  static byte[] pattern(int rank, int block, int length) {
+    byte[] b = new byte[length];
+    for (int i = 0; i < length; i++) {
+      b[i] = (byte) (rank * 31 + block * 7 + i);
+    }
+    return b;
+  }
+}
