@@ -11,6 +11,10 @@ import dev.layout.naming.Neighborhoods;
 import dev.layout.naming.RankOrder;
 import dev.layout.topology.DistGraph;
 import dev.layout.topology.GraphBuilder;
+import dev.layout.datatype.Datatype;
+import dev.layout.datatype.Order;
+import dev.layout.datatype.Primitive;
+import dev.layout.memory.Memory;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -226,6 +230,73 @@ class StencilCollectivesTest {
               }
               double expected = off ? -1 : global(gi, gj);
               assertThat(m[i * (n + 2) + j]).as("rank %d cell (%d,%d)", g.rank(), i, j).isEqualTo(expected);
+            }
+          }
+          return null;
+        });
+  }
+
+  /** The halo block toward offset v as a subarray datatype of the (n+2)^2 float64 matrix. */
+  static Datatype regionType(int n, int[] v, boolean halo) {
+    long[] start = new long[2];
+    long[] len = new long[2];
+    for (int a = 0; a < 2; a++) {
+      if (v[a] == 0) {
+        start[a] = 1;
+        len[a] = n;
+      } else {
+        start[a] = v[a] < 0 ? (halo ? 0 : 1) : (halo ? n + 1 : n);
+        len[a] = 1;
+      }
+    }
+    return Datatype.subarray(new long[] {n + 2, n + 2}, len, start, Order.C, Primitive.FLOAT64);
+  }
+
+  /** The same 9-point halo exchange with datatype blocks: the engine packs and unpacks in place. */
+  @ParameterizedTest
+  @MethodSource("haloCases")
+  void haloExchangeWithSubarrayDatatypesFillsEveryGhostCell(boolean[] periods, SchedulePolicy policy) {
+    int n = 4;
+    CartesianNaming grid = CartesianNaming.of(new int[] {4, 4}, periods, RankOrder.C);
+    int rowsG = 4 * n;
+    int colsG = 4 * n;
+    Harness.run(
+        16,
+        world -> {
+          Communicator g = stencil(world, grid, Metric.CHEBYSHEV, 1, 1);
+          int[] me = grid.coordinates(g.rank());
+          Memory m = Memory.ofArray(new byte[(n + 2) * (n + 2) * 8]);
+          for (int i = 0; i < n + 2; i++) {
+            for (int j = 0; j < n + 2; j++) {
+              boolean interior = i >= 1 && i <= n && j >= 1 && j <= n;
+              m.putDouble(8L * (i * (n + 2) + j), interior ? global(me[0] * n + i - 1, me[1] * n + j - 1) : -1);
+            }
+          }
+          DistGraph topo = (DistGraph) g.topology();
+          Block[] send = new Block[topo.outdegree()];
+          Block[] recv = new Block[topo.indegree()];
+          for (int i = 0; i < send.length; i++) {
+            send[i] = new BlockSpec(m, 0, 1, regionType(n, grid.canonicalOffset(grid.relativeCoordinates(g.rank(), topo.destination(i))), false));
+          }
+          for (int k = 0; k < recv.length; k++) {
+            recv[k] = new BlockSpec(m, 0, 1, regionType(n, grid.canonicalOffset(grid.relativeCoordinates(g.rank(), topo.source(k))), true));
+          }
+          Collectives.on(g).withPolicy(policy).alltoallw(send, recv);
+          for (int i = 0; i < n + 2; i++) {
+            for (int j = 0; j < n + 2; j++) {
+              int gi = me[0] * n + i - 1;
+              int gj = me[1] * n + j - 1;
+              boolean off = false;
+              if (gi < 0 || gi >= rowsG) {
+                off |= !periods[0];
+                gi = Math.floorMod(gi, rowsG);
+              }
+              if (gj < 0 || gj >= colsG) {
+                off |= !periods[1];
+                gj = Math.floorMod(gj, colsG);
+              }
+              double expected = off ? -1 : global(gi, gj);
+              assertThat(m.getDouble(8L * (i * (n + 2) + j))).as("rank %d cell (%d,%d)", g.rank(), i, j).isEqualTo(expected);
             }
           }
           return null;
