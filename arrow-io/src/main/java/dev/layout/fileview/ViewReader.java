@@ -139,9 +139,11 @@ public final class ViewReader implements Closeable {
         case VECTORED -> readVectored(b, offset);
         case POSITIONED -> readPositioned(b, offset);
       };
+      Memory[] mem = new Memory[data.length];
       for (int i = 0; i < b.pieceCount(); i++) {
         int r = b.pieceRange(i);
-        user.unpack(Memory.ofBuffer(data[r]), b.pieceOffset(i) - b.rangeOffset(r), b.pieceLength(i));
+        Memory m = mem[r] != null ? mem[r] : (mem[r] = Memory.ofBuffer(data[r]));
+        user.unpack(m, b.pieceOffset(i) - b.rangeOffset(r), b.pieceLength(i));
       }
       fileBytes += b.readBytes();
     }
