@@ -29,7 +29,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3)
 @Measurement(iterations = 5)
-@Fork(value = 1, jvmArgsAppend = {"-Xss1g", "-Xmx3g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xss1g", "-Xmx3g", "--add-opens=java.base/java.nio=ALL-UNNAMED"})
 public class GraphBench {
   @Param({"TREE", "LIST", "GRID"})
   public GraphShapes.Shape shape;
