@@ -39,7 +39,7 @@ layout_classpath() {
 }
 
 layout_java_flags() {
-  local f="-XX:+IgnoreUnrecognizedVMOptions --add-modules=jdk.incubator.vector"
+  local f="-XX:+IgnoreUnrecognizedVMOptions"
   local p
   for p in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio java.util java.util.concurrent \
            java.util.concurrent.atomic jdk.internal.ref sun.nio.ch sun.nio.cs sun.security.action sun.util.calendar; do
