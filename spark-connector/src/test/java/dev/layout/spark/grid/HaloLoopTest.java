@@ -50,7 +50,8 @@ class HaloLoopTest {
     assertThat(g.haloRecvType(0, new int[] {1, 1}).byteSize()).isEqualTo(8);
     HaloPlan plan = HaloPlan.of(g, Stencil.NINE_POINT, dev.layout.normalize.Normalizer.defaults());
     // normalization minimizes the cost model, not the notation's length: both are reported
-    assertThat(plan.descriptorBytes()).allSatisfy(b -> assertThat(b).isPositive());
+    assertThat(plan.descriptorBytes()[0]).isPositive();
+    assertThat(plan.descriptorBytes()[1]).isPositive();
     assertThat(plan.descriptorCost()[1]).isLessThanOrEqualTo(plan.descriptorCost()[0]);
     assertThat(plan.local(0).destinations()).containsExactly(1, 2, 3);
   }
