@@ -185,9 +185,13 @@ public final class HaloExchange implements Serializable {
               }
             },
             GridBlock.class);
-    out.persist(StorageLevel.MEMORY_AND_DISK());
-    out.count();
-    return out;
+    // A failed barrier ResultStage is never retried; a barrier ShuffleMapStage is. So end the
+    // barrier stage with a shuffle that keeps block r in partition r.
+    JavaRDD<GridBlock> result =
+        out.mapToPair(b -> new Tuple2<>(b.rank(), b)).partitionBy(new RankPartitioner(grid.ranks())).values();
+    result.persist(StorageLevel.MEMORY_AND_DISK());
+    result.count();
+    return result;
   }
 
   private static GridBlock single(Iterator<GridBlock> it) {
