@@ -108,6 +108,12 @@ public final class StandaloneClusterExtension
         Files.createDirectories(home.resolve("jars"));
         Files.createDirectories(home.resolve("conf"));
         Files.createDirectories(logs);
+        // INFO for the daemons: startup is detected from their log lines (the tests' own config is WARN)
+        Files.writeString(home.resolve("conf").resolve("log4j2.properties"), String.join("\n",
+            "rootLogger.level = info", "rootLogger.appenderRef.stdout.ref = console",
+            "appender.console.type = Console", "appender.console.name = console",
+            "appender.console.layout.type = PatternLayout", "appender.console.layout.pattern = %d{HH:mm:ss.SSS} %p %c{1}: %m%n%ex",
+            ""));
         int masterPort = freePort();
         c.masterUrl = "spark://127.0.0.1:" + masterPort;
         long deadline = System.nanoTime() + STARTUP.toNanos();
@@ -158,6 +164,7 @@ public final class StandaloneClusterExtension
       List<String> cmd = new ArrayList<>();
       cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
       cmd.add("-Xmx512m");
+      cmd.add("-Dlog4j2.configurationFile=" + home.resolve("conf").resolve("log4j2.properties").toUri());
       cmd.addAll(jvmFlags());
       cmd.add("-cp");
       cmd.add(System.getProperty("java.class.path"));
