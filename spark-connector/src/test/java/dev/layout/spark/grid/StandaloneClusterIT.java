@@ -51,9 +51,9 @@ class StandaloneClusterIT {
       Thread.sleep(20); // bounded polling of a file another process writes
     }
     assertThat(run.isDone()).as("run ended before the kill").isFalse();
-    ProcessHandle executor = cluster.workers().get(0).descendants()
-        .filter(h -> h.info().commandLine().orElse("").contains("CoarseGrainedExecutorBackend"))
-        .findFirst().orElseThrow();
+    // a Worker's only children are its executor JVMs
+    ProcessHandle executor = cluster.workers().stream().flatMap(ProcessHandle::children).findFirst()
+        .orElseThrow(() -> new AssertionError("no executor JVM under the workers " + cluster.workers()));
     executor.destroyForcibly();
     double[] result = run.get(5, TimeUnit.MINUTES);
     assertThat(result).containsExactly(GridReference.run(grid, init, heat, iterations));
