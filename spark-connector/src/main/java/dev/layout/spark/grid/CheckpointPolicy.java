@@ -1,0 +1,52 @@
+package dev.layout.spark.grid;
+
+import java.io.Serializable;
+import java.util.Optional;
+
+/**
+ * When an iterative run saves its state, and where.
+ *
+ * <ul>
+ *   <li>{@link ExchangeMode#SHUFFLE}: every {@code interval} iterations the block RDD is
+ *       checkpointed, which truncates the lineage: reliably into the SparkContext's checkpoint
+ *       directory (set from {@link #directory()} if the context has none), else locally.
+ *   <li>{@link ExchangeMode#BARRIER}: with a directory (HDFS or local, any Hadoop file system),
+ *       every {@code interval} iterations each rank writes its block to {@code
+ *       <dir>/iter-<n>/rank-<r>} and rank 0 marks the iteration complete once all ranks have
+ *       written. A (re)started run with the same directory resumes from the last complete
+ *       iteration, so a retried barrier stage ends with the same result as an uninterrupted run.
+ * </ul>
+ */
+public record CheckpointPolicy(int interval, String directory) implements Serializable {
+
+  /** No checkpoints (shuffle mode then keeps the whole lineage; fine for short runs). */
+  public static final CheckpointPolicy NONE = new CheckpointPolicy(0, null);
+
+  public CheckpointPolicy {
+    if (interval < 0) {
+      throw new IllegalArgumentException("checkpointPolicy: interval " + interval + " (expected: >= 0, 0 = never)");
+    }
+  }
+
+  /** Every {@code interval} iterations, without a directory of its own. */
+  public static CheckpointPolicy every(int interval) {
+    return new CheckpointPolicy(interval, null);
+  }
+
+  /** Every {@code interval} iterations into {@code directory} (a Hadoop path or URI). */
+  public static CheckpointPolicy every(int interval, String directory) {
+    if (directory == null || directory.isEmpty()) {
+      throw new IllegalArgumentException("checkpointPolicy: directory empty (expected: a path or URI)");
+    }
+    return new CheckpointPolicy(interval, directory);
+  }
+
+  /** Whether the state after {@code iteration} iterations (1-based) is saved. */
+  public boolean isDue(int iteration) {
+    return interval > 0 && iteration % interval == 0;
+  }
+
+  public Optional<String> dir() {
+    return Optional.ofNullable(directory);
+  }
+}

@@ -1,0 +1,381 @@
+package dev.layout.spark.grid;
+
+import dev.layout.collective.Collectives;
+import dev.layout.collective.PersistentCollective;
+import dev.layout.comm.Communicator;
+import dev.layout.dataloop.Segment;
+import dev.layout.datatype.Datatype;
+import dev.layout.memory.Memory;
+import dev.layout.normalize.Normalizer;
+import dev.layout.spark.comm.BarrierLauncher;
+import dev.layout.spark.comm.SparkCommunicator;
+import dev.layout.spark.comm.TransportFactory;
+import dev.layout.spark.shim.SparkShim;
+import dev.layout.topology.GraphBuilder;
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.util.LongAccumulator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import scala.Tuple2;
+
+/**
+ * Iterates a {@link StencilKernel} over a {@link DistributedGrid}, exchanging halos before every
+ * iteration, in either {@link ExchangeMode}. Both modes give results identical to a sequential
+ * run of the same kernel.
+ *
+ * <pre>{@code
+ * DistributedGrid grid = DistributedGrid.create(new int[] {1024, 1024}, 4, 1, new boolean[] {false, false});
+ * HaloExchange.Result r = HaloExchange.of(grid, Stencil.NINE_POINT)
+ *     .mode(ExchangeMode.BARRIER)
+ *     .checkpoint(CheckpointPolicy.every(50, "hdfs:///tmp/heat-ckpt"))
+ *     .run(grid.parallelize(jsc, init), Kernels.heat(Stencil.NINE_POINT, 0.5), 1000);
+ * double[] field = grid.assemble(r.blocks().collect());
+ * r.metrics();    // messages, bytes, pack / exchange / compute time
+ * }</pre>
+ *
+ * <p>Immutable; the {@code mode}, {@code checkpoint}, {@code transport} and {@code timeout} methods
+ * return modified copies.
+ */
+public final class HaloExchange implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(HaloExchange.class);
+
+  private final DistributedGrid grid;
+  private final Stencil stencil;
+  private final ExchangeMode mode;
+  private final CheckpointPolicy checkpoint;
+  private final TransportFactory transport;
+  private final Duration timeout;
+
+  private HaloExchange(DistributedGrid grid, Stencil stencil, ExchangeMode mode, CheckpointPolicy checkpoint,
+      TransportFactory transport, Duration timeout) {
+    this.grid = grid;
+    this.stencil = stencil;
+    this.mode = mode;
+    this.checkpoint = checkpoint;
+    this.transport = transport;
+    this.timeout = timeout;
+  }
+
+  /** Barrier mode, no checkpoints, the socket transport, 2 minute waits. */
+  public static HaloExchange of(DistributedGrid grid, Stencil stencil) {
+    Objects.requireNonNull(grid, "grid");
+    Objects.requireNonNull(stencil, "stencil");
+    grid.checkStencil(stencil);
+    return new HaloExchange(grid, stencil, ExchangeMode.BARRIER, CheckpointPolicy.NONE, TransportFactory.sockets(),
+        Duration.ofMinutes(2));
+  }
+
+  public HaloExchange mode(ExchangeMode m) {
+    return new HaloExchange(grid, stencil, Objects.requireNonNull(m, "mode"), checkpoint, transport, timeout);
+  }
+
+  public HaloExchange checkpoint(CheckpointPolicy p) {
+    return new HaloExchange(grid, stencil, mode, Objects.requireNonNull(p, "checkpoint"), transport, timeout);
+  }
+
+  public HaloExchange transport(TransportFactory f) {
+    return new HaloExchange(grid, stencil, mode, checkpoint, Objects.requireNonNull(f, "transport"), timeout);
+  }
+
+  /** Bound of every wait in barrier mode (mesh set-up, each exchange). */
+  public HaloExchange timeout(Duration t) {
+    if (t == null || t.isNegative() || t.isZero()) {
+      throw new IllegalArgumentException("haloExchange: timeout " + t + " (expected: > 0)");
+    }
+    return new HaloExchange(grid, stencil, mode, checkpoint, transport, t);
+  }
+
+  public ExchangeMode mode() {
+    return mode;
+  }
+
+  /** The blocks after the run, and what it cost. */
+  public record Result(JavaRDD<GridBlock> blocks, HaloMetrics metrics) {}
+
+  /** The region descriptors normalized, as shipped to the executors. */
+  public HaloPlan plan() {
+    return HaloPlan.of(grid, stencil, Normalizer.defaults());
+  }
+
+  /**
+   * Runs {@code iterations} iterations of {@code kernel} on {@code blocks} (one block per rank,
+   * block r in partition r, as {@link DistributedGrid#parallelize} makes them). Barrier mode runs
+   * one job; shuffle mode one job per iteration. The returned RDD is materialized (barrier: cached).
+   *
+   * @throws IllegalArgumentException before launching when barrier mode cannot get its slots
+   */
+  public Result run(JavaRDD<GridBlock> blocks, StencilKernel kernel, int iterations) {
+    Objects.requireNonNull(blocks, "blocks");
+    Objects.requireNonNull(kernel, "kernel");
+    if (iterations < 0) {
+      throw new IllegalArgumentException("haloExchange: iterations " + iterations + " (expected: >= 0)");
+    }
+    if (blocks.getNumPartitions() != grid.ranks()) {
+      throw new IllegalArgumentException("haloExchange: " + blocks.getNumPartitions() + " partitions (expected: "
+          + grid.ranks() + ", one per rank of " + grid + ")");
+    }
+    HaloPlan plan = plan();
+    long[] db = plan.descriptorBytes();
+    long[] dc = plan.descriptorCost();
+    LOG.info("halo descriptors for {} ranks x {} slots: {} -> {} bytes, cost {} -> {} after normalization",
+        grid.ranks(), plan.slots(), db[0], db[1], dc[0], dc[1]);
+    SparkContext sc = blocks.context();
+    Counters c = new Counters(sc);
+    long t0 = System.nanoTime();
+    JavaRDD<GridBlock> out =
+        mode == ExchangeMode.BARRIER ? runBarrier(sc, blocks, plan, kernel, iterations, c)
+            : runShuffle(sc, blocks, plan, kernel, iterations, c);
+    long wall = System.nanoTime() - t0;
+    HaloMetrics m = new HaloMetrics(c.iterations.value(), c.messages.value(), c.bytes.value(), c.pack.value(),
+        c.exchange.value(), c.compute.value(), wall, db[0], db[1]);
+    LOG.info("halo exchange {} {}: {}", mode, grid, m);
+    return new Result(out, m);
+  }
+
+  /** Accumulators of one run (iterations counted on rank 0 only). */
+  public static final class Counters implements Serializable {
+    private static final long serialVersionUID = 1L;
+    final LongAccumulator iterations;
+    final LongAccumulator messages;
+    final LongAccumulator bytes;
+    final LongAccumulator pack;
+    final LongAccumulator exchange;
+    final LongAccumulator compute;
+
+    Counters(SparkContext sc) {
+      iterations = sc.longAccumulator("layout.halo.iterations");
+      messages = sc.longAccumulator("layout.halo.messages");
+      bytes = sc.longAccumulator("layout.halo.bytes");
+      pack = sc.longAccumulator("layout.halo.packNanos");
+      exchange = sc.longAccumulator("layout.halo.exchangeNanos");
+      compute = sc.longAccumulator("layout.halo.computeNanos");
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // barrier
+
+  private JavaRDD<GridBlock> runBarrier(SparkContext sc, JavaRDD<GridBlock> blocks, HaloPlan plan,
+      StencilKernel kernel, int iterations, Counters c) {
+    BarrierLauncher.check(sc, grid.ranks());
+    byte[] secret = SparkShim.jobSecret(sc);
+    TransportFactory factory = transport;
+    Duration wait = timeout;
+    CheckpointPolicy policy = checkpoint;
+    JavaRDD<GridBlock> out =
+        SparkShim.barrierMapPartitions(
+            blocks,
+            it -> {
+              GridBlock block = single(it);
+              try (SparkCommunicator comm = SparkCommunicator.connect(factory, secret, wait)) {
+                return List.of(iterate(comm.world(), plan, block, kernel, iterations, policy, c)).iterator();
+              }
+            },
+            GridBlock.class);
+    // A failed barrier ResultStage is never retried; a barrier ShuffleMapStage is. So end the
+    // barrier stage with a shuffle that keeps block r in partition r.
+    JavaRDD<GridBlock> result =
+        out.mapToPair(b -> new Tuple2<>(b.rank(), b)).partitionBy(new RankPartitioner(grid.ranks())).values();
+    result.persist(StorageLevel.MEMORY_AND_DISK());
+    result.count();
+    return result;
+  }
+
+  private static GridBlock single(Iterator<GridBlock> it) {
+    if (!it.hasNext()) {
+      throw new IllegalStateException("haloExchange: empty partition (expected: one block per partition)");
+    }
+    GridBlock b = it.next();
+    if (it.hasNext()) {
+      throw new IllegalStateException("haloExchange: more than one block in the partition of rank " + b.rank());
+    }
+    return b;
+  }
+
+  /**
+   * The barrier-mode loop of one rank over an already connected world communicator: builds the
+   * stencil's graph communicator, then per iteration one persistent alltoallw with the region
+   * datatypes (double-buffered: two blocks, two persistent exchanges) and one kernel call.
+   * Resumes from and writes checkpoints as {@code policy} says. Public for the benchmarks and for
+   * runs outside Spark (any Transport).
+   */
+  public static GridBlock iterate(Communicator world, HaloPlan plan, GridBlock block, StencilKernel kernel,
+      int iterations, CheckpointPolicy policy, Counters c) {
+    int rank = world.rank();
+    if (block.rank() != rank) {
+      throw new IllegalStateException(
+          "haloExchange: " + block + " in the task of rank " + rank + " (expected: block r in partition r)");
+    }
+    HaloPlan.Local local = plan.local(rank);
+    Communicator g =
+        world.cartName(plan.grid().naming()).createGraph(GraphBuilder.adjacent(local.sources(), local.destinations()));
+    try {
+      BlockCheckpoints ckpt = null;
+      int first = 0;
+      GridBlock start = block;
+      if (policy.interval() > 0 && policy.directory() != null) {
+        ckpt = new BlockCheckpoints(policy.directory());
+        byte[] resume = ByteBuffer.allocate(4).putInt(rank == 0 ? Math.min(ckpt.latestComplete(), iterations) : 0).array();
+        Collectives.on(world).bcast(resume, 0);
+        first = ByteBuffer.wrap(resume).getInt();
+        if (first > 0) {
+          start = ckpt.load(first, rank);
+        }
+      }
+      GridBlock a = start.copy();
+      GridBlock b = start.copy();
+      Collectives coll = Collectives.on(g);
+      PersistentCollective xa = coll.alltoallwInit(local.sendBlocks(a), local.recvBlocks(a));
+      PersistentCollective xb = coll.alltoallwInit(local.sendBlocks(b), local.recvBlocks(b));
+      long m0 = world.transport().sentMessages();
+      long b0 = world.transport().sentBytes();
+      long exchange = 0;
+      long compute = 0;
+      GridBlock cur = a;
+      GridBlock next = b;
+      for (int i = first; i < iterations; i++) {
+        long t0 = System.nanoTime();
+        (cur == a ? xa : xb).run();
+        long t1 = System.nanoTime();
+        kernel.apply(cur, next);
+        long t2 = System.nanoTime();
+        exchange += t1 - t0;
+        compute += t2 - t1;
+        GridBlock s = cur;
+        cur = next;
+        next = s;
+        if (ckpt != null && policy.isDue(i + 1)) {
+          ckpt.save(i + 1, cur);
+          Collectives.on(world).barrier();
+          if (rank == 0) {
+            ckpt.markComplete(i + 1);
+          }
+        }
+      }
+      long messages = world.transport().sentMessages() - m0;
+      long bytes = world.transport().sentBytes() - b0;
+      Collectives.on(world).barrier(); // nobody closes while a peer still waits for its halo
+      if (c != null) {
+        if (rank == 0) {
+          c.iterations.add(iterations - first);
+        }
+        c.messages.add(messages);
+        c.bytes.add(bytes);
+        c.exchange.add(exchange);
+        c.compute.add(compute);
+      }
+      return cur;
+    } catch (IOException e) {
+      throw new UncheckedIOException("haloExchange: checkpoint of rank " + rank + ": " + e.getMessage(), e);
+    } finally {
+      g.close();
+    }
+  }
+
+  /** Counters for {@link #iterate} outside Spark: null means not counted. */
+  public static Counters noCounters() {
+    return null;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // shuffle
+
+  /** One packed halo on its way to the rank whose slot it fills. */
+  record Halo(int slot, byte[] data) implements Serializable {}
+
+  private JavaRDD<GridBlock> runShuffle(SparkContext sc, JavaRDD<GridBlock> blocks, HaloPlan plan,
+      StencilKernel kernel, int iterations, Counters c) {
+    if (checkpoint.interval() > 0 && sc.getCheckpointDir().isEmpty() && checkpoint.directory() != null) {
+      sc.setCheckpointDir(checkpoint.directory());
+    }
+    boolean reliable = sc.getCheckpointDir().isDefined();
+    RankPartitioner partitioner = new RankPartitioner(grid.ranks());
+    JavaRDD<GridBlock> cur = blocks;
+    for (int i = 0; i < iterations; i++) {
+      JavaPairRDD<Integer, Halo> halos =
+          cur.flatMapToPair(
+                  block -> {
+                    long t0 = System.nanoTime();
+                    HaloPlan.Local local = plan.local(block.rank());
+                    List<Tuple2<Integer, Halo>> out = new ArrayList<>(local.slots());
+                    long bytes = 0;
+                    for (int j = 0; j < local.slots(); j++) {
+                      Datatype t = local.sendType(j);
+                      if (t != null) {
+                        byte[] packed = new byte[Math.toIntExact(t.byteSize())];
+                        Segment.of(t, 1, block.memory(), 0).pack(Memory.ofArray(packed), 0, packed.length);
+                        out.add(new Tuple2<>(plan.destination(block.rank(), j), new Halo(j, packed)));
+                        bytes += packed.length;
+                      }
+                    }
+                    c.messages.add(out.size());
+                    c.bytes.add(bytes);
+                    c.pack.add(System.nanoTime() - t0);
+                    return out.iterator();
+                  })
+              .partitionBy(partitioner);
+      boolean count = true;
+      JavaRDD<GridBlock> next =
+          cur.zipPartitions(
+              halos,
+              (bs, hs) -> {
+                GridBlock src = single(bs);
+                long t0 = System.nanoTime();
+                GridBlock work = src.copy();
+                HaloPlan.Local local = plan.local(src.rank());
+                int received = 0;
+                while (hs.hasNext()) {
+                  Tuple2<Integer, Halo> h = hs.next();
+                  if (h._1() != src.rank()) {
+                    throw new IllegalStateException("haloExchange: halo for rank " + h._1() + " in the partition of "
+                        + src + " (expected: partition r holds rank r)");
+                  }
+                  Datatype t = local.recvType(h._2().slot());
+                  Segment.of(t, 1, work.memory(), 0).unpack(Memory.ofArray(h._2().data()), 0, h._2().data().length);
+                  received++;
+                }
+                long t1 = System.nanoTime();
+                GridBlock dst = work.copy();
+                kernel.apply(work, dst);
+                long t2 = System.nanoTime();
+                c.pack.add(t1 - t0);
+                c.compute.add(t2 - t1);
+                if (count && src.rank() == 0) {
+                  c.iterations.add(1);
+                }
+                if (received != local.sources().length) {
+                  throw new IllegalStateException("haloExchange: rank " + src.rank() + " received " + received
+                      + " halos (expected: " + local.sources().length + ")");
+                }
+                return List.of(dst).iterator();
+              });
+      next.persist(StorageLevel.MEMORY_AND_DISK());
+      if (checkpoint.isDue(i + 1)) {
+        if (reliable) {
+          next.checkpoint();
+        } else {
+          next.rdd().localCheckpoint();
+        }
+      }
+      next.count();
+      if (cur != blocks) {
+        cur.unpersist(false);
+      }
+      cur = next;
+    }
+    return cur;
+  }
+}

@@ -1,0 +1,43 @@
+package dev.layout.spark.grid;
+
+/**
+ * What one {@link HaloExchange#run} moved and where its time went, summed over ranks (collected
+ * with Spark accumulators).
+ *
+ * @param iterations iterations run (not counting those restored from a checkpoint)
+ * @param messages halo messages sent
+ * @param bytes halo payload bytes sent
+ * @param packNanos time packing and unpacking halos (shuffle mode; inside exchange in barrier mode)
+ * @param exchangeNanos time in the halo exchange (barrier: alltoallw incl. pack/unpack; shuffle: 0,
+ *     the shuffle's wire time is not observable from the tasks)
+ * @param computeNanos time in the kernel
+ * @param wallNanos driver-side wall time of the run
+ * @param descriptorBytesBefore shipped region descriptors, notation bytes before normalization
+ * @param descriptorBytesAfter the same after normalization
+ */
+public record HaloMetrics(
+    long iterations,
+    long messages,
+    long bytes,
+    long packNanos,
+    long exchangeNanos,
+    long computeNanos,
+    long wallNanos,
+    long descriptorBytesBefore,
+    long descriptorBytesAfter) {
+
+  /** Driver wall time per iteration in milliseconds. */
+  public double millisPerIteration() {
+    return iterations == 0 ? 0 : wallNanos / 1e6 / iterations;
+  }
+
+  @Override
+  public String toString() {
+    return String.format(
+        "iterations %d, messages %d (%.1f/iter), bytes %d (%.0f/iter), pack %.1f ms, exchange %.1f ms, compute %.1f ms,"
+            + " wall %.1f ms (%.3f ms/iter), descriptors %d -> %d bytes",
+        iterations, messages, iterations == 0 ? 0.0 : (double) messages / iterations, bytes,
+        iterations == 0 ? 0.0 : (double) bytes / iterations, packNanos / 1e6, exchangeNanos / 1e6,
+        computeNanos / 1e6, wallNanos / 1e6, millisPerIteration(), descriptorBytesBefore, descriptorBytesAfter);
+  }
+}

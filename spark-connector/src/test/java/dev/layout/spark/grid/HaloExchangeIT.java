@@ -1,0 +1,93 @@
+package dev.layout.spark.grid;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.layout.spark.comm.BarrierLauncher;
+import dev.layout.spark.testing.GridReference;
+import dev.layout.spark.testing.LocalSparkExtension;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+@Tag("spark")
+@ExtendWith(LocalSparkExtension.class)
+class HaloExchangeIT {
+
+  static Stream<Arguments> cases() {
+    return GridCases.cases(4).flatMap(a -> Stream.of(ExchangeMode.values()).map(m -> {
+      Object[] x = a.get();
+      return Arguments.of(x[0], m, x[1], x[2], x[3], x[4], x[5]);
+    }));
+  }
+
+  @ParameterizedTest(name = "{0}, {1}")
+  @MethodSource("cases")
+  void bothModesEqualTheSequentialReference(String name, ExchangeMode mode, DistributedGrid grid, Stencil stencil,
+      StencilKernel kernel, GridFunction init, int iterations, JavaSparkContext jsc) {
+    HaloExchange.Result r =
+        HaloExchange.of(grid, stencil).mode(mode).checkpoint(CheckpointPolicy.every(5))
+            .run(grid.parallelize(jsc, init), kernel, iterations);
+    assertThat(grid.assemble(r.blocks().collect())).containsExactly(GridReference.run(grid, init, kernel, iterations));
+    assertThat(r.metrics().iterations()).isEqualTo(iterations);
+    assertThat(r.metrics().bytes()).isPositive();
+    r.blocks().unpersist(false);
+  }
+
+  static int failAt = -1;
+
+  /** A barrier run that fails after its checkpoint at 10 resumes there and ends as an uninterrupted run. */
+  @Test
+  void barrierRunResumesFromTheLastCompleteCheckpoint(JavaSparkContext jsc, @TempDir Path dir) {
+    DistributedGrid grid = DistributedGrid.create(new int[] {20, 20}, 4, 1, new boolean[] {false, false});
+    GridFunction init = GridCases.hot();
+    StencilKernel heat = Kernels.heat(Stencil.NINE_POINT, 0.5);
+    StencilKernel failing = (src, dst) -> {
+      heat.apply(src, dst);
+      if (src.rank() == 2 && ++FailOnce.calls == 13 && FailOnce.armed) {
+        FailOnce.armed = false;
+        throw new IllegalStateException("injected failure at iteration 13");
+      }
+    };
+    HaloExchange ex = HaloExchange.of(grid, Stencil.NINE_POINT).mode(ExchangeMode.BARRIER)
+        .checkpoint(CheckpointPolicy.every(5, dir.toUri().toString()));
+    FailOnce.armed = true;
+    FailOnce.calls = 0;
+    HaloExchange.Result r;
+    try {
+      r = ex.run(grid.parallelize(jsc, init), failing, 20);
+    } catch (RuntimeException e) {
+      // local mode gives up on a failed barrier stage: rerun the job as Spark's stage retry would
+      assertThat(e).hasMessageContaining("barrier");
+      r = ex.run(grid.parallelize(jsc, init), failing, 20);
+    }
+    assertThat(FailOnce.armed).isFalse();
+    assertThat(r.metrics().iterations()).isLessThan(20);
+    assertThat(grid.assemble(r.blocks().collect())).containsExactly(GridReference.run(grid, init, heat, 20));
+    assertThat(dir.resolve("iter-10").resolve("_COMPLETE")).exists();
+  }
+
+  static final class FailOnce {
+    static volatile boolean armed;
+    static volatile int calls;
+  }
+
+  @Test
+  void barrierLaunchIsRefusedWhenRanksExceedSlots(JavaSparkContext jsc) {
+    assertThatThrownBy(() -> BarrierLauncher.check(jsc.sc(), 5))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("5 ranks but the cluster runs only 4 tasks at once");
+    DistributedGrid grid = DistributedGrid.create(new int[] {10, 10}, 6, 1, new boolean[] {false, false});
+    JavaRDD<GridBlock> blocks = grid.parallelize(jsc, x -> 0);
+    assertThatThrownBy(() -> HaloExchange.of(grid, Stencil.FIVE_POINT).run(blocks, Kernels.heat(Stencil.FIVE_POINT, 0.5), 1))
+        .hasMessageContaining("6 ranks but the cluster runs only 4");
+  }
+}

@@ -1,0 +1,251 @@
+package dev.layout.spark.testing;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * A Spark standalone cluster on 127.0.0.1 without a Spark distribution: a Master and two Workers
+ * (2 cores each) as separate JVMs started from the test classpath, executors in their own JVMs
+ * (launched by the Workers), and a SparkSession connected to it. One per JVM, in the root store;
+ * every process is killed when the run ends (also from a shutdown hook), and the logs under
+ * {@code target/cluster-logs/<time>} are deleted only when every test passed.
+ *
+ * <p>How, without a distribution: {@code SPARK_HOME} is a directory under {@code target/} with an
+ * empty {@code jars/}, {@code SPARK_SCALA_VERSION=2.13}, and {@code spark.executor.extraClassPath}
+ * is this JVM's class path. Ports are chosen free. Do not combine with {@link LocalSparkExtension}
+ * in one JVM (one SparkContext per JVM): run cluster tests in their own failsafe execution.
+ */
+public final class StandaloneClusterExtension
+    implements BeforeAllCallback, ParameterResolver, AfterTestExecutionCallback {
+
+  private static final ExtensionContext.Namespace NS =
+      ExtensionContext.Namespace.create(StandaloneClusterExtension.class);
+  private static final Duration STARTUP = Duration.ofSeconds(180);
+
+  public static Cluster cluster(ExtensionContext context) {
+    return context.getRoot().getStore(NS).getOrComputeIfAbsent("cluster", k -> Cluster.start(), Cluster.class);
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    cluster(context);
+  }
+
+  @Override
+  public void afterTestExecution(ExtensionContext context) {
+    if (context.getExecutionException().isPresent()) {
+      cluster(context).failed = true;
+    }
+  }
+
+  @Override
+  public boolean supportsParameter(ParameterContext p, ExtensionContext e) {
+    Class<?> t = p.getParameter().getType();
+    return t == SparkSession.class || t == JavaSparkContext.class || t == Cluster.class;
+  }
+
+  @Override
+  public Object resolveParameter(ParameterContext p, ExtensionContext e) {
+    Cluster c = cluster(e);
+    Class<?> t = p.getParameter().getType();
+    if (t == Cluster.class) {
+      return c;
+    }
+    return t == SparkSession.class ? c.spark : JavaSparkContext.fromSparkContext(c.spark.sparkContext());
+  }
+
+  /** The running cluster: its master URL, processes and log directory. */
+  public static final class Cluster implements AutoCloseable {
+    private final List<Process> processes = new ArrayList<>();
+    private final Path logs;
+    private String masterUrl;
+    private SparkSession spark;
+    volatile boolean failed;
+
+    private Cluster(Path logs) {
+      this.logs = logs;
+    }
+
+    public String masterUrl() {
+      return masterUrl;
+    }
+
+    public Path logs() {
+      return logs;
+    }
+
+    /** The worker JVMs' processes (the executors are their children). */
+    public List<ProcessHandle> workers() {
+      return processes.subList(1, processes.size()).stream().map(Process::toHandle).toList();
+    }
+
+    static Cluster start() {
+      Path target = Path.of("target").toAbsolutePath();
+      Path logs = target.resolve("cluster-logs").resolve(String.valueOf(System.currentTimeMillis()));
+      Cluster c = new Cluster(logs);
+      Thread hook = new Thread(c::killAll, "layout-cluster-kill");
+      Runtime.getRuntime().addShutdownHook(hook);
+      try {
+        Path home = target.resolve("spark-home");
+        Files.createDirectories(home.resolve("jars"));
+        Files.createDirectories(home.resolve("conf"));
+        Files.createDirectories(logs);
+        // INFO for the daemons: startup is detected from their log lines (the tests' own config is WARN)
+        Files.writeString(home.resolve("conf").resolve("log4j2.properties"), String.join("\n",
+            "rootLogger.level = info", "rootLogger.appenderRef.stdout.ref = console",
+            "appender.console.type = Console", "appender.console.name = console",
+            "appender.console.layout.type = PatternLayout", "appender.console.layout.pattern = %d{HH:mm:ss.SSS} %p %c{1}: %m%n%ex",
+            ""));
+        int masterPort = freePort();
+        c.masterUrl = "spark://127.0.0.1:" + masterPort;
+        long deadline = System.nanoTime() + STARTUP.toNanos();
+        Path masterLog = logs.resolve("master.log");
+        c.launch(home, masterLog, "org.apache.spark.deploy.master.Master",
+            "--host", "127.0.0.1", "--port", String.valueOf(masterPort), "--webui-port", String.valueOf(freePort()));
+        awaitLog(masterLog, "I have been elected leader", deadline);
+        for (int w = 1; w <= 2; w++) {
+          Path log = logs.resolve("worker-" + w + ".log");
+          Path work = logs.resolve("work-" + w);
+          c.launch(home, log, "org.apache.spark.deploy.worker.Worker",
+              "--host", "127.0.0.1", "--port", String.valueOf(freePort()), "--webui-port", String.valueOf(freePort()),
+              "--cores", "2", "--memory", "1g", "--work-dir", work.toString(), c.masterUrl);
+          awaitLog(log, "Successfully registered with master", deadline);
+        }
+        c.spark =
+            SparkSession.builder()
+                .master(c.masterUrl)
+                .appName("layout-cluster-tests")
+                .config("spark.driver.host", "127.0.0.1")
+                .config("spark.driver.bindAddress", "127.0.0.1")
+                .config("spark.ui.enabled", "false")
+                .config("spark.ui.showConsoleProgress", "false")
+                .config("spark.executor.memory", "512m")
+                .config("spark.executor.cores", "2")
+                .config("spark.cores.max", "4")
+                .config("spark.executor.extraClassPath", System.getProperty("java.class.path"))
+                .config("spark.executor.extraJavaOptions", String.join(" ", jvmFlags()))
+                .config("spark.task.maxFailures", "4")
+                .getOrCreate();
+        c.spark.sparkContext().setCheckpointDir(target.resolve("spark-checkpoints-cluster").toUri().toString());
+        while (c.spark.sparkContext().statusTracker().getExecutorInfos().length < 3) {
+          if (System.nanoTime() > deadline) {
+            throw new IllegalStateException("standaloneCluster: executors not registered within " + STARTUP
+                + " (logs in " + logs + ")");
+          }
+          pause();
+        }
+        return c;
+      } catch (IOException | RuntimeException e) {
+        c.failed = true;
+        c.close();
+        throw new IllegalStateException("standaloneCluster: start failed, logs in " + logs + ": " + e.getMessage(), e);
+      }
+    }
+
+    private void launch(Path home, Path log, String main, String... args) throws IOException {
+      List<String> cmd = new ArrayList<>();
+      cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      cmd.add("-Xmx512m");
+      cmd.add("-Dlog4j2.configurationFile=" + home.resolve("conf").resolve("log4j2.properties").toUri());
+      cmd.addAll(jvmFlags());
+      cmd.add("-cp");
+      cmd.add(System.getProperty("java.class.path"));
+      cmd.add(main);
+      cmd.addAll(List.of(args));
+      ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+      pb.environment().put("SPARK_HOME", home.toString());
+      pb.environment().put("SPARK_SCALA_VERSION", "2.13");
+      pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+      pb.environment().put("SPARK_LOG_DIR", log.getParent().toString());
+      processes.add(pb.start());
+    }
+
+    /** The module-opening flags of this JVM (Spark's JavaModuleOptions, from the argLine). */
+    static List<String> jvmFlags() {
+      return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+          .filter(a -> a.startsWith("--add-opens") || a.startsWith("--add-modules") || a.startsWith("-XX:+IgnoreUnrecognized")
+              || a.startsWith("-Djdk.reflect") || a.startsWith("-Dio.netty"))
+          .toList();
+    }
+
+    private static void awaitLog(Path log, String line, long deadline) throws IOException {
+      while (true) {
+        if (Files.exists(log) && Files.readString(log, StandardCharsets.UTF_8).contains(line)) {
+          return;
+        }
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("standaloneCluster: no '" + line + "' in " + log + " within " + STARTUP);
+        }
+        pause();
+      }
+    }
+
+    private static void pause() {
+      try {
+        Thread.sleep(200); // bounded polling of an external process, not test synchronization
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("standaloneCluster: interrupted while starting");
+      }
+    }
+
+    private static int freePort() throws IOException {
+      try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        return s.getLocalPort();
+      }
+    }
+
+    private synchronized void killAll() {
+      for (int i = processes.size() - 1; i >= 0; i--) {
+        Process p = processes.get(i);
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroy();
+        try {
+          if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+          }
+        } catch (InterruptedException e) {
+          p.destroyForcibly();
+          Thread.currentThread().interrupt();
+        }
+      }
+      processes.clear();
+    }
+
+    @Override
+    public void close() {
+      try {
+        if (spark != null) {
+          spark.stop();
+        }
+      } finally {
+        killAll();
+        if (!failed) {
+          try (Stream<Path> s = Files.walk(logs)) {
+            s.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+          } catch (IOException e) {
+            throw new UncheckedIOException("standaloneCluster: could not delete " + logs, e);
+          }
+        }
+      }
+    }
+  }
+}
