@@ -250,7 +250,7 @@ public final class HaloExchange implements Serializable {
         long t0 = System.nanoTime();
         (cur == a ? xa : xb).run();
         long t1 = System.nanoTime();
-        kernel.apply(cur, next);
+        kernel.apply(i, cur, next);
         long t2 = System.nanoTime();
         exchange += t1 - t0;
         compute += t2 - t1;
@@ -305,6 +305,7 @@ public final class HaloExchange implements Serializable {
     RankPartitioner partitioner = new RankPartitioner(grid.ranks());
     JavaRDD<GridBlock> cur = blocks;
     for (int i = 0; i < iterations; i++) {
+      final int iteration = i;
       JavaPairRDD<Integer, Halo> halos =
           cur.flatMapToPair(
                   block -> {
@@ -349,7 +350,7 @@ public final class HaloExchange implements Serializable {
                 }
                 long t1 = System.nanoTime();
                 GridBlock dst = work.copy();
-                kernel.apply(work, dst);
+                kernel.apply(iteration, work, dst);
                 long t2 = System.nanoTime();
                 c.pack.add(t1 - t0);
                 c.compute.add(t2 - t1);

@@ -1,0 +1,136 @@
+package dev.layout.jobs.life;
+
+import dev.layout.jobs.Images;
+import dev.layout.jobs.JobOptions;
+import dev.layout.jobs.SparkJobs;
+import dev.layout.jobs.Summary;
+import dev.layout.jobs.grid.LiveCounter;
+import dev.layout.spark.grid.CheckpointPolicy;
+import dev.layout.spark.grid.DistributedGrid;
+import dev.layout.spark.grid.ExchangeMode;
+import dev.layout.spark.grid.HaloExchange;
+import dev.layout.spark.grid.Stencil;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.util.CollectionAccumulator;
+
+/**
+ * {@code layout-submit life}: Conway's Game of Life (B3/S23) on a distributed 2D board over the
+ * Chebyshev (9-point) neighbourhood, on a torus ({@code --periodic true}, default) or with dead
+ * cells outside. Writes {@code board.pbm} (P1), {@code board.png} and {@code summary.json} with the
+ * live-cell count after each generation.
+ */
+public final class LifeJob {
+  private LifeJob() {}
+
+  static JobOptions options() {
+    return new JobOptions("life", List.of(
+        new JobOptions.Option("grid", "256x256", "board rows x columns (ignored with --init pbm:PATH)"),
+        new JobOptions.Option("steps", "100", "generations"),
+        new JobOptions.Option("mode", "barrier", "barrier or shuffle"),
+        new JobOptions.Option("procs", "", "process grid like 2x2 (default: balanced over the available slots)"),
+        new JobOptions.Option("periodic", "true", "true: torus; false: cells outside the board are dead"),
+        new JobOptions.Option("init", "random:42:0.3", "random:SEED:DENSITY or pbm:PATH (P1 or P4)"),
+        new JobOptions.Option("checkpoint-interval", "0", "checkpoint every k generations (0: never)"),
+        new JobOptions.Option("checkpoint-dir", "", "checkpoint directory"),
+        new JobOptions.Option("out", "life-out", "output directory")));
+  }
+
+  public static void main(String[] args) {
+    System.exit(SparkJobs.run("life", () -> run(args)));
+  }
+
+  static int run(String[] args) throws Exception {
+    JobOptions o = options().parse(args);
+    if (o.helpRequested()) {
+      System.out.print(o.usage());
+      return 0;
+    }
+    int steps = (int) o.getLong("steps", 0, Integer.MAX_VALUE);
+    ExchangeMode mode = ExchangeMode.valueOf(o.getChoice("mode", "barrier", "shuffle").toUpperCase(Locale.ROOT));
+    boolean periodic = o.getBoolean("periodic");
+    String init = o.get("init");
+    int rows;
+    int cols;
+    boolean[] board;
+    if (init.startsWith("pbm:")) {
+      Pbm.Board b = Pbm.read(Path.of(init.substring(4)));
+      rows = b.rows();
+      cols = b.cols();
+      board = b.cells();
+    } else if (init.startsWith("random:")) {
+      String[] p = init.split(":");
+      if (p.length != 3) {
+        throw new IllegalArgumentException("life: --init " + init + " (expected: random:SEED:DENSITY)");
+      }
+      int[] g = o.getDims("grid", 2, 2);
+      rows = g[0];
+      cols = g[1];
+      double density;
+      long seed;
+      try {
+        seed = Long.parseLong(p[1]);
+        density = Double.parseDouble(p[2]);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("life: --init " + init + " (expected: random:SEED:DENSITY with an integer seed)");
+      }
+      if (!(density >= 0 && density <= 1)) {
+        throw new IllegalArgumentException("life: density " + p[2] + " (expected: 0..1)");
+      }
+      board = SequentialLife.random(rows, cols, seed, density);
+    } else {
+      throw new IllegalArgumentException("life: --init " + init + " (expected: random:SEED:DENSITY or pbm:PATH)");
+    }
+    int interval = (int) o.getLong("checkpoint-interval", 0, Integer.MAX_VALUE);
+    String ckptDir = o.get("checkpoint-dir");
+    Path out = SparkJobs.outDir(o);
+
+    SparkSession spark = SparkJobs.session("layout life");
+    try {
+      JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+      int[] procs = SparkJobs.processGrid(o, jsc, 2);
+      DistributedGrid dg = DistributedGrid.of(new int[] {rows, cols}, procs, 1, new boolean[] {periodic, periodic});
+      boolean[] cells = board;
+      int c = cols;
+      int r = rows;
+      System.out.printf(Locale.ROOT, "life: %dx%d board, %d generations, %s mode, process grid %dx%d, %s%n", rows, cols, steps,
+          mode.name().toLowerCase(Locale.ROOT), procs[0], procs[1], periodic ? "torus" : "dead border");
+      CollectionAccumulator<long[]> counts = jsc.sc().collectionAccumulator("live cells per generation");
+      HaloExchange ex = HaloExchange.of(dg, Stencil.NINE_POINT).mode(mode);
+      if (interval > 0) {
+        ex = ex.checkpoint(ckptDir.isEmpty() ? CheckpointPolicy.every(interval) : CheckpointPolicy.every(interval, ckptDir));
+      }
+      HaloExchange.Result res = ex.run(dg.parallelize(jsc, at -> inside(at, r, c) && cells[at[0] * c + at[1]] ? 1.0 : 0.0),
+          new LiveCounter(counts), steps);
+      double[] field = dg.assemble(res.blocks().collect());
+      boolean[] last = new boolean[field.length];
+      for (int i = 0; i < field.length; i++) {
+        last[i] = field[i] != 0;
+      }
+      long[] live = new long[steps];
+      for (long[] e : counts.value()) {
+        live[(int) e[0]] += e[1];
+      }
+      Pbm.writeP1(last, rows, cols, out.resolve("board.pbm"));
+      Images.board(last, rows, cols, out.resolve("board.png"));
+      new Summary().put("grid", rows + "x" + cols).put("steps", steps).put("mode", mode.name().toLowerCase(Locale.ROOT))
+          .put("live", live).put("final_live", SequentialLife.live(last))
+          .put("per_iteration_ms", steps == 0 ? 0.0 : res.metrics().millisPerIteration())
+          .put("bytes_exchanged", res.metrics().bytes()).put("messages", res.metrics().messages())
+          .write(out.resolve("summary.json"));
+      System.out.println("life: " + res.metrics());
+      System.out.println("life: " + SequentialLife.live(last) + " live cells after " + steps + " generations; wrote " + out.resolve("board.pbm")
+          + ", " + out.resolve("board.png") + ", " + out.resolve("summary.json"));
+      return 0;
+    } finally {
+      spark.stop();
+    }
+  }
+
+  private static boolean inside(int[] at, int rows, int cols) {
+    return at[0] >= 0 && at[0] < rows && at[1] >= 0 && at[1] < cols;
+  }
+}
