@@ -194,7 +194,7 @@ class TypedCollectivesTest {
           byte[] rb = ints(recv);
           Datatype everyOther = Datatype.resized(0, 8, Primitive.INT32);
           c.allgatherv(
-              BlockSpec.of(ints(strided), 0, r % 4 == 0 ? 0 : r % 4, r % 4 == 0 ? Primitive.INT32 : everyOther),
+              BlockSpec.of(ints(strided), 0, r % 4, everyOther),
               BlockSpec.displaced(Memory.ofArray(rb), 0, counts, displs, Primitive.INT32));
           int[] gv = toInts(rb);
           for (int q = 0; q < p; q++) {
@@ -324,9 +324,11 @@ class TypedCollectivesTest {
               .hasMessage("allreduce: recv primitive int32 (expected: float64 as send)");
           assertThatThrownBy(() -> c.allreduce(BlockSpec.of(new byte[8], 0, 1, F64), BlockSpec.of(new byte[16], 0, 2, F64), Reduction.MAX))
               .hasMessage("allreduce: recv length 16 (expected: send length 8)");
-          assertThatThrownBy(() -> c.gatherv(BlockSpec.of(new byte[8], 0, 1, F64), new Block[1], 0))
-              .hasMessage(comm.rank() == 0 ? "gatherv: recv blocks 1 (expected: 2)" : "gatherv: send null (expected: a Block)")
-              .isNotNull();
+          if (comm.rank() == 0) {
+            assertThatThrownBy(() -> c.gatherv(BlockSpec.of(new byte[8], 0, 1, F64), new Block[1], 0))
+                .hasMessage("gatherv: recv blocks 1 (expected: 2)");
+          }
+          assertThatThrownBy(() -> c.bcast((Block) null, 0)).hasMessage("bcast: buffer null (expected: a Block)");
           return null;
         });
   }
@@ -371,7 +373,7 @@ class TypedCollectivesTest {
             }
           }
           byte[] ag = doubles(new double[3 * s.length]);
-          c.allgather(BlockSpec.of(doubles(mine), 16, 1, Datatype.vector(3, 1, 3, F64)), BlockSpec.of(ag, 0, 1, column(3, Math.max(1, s.length))));
+          c.allgather(BlockSpec.of(doubles(mine), 16, 1, Datatype.vector(3, 1, 3, F64)), BlockSpec.of(ag, 0, s.length == 0 ? 0 : 1, column(3, Math.max(1, s.length))));
           double[] a = toDoubles(ag);
           for (int k = 0; k < s.length; k++) {
             for (int i = 0; i < 3; i++) {
