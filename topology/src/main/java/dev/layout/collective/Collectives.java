@@ -2,6 +2,7 @@ package dev.layout.collective;
 
 import dev.layout.comm.CollectiveChannel;
 import dev.layout.comm.Communicator;
+import dev.layout.datatype.Primitive;
 import dev.layout.topology.DistGraph;
 import dev.layout.topology.TopologyKind;
 import java.util.ArrayDeque;
@@ -937,7 +938,9 @@ public final class Collectives {
       throw new IllegalArgumentException(op + ": op null (expected: a Reduction)");
     }
     if (send == null && recv == null) {
-      throw new IllegalArgumentException(op + ": send null (expected: a BlockSpec)");
+      // nothing to reduce at this rank (an INTER rank outside the root's group passing PROC_NULL);
+      // any other rank is refused by the operation's own null checks
+      return r.on(Primitive.INT64);
     }
     ReduceOp sendOp = send == null ? null : r.forDatatype(op, "send", send.datatype());
     ReduceOp recvOp = recv == null ? null : r.forDatatype(op, "recv", recv.datatype());
