@@ -6,7 +6,6 @@ import dev.layout.topology.Cartesianity;
 import dev.layout.topology.DistGraph;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -288,9 +287,5 @@ final class PrefixTreeAllgather {
   @Override
   public String toString() {
     return "prefix-tree allgather(" + messages + " messages, " + blocks + " blocks)";
-  }
-
-  static String describe(int[] v) {
-    return Arrays.toString(v);
   }
 }
