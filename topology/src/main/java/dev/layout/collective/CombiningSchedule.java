@@ -21,6 +21,9 @@ import java.util.TreeSet;
  * per dimension (2d for a Moore neighbourhood instead of 3^d - 1), possibly empty, to every such
  * partner that exists, so the exchange is symmetric on non-periodic grids too.
  *
+ * <p>allgather (one block for every neighbour) uses the {@link PrefixTreeAllgather} instead,
+ * which sends a shared prefix of the offsets once.
+ *
  * <p>Blocks carry (offset, occurrence) so that the k-th block a rank sends along offset v lands in
  * the k-th in-slot whose source is at -v, exactly as the direct schedule matches repeated edges.
  */
@@ -36,6 +39,7 @@ final class CombiningSchedule implements Schedule {
   private final Map<Key, Integer> slotOf = new HashMap<>();
   private final int inCount;
   private final int messages;
+  private final PrefixTreeAllgather tree;
 
   private record Key(List<Integer> offset, int occurrence) {}
 
@@ -83,6 +87,7 @@ final class CombiningSchedule implements Schedule {
       }
     }
     this.messages = m;
+    this.tree = new PrefixTreeAllgather(g, rank);
   }
 
   /** The number of distinct non-zero values summed over dimensions: messages per rank on a torus. */
@@ -251,6 +256,21 @@ final class CombiningSchedule implements Schedule {
       out.add(new Travelling(v, occ, data));
     }
     return out;
+  }
+
+  @Override
+  public byte[][] allgather(CollectiveChannel ch, String op, int seq, byte[] block) {
+    return tree.exchange(ch, op, seq, block);
+  }
+
+  @Override
+  public int allgatherMessagesPerCall() {
+    return tree.messagesPerCall();
+  }
+
+  @Override
+  public int allgatherBlocksPerCall() {
+    return tree.blocksPerCall();
   }
 
   @Override

@@ -65,6 +65,23 @@ final class DirectSchedule implements Schedule {
   }
 
   @Override
+  public byte[][] allgather(CollectiveChannel ch, String op, int seq, byte[] block) {
+    byte[][] send = new byte[destinations.length][];
+    java.util.Arrays.fill(send, block);
+    return exchange(ch, op, seq, send);
+  }
+
+  @Override
+  public int allgatherMessagesPerCall() {
+    return messages;
+  }
+
+  @Override
+  public int allgatherBlocksPerCall() {
+    return messages;
+  }
+
+  @Override
   public String toString() {
     return "direct(" + messages + " messages)";
   }

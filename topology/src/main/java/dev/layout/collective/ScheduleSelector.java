@@ -46,4 +46,23 @@ public record ScheduleSelector(double latencySeconds, double secondsPerByte) {
     double combining = m * latencySeconds + f * b * secondsPerByte;
     return combining < direct ? Schedule.Kind.COMBINING : Schedule.Kind.DIRECT;
   }
+
+  /**
+   * The schedule kind for allgather and allreduce (one block of {@code blockBytes} for every
+   * neighbour): combining costs {@code m*latency + e*b*perByte} with e the edges of the prefix
+   * tree of V (e = |V| for a full cube, never more), so it wins whenever it saves messages.
+   */
+  public Schedule.Kind chooseAllgather(DistGraph graph, long blockBytes) {
+    Cartesianity c = graph.cartesianity();
+    if (!c.isCartesian()) {
+      return Schedule.Kind.DIRECT;
+    }
+    int t = c.offsets().size();
+    int m = CombiningSchedule.phaseMessages(c);
+    int e = PrefixTreeAllgather.treeEdges(c);
+    double b = Math.max(0, blockBytes);
+    double direct = t * (latencySeconds + b * secondsPerByte);
+    double combining = m * latencySeconds + e * b * secondsPerByte;
+    return combining < direct ? Schedule.Kind.COMBINING : Schedule.Kind.DIRECT;
+  }
 }

@@ -6,8 +6,11 @@
  * blocking, non-blocking ({@code CompletableFuture}) and persistent ({@link
  * dev.layout.collective.PersistentCollective}) forms. On graphs whose Cartesianity check succeeded
  * the alltoall family may run the d-phase message-combining {@link dev.layout.collective.Schedule},
- * chosen by {@link dev.layout.collective.ScheduleSelector}. Buffers are byte arrays with byte
- * counts and displacements; {@link dev.layout.collective.Block} is the extension point through
- * which layout-core datatypes (buffer, displacement, count, datatype) will plug into alltoallw.
+ * chosen by {@link dev.layout.collective.ScheduleSelector}; allgather and allreduce combine along
+ * the prefix tree of the offsets, sending shared prefixes once. Buffers are byte arrays with byte
+ * counts and displacements, or {@link dev.layout.collective.Block}s: a {@link
+ * dev.layout.collective.BlockSpec} (buffer, displacement, count, layout-core datatype) describes any
+ * send or receive block of any operation, and {@link dev.layout.collective.Reduction} reduces typed
+ * buffers element-wise per primitive.
  */
 package dev.layout.collective;

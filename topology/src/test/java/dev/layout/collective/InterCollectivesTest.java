@@ -85,4 +85,51 @@ class InterCollectivesTest {
           return null;
         });
   }
+
+  /** Datatype forms across the groups: gather into a column type, scatter from it, typed allreduce. */
+  @Test
+  void datatypeFormsCrossTheGroups() {
+    Harness.run(
+        5,
+        world -> {
+          int side = world.rank() < 2 ? 0 : 1;
+          Communicator inter = world.createBipartite(side);
+          Collectives c = Collectives.on(inter);
+          int r = inter.rank();
+          int remote = inter.remoteSize();
+          dev.layout.datatype.Datatype f64 = dev.layout.datatype.Primitive.FLOAT64;
+          // B's rank 0 gathers two doubles from each A rank into column q of a 2 x remote matrix
+          int groot = side == 1 ? (r == 0 ? Communicator.ROOT : Communicator.PROC_NULL) : 0;
+          byte[] mine = Harness.doubles(world.rank() * 10, world.rank() * 10 + 1);
+          byte[] gathered = new byte[16 * remote];
+          BlockSpec columns = BlockSpec.of(gathered, 0, 1, TypedCollectivesTest.column(2, remote));
+          c.gather(groot == Communicator.ROOT ? null : BlockSpec.of(mine, 0, 2, f64), groot == Communicator.ROOT ? columns : null, groot);
+          if (groot == Communicator.ROOT) {
+            double[] g = Harness.toDoubles(gathered);
+            for (int q = 0; q < remote; q++) {
+              assertThat(g[q]).isEqualTo(q * 10);
+              assertThat(g[remote + q]).isEqualTo(q * 10 + 1);
+            }
+          }
+          // and scatters the columns back, doubled
+          if (groot == Communicator.ROOT) {
+            double[] g = Harness.toDoubles(gathered);
+            for (int k = 0; k < g.length; k++) {
+              g[k] *= 2;
+            }
+            System.arraycopy(Harness.doubles(g), 0, gathered, 0, gathered.length);
+          }
+          byte[] back = new byte[16];
+          c.scatter(groot == Communicator.ROOT ? columns : null, side == 0 ? BlockSpec.of(back, 0, 2, f64) : null, groot);
+          if (side == 0) {
+            assertThat(Harness.toDoubles(back)).containsExactly(world.rank() * 20.0, world.rank() * 20.0 + 2);
+          }
+          // typed allreduce: each group gets the int64 sum over the other group
+          byte[] sum = new byte[8];
+          c.allreduce(BlockSpec.of(longs(world.rank()), 0, 1, dev.layout.datatype.Primitive.INT64),
+              BlockSpec.of(sum, 0, 1, dev.layout.datatype.Primitive.INT64), Reduction.SUM);
+          assertThat(toLongs(sum)).containsExactly(side == 0 ? 2 + 3 + 4 : 0 + 1);
+          return null;
+        });
+  }
 }
