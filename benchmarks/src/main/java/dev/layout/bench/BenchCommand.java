@@ -121,9 +121,9 @@ public final class BenchCommand implements Subcommand {
   }
 
   private int pack(String[] args, PrintStream out) throws IOException {
-    Options o = Options.parse("bench pack", args, Set.of("case", "target", "out"), Set.of("quick", "help"));
+    Options o = Options.parse("bench pack", args, Set.of("case", "target", "out", "trials", "slice-ms"), Set.of("quick", "help"));
     if (o.has("help")) {
-      out.println("usage: layout bench pack [--quick] [--case NAME,...] [--target heap,direct,offheap] [--out DIR]");
+      out.println("usage: layout bench pack [--quick] [--case NAME,...] [--target heap,direct,offheap] [--trials N] [--slice-ms MS] [--out DIR]");
       out.println("cases: " + Arrays.toString(RossCase.values()));
       return 0;
     }
@@ -134,7 +134,9 @@ public final class BenchCommand implements Subcommand {
     List<Target> targets = o.has("target")
         ? Arrays.stream(o.get("target", "").split(",")).map(s -> Target.parse(s.trim())).toList()
         : quick ? List.of(Target.HEAP, Target.OFFHEAP) : List.of(Target.HEAP, Target.DIRECT, Target.OFFHEAP);
-    PackSuite suite = quick ? new PackSuite(targets, 150_000_000L, 100_000_000L, 3) : new PackSuite(targets, 500_000_000L, 250_000_000L, 5);
+    int trials = (int) o.getLong("trials", quick ? 3 : 6, 1);
+    long slice = o.getLong("slice-ms", quick ? 100 : 200, 1) * 1_000_000L;
+    PackSuite suite = new PackSuite(targets, quick ? 150_000_000L : 400_000_000L, slice, trials);
     out.println("bench pack" + (quick ? " --quick" : "") + ": " + Meter.machine() + "; " + Meter.jvm());
     List<PackSuite.Row> rows = suite.run(cases, out);
     Path dir = o.has("out") ? Path.of(o.get("out", ".")) : resultsDir();

@@ -43,6 +43,7 @@ public final class PackSuite {
     for (RossCase c : cases) {
       RossCase.Instance inst = c.create(RossCase.Size.FULL);
       for (Target t : targets) {
+        jitWarmup(c, t);
         try (Target.Buf user = t.allocate(inst.userBytes); Target.Buf packed = t.allocate(inst.packedBytes)) {
           user.fillPattern();
           Segment seg = Segment.of(inst.type, inst.count, user.memory, inst.origin);
@@ -69,6 +70,27 @@ public final class PackSuite {
       }
     }
     return rows;
+  }
+
+  /**
+   * Calls the manual loops and the engine a few thousand times on the small variant of the case, so
+   * that both are compiled as whole methods by C2 (a full-size loop called a few hundred times would
+   * otherwise run only as an on-stack-replacement compilation, which favours neither side reliably).
+   */
+  private static void jitWarmup(RossCase c, Target t) {
+    RossCase.Instance small = c.create(RossCase.Size.SMALL);
+    try (Target.Buf user = t.allocate(small.userBytes); Target.Buf packed = t.allocate(small.packedBytes)) {
+      user.fillPattern();
+      Segment seg = Segment.of(small.type, small.count, user.memory, small.origin);
+      for (int i = 0; i < 3000; i++) {
+        small.pack(user.base, user.address, packed.base, packed.address);
+        small.unpack(packed.base, packed.address, user.base, user.address);
+        seg.seek(0);
+        seg.pack(packed.memory, 0, small.packedBytes);
+        seg.seek(0);
+        seg.unpack(packed.memory, 0, small.packedBytes);
+      }
+    }
   }
 
   private Row measure(String test, String op, Target t, long bytes, Runnable manual, Runnable engine, Runnable copy) {

@@ -574,6 +574,12 @@ public final class Segment {
           MemoryAccess.strided(user, u, spacing, packed, delta + stream, c.blocklen, c.blocklen, count);
           return count * c.blocklen;
         }
+        case VECTOR -> {
+          // A vector of vector leaves: one two-level strided loop.
+          long row = c.nblocks * c.blocklen;
+          MemoryAccess.strided2(user, u, spacing, c.stride, packed, delta + stream, row, c.blocklen, c.blocklen, count, c.nblocks);
+          return count * row;
+        }
         case BLOCK_INDEXED, INDEXED -> {
           return MemoryAccess.gatherRepeated(user, u, spacing, null, 0, count, c.offsets, c.blocklens, c.blocklen, packed, delta + stream);
         }
@@ -636,6 +642,11 @@ public final class Segment {
         case CONTIG -> {
           MemoryAccess.strided(packed, delta + stream, c.blocklen, user, u, spacing, c.blocklen, count);
           return count * c.blocklen;
+        }
+        case VECTOR -> {
+          long row = c.nblocks * c.blocklen;
+          MemoryAccess.strided2(packed, delta + stream, row, c.blocklen, user, u, spacing, c.stride, c.blocklen, count, c.nblocks);
+          return count * row;
         }
         case BLOCK_INDEXED, INDEXED -> {
           return MemoryAccess.scatterRepeated(packed, delta + stream, user, u, spacing, null, 0, count, c.offsets, c.blocklens, c.blocklen);

@@ -138,6 +138,60 @@ public final class MemoryAccess {
   }
 
   /**
+   * Two nested strided loops in one call: {@code outer} rows of {@code inner} blocks of {@code
+   * blockBytes}, block (i, j) at {@code srcOffset + i * srcOuter + j * srcInner} going to {@code
+   * dstOffset + i * dstOuter + j * dstInner}. This is a vector of vector leaves (a 3D face's YZ
+   * plane, the two innermost loops of the Flash I/O type, FFT columns) handled without returning
+   * to the dataloop walk per row. Exploits: the block width is tested once per call, so the 4-,
+   * 8- and 16-byte cases are two plain nested load/store loops; other widths fall back to one
+   * {@link #strided} call per row.
+   */
+  public static void strided2(Memory src, long srcOffset, long srcOuter, long srcInner, Memory dst, long dstOffset, long dstOuter,
+      long dstInner, long blockBytes, long outer, long inner) {
+    if (CHECK_EVERY_ACCESS || inner > Integer.MAX_VALUE || outer > Integer.MAX_VALUE
+        || (blockBytes != 4 && blockBytes != 8 && blockBytes != 16)) {
+      for (long i = 0; i < outer; i++) {
+        strided(src, srcOffset + i * srcOuter, srcInner, dst, dstOffset + i * dstOuter, dstInner, blockBytes, inner);
+      }
+      return;
+    }
+    Object sb = src.base;
+    long sa = src.address + srcOffset;
+    Object db = dst.base;
+    long da = dst.address + dstOffset;
+    int no = (int) outer;
+    int ni = (int) inner;
+    if (blockBytes == 8) {
+      for (int i = 0; i < no; i++) {
+        long s = sa + i * srcOuter;
+        long d = da + i * dstOuter;
+        for (int j = 0; j < ni; j++) {
+          Memory.U.putLong(db, d + j * dstInner, Memory.U.getLong(sb, s + j * srcInner));
+        }
+      }
+    } else if (blockBytes == 4) {
+      for (int i = 0; i < no; i++) {
+        long s = sa + i * srcOuter;
+        long d = da + i * dstOuter;
+        for (int j = 0; j < ni; j++) {
+          Memory.U.putInt(db, d + j * dstInner, Memory.U.getInt(sb, s + j * srcInner));
+        }
+      }
+    } else {
+      for (int i = 0; i < no; i++) {
+        long s = sa + i * srcOuter;
+        long d = da + i * dstOuter;
+        for (int j = 0; j < ni; j++) {
+          long sj = s + j * srcInner;
+          long dj = d + j * dstInner;
+          Memory.U.putLong(db, dj, Memory.U.getLong(sb, sj));
+          Memory.U.putLong(db, dj + 8, Memory.U.getLong(sb, sj + 8));
+        }
+      }
+    }
+  }
+
+  /**
    * Packs blocks {@code [from, to)} of an indexed leaf: block b is {@code lengths[b]} bytes (or
    * {@code uniform} when {@code lengths} is null) at {@code src[srcBase + offsets[b]]}, written
    * back to back from {@code dst[dstOffset]}. Exploits: for uniform blocks the width test is hoisted
