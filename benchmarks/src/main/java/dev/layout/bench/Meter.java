@@ -6,21 +6,38 @@ import java.lang.management.ManagementFactory;
  * A small in-process timer for the {@code bench} commands: runs an operation repeatedly for a time
  * budget and reports packed megabytes (10^6 bytes) per second. Not JMH: the numbers are for ratios
  * measured side by side in one run, on a machine that may be shared.
+ *
+ * <p>Time is the measuring thread's CPU time where the JVM provides it (else wall-clock time): on a
+ * shared machine, the time the thread spends descheduled is not charged to whichever side
+ * happened to be running. Memory stalls still count, as they should.
  */
 public final class Meter {
   private Meter() {}
 
+  private static final java.lang.management.ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  private static final boolean CPU_TIME = THREADS.isCurrentThreadCpuTimeSupported();
+
+  /** Which clock {@link #mbPerSecond} uses. */
+  public static String clock() {
+    return CPU_TIME ? "thread CPU time" : "wall-clock time";
+  }
+
+  private static long now() {
+    return CPU_TIME ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
+  }
+
   /** Runs {@code op} for at least {@code nanos} (and at least once); returns MB/s for {@code bytes} per run. */
   public static double mbPerSecond(Runnable op, long bytes, long nanos) {
     long runs = 0;
-    long t0 = System.nanoTime();
+    long wall0 = System.nanoTime();
+    long t0 = now();
     long t;
     do {
       op.run();
       runs++;
-      t = System.nanoTime();
-    } while (t - t0 < nanos);
-    return (double) bytes * runs / ((t - t0) / 1e9) / 1e6;
+      t = now();
+    } while (t - t0 < nanos && System.nanoTime() - wall0 < 20 * nanos);
+    return (double) bytes * runs / (Math.max(t - t0, 1) / 1e9) / 1e6;
   }
 
   /** Bytes allocated by this thread per run of {@code op} over {@code runs} runs, or -1 if the JVM cannot tell. */

@@ -433,7 +433,18 @@ public final class DataloopCompiler {
       }
       no = java.util.Arrays.copyOf(no, n);
       if (!equal) {
-        return periodic(Dataloop.leafIndexed(java.util.Arrays.copyOf(nl, n), no, d.disp, d.swapUnit, d.extent));
+        Dataloop merged = periodic(Dataloop.leafIndexed(java.util.Arrays.copyOf(nl, n), no, d.disp, d.swapUnit, d.extent));
+        boolean uniform = merged.leaf;
+        for (int b = 1; b < lens.length && uniform; b++) {
+          uniform = lens[b] == lens[0];
+        }
+        if (uniform && n > lens.length / 2) {
+          // Equal blocks of which only a few touch, with no pattern (a random gather list): merging
+          // those few would trade the uniform-width kernel for a per-block width switch on every
+          // block. Keep the blocks as they are; pieces (flatten) still merge adjacent runs.
+          return Dataloop.leafBlockIndexed(lens[0], offs, d.disp, d.swapUnit, d.extent);
+        }
+        return merged;
       }
       d = Dataloop.leafBlockIndexed(nl[0], no, d.disp, d.swapUnit, d.extent);
     }

@@ -46,8 +46,8 @@ public final class MemoryAccess {
   }
 
   /**
-   * One block, by width. Exploits: the widths that dominate numerical layouts (4, 8, 16 bytes: one
-   * float, one double, one complex double) are single or paired word moves with no loop; blocks
+   * One block, by width. Exploits: the widths that dominate numerical layouts (4, 8, 16, 24 bytes:
+   * a float, a double, a complex double, a 3-vector) are straight word moves with no loop; blocks
    * under 64 bytes move as words plus a tail (cheaper than the bulk intrinsic's setup); larger
    * blocks go to the bulk copy intrinsic.
    */
@@ -59,6 +59,10 @@ public final class MemoryAccess {
     } else if (length == 16) {
       Memory.U.putLong(db, da, Memory.U.getLong(sb, sa));
       Memory.U.putLong(db, da + 8, Memory.U.getLong(sb, sa + 8));
+    } else if (length == 24) {
+      Memory.U.putLong(db, da, Memory.U.getLong(sb, sa));
+      Memory.U.putLong(db, da + 8, Memory.U.getLong(sb, sa + 8));
+      Memory.U.putLong(db, da + 16, Memory.U.getLong(sb, sa + 16));
     } else if (length < 64) {
       copySmall(sb, sa, db, da, length);
     } else {
