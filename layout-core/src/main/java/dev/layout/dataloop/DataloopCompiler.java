@@ -317,6 +317,13 @@ public final class DataloopCompiler {
       return Dataloop.leafVector(Math.multiplyExact(n.blocklen, c.nblocks), c.blocklen, c.stride, Math.addExact(n.disp, c.disp), c.swapUnit,
           n.extent);
     }
+    // A vector of single vector leaves spaced exactly one leaf apart is one longer vector leaf
+    // (subarray faces: rows of a plane, planes of a volume, volumes of a 4D array).
+    if (n.kind == Dataloop.Kind.VECTOR && n.blocklen == 1 && c.leaf && c.kind == Dataloop.Kind.VECTOR
+        && n.stride == Math.multiplyExact(c.nblocks, c.stride)) {
+      return Dataloop.leafVector(Math.multiplyExact(n.nblocks, c.nblocks), c.blocklen, c.stride, Math.addExact(n.disp, c.disp), c.swapUnit,
+          n.extent);
+    }
     // The same for a vector of single instances (a periodic pattern found in an indexed leaf): a
     // count of it whose extent is a whole number of periods is a longer vector of the pattern.
     if (n.kind == Dataloop.Kind.CONTIG && !c.leaf && c.kind == Dataloop.Kind.VECTOR && c.blocklen == 1 && c.child.leaf
