@@ -55,6 +55,9 @@ public final class Dataloop {
   /** Leaf: lowest and one-past-highest byte its blocks touch, relative to its base (a cheap guard per leaf call). */
   final long leafLo;
   final long leafHi;
+  /** BLOCK_INDEXED, INDEXED, STRUCT: lowest and highest block offset (a whole-node guard for batched leaves). */
+  final long offLo;
+  final long offHi;
 
   private Dataloop(Kind kind, boolean leaf, long disp, long nblocks, long blocklen, long[] blocklens, long stride, long[] offsets,
       long ext, long[] exts, Dataloop child, Dataloop[] children, int swapUnit, long extent) {
@@ -109,6 +112,18 @@ public final class Dataloop {
     }
     this.leafLo = lo;
     this.leafHi = hi;
+    long ol = 0;
+    long oh = 0;
+    if (offsets != null && offsets.length > 0) {
+      ol = Long.MAX_VALUE;
+      oh = Long.MIN_VALUE;
+      for (long o : offsets) {
+        ol = Math.min(ol, o);
+        oh = Math.max(oh, o);
+      }
+    }
+    this.offLo = ol;
+    this.offHi = oh;
   }
 
   // ---- factories used by the compiler ----------------------------------------------------------

@@ -317,6 +317,19 @@ public final class DataloopCompiler {
       return Dataloop.leafVector(Math.multiplyExact(n.blocklen, c.nblocks), c.blocklen, c.stride, Math.addExact(n.disp, c.disp), c.swapUnit,
           n.extent);
     }
+    // A vector of single vector leaves spaced exactly one leaf apart is one longer vector leaf
+    // (subarray faces: rows of a plane, planes of a volume, volumes of a 4D array).
+    if (n.kind == Dataloop.Kind.VECTOR && n.blocklen == 1 && c.leaf && c.kind == Dataloop.Kind.VECTOR
+        && n.stride == Math.multiplyExact(c.nblocks, c.stride)) {
+      return Dataloop.leafVector(Math.multiplyExact(n.nblocks, c.nblocks), c.blocklen, c.stride, Math.addExact(n.disp, c.disp), c.swapUnit,
+          n.extent);
+    }
+    // The same for a vector of single instances (a periodic pattern found in an indexed leaf): a
+    // count of it whose extent is a whole number of periods is a longer vector of the pattern.
+    if (n.kind == Dataloop.Kind.CONTIG && !c.leaf && c.kind == Dataloop.Kind.VECTOR && c.blocklen == 1 && c.child.leaf
+        && n.ext == Math.multiplyExact(c.nblocks, c.stride)) {
+      return Dataloop.vector(Math.multiplyExact(n.blocklen, c.nblocks), 1, c.stride, c.ext, c.child, Math.addExact(n.disp, c.disp), n.extent);
+    }
     return regularize(n);
   }
 
@@ -365,6 +378,46 @@ public final class DataloopCompiler {
     return true;
   }
 
+  /** Longest repeating pattern (in blocks) {@link #periodic} looks for. */
+  static final int MAX_PERIOD = 16;
+
+  /**
+   * Regularity in an indexed leaf (the normalization Ross et al. call "particularly clever"): when
+   * its blocks are a pattern of p blocks repeated at a constant shift (the Indexed test: lengths 2,
+   * 1, 1 at elements 0, 3, 6 of every 8), the leaf becomes a vector of a p-block leaf. The engine
+   * then keeps the pattern in registers instead of reading two index arrays per block, and a
+   * count of the type extends the vector. Found in O(n) per candidate period, p up to {@link
+   * #MAX_PERIOD}; the packed order is unchanged.
+   */
+  static Dataloop periodic(Dataloop d) {
+    long[] offs = d.offsets;
+    long[] lens = d.blocklens;
+    int n = offs.length;
+    for (int p = 2; p <= MAX_PERIOD && p <= n / 2; p++) {
+      if (n % p != 0) {
+        continue;
+      }
+      long shift = offs[p] - offs[0];
+      boolean ok = true;
+      for (int b = p; b < n && ok; b++) {
+        ok = offs[b] - offs[b - p] == shift && (lens == null || lens[b] == lens[b - p]);
+      }
+      if (!ok) {
+        continue;
+      }
+      long[] io = new long[p];
+      for (int b = 0; b < p; b++) {
+        io[b] = offs[b] - offs[0];
+      }
+      long[] il = lens == null ? null : java.util.Arrays.copyOf(lens, p);
+      Dataloop inner = il == null
+          ? Dataloop.leafBlockIndexed(d.blocklen, io, 0, d.swapUnit, shift)
+          : Dataloop.leafIndexed(il, io, 0, d.swapUnit, shift);
+      return Dataloop.vector(n / p, 1, shift, shift, optimizeLeaf(inner), Math.addExact(d.disp, offs[0]), d.extent);
+    }
+    return d;
+  }
+
   /** Leaf rewrites: coalesce adjacent runs, then indexed to block-indexed to vector to one run. */
   static Dataloop optimizeLeaf(Dataloop d) {
     if (d.kind == Dataloop.Kind.INDEXED) {
@@ -387,7 +440,18 @@ public final class DataloopCompiler {
       }
       no = java.util.Arrays.copyOf(no, n);
       if (!equal) {
-        return Dataloop.leafIndexed(java.util.Arrays.copyOf(nl, n), no, d.disp, d.swapUnit, d.extent);
+        Dataloop merged = periodic(Dataloop.leafIndexed(java.util.Arrays.copyOf(nl, n), no, d.disp, d.swapUnit, d.extent));
+        boolean uniform = merged.leaf;
+        for (int b = 1; b < lens.length && uniform; b++) {
+          uniform = lens[b] == lens[0];
+        }
+        if (uniform && n > lens.length / 2) {
+          // Equal blocks of which only a few touch, with no pattern (a random gather list): merging
+          // those few would trade the uniform-width kernel for a per-block width switch on every
+          // block. Keep the blocks as they are; pieces (flatten) still merge adjacent runs.
+          return Dataloop.leafBlockIndexed(lens[0], offs, d.disp, d.swapUnit, d.extent);
+        }
+        return merged;
       }
       d = Dataloop.leafBlockIndexed(nl[0], no, d.disp, d.swapUnit, d.extent);
     }
@@ -397,7 +461,7 @@ public final class DataloopCompiler {
       }
       long step = d.offsets[1] - d.offsets[0];
       if (!evenlySpaced(d.offsets, step)) {
-        return d;
+        return periodic(d);
       }
       d = Dataloop.leafVector(d.nblocks, d.blocklen, step, Math.addExact(d.disp, d.offsets[0]), d.swapUnit, d.extent);
     }

@@ -44,6 +44,9 @@ public final class Segment {
   private long inner;
   private int top;
   private long position;
+  /** Native kernels, made once and re-aimed per call, so that a steady-state pack or unpack allocates nothing. */
+  private PackKernel packKernel;
+  private UnpackKernel unpackKernel;
 
   private Segment(Datatype type, long count, Representation rep, Memory user, long origin) {
     if (type == null) {
@@ -172,9 +175,17 @@ public final class Segment {
     if (n == 0) {
       return 0;
     }
-    Kernel k = representation == Representation.NATIVE
-        ? new PackKernel(user, dst, dstOffset - position)
-        : new PackExternal32Kernel(user, dst, dstOffset - position);
+    Kernel k;
+    if (representation == Representation.NATIVE) {
+      PackKernel pk = packKernel;
+      if (pk == null) {
+        pk = packKernel = new PackKernel(user, dst, 0);
+      }
+      pk.aim(dst, dstOffset - position);
+      k = pk;
+    } else {
+      k = new PackExternal32Kernel(user, dst, dstOffset - position);
+    }
     return walk(k, n);
   }
 
@@ -185,9 +196,17 @@ public final class Segment {
     if (n == 0) {
       return 0;
     }
-    Kernel k = representation == Representation.NATIVE
-        ? new UnpackKernel(user, src, srcOffset - position)
-        : new UnpackExternal32Kernel(user, src, srcOffset - position);
+    Kernel k;
+    if (representation == Representation.NATIVE) {
+      UnpackKernel uk = unpackKernel;
+      if (uk == null) {
+        uk = unpackKernel = new UnpackKernel(user, src, 0);
+      }
+      uk.aim(src, srcOffset - position);
+      k = uk;
+    } else {
+      k = new UnpackExternal32Kernel(user, src, srcOffset - position);
+    }
     return walk(k, n);
   }
 
@@ -264,6 +283,11 @@ public final class Segment {
           continue;
         }
         Dataloop c = d.childOf(b);
+        if (c.leaf && d.children == null && k.whole && c.size <= end - position) {
+          // Whole leaves under this loop: batch them into kernel calls, no stack traffic per leaf.
+          position += nest(k, d, end - position);
+          continue;
+        }
         node[top + 1] = c;
         base[top + 1] = base[top] + d.blockOffset(b) + elem[top] * d.extOf(b) + c.disp;
         blk[top + 1] = 0;
@@ -273,6 +297,62 @@ public final class Segment {
       }
     }
     return position - start;
+  }
+
+  /**
+   * Processes whole instances of the leaf child of the loop {@code d} on top of the stack, from its
+   * current (block, element), for at most {@code budget} bytes; advances (block, element) and returns
+   * the bytes done. Runs of instances at a constant spacing (the elements of a block, or the blocks
+   * of a vector with one instance per block) go to the kernel as one {@link Kernel#repeat} call;
+   * single-instance blocks at listed offsets as one {@link Kernel#repeatAt} call.
+   */
+  private long nest(Kernel k, Dataloop d, long budget) {
+    Dataloop c = d.child;
+    long csize = c.size;
+    long b = blk[top];
+    long j = elem[top];
+    long ub = base[top] + c.disp;
+    int unit = representation == Representation.NATIVE ? 1 : c.swapUnit;
+    long stream = position;
+    long done = 0;
+    if ((d.kind == Dataloop.Kind.BLOCK_INDEXED || (d.kind == Dataloop.Kind.VECTOR)) && d.blocklen == 1) {
+      long m = Math.min(d.nblocks - b, budget / csize);
+      if (d.kind == Dataloop.Kind.VECTOR) {
+        long first = ub + b * d.stride;
+        long last = first + (m - 1) * d.stride;
+        guard(c, Math.min(first, last), Math.max(first, last));
+        done = k.repeat(c, first, d.stride, m, stream, unit);
+      } else {
+        guard(c, ub + d.offLo, ub + d.offHi);
+        done = k.repeatAt(c, ub, d.offsets, (int) b, (int) (b + m), stream, unit);
+      }
+      blk[top] = b + m;
+      return done;
+    }
+    while (b < d.nblocks && budget - done >= csize) {
+      long bl = d.blockLen(b);
+      long m = Math.min(bl - j, (budget - done) / csize);
+      long first = ub + d.blockOffset(b) + j * d.ext;
+      long last = first + (m - 1) * d.ext;
+      guard(c, Math.min(first, last), Math.max(first, last));
+      done += k.repeat(c, first, d.ext, m, stream + done, unit);
+      j += m;
+      if (j == bl) {
+        b++;
+        j = 0;
+      }
+    }
+    blk[top] = b;
+    elem[top] = j;
+    return done;
+  }
+
+  /** Leaf instances placed from {@code lo} to {@code hi} must lie in the checked footprint (an internal invariant, checked once per batch). */
+  private void guard(Dataloop c, long lo, long hi) {
+    if (user != null && (lo + c.leafLo < footLo || hi + c.leafHi > footHi)) {
+      throw new IllegalStateException("internal error: leaves " + c + " at [" + lo + ", " + hi + "] outside the checked footprint [" + footLo
+          + ", " + footHi + ") of " + abbreviate(type));
+    }
   }
 
   /** After a child finished: the next instance of the loop now on top of the stack. */
@@ -390,7 +470,39 @@ public final class Segment {
 
   /** What a walk does with each leaf. Methods return the bytes consumed (all of them unless stopping). */
   abstract static class Kernel {
+    /** True when every call consumes all it is given (all but flatten, which stops when full). */
+    boolean whole = true;
+
     abstract long run(long u, long len, long stream, int unit, long phase);
+
+    /** One whole leaf instance at {@code u}. */
+    final long leafWhole(Dataloop c, long u, long stream, int unit) {
+      return switch (c.kind) {
+        case CONTIG -> run(u, c.blocklen, stream, unit, 0);
+        case VECTOR -> vector(u, c.stride, c.blocklen, c.nblocks, stream, unit);
+        case BLOCK_INDEXED -> blocks(u, c.offsets, null, c.blocklen, 0, (int) c.nblocks, stream, unit);
+        case INDEXED -> blocks(u, c.offsets, c.blocklens, 0, 0, (int) c.nblocks, stream, unit);
+        case STRUCT -> throw new AssertionError("struct leaf");
+      };
+    }
+
+    /** {@code count} whole instances of leaf {@code c}, instance i at {@code u + i * spacing}. */
+    long repeat(Dataloop c, long u, long spacing, long count, long stream, int unit) {
+      long s = 0;
+      for (long i = 0; i < count; i++) {
+        s += leafWhole(c, u + i * spacing, stream + s, unit);
+      }
+      return s;
+    }
+
+    /** Whole instances of leaf {@code c} at {@code u + offsets[b]}, b in {@code [from, to)}. */
+    long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
+      long s = 0;
+      for (int b = from; b < to; b++) {
+        s += leafWhole(c, u + offsets[b], stream + s, unit);
+      }
+      return s;
+    }
 
     long vector(long u, long stride, long blockBytes, long count, long stream, int unit) {
       for (long i = 0; i < count; i++) {
@@ -416,14 +528,23 @@ public final class Segment {
     }
   }
 
-  /** Native pack: user to packed. Whole vector leaves are one strided loop. */
+  /**
+   * Native pack: user to packed. Whole vector leaves are one strided loop, indexed leaves one
+   * gather loop, and repeated small leaves (a vector or list of records) one loop with the
+   * record's blocks held in registers ({@link MemoryAccess#gatherRepeated}).
+   */
   static final class PackKernel extends Kernel {
     final Memory user;
-    final Memory packed;
-    final long delta;
+    Memory packed;
+    long delta;
 
     PackKernel(Memory user, Memory packed, long delta) {
       this.user = user;
+      this.packed = packed;
+      this.delta = delta;
+    }
+
+    void aim(Memory packed, long delta) {
       this.packed = packed;
       this.delta = delta;
     }
@@ -442,30 +563,58 @@ public final class Segment {
 
     @Override
     long blocks(long u, long[] offsets, long[] lengths, long uniform, int from, int to, long stream, int unit) {
-      long p = delta + stream;
-      if (lengths == null) {
-        for (int b = from; b < to; b++) {
-          MemoryAccess.copy(user, u + offsets[b], packed, p, uniform);
-          p += uniform;
+      return MemoryAccess.gather(user, u, offsets, lengths, uniform, from, to, packed, delta + stream);
+    }
+
+    @Override
+    long repeat(Dataloop c, long u, long spacing, long count, long stream, int unit) {
+      switch (c.kind) {
+        case CONTIG -> {
+          // Runs at a constant spacing are a vector.
+          MemoryAccess.strided(user, u, spacing, packed, delta + stream, c.blocklen, c.blocklen, count);
+          return count * c.blocklen;
         }
-      } else {
-        for (int b = from; b < to; b++) {
-          MemoryAccess.copy(user, u + offsets[b], packed, p, lengths[b]);
-          p += lengths[b];
+        case VECTOR -> {
+          // A vector of vector leaves: one two-level strided loop.
+          long row = c.nblocks * c.blocklen;
+          MemoryAccess.strided2(user, u, spacing, c.stride, packed, delta + stream, row, c.blocklen, c.blocklen, count, c.nblocks);
+          return count * row;
+        }
+        case BLOCK_INDEXED, INDEXED -> {
+          return MemoryAccess.gatherRepeated(user, u, spacing, null, 0, count, c.offsets, c.blocklens, c.blocklen, packed, delta + stream);
+        }
+        default -> {
+          return super.repeat(c, u, spacing, count, stream, unit);
         }
       }
-      return p - delta - stream;
+    }
+
+    @Override
+    long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
+      if (c.kind == Dataloop.Kind.BLOCK_INDEXED || c.kind == Dataloop.Kind.INDEXED) {
+        return MemoryAccess.gatherRepeated(user, u, 0, offsets, from, to - from, c.offsets, c.blocklens, c.blocklen, packed, delta + stream);
+      }
+      if (c.kind == Dataloop.Kind.CONTIG) {
+        // Runs at listed offsets are an indexed leaf.
+        return MemoryAccess.gather(user, u, offsets, null, c.blocklen, from, to, packed, delta + stream);
+      }
+      return super.repeatAt(c, u, offsets, from, to, stream, unit);
     }
   }
 
-  /** Native unpack: packed to user. */
+  /** Native unpack: packed to user; the mirror of {@link PackKernel}, same exploits. */
   static final class UnpackKernel extends Kernel {
     final Memory user;
-    final Memory packed;
-    final long delta;
+    Memory packed;
+    long delta;
 
     UnpackKernel(Memory user, Memory packed, long delta) {
       this.user = user;
+      this.packed = packed;
+      this.delta = delta;
+    }
+
+    void aim(Memory packed, long delta) {
       this.packed = packed;
       this.delta = delta;
     }
@@ -484,19 +633,39 @@ public final class Segment {
 
     @Override
     long blocks(long u, long[] offsets, long[] lengths, long uniform, int from, int to, long stream, int unit) {
-      long p = delta + stream;
-      if (lengths == null) {
-        for (int b = from; b < to; b++) {
-          MemoryAccess.copy(packed, p, user, u + offsets[b], uniform);
-          p += uniform;
+      return MemoryAccess.scatter(packed, delta + stream, user, u, offsets, lengths, uniform, from, to);
+    }
+
+    @Override
+    long repeat(Dataloop c, long u, long spacing, long count, long stream, int unit) {
+      switch (c.kind) {
+        case CONTIG -> {
+          MemoryAccess.strided(packed, delta + stream, c.blocklen, user, u, spacing, c.blocklen, count);
+          return count * c.blocklen;
         }
-      } else {
-        for (int b = from; b < to; b++) {
-          MemoryAccess.copy(packed, p, user, u + offsets[b], lengths[b]);
-          p += lengths[b];
+        case VECTOR -> {
+          long row = c.nblocks * c.blocklen;
+          MemoryAccess.strided2(packed, delta + stream, row, c.blocklen, user, u, spacing, c.stride, c.blocklen, count, c.nblocks);
+          return count * row;
+        }
+        case BLOCK_INDEXED, INDEXED -> {
+          return MemoryAccess.scatterRepeated(packed, delta + stream, user, u, spacing, null, 0, count, c.offsets, c.blocklens, c.blocklen);
+        }
+        default -> {
+          return super.repeat(c, u, spacing, count, stream, unit);
         }
       }
-      return p - delta - stream;
+    }
+
+    @Override
+    long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
+      if (c.kind == Dataloop.Kind.BLOCK_INDEXED || c.kind == Dataloop.Kind.INDEXED) {
+        return MemoryAccess.scatterRepeated(packed, delta + stream, user, u, 0, offsets, from, to - from, c.offsets, c.blocklens, c.blocklen);
+      }
+      if (c.kind == Dataloop.Kind.CONTIG) {
+        return MemoryAccess.scatter(packed, delta + stream, user, u, offsets, null, c.blocklen, from, to);
+      }
+      return super.repeatAt(c, u, offsets, from, to, stream, unit);
     }
   }
 
@@ -576,6 +745,7 @@ public final class Segment {
     FlattenKernel(int max, long origin) {
       this.max = max;
       this.origin = origin;
+      this.whole = false;
     }
 
     @Override

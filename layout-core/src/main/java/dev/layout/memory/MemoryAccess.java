@@ -45,29 +45,57 @@ public final class MemoryAccess {
     copyRaw(sb, sa, db, da, length);
   }
 
+  /**
+   * One block, by width. Exploits: the widths that dominate numerical layouts (4, 8, 16, 24 bytes:
+   * a float, a double, a complex double, a 3-vector) are straight word moves with no loop; blocks
+   * under 64 bytes move as words plus a tail (cheaper than the bulk intrinsic's setup); larger
+   * blocks go to the bulk copy intrinsic.
+   */
   static void copyRaw(Object sb, long sa, Object db, long da, long length) {
     if (length == 8) {
       Memory.U.putLong(db, da, Memory.U.getLong(sb, sa));
     } else if (length == 4) {
       Memory.U.putInt(db, da, Memory.U.getInt(sb, sa));
-    } else if (length <= 32) {
-      long i = 0;
-      for (; i + 8 <= length; i += 8) {
-        Memory.U.putLong(db, da + i, Memory.U.getLong(sb, sa + i));
-      }
-      for (; i < length; i++) {
-        Memory.U.putByte(db, da + i, Memory.U.getByte(sb, sa + i));
-      }
+    } else if (length == 16) {
+      Memory.U.putLong(db, da, Memory.U.getLong(sb, sa));
+      Memory.U.putLong(db, da + 8, Memory.U.getLong(sb, sa + 8));
+    } else if (length == 24) {
+      Memory.U.putLong(db, da, Memory.U.getLong(sb, sa));
+      Memory.U.putLong(db, da + 8, Memory.U.getLong(sb, sa + 8));
+      Memory.U.putLong(db, da + 16, Memory.U.getLong(sb, sa + 16));
+    } else if (length < 64) {
+      copySmall(sb, sa, db, da, length);
     } else {
       Memory.U.copyMemory(sb, sa, db, da, length);
+    }
+  }
+
+  /** Under 64 bytes: words, then at most one int, one short and one byte. */
+  private static void copySmall(Object sb, long sa, Object db, long da, long length) {
+    long i = 0;
+    for (; i + 8 <= length; i += 8) {
+      Memory.U.putLong(db, da + i, Memory.U.getLong(sb, sa + i));
+    }
+    if (i + 4 <= length) {
+      Memory.U.putInt(db, da + i, Memory.U.getInt(sb, sa + i));
+      i += 4;
+    }
+    if (i + 2 <= length) {
+      Memory.U.putShort(db, da + i, Memory.U.getShort(sb, sa + i));
+      i += 2;
+    }
+    if (i < length) {
+      Memory.U.putByte(db, da + i, Memory.U.getByte(sb, sa + i));
     }
   }
 
   /**
    * Gathers {@code count} blocks of {@code blockBytes} at {@code srcOffset + i * srcStride} into
    * {@code dst} at {@code dstOffset + i * dstStride}. This one loop is both pack (dstStride =
-   * blockBytes) and unpack (srcStride = blockBytes) of a vector leaf; the 4- and 8-byte cases are
-   * split out because they dominate strided numerical layouts and become a plain load/store loop.
+   * blockBytes) and unpack (srcStride = blockBytes) of a vector leaf. Exploits: a constant block
+   * width hoisted out of the loop, so the 4-, 8- and 16-byte cases (strided floats, doubles and
+   * complex doubles) become a plain load/store loop with an {@code int} counter the JIT unrolls;
+   * blocks of 64 bytes and more are bulk copies.
    */
   public static void strided(Memory src, long srcOffset, long srcStride, Memory dst, long dstOffset, long dstStride, long blockBytes,
       long count) {
@@ -81,25 +109,347 @@ public final class MemoryAccess {
     long sa = src.address + srcOffset;
     Object db = dst.base;
     long da = dst.address + dstOffset;
+    while (count > 0) {
+      int n = (int) Math.min(count, 1 << 30);
+      if (blockBytes == 8) {
+        for (int i = 0; i < n; i++) {
+          Memory.U.putLong(db, da + i * dstStride, Memory.U.getLong(sb, sa + i * srcStride));
+        }
+      } else if (blockBytes == 4) {
+        for (int i = 0; i < n; i++) {
+          Memory.U.putInt(db, da + i * dstStride, Memory.U.getInt(sb, sa + i * srcStride));
+        }
+      } else if (blockBytes == 16) {
+        for (int i = 0; i < n; i++) {
+          long s = sa + i * srcStride;
+          long d = da + i * dstStride;
+          Memory.U.putLong(db, d, Memory.U.getLong(sb, s));
+          Memory.U.putLong(db, d + 8, Memory.U.getLong(sb, s + 8));
+        }
+      } else if (blockBytes >= 64) {
+        for (int i = 0; i < n; i++) {
+          Memory.U.copyMemory(sb, sa + i * srcStride, db, da + i * dstStride, blockBytes);
+        }
+      } else {
+        for (int i = 0; i < n; i++) {
+          copySmall(sb, sa + i * srcStride, db, da + i * dstStride, blockBytes);
+        }
+      }
+      count -= n;
+      sa += n * srcStride;
+      da += n * dstStride;
+    }
+  }
+
+  /**
+   * Two nested strided loops in one call: {@code outer} rows of {@code inner} blocks of {@code
+   * blockBytes}, block (i, j) at {@code srcOffset + i * srcOuter + j * srcInner} going to {@code
+   * dstOffset + i * dstOuter + j * dstInner}. This is a vector of vector leaves (a 3D face's YZ
+   * plane, the two innermost loops of the Flash I/O type, FFT columns) handled without returning
+   * to the dataloop walk per row. Exploits: the block width is tested once per call, so the 4-,
+   * 8- and 16-byte cases are two plain nested load/store loops; other widths fall back to one
+   * {@link #strided} call per row.
+   */
+  public static void strided2(Memory src, long srcOffset, long srcOuter, long srcInner, Memory dst, long dstOffset, long dstOuter,
+      long dstInner, long blockBytes, long outer, long inner) {
+    if (CHECK_EVERY_ACCESS || inner > Integer.MAX_VALUE || outer > Integer.MAX_VALUE
+        || (blockBytes != 4 && blockBytes != 8 && blockBytes != 16)) {
+      for (long i = 0; i < outer; i++) {
+        strided(src, srcOffset + i * srcOuter, srcInner, dst, dstOffset + i * dstOuter, dstInner, blockBytes, inner);
+      }
+      return;
+    }
+    int no = (int) outer;
+    int ni = (int) inner;
+    Object sb = src.base;
+    long sa = src.address + srcOffset;
+    Object db = dst.base;
+    long da = dst.address + dstOffset;
     if (blockBytes == 8) {
-      for (long i = 0; i < count; i++) {
-        Memory.U.putLong(db, da, Memory.U.getLong(sb, sa));
-        sa += srcStride;
-        da += dstStride;
-      }
+      rows8(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, no, ni);
     } else if (blockBytes == 4) {
-      for (long i = 0; i < count; i++) {
-        Memory.U.putInt(db, da, Memory.U.getInt(sb, sa));
-        sa += srcStride;
-        da += dstStride;
-      }
+      rows4(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, no, ni);
     } else {
-      for (long i = 0; i < count; i++) {
-        copyRaw(sb, sa, db, da, blockBytes);
-        sa += srcStride;
-        da += dstStride;
+      rows16(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, no, ni);
+    }
+  }
+
+  // One small method per width, so each nested loop pair is compiled on its own: short rows (8
+  // cells of an AMR block) then run as well as a hand-written loop nest; the 8-wide body issues
+  // eight independent loads before the stores, as an unrolled hand loop does.
+
+  private static void rows8(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
+    for (int i = 0; i < no; i++) {
+      long s = sa + i * so;
+      long d = da + i * dO;
+      int j = 0;
+      for (; j + 8 <= ni; j += 8) {
+        long s0 = s + j * si;
+        long d0 = d + j * di;
+        long v0 = Memory.U.getLong(sb, s0);
+        long v1 = Memory.U.getLong(sb, s0 + si);
+        long v2 = Memory.U.getLong(sb, s0 + 2 * si);
+        long v3 = Memory.U.getLong(sb, s0 + 3 * si);
+        long v4 = Memory.U.getLong(sb, s0 + 4 * si);
+        long v5 = Memory.U.getLong(sb, s0 + 5 * si);
+        long v6 = Memory.U.getLong(sb, s0 + 6 * si);
+        long v7 = Memory.U.getLong(sb, s0 + 7 * si);
+        Memory.U.putLong(db, d0, v0);
+        Memory.U.putLong(db, d0 + di, v1);
+        Memory.U.putLong(db, d0 + 2 * di, v2);
+        Memory.U.putLong(db, d0 + 3 * di, v3);
+        Memory.U.putLong(db, d0 + 4 * di, v4);
+        Memory.U.putLong(db, d0 + 5 * di, v5);
+        Memory.U.putLong(db, d0 + 6 * di, v6);
+        Memory.U.putLong(db, d0 + 7 * di, v7);
+      }
+      for (; j < ni; j++) {
+        Memory.U.putLong(db, d + j * di, Memory.U.getLong(sb, s + j * si));
       }
     }
+  }
+
+  private static void rows4(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
+    for (int i = 0; i < no; i++) {
+      long s = sa + i * so;
+      long d = da + i * dO;
+      for (int j = 0; j < ni; j++) {
+        Memory.U.putInt(db, d + j * di, Memory.U.getInt(sb, s + j * si));
+      }
+    }
+  }
+
+  private static void rows16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
+    for (int i = 0; i < no; i++) {
+      long s = sa + i * so;
+      long d = da + i * dO;
+      for (int j = 0; j < ni; j++) {
+        long sj = s + j * si;
+        long dj = d + j * di;
+        Memory.U.putLong(db, dj, Memory.U.getLong(sb, sj));
+        Memory.U.putLong(db, dj + 8, Memory.U.getLong(sb, sj + 8));
+      }
+    }
+  }
+
+  /**
+   * Packs blocks {@code [from, to)} of an indexed leaf: block b is {@code lengths[b]} bytes (or
+   * {@code uniform} when {@code lengths} is null) at {@code src[srcBase + offsets[b]]}, written
+   * back to back from {@code dst[dstOffset]}. Exploits: for uniform blocks the width test is hoisted
+   * out of the loop (4/8/16/24-byte blocks are straight word moves: scalars, doubles, complex and
+   * 3-vectors of a gather list); for varying lengths each block takes the width switch of {@link
+   * #copyRaw}, which branch prediction learns for repeating patterns. Returns the bytes moved.
+   */
+  public static long gather(Memory src, long srcBase, long[] offsets, long[] lengths, long uniform, int from, int to, Memory dst,
+      long dstOffset) {
+    if (CHECK_EVERY_ACCESS) {
+      long p = dstOffset;
+      for (int b = from; b < to; b++) {
+        long len = lengths == null ? uniform : lengths[b];
+        src.checkRange("kernel", srcBase + offsets[b], len);
+        dst.checkRange("kernel", p, len);
+        p += len;
+      }
+    }
+    Object sb = src.base;
+    long sa = src.address + srcBase;
+    Object db = dst.base;
+    long da = dst.address + dstOffset;
+    long d0 = da;
+    if (lengths == null) {
+      if (uniform == 8) {
+        for (int b = from; b < to; b++, da += 8) {
+          Memory.U.putLong(db, da, Memory.U.getLong(sb, sa + offsets[b]));
+        }
+      } else if (uniform == 4) {
+        for (int b = from; b < to; b++, da += 4) {
+          Memory.U.putInt(db, da, Memory.U.getInt(sb, sa + offsets[b]));
+        }
+      } else if (uniform == 16) {
+        for (int b = from; b < to; b++, da += 16) {
+          long s = sa + offsets[b];
+          Memory.U.putLong(db, da, Memory.U.getLong(sb, s));
+          Memory.U.putLong(db, da + 8, Memory.U.getLong(sb, s + 8));
+        }
+      } else if (uniform == 24) {
+        for (int b = from; b < to; b++, da += 24) {
+          long s = sa + offsets[b];
+          Memory.U.putLong(db, da, Memory.U.getLong(sb, s));
+          Memory.U.putLong(db, da + 8, Memory.U.getLong(sb, s + 8));
+          Memory.U.putLong(db, da + 16, Memory.U.getLong(sb, s + 16));
+        }
+      } else {
+        for (int b = from; b < to; b++, da += uniform) {
+          copyRaw(sb, sa + offsets[b], db, da, uniform);
+        }
+      }
+    } else {
+      for (int b = from; b < to; b++) {
+        long len = lengths[b];
+        copyRaw(sb, sa + offsets[b], db, da, len);
+        da += len;
+      }
+    }
+    return da - d0;
+  }
+
+  /** Unpacks blocks {@code [from, to)} of an indexed leaf: the mirror of {@link #gather}, same exploits. */
+  public static long scatter(Memory src, long srcOffset, Memory dst, long dstBase, long[] offsets, long[] lengths, long uniform, int from,
+      int to) {
+    if (CHECK_EVERY_ACCESS) {
+      long p = srcOffset;
+      for (int b = from; b < to; b++) {
+        long len = lengths == null ? uniform : lengths[b];
+        dst.checkRange("kernel", dstBase + offsets[b], len);
+        src.checkRange("kernel", p, len);
+        p += len;
+      }
+    }
+    Object sb = src.base;
+    long sa = src.address + srcOffset;
+    Object db = dst.base;
+    long da = dst.address + dstBase;
+    long s0 = sa;
+    if (lengths == null) {
+      if (uniform == 8) {
+        for (int b = from; b < to; b++, sa += 8) {
+          Memory.U.putLong(db, da + offsets[b], Memory.U.getLong(sb, sa));
+        }
+      } else if (uniform == 4) {
+        for (int b = from; b < to; b++, sa += 4) {
+          Memory.U.putInt(db, da + offsets[b], Memory.U.getInt(sb, sa));
+        }
+      } else if (uniform == 16) {
+        for (int b = from; b < to; b++, sa += 16) {
+          long d = da + offsets[b];
+          Memory.U.putLong(db, d, Memory.U.getLong(sb, sa));
+          Memory.U.putLong(db, d + 8, Memory.U.getLong(sb, sa + 8));
+        }
+      } else if (uniform == 24) {
+        for (int b = from; b < to; b++, sa += 24) {
+          long d = da + offsets[b];
+          Memory.U.putLong(db, d, Memory.U.getLong(sb, sa));
+          Memory.U.putLong(db, d + 8, Memory.U.getLong(sb, sa + 8));
+          Memory.U.putLong(db, d + 16, Memory.U.getLong(sb, sa + 16));
+        }
+      } else {
+        for (int b = from; b < to; b++, sa += uniform) {
+          copyRaw(sb, sa, db, da + offsets[b], uniform);
+        }
+      }
+    } else {
+      for (int b = from; b < to; b++) {
+        long len = lengths[b];
+        copyRaw(sb, sa, db, da + offsets[b], len);
+        sa += len;
+      }
+    }
+    return sa - s0;
+  }
+
+  /**
+   * Packs {@code count} instances of a small indexed pattern repeating every {@code srcStride}
+   * bytes (a vector of an indexed leaf: the Indexed test, struct members), or, when {@code outer}
+   * is not null, at {@code srcBase + outer[outerFrom + i]} (a list of records: atoms). Exploits:
+   * the pattern's offsets and lengths are loaded into locals once when it has at most four blocks,
+   * so each instance is a fixed sequence of width-switched moves with no index-array traffic; the
+   * packed side is written sequentially. Returns the bytes moved.
+   */
+  public static long gatherRepeated(Memory src, long srcBase, long srcStride, long[] outer, int outerFrom, long count, long[] offsets,
+      long[] lengths, long uniform, Memory dst, long dstOffset) {
+    int nb = offsets.length;
+    long size = 0;
+    for (int b = 0; b < nb; b++) {
+      size += lengths == null ? uniform : lengths[b];
+    }
+    if (CHECK_EVERY_ACCESS || nb > 4 || count > Integer.MAX_VALUE) {
+      long p = dstOffset;
+      for (long i = 0; i < count; i++) {
+        long at = outer == null ? srcBase + i * srcStride : srcBase + outer[(int) (outerFrom + i)];
+        p += gather(src, at, offsets, lengths, uniform, 0, nb, dst, p);
+      }
+      return p - dstOffset;
+    }
+    Object sb = src.base;
+    long sa = src.address + srcBase;
+    Object db = dst.base;
+    long da = dst.address + dstOffset;
+    long o0 = offsets[0];
+    long o1 = nb > 1 ? offsets[1] : 0;
+    long o2 = nb > 2 ? offsets[2] : 0;
+    long o3 = nb > 3 ? offsets[3] : 0;
+    long l0 = lengths == null ? uniform : lengths[0];
+    long l1 = nb > 1 ? (lengths == null ? uniform : lengths[1]) : 0;
+    long l2 = nb > 2 ? (lengths == null ? uniform : lengths[2]) : 0;
+    long l3 = nb > 3 ? (lengths == null ? uniform : lengths[3]) : 0;
+    long p1 = l0;
+    long p2 = p1 + l1;
+    long p3 = p2 + l2;
+    int n = (int) count;
+    for (int i = 0; i < n; i++) {
+      long s = outer == null ? sa + i * srcStride : sa + outer[outerFrom + i];
+      long d = da + i * size;
+      copyRaw(sb, s + o0, db, d, l0);
+      if (nb > 1) {
+        copyRaw(sb, s + o1, db, d + p1, l1);
+        if (nb > 2) {
+          copyRaw(sb, s + o2, db, d + p2, l2);
+          if (nb > 3) {
+            copyRaw(sb, s + o3, db, d + p3, l3);
+          }
+        }
+      }
+    }
+    return count * size;
+  }
+
+  /** Unpacks {@code count} instances of a small repeating indexed pattern: the mirror of {@link #gatherRepeated}, same exploits. */
+  public static long scatterRepeated(Memory src, long srcOffset, Memory dst, long dstBase, long dstStride, long[] outer, int outerFrom,
+      long count, long[] offsets, long[] lengths, long uniform) {
+    int nb = offsets.length;
+    long size = 0;
+    for (int b = 0; b < nb; b++) {
+      size += lengths == null ? uniform : lengths[b];
+    }
+    if (CHECK_EVERY_ACCESS || nb > 4 || count > Integer.MAX_VALUE) {
+      long p = srcOffset;
+      for (long i = 0; i < count; i++) {
+        long at = outer == null ? dstBase + i * dstStride : dstBase + outer[(int) (outerFrom + i)];
+        p += scatter(src, p, dst, at, offsets, lengths, uniform, 0, nb);
+      }
+      return p - srcOffset;
+    }
+    Object sb = src.base;
+    long sa = src.address + srcOffset;
+    Object db = dst.base;
+    long da = dst.address + dstBase;
+    long o0 = offsets[0];
+    long o1 = nb > 1 ? offsets[1] : 0;
+    long o2 = nb > 2 ? offsets[2] : 0;
+    long o3 = nb > 3 ? offsets[3] : 0;
+    long l0 = lengths == null ? uniform : lengths[0];
+    long l1 = nb > 1 ? (lengths == null ? uniform : lengths[1]) : 0;
+    long l2 = nb > 2 ? (lengths == null ? uniform : lengths[2]) : 0;
+    long l3 = nb > 3 ? (lengths == null ? uniform : lengths[3]) : 0;
+    long p1 = l0;
+    long p2 = p1 + l1;
+    long p3 = p2 + l2;
+    int n = (int) count;
+    for (int i = 0; i < n; i++) {
+      long d = outer == null ? da + i * dstStride : da + outer[outerFrom + i];
+      long s = sa + i * size;
+      copyRaw(sb, s, db, d + o0, l0);
+      if (nb > 1) {
+        copyRaw(sb, s + p1, db, d + o1, l1);
+        if (nb > 2) {
+          copyRaw(sb, s + p2, db, d + o2, l2);
+          if (nb > 3) {
+            copyRaw(sb, s + p3, db, d + o3, l3);
+          }
+        }
+      }
+    }
+    return count * size;
   }
 
   /** Reverses the bytes of each {@code unit}-byte element in {@code [offset, offset + length)} (external32). */

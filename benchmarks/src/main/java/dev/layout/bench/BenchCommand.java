@@ -1,0 +1,178 @@
+package dev.layout.bench;
+
+import dev.layout.cli.Options;
+import dev.layout.cli.Subcommand;
+import dev.layout.dataloop.RossCase;
+import dev.layout.dataloop.Segment;
+import dev.layout.datatype.Datatype;
+import dev.layout.notation.LayoutParser;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * {@code layout bench}: measures the pack engine.
+ *
+ * <ul>
+ *   <li>{@code layout bench type --type "<notation>" | --type-file PATH [--count N] [--target
+ *       heap|direct|offheap] [--seconds S]}: pack and unpack MB/s of one type and the bulk-copy
+ *       ceiling for the same bytes; the last three lines are {@code pack MB/s: X}, {@code unpack
+ *       MB/s: Y}, {@code copy MB/s: Z}.
+ *   <li>{@code layout bench pack [--quick] [--case NAME,...] [--out DIR]}: the Ross et al. suite and
+ *       the application layouts ({@link RossCase}), engine vs hand-written loops; prints a table whose
+ *       last line is {@code min engine/manual: X.XX (TEST)} and writes {@code RESULTS.md} and {@code
+ *       results.png} into the benchmarks module (or {@code --out}).
+ * </ul>
+ */
+public final class BenchCommand implements Subcommand {
+  @Override
+  public String name() {
+    return "bench";
+  }
+
+  @Override
+  public String summary() {
+    return "measure pack/unpack speed: of one type (bench type) or the Ross et al. suite vs hand-written loops (bench pack)";
+  }
+
+  @Override
+  public int run(String[] args, PrintStream out, PrintStream err) throws IOException {
+    if (args.length == 0 || args[0].equals("--help")) {
+      out.println("usage: layout bench type --type \"<layout notation>\" | --type-file PATH [--count N] [--target heap|direct|offheap] [--seconds S]");
+      out.println("       layout bench pack [--quick] [--case NAME,...] [--target heap,direct,offheap] [--out DIR]");
+      return args.length == 0 ? 2 : 0;
+    }
+    String[] rest = Arrays.copyOfRange(args, 1, args.length);
+    return switch (args[0]) {
+      case "type" -> type(rest, out);
+      case "pack" -> pack(rest, out);
+      default -> throw new IllegalArgumentException("bench: unknown mode '" + args[0] + "' (expected: type or pack)");
+    };
+  }
+
+  /** Reads {@code --type} or {@code --type-file} (exactly one of them). */
+  static Datatype typeOption(String command, Options o) throws IOException {
+    if (o.has("type") == o.has("type-file")) {
+      throw new IllegalArgumentException(command + ": give exactly one of --type \"<layout notation>\" or --type-file PATH");
+    }
+    String text = o.has("type") ? o.get("type", null) : Files.readString(Path.of(o.get("type-file", null)), StandardCharsets.UTF_8);
+    return LayoutParser.parse(text.strip());
+  }
+
+  private int type(String[] args, PrintStream out) throws IOException {
+    Options o = Options.parse("bench type", args, Set.of("type", "type-file", "count", "target", "seconds"), Set.of("help"));
+    if (o.has("help")) {
+      out.println("usage: layout bench type --type \"<layout notation>\" | --type-file PATH [--count N] [--target heap|direct|offheap] [--seconds S]");
+      return 0;
+    }
+    Datatype t = typeOption("bench type", o);
+    long count = o.getLong("count", 1, 1);
+    Target target = Target.parse(o.get("target", "heap"));
+    long seconds = o.getLong("seconds", 1, 1);
+    long packedBytes = Math.multiplyExact(t.byteSize(), count);
+    if (packedBytes == 0) {
+      throw new IllegalArgumentException("bench type: the type has no data (expected: a type of size > 0)");
+    }
+    long span = Math.multiplyExact(count - 1, t.extent());
+    long lo = Math.min(0, t.trueLb() + Math.min(0, span));
+    long hi = Math.max(0, t.trueUb() + Math.max(0, span));
+    long origin = -lo;
+    long userBytes = origin + hi;
+    out.println("type: " + abbreviate(t.toString()));
+    out.println("count: " + count + ", packed bytes: " + packedBytes + ", buffer: " + userBytes + " bytes at origin " + origin + ", target: "
+        + target.label());
+    out.println("machine: " + Meter.machine() + "; jvm: " + Meter.jvm());
+    try (Target.Buf user = target.allocate(userBytes); Target.Buf packed = target.allocate(packedBytes)) {
+      user.fillPattern();
+      Segment seg = Segment.of(t, count, user.memory, origin);
+      Runnable pack = () -> {
+        seg.seek(0);
+        seg.pack(packed.memory, 0, packedBytes);
+      };
+      Runnable unpack = () -> {
+        seg.seek(0);
+        seg.unpack(packed.memory, 0, packedBytes);
+      };
+      Runnable copy = () -> Raw.U.copyMemory(user.base, user.address, packed.base, packed.address, packedBytes);
+      long budget = seconds * 1_000_000_000L;
+      Meter.mbPerSecond(pack, packedBytes, budget / 4);
+      Meter.mbPerSecond(unpack, packedBytes, budget / 4);
+      Meter.mbPerSecond(copy, packedBytes, budget / 8);
+      double p = 0;
+      double u = 0;
+      double c = 0;
+      for (int i = 0; i < 3; i++) {
+        p = Math.max(p, Meter.mbPerSecond(pack, packedBytes, budget / 3));
+        u = Math.max(u, Meter.mbPerSecond(unpack, packedBytes, budget / 3));
+        c = Math.max(c, Meter.mbPerSecond(copy, packedBytes, budget / 6));
+      }
+      out.println("engine allocation per pack: " + Meter.allocatedPerRun(pack, 10) + " bytes");
+      out.printf(Locale.ROOT, "pack MB/s: %.1f%n", p);
+      out.printf(Locale.ROOT, "unpack MB/s: %.1f%n", u);
+      out.printf(Locale.ROOT, "copy MB/s: %.1f%n", c);
+    }
+    return 0;
+  }
+
+  private int pack(String[] args, PrintStream out) throws IOException {
+    Options o = Options.parse("bench pack", args, Set.of("case", "target", "out", "trials", "slice-ms"), Set.of("quick", "help"));
+    if (o.has("help")) {
+      out.println("usage: layout bench pack [--quick] [--case NAME,...] [--target heap,direct,offheap] [--trials N] [--slice-ms MS] [--out DIR]");
+      out.println("cases: " + Arrays.toString(RossCase.values()));
+      return 0;
+    }
+    boolean quick = o.has("quick");
+    List<RossCase> cases = o.has("case")
+        ? Arrays.stream(o.get("case", "").split(",")).map(s -> parseCase(s.trim())).toList()
+        : List.of(RossCase.values());
+    List<Target> targets = o.has("target")
+        ? Arrays.stream(o.get("target", "").split(",")).map(s -> Target.parse(s.trim())).toList()
+        : quick ? List.of(Target.HEAP, Target.OFFHEAP) : List.of(Target.HEAP, Target.DIRECT, Target.OFFHEAP);
+    int trials = (int) o.getLong("trials", quick ? 3 : 6, 1);
+    long slice = o.getLong("slice-ms", quick ? 100 : 200, 1) * 1_000_000L;
+    PackSuite suite = new PackSuite(targets, quick ? 150_000_000L : 400_000_000L, slice, trials);
+    out.println("bench pack" + (quick ? " --quick" : "") + ": " + Meter.machine() + "; " + Meter.jvm());
+    List<PackSuite.Row> rows = suite.run(cases, out);
+    Path dir = o.has("out") ? Path.of(o.get("out", ".")) : resultsDir();
+    Results.write(dir, rows, quick ? "quick" : "full");
+    out.println("wrote " + dir.resolve(Results.MARKDOWN) + " and " + dir.resolve(Results.CHART));
+    PackSuite.Row w = PackSuite.worst(rows);
+    out.printf(Locale.ROOT, "min engine/manual: %.2f (%s)%n", w.ratio(), w.label());
+    return 0;
+  }
+
+  private static RossCase parseCase(String s) {
+    for (RossCase c : RossCase.values()) {
+      if (c.name().equalsIgnoreCase(s) || c.title().equalsIgnoreCase(s)) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException("bench pack: --case " + s + " (expected one of: " + Arrays.toString(RossCase.values()) + ")");
+  }
+
+  /** The benchmarks module directory (found from where this class was loaded), else the working directory. */
+  static Path resultsDir() {
+    try {
+      Path loc = Path.of(BenchCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      // benchmarks/target/classes or benchmarks/target/benchmarks.jar
+      Path module = loc.getParent() == null ? null : loc.getParent().getParent();
+      if (module != null && Files.exists(module.resolve("pom.xml")) && module.getFileName().toString().equals("benchmarks")) {
+        return module;
+      }
+    } catch (Exception e) {
+      // fall through
+    }
+    Path cwd = Path.of("").toAbsolutePath();
+    return Files.isDirectory(cwd.resolve("benchmarks")) ? cwd.resolve("benchmarks") : cwd;
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= 200 ? s : s.substring(0, 197) + "...";
+  }
+}

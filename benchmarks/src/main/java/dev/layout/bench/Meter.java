@@ -1,0 +1,79 @@
+package dev.layout.bench;
+
+import java.lang.management.ManagementFactory;
+
+/**
+ * A small in-process timer for the {@code bench} commands: runs an operation repeatedly for a time
+ * budget and reports packed megabytes (10^6 bytes) per second. Not JMH: the numbers are for ratios
+ * measured side by side in one run, on a machine that may be shared.
+ *
+ * <p>Time is the measuring thread's CPU time where the JVM provides it (else wall-clock time): on a
+ * shared machine, the time the thread spends descheduled is not charged to whichever side
+ * happened to be running. Memory stalls still count, as they should.
+ */
+public final class Meter {
+  private Meter() {}
+
+  private static final java.lang.management.ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  private static final boolean CPU_TIME = THREADS.isCurrentThreadCpuTimeSupported();
+
+  /** Which clock {@link #mbPerSecond} uses. */
+  public static String clock() {
+    return CPU_TIME ? "thread CPU time" : "wall-clock time";
+  }
+
+  private static long now() {
+    return CPU_TIME ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
+  }
+
+  /** Runs {@code op} for at least {@code nanos} (and at least once); returns MB/s for {@code bytes} per run. */
+  public static double mbPerSecond(Runnable op, long bytes, long nanos) {
+    long runs = 0;
+    long wall0 = System.nanoTime();
+    long t0 = now();
+    long t;
+    do {
+      op.run();
+      runs++;
+      t = now();
+    } while (t - t0 < nanos && System.nanoTime() - wall0 < 20 * nanos);
+    return (double) bytes * runs / (Math.max(t - t0, 1) / 1e9) / 1e6;
+  }
+
+  /** Bytes allocated by this thread per run of {@code op} over {@code runs} runs, or -1 if the JVM cannot tell. */
+  public static long allocatedPerRun(Runnable op, int runs) {
+    java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    if (!(mx instanceof com.sun.management.ThreadMXBean sun) || !sun.isThreadAllocatedMemorySupported()) {
+      return -1;
+    }
+    long id = Thread.currentThread().getId();
+    op.run();
+    long before = sun.getThreadAllocatedBytes(id);
+    for (int i = 0; i < runs; i++) {
+      op.run();
+    }
+    long after = sun.getThreadAllocatedBytes(id);
+    return (after - before) / runs;
+  }
+
+  /** Number of processors, CPU model and JVM, for result headers. */
+  public static String machine() {
+    String model = "unknown CPU";
+    try {
+      for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/cpuinfo"))) {
+        if (line.startsWith("model name")) {
+          model = line.substring(line.indexOf(':') + 1).trim();
+          break;
+        }
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      // not Linux: keep "unknown CPU"
+    }
+    return "nproc " + Runtime.getRuntime().availableProcessors() + ", " + model;
+  }
+
+  public static String jvm() {
+    return System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + " (" + System.getProperty("os.name") + " "
+        + System.getProperty("os.arch") + ", max heap " + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB)";
+  }
+}

@@ -1,0 +1,138 @@
+package dev.layout.bench;
+
+import dev.layout.dataloop.RossCase;
+import dev.layout.dataloop.Segment;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The in-process version of the pack suite behind {@code layout bench pack}: every {@link RossCase}
+ * at full size, pack and unpack, engine (a reused {@link Segment}) against the hand-written loop and
+ * the bulk-copy ceiling, interleaved trials, best trial of each kept.
+ */
+public final class PackSuite {
+  /** One measured row. */
+  public record Row(String test, String op, String target, long bytes, double manual, double engine, double ceiling, long engineAllocPerOp) {
+    public double ratio() {
+      return engine / manual;
+    }
+
+    public String label() {
+      return test + " " + op + " " + target;
+    }
+  }
+
+  private final List<Target> targets;
+  private final long warmNanos;
+  private final long trialNanos;
+  private final int trials;
+
+  public PackSuite(List<Target> targets, long warmNanos, long trialNanos, int trials) {
+    this.targets = targets;
+    this.warmNanos = warmNanos;
+    this.trialNanos = trialNanos;
+    this.trials = trials;
+  }
+
+  /** Runs the cases, printing each row as it is measured; returns all rows. */
+  public List<Row> run(List<RossCase> cases, PrintStream out) {
+    List<Row> rows = new ArrayList<>();
+    out.println(header());
+    for (RossCase c : cases) {
+      RossCase.Instance inst = c.create(RossCase.Size.FULL);
+      for (Target t : targets) {
+        jitWarmup(c, t);
+        try (Target.Buf user = t.allocate(inst.userBytes); Target.Buf packed = t.allocate(inst.packedBytes)) {
+          user.fillPattern();
+          Segment seg = Segment.of(inst.type, inst.count, user.memory, inst.origin);
+          long n = inst.packedBytes;
+          Runnable enginePack = () -> {
+            seg.seek(0);
+            seg.pack(packed.memory, 0, n);
+          };
+          Runnable engineUnpack = () -> {
+            seg.seek(0);
+            seg.unpack(packed.memory, 0, n);
+          };
+          Runnable manualPack = () -> inst.pack(user.base, user.address, packed.base, packed.address);
+          Runnable manualUnpack = () -> inst.unpack(packed.base, packed.address, user.base, user.address);
+          Runnable copyPack = () -> Raw.U.copyMemory(user.base, user.address, packed.base, packed.address, n);
+          Runnable copyUnpack = () -> Raw.U.copyMemory(packed.base, packed.address, user.base, user.address, n);
+          Row p = measure(c.title(), "pack", t, n, manualPack, enginePack, copyPack);
+          rows.add(p);
+          out.println(format(p));
+          Row u = measure(c.title(), "unpack", t, n, manualUnpack, engineUnpack, copyUnpack);
+          rows.add(u);
+          out.println(format(u));
+        }
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * Calls the manual loops and the engine a few thousand times on the small variant of the case, so
+   * that both are compiled as whole methods by C2 (a full-size loop called a few hundred times would
+   * otherwise run only as an on-stack-replacement compilation, which favours neither side reliably).
+   */
+  private static void jitWarmup(RossCase c, Target t) {
+    RossCase.Instance small = c.create(RossCase.Size.SMALL);
+    try (Target.Buf user = t.allocate(small.userBytes); Target.Buf packed = t.allocate(small.packedBytes)) {
+      user.fillPattern();
+      Segment seg = Segment.of(small.type, small.count, user.memory, small.origin);
+      for (int i = 0; i < 3000; i++) {
+        small.pack(user.base, user.address, packed.base, packed.address);
+        small.unpack(packed.base, packed.address, user.base, user.address);
+        seg.seek(0);
+        seg.pack(packed.memory, 0, small.packedBytes);
+        seg.seek(0);
+        seg.unpack(packed.memory, 0, small.packedBytes);
+      }
+    }
+  }
+
+  private Row measure(String test, String op, Target t, long bytes, Runnable manual, Runnable engine, Runnable copy) {
+    Meter.mbPerSecond(manual, bytes, warmNanos);
+    Meter.mbPerSecond(engine, bytes, warmNanos);
+    Meter.mbPerSecond(copy, bytes, warmNanos / 4);
+    double m = 0;
+    double e = 0;
+    double c = 0;
+    for (int i = 0; i < trials; i++) {
+      // Alternate which goes first, so drift on a shared machine hurts neither side.
+      if (i % 2 == 0) {
+        m = Math.max(m, Meter.mbPerSecond(manual, bytes, trialNanos));
+        e = Math.max(e, Meter.mbPerSecond(engine, bytes, trialNanos));
+      } else {
+        e = Math.max(e, Meter.mbPerSecond(engine, bytes, trialNanos));
+        m = Math.max(m, Meter.mbPerSecond(manual, bytes, trialNanos));
+      }
+      c = Math.max(c, Meter.mbPerSecond(copy, bytes, trialNanos / 2));
+    }
+    long alloc = Meter.allocatedPerRun(engine, 20);
+    return new Row(test, op, t.label(), bytes, m, e, c, alloc);
+  }
+
+  public static String header() {
+    return String.format(Locale.ROOT, "%-26s %-6s %-7s %10s %12s %12s %8s %12s %8s", "test", "op", "target", "bytes", "manual MB/s", "engine MB/s",
+        "eng/man", "ceiling MB/s", "alloc B");
+  }
+
+  public static String format(Row r) {
+    return String.format(Locale.ROOT, "%-26s %-6s %-7s %10d %12.1f %12.1f %8.2f %12.1f %8d", r.test(), r.op(), r.target(), r.bytes(), r.manual(),
+        r.engine(), r.ratio(), r.ceiling(), r.engineAllocPerOp());
+  }
+
+  /** The row with the lowest engine/manual ratio. */
+  public static Row worst(List<Row> rows) {
+    Row w = null;
+    for (Row r : rows) {
+      if (w == null || r.ratio() < w.ratio()) {
+        w = r;
+      }
+    }
+    return w;
+  }
+}
