@@ -172,7 +172,7 @@ public final class TcpTransport implements Transport {
       if (opened) {
         throw new IllegalStateException("open: listener " + endpoint + " already opened");
       }
-      if (endpoints == null || endpoints.isEmpty() || endpoints.contains(null)) {
+      if (endpoints == null || endpoints.isEmpty() || endpoints.stream().anyMatch(java.util.Objects::isNull)) {
         throw new IllegalArgumentException("open: endpoints " + endpoints + " (expected: one non-null endpoint per process)");
       }
       if (process < 0 || process >= endpoints.size()) {
@@ -643,6 +643,10 @@ public final class TcpTransport implements Transport {
           if (closed.get()) {
             throw new IOException(op + ": transport closed (process " + process + " -> process " + dest + ")");
           }
+          IOException gone = peerGone.get(dest);
+          if (gone != null) {
+            throw new IOException(op + ": process " + dest + " (" + endpoints.get(dest) + ") is gone: " + gone.getMessage(), gone);
+          }
           Connection c = conns[dest];
           if (c != null) {
             if (c.failure != null) {
@@ -890,10 +894,10 @@ public final class TcpTransport implements Transport {
       }
     } catch (IOException | RuntimeException e) {
       dog.cancel(false);
-      closeQuietly(ch);
       if (!closed.get()) {
         reject("refused connection from " + from + ": " + e.getMessage());
       }
+      closeQuietly(ch);
     }
   }
 
