@@ -41,7 +41,7 @@ public record SendCostModel(
     long minGatherBytes) {
 
   /** Built-in constants (keep equal to conf/transport.properties). */
-  public static final SendCostModel DEFAULTS = new SendCostModel(12.0, 0.12, 150.0, 2000.0, 0.12, 512, 16384);
+  public static final SendCostModel DEFAULTS = new SendCostModel(1.273, 0.106, 107.158, 713.3, 0.106, 512, 16384);
 
   public SendCostModel {
     if (!(packNsPerBlock >= 0 && packNsPerByte >= 0 && gatherNsPerBlock >= 0 && gatherNsPerCall >= 0 && heapNsPerByte >= 0)) {

@@ -25,8 +25,8 @@ class TcpTransportTest {
 
   @AfterEach
   void closeAll() throws Exception {
-    for (AutoCloseable c : toClose) {
-      c.close();
+    for (int i = toClose.size() - 1; i >= 0; i--) {
+      toClose.get(i).close();
     }
   }
 
