@@ -242,7 +242,9 @@ public final class PingPongBenchmark {
     double[] best = new double[4];
     java.util.Arrays.fill(best, Double.MAX_VALUE);
     for (int rep = -2; rep < reps; rep++) {
-      for (int s = 0; s < 4; s++) {
+      for (int step = 0; step < 4; step++) {
+        // rotate the order so that no strategy always follows the same one (GC, caches)
+        int s = (step + Math.max(0, rep)) % 4;
         int k = ++tag[0];
         long t0 = System.nanoTime();
         if (me == 1) {
