@@ -220,7 +220,7 @@ public final class PingPongBenchmark {
 
   /** More repetitions where a round trip is cheap: the minimum of many is a steadier figure. */
   static int repsFor(Row row, int reps) {
-    return row.floats <= (16 << 10) ? reps * 8 : row.floats <= (256 << 10) ? reps * 3 : reps;
+    return row.floats <= (16 << 10) ? reps * 8 : row.floats <= (256 << 10) ? reps * 4 : reps * 2;
   }
 
   /**
