@@ -300,10 +300,18 @@ public final class TcpTransport implements Transport {
         c.writeFrame("send", DATA, context, tag, id, ByteBuffer.wrap(copy));
       } catch (IOException e) {
         c.fail(e);
+      } finally {
+        c.asyncSendDone();
       }
     }));
+    c.asyncSendStarted();
     c.outgoing.put(id, o);
-    c.writeFrame("send", RTS, context, tag, id, n, null);
+    try {
+      c.writeFrame("send", RTS, context, tag, id, n, null);
+    } catch (IOException e) {
+      c.asyncSendDone();
+      throw e;
+    }
   }
 
   @Override
@@ -483,10 +491,13 @@ public final class TcpTransport implements Transport {
     } finally {
       connLock.unlock();
     }
+    long deadline = System.nanoTime() + options.closeTimeout().toNanos();
+    for (Connection c : all) {
+      c.awaitAsyncSends(deadline); // buffered rendezvous sends still waiting for their receiver
+    }
     for (Connection c : all) {
       c.sayBye();
     }
-    long deadline = System.nanoTime() + options.closeTimeout().toNanos();
     for (Connection c : all) {
       try {
         long left = deadline - System.nanoTime();
@@ -1296,6 +1307,32 @@ public final class TcpTransport implements Transport {
       }
     }
 
+    private int asyncSends;
+
+    synchronized void asyncSendStarted() {
+      asyncSends++;
+    }
+
+    synchronized void asyncSendDone() {
+      asyncSends--;
+      notifyAll();
+    }
+
+    synchronized void awaitAsyncSends(long deadline) {
+      while (asyncSends > 0 && failure == null) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return;
+        }
+        try {
+          TimeUnit.NANOSECONDS.timedWait(this, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+
     void sayBye() {
       try {
         if (failure == null && writeLock.tryLock(options.closeTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
@@ -1382,6 +1419,9 @@ public final class TcpTransport implements Transport {
         failure = cause;
       }
       closeQuietly(ch);
+      synchronized (this) {
+        notifyAll();
+      }
       for (Incoming inc : incoming.values()) {
         inc.done.completeExceptionally(cause);
       }

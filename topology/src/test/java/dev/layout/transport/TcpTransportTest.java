@@ -339,6 +339,21 @@ class TcpTransportTest {
   }
 
   @Test
+  void closingRightAfterABufferedLargeSendStillDeliversIt() throws Exception {
+    List<TcpTransport> ep = fabric(2, SMALL);
+    ep.get(0).send(1, 0L, 0, bytes(500_000, 4)); // rendezvous: returns before the receiver asks
+    CompletableFuture<byte[]> r = CompletableFuture.supplyAsync(() -> {
+      try {
+        return ep.get(1).receive(0, 0L, 0, T);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+    ep.get(0).close();
+    assertThat(r.get(20, TimeUnit.SECONDS)).isEqualTo(bytes(500_000, 4));
+  }
+
+  @Test
   void anUnreachablePeerIsNamedAfterTheConnectTimeout() throws IOException {
     TcpTransport.Listener l = TcpTransport.listen(new Endpoint("127.0.0.1", 0));
     Endpoint nobody;
