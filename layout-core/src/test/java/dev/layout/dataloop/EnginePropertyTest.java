@@ -3,6 +3,7 @@ package dev.layout.dataloop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.layout.datatype.Datatype;
+import dev.layout.datatype.TypeSignature;
 import dev.layout.memory.Memory;
 import dev.layout.testing.Buffers;
 import dev.layout.testing.RandomTypes;
@@ -123,6 +124,54 @@ class EnginePropertyTest {
       }
     }
     assertThat(got).as(t.toString()).isEqualTo(expect);
+  }
+
+  @Property(tries = 300)
+  void signatureIsTheRunLengthCodeOfTheTypeMap(@ForAll("types") Datatype t, @ForAll @IntRange(min = 0, max = 3) int count) {
+    List<TypeSignature.Run> expect = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      for (TypeMaps.Entry e : TypeMaps.typeMap(t)) {
+        if (!expect.isEmpty() && expect.get(expect.size() - 1).primitive() == e.primitive()) {
+          TypeSignature.Run last = expect.remove(expect.size() - 1);
+          expect.add(new TypeSignature.Run(last.primitive(), last.count() + 1));
+        } else {
+          expect.add(new TypeSignature.Run(e.primitive(), 1));
+        }
+      }
+    }
+    assertThat(TypeSignature.of(t, count).runs()).as(t.toString()).isEqualTo(expect);
+  }
+
+  /**
+   * Yaksa's cross-layout check: pack with type A, unpack with a different type B of the same
+   * signature (A's primitives scattered at other displacements), pack with B again: same bytes.
+   */
+  @Property(tries = 300)
+  void packWithOneLayoutUnpackWithAnotherOfTheSameSignature(@ForAll("types") Datatype a, @ForAll long seed) {
+    List<TypeMaps.Entry> map = TypeMaps.typeMap(a);
+    Assume.that(!map.isEmpty());
+    Random r = new Random(seed);
+    long[] bl = new long[map.size()];
+    long[] disp = new long[map.size()];
+    List<Datatype> types = new ArrayList<>();
+    long at = r.nextInt(5);
+    for (int i = 0; i < map.size(); i++) {
+      bl[i] = 1;
+      disp[i] = at;
+      types.add(map.get(i).primitive());
+      at += map.get(i).primitive().byteSize() + r.nextInt(3);
+    }
+    Datatype b = Datatype.struct(bl, disp, types);
+    assertThat(TypeSignature.of(b)).isEqualTo(TypeSignature.of(a));
+    Buffers src = Buffers.around(a, 1, 2, seed);
+    byte[] packedA = Packing.pack(a, 1, src.bytes(), src.origin());
+    byte[] dst = new byte[(int) b.trueUb() + 4];
+    Packing.unpack(b, 1, packedA, dst, 0);
+    assertThat(Packing.pack(b, 1, dst, 0)).isEqualTo(packedA);
+    byte[] ext = Packing.packExternal32(a, 1, src.bytes(), src.origin());
+    byte[] dst2 = new byte[dst.length];
+    Packing.unpackExternal32(b, 1, Memory.ofArray(ext), 0, Memory.ofArray(dst2), 0);
+    assertThat(dst2).isEqualTo(dst);
   }
 
   @Provide

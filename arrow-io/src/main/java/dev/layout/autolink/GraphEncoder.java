@@ -1,0 +1,363 @@
+package dev.layout.autolink;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.Channels;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.UInt2Vector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.ipc.WriteChannel;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
+
+/** Aggregation: BFS with marks at construction, then one packet per {@link #next()}. */
+final class GraphEncoder implements Iterator<Packet> {
+  private final TypeRegistry registry;
+  private final BufferAllocator allocator;
+  private final int packetRows;
+  private final IdentityIndex index;
+  private final Object[][] nodes; // per type, in index order
+  private final int[] counts;
+  private int entryType = -1;
+  private int entryIndex = -1;
+
+  private boolean headerSent;
+  private int type;
+  private int row;
+
+  // BFS queue (all types), and a one-entry class cache for type lookup
+  private Object[] queue = new Object[16];
+  private int tail;
+  private Class<?> lastClass;
+  private NodeType lastType;
+
+  GraphEncoder(TypeRegistry registry, BufferAllocator allocator, int packetRows, Object root) {
+    this.registry = registry;
+    this.allocator = allocator;
+    this.packetRows = packetRows;
+    int n = registry.size();
+    this.nodes = new Object[n][];
+    for (int i = 0; i < n; i++) {
+      nodes[i] = new Object[8];
+    }
+    this.counts = new int[n];
+    this.index = new IdentityIndex(1024);
+    if (root != null) {
+      NodeType rt = typeOf(root, null);
+      entryType = rt.id;
+      entryIndex = mark(root, rt);
+      traverse();
+    }
+  }
+
+  private NodeType typeOf(Object o, String via) {
+    Class<?> c = o.getClass();
+    if (c == lastClass) {
+      return lastType;
+    }
+    NodeType t = registry.typeOf(c);
+    if (t == null) {
+      throw new IllegalArgumentException("aggregate: node class " + c.getName() + (via == null ? "" : " reached through " + via)
+          + " (expected: a registered type, one of " + registry.types().stream().map(Class::getSimpleName).toList() + ")");
+    }
+    lastClass = c;
+    lastType = t;
+    return t;
+  }
+
+  private int mark(Object o, NodeType t) {
+    int id = t.id;
+    int i = counts[id];
+    if (i == Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("aggregate: nodes of " + t.type.getName() + " " + i + " (expected: fewer, indices are int32)");
+    }
+    Object[] a = nodes[id];
+    if (i == a.length) {
+      a = nodes[id] = java.util.Arrays.copyOf(a, (int) Math.min(Integer.MAX_VALUE - 8L, a.length * 2L));
+    }
+    a[i] = o;
+    counts[id] = i + 1;
+    index.put(o, i);
+    if (tail == queue.length) {
+      queue = java.util.Arrays.copyOf(queue, queue.length * 2);
+    }
+    queue[tail++] = o;
+    return i;
+  }
+
+  private void visit(Object target, NodeField f, NodeType from) {
+    if (target == null || index.get(target) >= 0) {
+      return;
+    }
+    NodeType t = typeOf(target, from.type.getSimpleName() + "." + f.name);
+    if (t.id != f.targetId) {
+      throw new IllegalArgumentException("aggregate: field " + from.type.getSimpleName() + "." + f.name + " holds a "
+          + target.getClass().getName() + " (expected: exactly " + f.target.getName() + ", subclasses need their own field type)");
+    }
+    mark(target, t);
+  }
+
+  private void traverse() {
+    for (int head = 0; head < tail; head++) {
+      Object o = queue[head];
+      queue[head] = null;
+      NodeType t = typeOf(o, null);
+      for (NodeField f : t.fields) {
+        switch (f.kind) {
+          case REF -> visit(get(f, o), f, t);
+          case REF_ARRAY -> {
+            Object[] arr = (Object[]) get(f, o);
+            if (arr != null) {
+              for (Object x : arr) {
+                visit(x, f, t);
+              }
+            }
+          }
+          case REF_LIST -> {
+            List<?> list = (List<?>) get(f, o);
+            if (list != null) {
+              for (Object x : list) {
+                visit(x, f, t);
+              }
+            }
+          }
+          default -> {}
+        }
+      }
+    }
+    queue = null;
+  }
+
+  static Object get(NodeField f, Object o) {
+    try {
+      return (Object) f.getter.invokeExact(o);
+    } catch (Throwable e) {
+      throw rethrow(e);
+    }
+  }
+
+  static RuntimeException rethrow(Throwable e) {
+    if (e instanceof RuntimeException r) {
+      throw r;
+    }
+    if (e instanceof Error err) {
+      throw err;
+    }
+    throw new IllegalStateException(e);
+  }
+
+  // ---- packets ------------------------------------------------------------------------------------
+
+  @Override
+  public boolean hasNext() {
+    if (!headerSent) {
+      return true;
+    }
+    while (type < counts.length && row >= counts[type]) {
+      type++;
+      row = 0;
+    }
+    return type < counts.length;
+  }
+
+  @Override
+  public Packet next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException("aggregate: no more packets");
+    }
+    if (!headerSent) {
+      headerSent = true;
+      return header();
+    }
+    int n = Math.min(packetRows, counts[type] - row);
+    Packet p = data(registry.type(type), row, n);
+    row += n;
+    if (row >= counts[type]) {
+      nodes[type] = null; // release as we go
+    }
+    return p;
+  }
+
+  private Packet header() {
+    int n = counts.length;
+    ByteBuffer b = ByteBuffer.allocate(Packet.HEADER_FIXED + 4 * n).order(ByteOrder.LITTLE_ENDIAN);
+    b.putInt(Packet.MAGIC).put((byte) 0).put(Packet.VERSION).putShort((short) 0);
+    b.putLong(registry.fingerprint()).putInt(n).putInt(entryType).putInt(entryIndex);
+    for (int c : counts) {
+      b.putInt(c);
+    }
+    return Packet.wrap(b.array());
+  }
+
+  private Packet data(NodeType t, int first, int n) {
+    Object[] objs = nodes[t.id];
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(t.schema, allocator)) {
+      List<FieldVector> vectors = root.getFieldVectors();
+      for (int c = 0; c < t.fields.size(); c++) {
+        fill(t.fields.get(c), vectors.get(c), objs, first, n);
+      }
+      root.setRowCount(n);
+      ByteArrayOutputStream bos = new ByteArrayOutputStream(256 + (int) Math.min(1 << 30, root.getFieldVectors().stream()
+          .mapToLong(FieldVector::getBufferSize).sum()));
+      ByteBuffer prefix = ByteBuffer.allocate(Packet.DATA_FIXED).order(ByteOrder.LITTLE_ENDIAN);
+      prefix.putInt(Packet.MAGIC).put((byte) 1).put(Packet.VERSION).putShort((short) 0).putInt(t.id).putInt(first).putInt(n);
+      bos.write(prefix.array(), 0, Packet.DATA_FIXED);
+      try (ArrowRecordBatch batch = new VectorUnloader(root).getRecordBatch()) {
+        MessageSerializer.serialize(new WriteChannel(Channels.newChannel(bos)), batch);
+      }
+      return Packet.wrap(bos.toByteArray());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private int indexOf(Object target) {
+    return target == null ? -1 : index.get(target);
+  }
+
+  private void fill(NodeField f, FieldVector v, Object[] objs, int first, int n) {
+    try {
+      switch (f.kind) {
+        case BOOLEAN -> {
+          BitVector x = (BitVector) v;
+          x.allocateNew(n);
+          for (int i = 0; i < n; i++) {
+            x.set(i, (boolean) f.getter.invokeExact(objs[first + i]) ? 1 : 0);
+          }
+        }
+        case BYTE -> {
+          TinyIntVector x = (TinyIntVector) v;
+          x.allocateNew(n);
+          for (int i = 0; i < n; i++) {
+            x.set(i, (byte) f.getter.invokeExact(objs[first + i]));
+          }
+        }
+        case SHORT -> {
+          SmallIntVector x = (SmallIntVector) v;
+          x.allocateNew(n);
+          for (int i = 0; i < n; i++) {
+            x.set(i, (short) f.getter.invokeExact(objs[first + i]));
+          }
+        }
+        case CHAR -> {
+          UInt2Vector x = (UInt2Vector) v;
+          x.allocateNew(n);
+          for (int i = 0; i < n; i++) {
+            x.set(i, (char) f.getter.invokeExact(objs[first + i]));
+          }
+        }
+        case INT -> {
+          IntVector x = (IntVector) v;
+          x.allocateNew(n);
+          for (int i = 0; i < n; i++) {
+            x.set(i, (int) f.getter.invokeExact(objs[first + i]));
+          }
+        }
+        case LONG -> {
+          BigIntVector x = (BigIntVector) v;
+          x.allocateNew(n);
+          for (int i = 0; i < n; i++) {
+            x.set(i, (long) f.getter.invokeExact(objs[first + i]));
+          }
+        }
+        case FLOAT -> {
+          Float4Vector x = (Float4Vector) v;
+          x.allocateNew(n);
+          for (int i = 0; i < n; i++) {
+            x.set(i, (float) f.getter.invokeExact(objs[first + i]));
+          }
+        }
+        case DOUBLE -> {
+          Float8Vector x = (Float8Vector) v;
+          x.allocateNew(n);
+          for (int i = 0; i < n; i++) {
+            x.set(i, (double) f.getter.invokeExact(objs[first + i]));
+          }
+        }
+        case STRING -> {
+          VarCharVector x = (VarCharVector) v;
+          x.allocateNew(n);
+          for (int i = 0; i < n; i++) {
+            String s = (String) (Object) f.getter.invokeExact(objs[first + i]);
+            if (s == null) {
+              x.setNull(i);
+            } else {
+              x.setSafe(i, s.getBytes(StandardCharsets.UTF_8));
+            }
+          }
+        }
+        case BYTES -> {
+          VarBinaryVector x = (VarBinaryVector) v;
+          x.allocateNew(n);
+          for (int i = 0; i < n; i++) {
+            byte[] s = (byte[]) (Object) f.getter.invokeExact(objs[first + i]);
+            if (s == null) {
+              x.setNull(i);
+            } else {
+              x.setSafe(i, s);
+            }
+          }
+        }
+        case REF -> {
+          IntVector x = (IntVector) v;
+          x.allocateNew(n);
+          for (int i = 0; i < n; i++) {
+            x.set(i, indexOf((Object) f.getter.invokeExact(objs[first + i])));
+          }
+        }
+        case REF_ARRAY, REF_LIST -> {
+          ListVector x = (ListVector) v;
+          x.allocateNew();
+          IntVector data = (IntVector) x.getDataVector();
+          int total = 0;
+          for (int i = 0; i < n; i++) {
+            Object c = (Object) f.getter.invokeExact(objs[first + i]);
+            if (c == null) {
+              x.setNull(i);
+              continue;
+            }
+            int off = x.startNewValue(i);
+            int len;
+            if (c instanceof Object[] arr) {
+              len = arr.length;
+              for (int k = 0; k < len; k++) {
+                data.setSafe(off + k, indexOf(arr[k]));
+              }
+            } else {
+              List<?> list = (List<?>) c;
+              len = list.size();
+              int k = 0;
+              for (Object e : list) {
+                data.setSafe(off + k++, indexOf(e));
+              }
+            }
+            x.endValue(i, len);
+            total = off + len;
+          }
+          data.setValueCount(total);
+        }
+      }
+    } catch (Throwable e) {
+      throw rethrow(e);
+    }
+  }
+}

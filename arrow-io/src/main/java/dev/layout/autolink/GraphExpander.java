@@ -1,0 +1,508 @@
+package dev.layout.autolink;
+
+import java.lang.reflect.Array;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.flatbuf.Message;
+import org.apache.arrow.flatbuf.MessageHeader;
+import org.apache.arrow.flatbuf.RecordBatch;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.UInt2Vector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorLoader;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.util.ValueVectorUtility;
+
+/**
+ * Expansion, push-style: {@link #accept} each packet as it arrives, {@link #result()} once {@link
+ * #isComplete()}. Nodes are allocated per type as their rows arrive (never from the announced
+ * counts alone), reference indices are kept pending and checked and linked in {@link #result()}, so
+ * a failing stream never yields a graph.
+ */
+public final class GraphExpander {
+  private final TypeRegistry registry;
+  private final BufferAllocator allocator;
+  private final long maxNodes;
+
+  private boolean header;
+  private boolean failed;
+  private int[] counts;
+  private int[] received;
+  private Object[][] nodes;
+  private IntList[][] pendingRefs; // [type][field]: REF indices per row; REF_ARRAY/LIST flattened indices
+  private IntList[][] pendingLens; // [type][field]: REF_ARRAY/LIST length per row, -1 for null
+  private int entryType;
+  private int entryIndex;
+  private long expected;
+  private long receivedTotal;
+  private Object result;
+  private boolean linked;
+
+  GraphExpander(TypeRegistry registry, BufferAllocator allocator, long maxNodes) {
+    this.registry = registry;
+    this.allocator = allocator;
+    this.maxNodes = maxNodes;
+  }
+
+  public boolean hasHeader() {
+    return header;
+  }
+
+  public boolean isComplete() {
+    return header && receivedTotal == expected;
+  }
+
+  public long expectedNodes() {
+    return expected;
+  }
+
+  public long receivedNodes() {
+    return receivedTotal;
+  }
+
+  /** Consumes one packet; returns {@link #isComplete()}. */
+  public boolean accept(Packet p) {
+    if (failed) {
+      throw new GraphFormatException("expand: an earlier packet failed (expected: a new expander)");
+    }
+    try {
+      if (p == null) {
+        throw new GraphFormatException("expand: packet null (expected: a packet)");
+      }
+      if (p.kind() == Packet.Kind.HEADER) {
+        acceptHeader(p);
+      } else {
+        acceptData(p);
+      }
+      return isComplete();
+    } catch (GraphFormatException e) {
+      fail();
+      throw e;
+    } catch (RuntimeException e) {
+      fail();
+      throw new GraphFormatException("expand: malformed packet " + p + ": " + e.getMessage(), e);
+    }
+  }
+
+  private void fail() {
+    failed = true;
+    nodes = null;
+    pendingRefs = null;
+    pendingLens = null;
+  }
+
+  private void acceptHeader(Packet p) {
+    if (header) {
+      throw new GraphFormatException("expand: second header packet (expected: data packets)");
+    }
+    int n = registry.size();
+    ByteBuffer b = p.buffer();
+    if (p.byteSize() < Packet.HEADER_FIXED) {
+      throw new GraphFormatException("expand: header length " + p.byteSize() + " (expected: >= " + Packet.HEADER_FIXED + ")");
+    }
+    long fp = b.getLong(Packet.PREFIX);
+    if (fp != registry.fingerprint()) {
+      throw new GraphFormatException("expand: registry fingerprint " + Long.toHexString(fp) + " (expected: "
+          + Long.toHexString(registry.fingerprint()) + ", the same types registered in the same order on both sides)");
+    }
+    int typeCount = b.getInt(Packet.PREFIX + 8);
+    if (typeCount != n) {
+      throw new GraphFormatException("expand: type count " + typeCount + " (expected: " + n + ")");
+    }
+    if (p.byteSize() != Packet.HEADER_FIXED + 4L * n) {
+      throw new GraphFormatException("expand: header length " + p.byteSize() + " (expected: " + (Packet.HEADER_FIXED + 4L * n) + ")");
+    }
+    int[] c = new int[n];
+    long total = 0;
+    for (int i = 0; i < n; i++) {
+      c[i] = b.getInt(Packet.HEADER_FIXED + 4 * i);
+      if (c[i] < 0 || c[i] > Integer.MAX_VALUE - 8) {
+        throw new GraphFormatException("expand: count[" + i + "] " + c[i] + " (expected: 0.." + (Integer.MAX_VALUE - 8) + ")");
+      }
+      total += c[i];
+    }
+    if (total > maxNodes) {
+      throw new GraphFormatException("expand: node count " + total + " (expected: <= maxNodes " + maxNodes + ")");
+    }
+    int et = b.getInt(Packet.PREFIX + 12);
+    int ei = b.getInt(Packet.PREFIX + 16);
+    if (et == -1 ? (ei != -1 || total != 0) : (et < 0 || et >= n || ei < 0 || ei >= c[et])) {
+      throw new GraphFormatException("expand: entry node (" + et + ", " + ei + ") (expected: a node of the graph, or (-1, -1) for an empty graph)");
+    }
+    counts = c;
+    received = new int[n];
+    nodes = new Object[n][];
+    pendingRefs = new IntList[n][];
+    pendingLens = new IntList[n][];
+    for (int t = 0; t < n; t++) {
+      nodes[t] = new Object[0];
+      List<NodeField> fs = registry.type(t).fields;
+      pendingRefs[t] = new IntList[fs.size()];
+      pendingLens[t] = new IntList[fs.size()];
+      for (int f = 0; f < fs.size(); f++) {
+        if (fs.get(f).kind.isReference()) {
+          pendingRefs[t][f] = new IntList();
+          if (fs.get(f).kind != NodeField.Kind.REF) {
+            pendingLens[t][f] = new IntList();
+          }
+        }
+      }
+    }
+    entryType = et;
+    entryIndex = ei;
+    expected = total;
+    header = true;
+  }
+
+  private void acceptData(Packet p) {
+    if (!header) {
+      throw new GraphFormatException("expand: data packet before the header (expected: the header first)");
+    }
+    if (isComplete()) {
+      throw new GraphFormatException("expand: data packet after the graph is complete (expected: no more packets)");
+    }
+    if (p.byteSize() < Packet.DATA_FIXED + 8) {
+      throw new GraphFormatException("expand: data packet length " + p.byteSize() + " (expected: >= " + (Packet.DATA_FIXED + 8) + ")");
+    }
+    ByteBuffer b = p.buffer();
+    int t = b.getInt(Packet.PREFIX);
+    int first = b.getInt(Packet.PREFIX + 4);
+    int rows = b.getInt(Packet.PREFIX + 8);
+    if (t < 0 || t >= counts.length) {
+      throw new GraphFormatException("expand: type id " + t + " (expected: 0.." + (counts.length - 1) + ")");
+    }
+    if (first != received[t]) {
+      throw new GraphFormatException("expand: first row " + first + " of type " + t + " (expected: " + received[t] + ", packets of a type in order)");
+    }
+    if (rows < 1 || (long) first + rows > counts[t]) {
+      throw new GraphFormatException("expand: row count " + rows + " of type " + t + " (expected: 1.." + (counts[t] - first) + ")");
+    }
+    NodeType type = registry.type(t);
+
+    // Arrow IPC message: continuation, metadata length, metadata, body; lengths checked before allocation.
+    int pos = Packet.DATA_FIXED;
+    int cont = b.getInt(pos);
+    if (cont != MessageSerializer.IPC_CONTINUATION_TOKEN) {
+      throw new GraphFormatException("expand: IPC continuation 0x" + Integer.toHexString(cont) + " (expected: 0xffffffff)");
+    }
+    int metaLen = b.getInt(pos + 4);
+    int afterPrefix = p.byteSize() - pos - 8;
+    if (metaLen <= 0 || metaLen > afterPrefix) {
+      throw new GraphFormatException("expand: IPC metadata length " + metaLen + " (expected: 1.." + afterPrefix + ")");
+    }
+    ByteBuffer meta = ByteBuffer.wrap(p.bytes(), pos + 8, metaLen).slice().order(ByteOrder.LITTLE_ENDIAN);
+    Message msg = Message.getRootAsMessage(meta);
+    if (msg.headerType() != MessageHeader.RecordBatch) {
+      throw new GraphFormatException("expand: IPC message type " + msg.headerType() + " (expected: record batch " + MessageHeader.RecordBatch + ")");
+    }
+    long bodyLen = msg.bodyLength();
+    int bodyStart = pos + 8 + metaLen;
+    int remaining = p.byteSize() - bodyStart;
+    if (bodyLen < 0 || bodyLen != remaining) {
+      throw new GraphFormatException("expand: IPC body length " + bodyLen + " (expected: " + remaining + ", the rest of the packet)");
+    }
+    RecordBatch rb = (RecordBatch) msg.header(new RecordBatch());
+    if (rb == null || rb.length() != rows) {
+      throw new GraphFormatException("expand: batch length " + (rb == null ? "missing" : rb.length()) + " (expected: " + rows + ")");
+    }
+    if (rb.nodesLength() != countNodes(type) || rb.compression() != null) {
+      throw new GraphFormatException("expand: batch field nodes " + rb.nodesLength() + " (expected: " + countNodes(type) + ", uncompressed)");
+    }
+    for (int i = 0; i < rb.nodesLength(); i++) {
+      long len = rb.nodes(i).length();
+      if (len < 0 || len > remaining * 8L + rows) {
+        throw new GraphFormatException("expand: field node " + i + " length " + len + " (expected: <= what the body can hold)");
+      }
+    }
+    ArrowBuf body = allocator.buffer(bodyLen);
+    ArrowRecordBatch deserialized;
+    try {
+      body.setBytes(0, p.bytes(), bodyStart, bodyLen);
+      // takes over the body's reference (released with the batch)
+      deserialized = MessageSerializer.deserializeRecordBatch(rb, body);
+    } catch (java.io.IOException | RuntimeException e) {
+      if (body.refCnt() > 0) {
+        body.close();
+      }
+      throw new GraphFormatException("expand: unreadable batch: " + e.getMessage(), e);
+    }
+    try {
+      try (ArrowRecordBatch batch = deserialized;
+          VectorSchemaRoot root = VectorSchemaRoot.create(type.schema, allocator)) {
+        new VectorLoader(root).load(batch);
+        ValueVectorUtility.validateFull(root);
+        for (FieldVector v : root.getFieldVectors()) {
+          if (v.getValueCount() != rows) {
+            throw new GraphFormatException("expand: column " + v.getName() + " length " + v.getValueCount() + " (expected: " + rows + ")");
+          }
+        }
+        instantiate(type, root, first, rows);
+      }
+    } finally {
+      if (body.refCnt() > 0) {
+        body.close();
+      }
+    }
+    received[t] += rows;
+    receivedTotal += rows;
+  }
+
+  private static int countNodes(NodeType t) {
+    int n = 0;
+    for (NodeField f : t.fields) {
+      n += f.kind == NodeField.Kind.REF_ARRAY || f.kind == NodeField.Kind.REF_LIST ? 2 : 1;
+    }
+    return n;
+  }
+
+  private void instantiate(NodeType type, VectorSchemaRoot root, int first, int rows) throws GraphFormatException {
+    int t = type.id;
+    Object[] objs = nodes[t];
+    if (objs.length < first + rows) {
+      long cap = Math.max((long) first + rows, Math.min(counts[t], objs.length * 2L));
+      objs = nodes[t] = Arrays.copyOf(objs, (int) cap);
+    }
+    List<NodeField> fs = type.fields;
+    List<FieldVector> vs = root.getFieldVectors();
+    try {
+      if (type.isRecord) {
+        for (int i = 0; i < rows; i++) {
+          Object[] args = new Object[fs.size()];
+          for (int c = 0; c < fs.size(); c++) {
+            args[c] = boxed(t, c, fs.get(c), vs.get(c), i);
+          }
+          objs[first + i] = (Object) type.constructor.invokeExact(args);
+        }
+        return;
+      }
+      for (int i = 0; i < rows; i++) {
+        objs[first + i] = (Object) type.constructor.invokeExact();
+      }
+      for (int c = 0; c < fs.size(); c++) {
+        NodeField f = fs.get(c);
+        FieldVector v = vs.get(c);
+        switch (f.kind) {
+          case BOOLEAN -> {
+            BitVector x = (BitVector) v;
+            for (int i = 0; i < rows; i++) {
+              f.setter.invokeExact(objs[first + i], x.get(i) != 0);
+            }
+          }
+          case BYTE -> {
+            TinyIntVector x = (TinyIntVector) v;
+            for (int i = 0; i < rows; i++) {
+              f.setter.invokeExact(objs[first + i], x.get(i));
+            }
+          }
+          case SHORT -> {
+            SmallIntVector x = (SmallIntVector) v;
+            for (int i = 0; i < rows; i++) {
+              f.setter.invokeExact(objs[first + i], x.get(i));
+            }
+          }
+          case CHAR -> {
+            UInt2Vector x = (UInt2Vector) v;
+            for (int i = 0; i < rows; i++) {
+              f.setter.invokeExact(objs[first + i], x.get(i));
+            }
+          }
+          case INT -> {
+            IntVector x = (IntVector) v;
+            for (int i = 0; i < rows; i++) {
+              f.setter.invokeExact(objs[first + i], x.get(i));
+            }
+          }
+          case LONG -> {
+            BigIntVector x = (BigIntVector) v;
+            for (int i = 0; i < rows; i++) {
+              f.setter.invokeExact(objs[first + i], x.get(i));
+            }
+          }
+          case FLOAT -> {
+            Float4Vector x = (Float4Vector) v;
+            for (int i = 0; i < rows; i++) {
+              f.setter.invokeExact(objs[first + i], x.get(i));
+            }
+          }
+          case DOUBLE -> {
+            Float8Vector x = (Float8Vector) v;
+            for (int i = 0; i < rows; i++) {
+              f.setter.invokeExact(objs[first + i], x.get(i));
+            }
+          }
+          default -> {
+            for (int i = 0; i < rows; i++) {
+              f.setter.invokeExact(objs[first + i], boxed(t, c, f, v, i));
+            }
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Throwable e) {
+      throw new GraphFormatException("expand: cannot create " + type.type.getName() + ": " + e, e);
+    }
+  }
+
+  /** A field value as an object; references are recorded as pending and placeholders returned. */
+  private Object boxed(int t, int c, NodeField f, FieldVector v, int i) {
+    return switch (f.kind) {
+      case BOOLEAN -> ((BitVector) v).get(i) != 0;
+      case BYTE -> ((TinyIntVector) v).get(i);
+      case SHORT -> ((SmallIntVector) v).get(i);
+      case CHAR -> ((UInt2Vector) v).get(i);
+      case INT -> ((IntVector) v).get(i);
+      case LONG -> ((BigIntVector) v).get(i);
+      case FLOAT -> ((Float4Vector) v).get(i);
+      case DOUBLE -> ((Float8Vector) v).get(i);
+      case STRING -> v.isNull(i) ? null : new String(((VarCharVector) v).get(i), StandardCharsets.UTF_8);
+      case BYTES -> v.isNull(i) ? null : ((VarBinaryVector) v).get(i);
+      case REF -> {
+        pendingRefs[t][c].add(((IntVector) v).get(i));
+        yield null;
+      }
+      case REF_ARRAY, REF_LIST -> {
+        ListVector lv = (ListVector) v;
+        if (lv.isNull(i)) {
+          pendingLens[t][c].add(-1);
+          yield null;
+        }
+        int s = lv.getElementStartIndex(i);
+        int e = lv.getElementEndIndex(i);
+        IntVector data = (IntVector) lv.getDataVector();
+        IntList refs = pendingRefs[t][c];
+        for (int k = s; k < e; k++) {
+          refs.add(data.get(k));
+        }
+        pendingLens[t][c].add(e - s);
+        yield f.kind == NodeField.Kind.REF_ARRAY ? Array.newInstance(f.target, e - s) : new ArrayList<>(e - s);
+      }
+    };
+  }
+
+  /** Links the references (checking every index) and returns the entry node; null for an empty graph. */
+  public Object result() {
+    if (failed) {
+      throw new GraphFormatException("expand: an earlier packet failed (expected: a new expander)");
+    }
+    if (!isComplete()) {
+      throw new GraphFormatException("expand: graph incomplete, " + receivedTotal + " of " + (header ? expected : "?")
+          + " nodes received (expected: all packets before result())");
+    }
+    if (linked) {
+      return result;
+    }
+    try {
+      link();
+    } catch (GraphFormatException e) {
+      fail();
+      throw e;
+    } catch (RuntimeException e) {
+      fail();
+      throw new GraphFormatException("expand: cannot link graph: " + e, e);
+    }
+    linked = true;
+    result = entryType < 0 ? null : nodes[entryType][entryIndex];
+    nodes = null;
+    pendingRefs = null;
+    pendingLens = null;
+    return result;
+  }
+
+  private Object target(NodeField f, NodeType from, int row, int idx) {
+    if (idx == -1) {
+      return null;
+    }
+    int tt = f.targetId;
+    if (idx < 0 || idx >= counts[tt]) {
+      throw new GraphFormatException("expand: " + from.type.getSimpleName() + "." + f.name + " of node " + row + " index " + idx
+          + " (expected: -1.." + (counts[tt] - 1) + ")");
+    }
+    return nodes[tt][idx];
+  }
+
+  @SuppressWarnings("unchecked")
+  private void link() {
+    for (int t = 0; t < counts.length; t++) {
+      NodeType type = registry.type(t);
+      Object[] objs = nodes[t];
+      int n = counts[t];
+      for (int c = 0; c < type.fields.size(); c++) {
+        NodeField f = type.fields.get(c);
+        if (!f.kind.isReference()) {
+          continue;
+        }
+        int[] refs = pendingRefs[t][c].array();
+        try {
+          if (f.kind == NodeField.Kind.REF) {
+            for (int i = 0; i < n; i++) {
+              Object target = target(f, type, i, refs[i]);
+              if (target != null) {
+                f.setter.invokeExact(objs[i], target);
+              }
+            }
+          } else {
+            int[] lens = pendingLens[t][c].array();
+            int k = 0;
+            for (int i = 0; i < n; i++) {
+              int len = lens[i];
+              if (len < 0) {
+                continue;
+              }
+              Object container = (Object) f.getter.invokeExact(objs[i]);
+              if (f.kind == NodeField.Kind.REF_ARRAY) {
+                Object[] arr = (Object[]) container;
+                for (int j = 0; j < len; j++) {
+                  arr[j] = target(f, type, i, refs[k++]);
+                }
+              } else {
+                List<Object> list = (List<Object>) container;
+                for (int j = 0; j < len; j++) {
+                  list.add(target(f, type, i, refs[k++]));
+                }
+              }
+            }
+          }
+        } catch (RuntimeException e) {
+          throw e;
+        } catch (Throwable e) {
+          throw new GraphFormatException("expand: cannot link " + type.type.getSimpleName() + "." + f.name + ": " + e, e);
+        }
+      }
+    }
+  }
+
+  /** A growable int array. */
+  static final class IntList {
+    private int[] a = new int[16];
+    private int size;
+
+    void add(int v) {
+      if (size == a.length) {
+        a = Arrays.copyOf(a, a.length * 2);
+      }
+      a[size++] = v;
+    }
+
+    int[] array() {
+      return a;
+    }
+  }
+}

@@ -1,0 +1,25 @@
+package dev.layout.autolink;
+
+import java.lang.invoke.MethodHandle;
+import java.util.List;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/** A registered node class: its id, serialized fields, Arrow schema and how to create instances. */
+final class NodeType {
+  final int id;
+  final Class<?> type;
+  final List<NodeField> fields;
+  final Schema schema;
+  final boolean isRecord;
+  /** Classes: ()Object. Records: (Object[])Object over the canonical constructor. */
+  final MethodHandle constructor;
+
+  NodeType(int id, Class<?> type, List<NodeField> fields, Schema schema, boolean isRecord, MethodHandle constructor) {
+    this.id = id;
+    this.type = type;
+    this.fields = fields;
+    this.schema = schema;
+    this.isRecord = isRecord;
+    this.constructor = constructor;
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * AutoLink's communication-independent part: {@link dev.layout.autolink.GraphCodec} aggregates an
+ * object graph of {@link dev.layout.autolink.TypeRegistry registered} node types into bounded
+ * {@link dev.layout.autolink.Packet}s (per-type Arrow record batches, references as int32 indices)
+ * and expands packets back into an isomorphic graph.
+ *
+ * <p>Transfer layers (topology communicators, Spark) are meant to sit on top and only move packets:
+ * send/recv sends {@code aggregate(root)} and feeds {@link dev.layout.autolink.GraphExpander#accept}
+ * on the receiver; bcast sends the same packets to every rank; gather and alltoall run one
+ * aggregate/expand per peer. Packets are self-delimiting byte arrays
+ * ({@link dev.layout.autolink.Packet#bytes()}, {@link dev.layout.autolink.Packet#wrap}), so any byte
+ * transport works.
+ */
+package dev.layout.autolink;

@@ -1,0 +1,58 @@
+package dev.layout.fileview;
+
+import java.io.File;
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.TestInfo;
+
+/** The view I/O contract against a real HDFS: one MiniDFSCluster (1 datanode) for the class. */
+@Tag("hdfs")
+class HdfsViewIoIT extends AbstractViewIoContract {
+  private static MiniDFSCluster cluster;
+  private static FileSystem hdfs;
+  private Path dir;
+
+  @BeforeAll
+  static void startCluster() throws IOException {
+    Configuration conf = new Configuration();
+    File base = new File("target/minidfs/" + HdfsViewIoIT.class.getSimpleName()).getAbsoluteFile();
+    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getPath());
+    conf.setLong("dfs.blocksize", 1 << 20);
+    cluster = new MiniDFSCluster.Builder(conf).numDataNodes(1).format(true).build();
+    cluster.waitActive();
+    hdfs = cluster.getFileSystem();
+  }
+
+  @AfterAll
+  static void stopCluster() throws IOException {
+    if (hdfs != null) {
+      hdfs.close();
+    }
+    if (cluster != null) {
+      cluster.shutdown(true);
+    }
+  }
+
+  @BeforeEach
+  void makeDir(TestInfo info) throws IOException {
+    dir = new Path("/t/" + info.getDisplayName().replaceAll("[^A-Za-z0-9]", "_") + "_" + System.nanoTime());
+    hdfs.mkdirs(dir);
+  }
+
+  @Override
+  FileSystem fs() {
+    return hdfs;
+  }
+
+  @Override
+  Path dir() {
+    return dir;
+  }
+}

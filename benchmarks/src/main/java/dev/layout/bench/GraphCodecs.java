@@ -1,0 +1,76 @@
+package dev.layout.bench;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+import dev.layout.autolink.GraphCodec;
+import dev.layout.autolink.Packet;
+import dev.layout.autolink.TypeRegistry;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+
+/** Encode+decode round trips of one graph with AutoLink, Kryo 5 and Java serialization; each returns the encoded bytes. */
+public final class GraphCodecs {
+  private GraphCodecs() {}
+
+  /** A decoded graph and the number of bytes that crossed the "wire". */
+  public record Result(Object graph, long bytes) {}
+
+  public static GraphCodec autolink(BufferAllocator allocator) {
+    return GraphCodec.builder(TypeRegistry.of(GraphShapes.classes())).allocator(allocator).packetRows(1 << 16).build();
+  }
+
+  public static Result autolink(GraphCodec codec, Object root) {
+    List<Packet> wire = new ArrayList<>();
+    long bytes = 0;
+    var it = codec.aggregate(root);
+    while (it.hasNext()) {
+      Packet p = it.next();
+      bytes += p.byteSize();
+      wire.add(p);
+    }
+    return new Result(codec.expand(wire.iterator()), bytes);
+  }
+
+  public static Kryo kryo() {
+    Kryo k = new Kryo();
+    k.setReferences(true);
+    k.setRegistrationRequired(true);
+    for (Class<?> c : GraphShapes.classes()) {
+      k.register(c);
+    }
+    return k;
+  }
+
+  public static Result kryo(Kryo k, Object root) {
+    Output out = new Output(1 << 20, -1);
+    k.writeClassAndObject(out, root);
+    byte[] b = out.toBytes();
+    Object back = k.readClassAndObject(new Input(b));
+    return new Result(back, b.length);
+  }
+
+  public static Result java(Object root) {
+    try {
+      ByteArrayOutputStream bos = new ByteArrayOutputStream(1 << 20);
+      try (ObjectOutputStream oos = new ObjectOutputStream(bos)) {
+        oos.writeObject(root);
+      }
+      byte[] b = bos.toByteArray();
+      try (ObjectInputStream ois = new ObjectInputStream(new ByteArrayInputStream(b))) {
+        return new Result(ois.readObject(), b.length);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
