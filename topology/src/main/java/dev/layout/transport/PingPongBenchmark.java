@@ -163,6 +163,8 @@ public final class PingPongBenchmark {
         out.printf(Locale.ROOT, "%-7s %9s %6s %11s %11s %11s %-7s %7s %11s %8s%n", "type", "floats", "blocks",
             "pack_us", "gather_us", "adapt_us", "choice", "best/ad", "contig_us", "ad/contig");
         double worst = Double.MAX_VALUE;
+        int decisive = 0;
+        int right = 0;
         int[] tag = {0};
         for (Row row : rows(quick)) {
           if (row.floats <= WARMUP_MAX_FLOATS) {
@@ -174,10 +176,21 @@ public final class PingPongBenchmark {
           double[] best = measure(t, 0, row, repsFor(row, reps), tag, chosen);
           double ratio = Math.min(best[0], best[1]) / best[2];
           worst = Math.min(worst, ratio);
+          if (Math.abs(best[0] - best[1]) > 0.10 * Math.min(best[0], best[1])) {
+            decisive++;
+            SendStrategy faster = best[0] < best[1] ? SendStrategy.PACK : SendStrategy.GATHER;
+            if (faster == chosen[0]) {
+              right++;
+            }
+          }
           out.printf(Locale.ROOT, "%-7s %9d %6d %11.1f %11.1f %11.1f %-7s %7.2f %11.1f %8.2f%n", row.kind, row.floats,
               row.blocks, best[0], best[1], best[2], chosen[0] == null ? "-" : chosen[0].name().toLowerCase(Locale.ROOT),
               ratio, best[3], best[2] / best[3]);
         }
+        out.printf(Locale.ROOT, "adaptive chose the faster strategy in %d of %d rows where pack and gather differ by"
+            + " more than 10%%; load average %.1f on %d cpus%n", right, decisive,
+            ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+            Runtime.getRuntime().availableProcessors());
         out.printf(Locale.ROOT, "min adaptive/best: %.2f%n", worst);
       }
       if (!child.waitFor(30, TimeUnit.SECONDS)) {
@@ -220,7 +233,7 @@ public final class PingPongBenchmark {
 
   /** More repetitions where a round trip is cheap: the minimum of many is a steadier figure. */
   static int repsFor(Row row, int reps) {
-    return row.floats <= (16 << 10) ? reps * 8 : row.floats <= (256 << 10) ? reps * 4 : reps * 2;
+    return row.floats <= (16 << 10) ? reps * 8 : row.floats <= (256 << 10) ? reps * 4 : reps * 3;
   }
 
   /**

@@ -373,7 +373,7 @@ public final class TcpTransport implements Transport {
     } else if (strategy == SendStrategy.ADAPTIVE) {
       chosen = n < options.costModel().minGatherBytes()
           ? SendStrategy.PACK
-          : options.costModel().choose(estimateBlocks(type, count), n, !view.get().isDirect());
+          : options.costModel().choose(estimateBlocks(seg), n, !view.get().isDirect());
     }
     Connection c = connection(dest, "sendTyped");
     sentMessages.incrementAndGet();
@@ -533,11 +533,16 @@ public final class TcpTransport implements Transport {
     return s;
   }
 
-  /** Estimated contiguous blocks of count elements: exact up to 256 blocks, extrapolated beyond. */
-  static long estimateBlocks(Datatype type, long count) {
-    Segment s = Segment.layout(type, count);
+  /**
+   * Estimated contiguous blocks of the segment's whole stream: exact up to 256 blocks, extrapolated
+   * from the first 256 beyond. Rewinds the segment (no second dataloop compilation).
+   */
+  static long estimateBlocks(Segment s) {
+    s.seek(0);
     List<Piece> pieces = s.flatten(256);
-    if (s.remaining() == 0 || pieces.isEmpty()) {
+    boolean all = s.remaining() == 0;
+    s.seek(0);
+    if (all || pieces.isEmpty()) {
       return pieces.size();
     }
     long covered = 0;
@@ -1516,7 +1521,7 @@ public final class TcpTransport implements Transport {
     @Override
     public void consume(Connection c, long n) throws IOException {
       Optional<ByteBuffer> view = memory.asByteBuffer();
-      long blocks = estimateBlocks(type, count);
+      long blocks = estimateBlocks(seg);
       if (view.isPresent() && view.get().isDirect() && blocks > 0 && seg.byteSize() / blocks >= SCATTER_MIN_BLOCK) {
         ByteBuffer v = view.get();
         ByteBuffer[] iov = new ByteBuffer[256];
