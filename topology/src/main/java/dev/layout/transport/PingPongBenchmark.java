@@ -255,9 +255,12 @@ public final class PingPongBenchmark {
     double[] best = new double[4];
     java.util.Arrays.fill(best, Double.MAX_VALUE);
     for (int rep = -2; rep < reps; rep++) {
-      for (int step = 0; step < 4; step++) {
-        // rotate the order so that no strategy always follows the same one (GC, caches)
-        int s = (step + Math.max(0, rep)) % 4;
+      // a fresh order per round (the same on both processes: seeded by the shared tag counter), so
+      // that no strategy always follows the same one: gathering many small blocks leaves garbage
+      // and cold caches behind, which would otherwise always be charged to the next strategy
+      List<Integer> order = new ArrayList<>(List.of(0, 1, 2, 3));
+      java.util.Collections.shuffle(order, new java.util.Random(tag[0]));
+      for (int s : order) {
         int k = ++tag[0];
         long t0 = System.nanoTime();
         if (me == 1) {
