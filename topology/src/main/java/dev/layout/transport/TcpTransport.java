@@ -1215,7 +1215,7 @@ public final class TcpTransport implements Transport {
 
     void writeFrame(String op, byte type, long context, int tag, int id, long length, ByteBuffer body) throws IOException {
       lockForWrite(op);
-      ScheduledFuture<?> guard = null;
+      ScheduledFuture<?> guard = stallGuard(op); // a peer that stops reading must not block us forever
       try {
         header.clear();
         fillHeader(header, type, context, tag, id, length);
@@ -1231,7 +1231,6 @@ public final class TcpTransport implements Transport {
           writeAll(ch, staging);
           return;
         }
-        guard = stallGuard(op);
         writeOffset += HEADER;
         writeAll(ch, header);
         if (body != null) {

@@ -354,6 +354,23 @@ class TcpTransportTest {
   }
 
   @Test
+  void aLargeTypedSendNobodyReceivesTimesOutNamingThePeer() throws IOException {
+    JobSecret secret = JobSecret.random();
+    TcpTransport.Listener l = TcpTransport.listen(new Endpoint("127.0.0.1", 0));
+    TcpTransport t = l.open(0, List.of(l.endpoint(), new Endpoint("127.0.0.1", 1)), secret,
+        SMALL.withSendTimeout(Duration.ofMillis(200)));
+    toClose.add(t);
+    RawPeer p = raw(t);
+    assertThat(p.handshake(secret, 1, 0)).isEqualTo(TcpTransport.ACCEPTED); // authenticated, never answers
+    Memory m = Memory.ofBuffer(ByteBuffer.allocateDirect(1 << 20));
+    assertThatThrownBy(() -> t.sendTyped(1, 0L, 9, Primitive.BYTE, 1 << 20, m, 0, SendStrategy.ADAPTIVE))
+        .isInstanceOf(TransportTimeoutException.class)
+        .hasMessageContaining("process 1")
+        .hasMessageContaining("tag 9")
+        .hasMessageContaining("within PT0.2S");
+  }
+
+  @Test
   void anUnreachablePeerIsNamedAfterTheConnectTimeout() throws IOException {
     TcpTransport.Listener l = TcpTransport.listen(new Endpoint("127.0.0.1", 0));
     Endpoint nobody;
