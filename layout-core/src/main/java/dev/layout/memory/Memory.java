@@ -93,6 +93,32 @@ public final class Memory {
     return byteSize;
   }
 
+  /**
+   * A {@link ByteBuffer} sharing this memory's bytes {@code [0, byteSize)} (position 0, limit
+   * byteSize, read-only if this memory is), for channel I/O without copies (gathering writes,
+   * scattering reads); empty for raw-address memories not backed by a direct buffer and for
+   * memories larger than 2 GiB.
+   */
+  public java.util.Optional<ByteBuffer> asByteBuffer() {
+    if (byteSize > Integer.MAX_VALUE) {
+      return java.util.Optional.empty();
+    }
+    int n = (int) byteSize;
+    ByteBuffer view = null;
+    if (base instanceof byte[] array) {
+      view = ByteBuffer.wrap(array, (int) (address - BYTE_ARRAY_BASE), n).slice();
+    } else if (base == null && owner instanceof ByteBuffer b && b.isDirect()) {
+      long rel = address - U.getLong(b, BUFFER_ADDRESS);
+      if (rel >= 0 && rel + n <= b.capacity()) {
+        view = b.duplicate().clear().position((int) rel).limit((int) rel + n).slice();
+      }
+    }
+    if (view == null) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(readOnly ? view.asReadOnlyBuffer() : view);
+  }
+
   public boolean isReadOnly() {
     return readOnly;
   }

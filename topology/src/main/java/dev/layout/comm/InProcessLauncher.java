@@ -1,6 +1,7 @@
 package dev.layout.comm;
 
 import dev.layout.transport.InProcessTransport;
+import dev.layout.transport.Transport;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +34,22 @@ public final class InProcessLauncher {
     if (timeout == null || timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("launch: timeout " + timeout + " (expected: > 0)");
     }
-    List<InProcessTransport> endpoints = InProcessTransport.create(size);
+    return runOn(InProcessTransport.create(size), timeout, body);
+  }
+
+  /**
+   * As {@link #run} over given connected endpoints (endpoint i is rank i of the world), for
+   * instance a loopback {@code TcpTransport} fabric. A failing rank closes its own endpoint, which
+   * releases the peers waiting on it; all endpoints are closed at the end.
+   */
+  public static <T> List<T> runOn(List<? extends Transport> endpoints, Duration timeout, Function<Communicator, T> body) {
+    if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("launch: timeout " + timeout + " (expected: > 0)");
+    }
+    if (endpoints == null || endpoints.isEmpty()) {
+      throw new IllegalArgumentException("launch: endpoints " + endpoints + " (expected: at least one)");
+    }
+    int size = endpoints.size();
     AtomicReferenceArray<T> results = new AtomicReferenceArray<>(size);
     List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
     Thread[] threads = new Thread[size];
@@ -42,7 +58,7 @@ public final class InProcessLauncher {
       threads[i] =
           new Thread(
               () -> {
-                InProcessTransport ep = endpoints.get(rank);
+                Transport ep = endpoints.get(rank);
                 try (Communicator comm = Communicator.world(ep, timeout)) {
                   results.set(rank, body.apply(comm));
                 } catch (Throwable t) {
@@ -62,7 +78,7 @@ public final class InProcessLauncher {
           t.join(Math.max(1, left / 1_000_000));
         }
         if (t.isAlive()) {
-          endpoints.get(0).close();
+          endpoints.forEach(Transport::close);
           for (Thread u : threads) {
             u.interrupt();
           }
@@ -72,10 +88,10 @@ public final class InProcessLauncher {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      endpoints.get(0).close();
+      endpoints.forEach(Transport::close);
       throw new IllegalStateException("launch: interrupted while waiting for " + size + " ranks", e);
     } finally {
-      endpoints.get(0).close();
+      endpoints.forEach(Transport::close);
     }
     if (!failures.isEmpty()) {
       Throwable first = failures.get(0);

@@ -1,8 +1,17 @@
 /**
- * Moving byte messages between processes: the {@link dev.layout.transport.Transport} interface
- * (send and receive matched by communicator context, tag and source, every receive with a timeout)
- * and its in-process implementation {@link dev.layout.transport.InProcessTransport}, where each
- * process is a thread of one JVM. Nothing here knows about communicators, topologies or
- * collectives; a network transport implements the same small interface in a later issue.
+ * Moving messages between processes: the {@link dev.layout.transport.Transport} interface (send and
+ * receive matched by communicator context, tag and source, non-overtaking, every wait with a
+ * timeout, typed sends and receives of datatype-described memory), the in-process {@link
+ * dev.layout.transport.InProcessTransport} (threads of one JVM) and the network {@link
+ * dev.layout.transport.TcpTransport} (java.nio over TCP, authenticated by a {@link
+ * dev.layout.transport.JobSecret}, eager and rendezvous protocols, credit flow control).
+ *
+ * <p>Typed sends choose per message between packing and a gathering write with {@link
+ * dev.layout.transport.SendCostModel} (Furmento and Mercier 2005), calibrated by {@link
+ * dev.layout.transport.TransportCalibration} into {@code conf/transport.properties}; {@link
+ * dev.layout.transport.PingPongBenchmark} is the paper's appendix B between two JVMs. Blocking
+ * java.nio channels with a reader thread per connection were chosen over Netty: no dependency, and
+ * a gathering write over user memory is one JDK call. Nothing here knows about communicators,
+ * topologies or collectives.
  */
 package dev.layout.transport;

@@ -2,11 +2,16 @@ package dev.layout.collective;
 
 import dev.layout.comm.Communicator;
 import dev.layout.comm.InProcessLauncher;
+import dev.layout.transport.JobSecret;
+import dev.layout.transport.TcpOptions;
+import dev.layout.transport.TcpTransport;
+import dev.layout.transport.Transport;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 
 /** Test helpers: run ranks as threads, encode numbers little-endian. */
 final class Harness {
@@ -14,8 +19,21 @@ final class Harness {
 
   private Harness() {}
 
+  /** When set (by the TCP subclasses of the collective tests), ranks run over these fabrics instead of in-process. */
+  static volatile IntFunction<List<? extends Transport>> fabric;
+
   static <T> List<T> run(int n, Function<Communicator, T> body) {
-    return InProcessLauncher.run(n, TIMEOUT, body);
+    IntFunction<List<? extends Transport>> f = fabric;
+    return f == null ? InProcessLauncher.run(n, TIMEOUT, body) : InProcessLauncher.runOn(f.apply(n), TIMEOUT, body);
+  }
+
+  /** A loopback TCP fabric of n processes with a fresh secret. */
+  static List<? extends Transport> tcp(int n) {
+    try {
+      return TcpTransport.loopbackFabric(n, JobSecret.random(), TcpOptions.defaults().withEagerThresholdBytes(4096));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   static byte[] longs(long... v) {

@@ -1,0 +1,90 @@
+package dev.layout.transport;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+
+/** A hand-driven dialler speaking the wire protocol, to play a misbehaving or dying peer in tests. */
+final class RawPeer implements AutoCloseable {
+  final SocketChannel ch;
+  byte[] helloSent;
+
+  private RawPeer(SocketChannel ch) {
+    this.ch = ch;
+  }
+
+  static RawPeer connect(Endpoint to) throws IOException {
+    return new RawPeer(SocketChannel.open(to.toSocketAddress()));
+  }
+
+  /** Authenticates as {@code me} to {@code target}; returns the verdict byte (or -1 on end of stream). */
+  int handshake(JobSecret secret, int me, int target) throws IOException {
+    return handshake(secret, me, target, JobSecret.nonce());
+  }
+
+  int handshake(JobSecret secret, int me, int target, byte[] nonceD) throws IOException {
+    ByteBuffer hello = ByteBuffer.allocate(TcpTransport.HELLO_BYTES);
+    hello.putInt(TcpTransport.MAGIC).putInt(TcpTransport.VERSION).putInt(me).putInt(target).put(nonceD).putLong(1 << 20);
+    helloSent = hello.array().clone();
+    hello.flip();
+    TcpTransport.writeAll(ch, hello);
+    ByteBuffer chal = ByteBuffer.allocate(TcpTransport.CHALLENGE_BYTES);
+    if (!readFully(chal)) {
+      return -1;
+    }
+    chal.flip();
+    chal.getInt();
+    chal.getInt();
+    byte[] nonceA = new byte[32];
+    chal.get(nonceA);
+    byte[] mac = secret.hmac(label("dialer"), nonceD, nonceA, intBytes(me), intBytes(target));
+    TcpTransport.writeAll(ch, ByteBuffer.wrap(mac));
+    ByteBuffer v = ByteBuffer.allocate(1);
+    return readFully(v) ? v.get(0) : -1;
+  }
+
+  /** A frame header as the transport writes it. */
+  static ByteBuffer header(byte type, int source, long context, int tag, long seq, long length, int id) {
+    ByteBuffer b = ByteBuffer.allocate(TcpTransport.HEADER);
+    b.put(type).put((byte) 0).put((byte) 0).put((byte) 0).putInt(source).putLong(context).putInt(tag).putLong(seq)
+        .putLong(length).putInt(id).flip();
+    return b;
+  }
+
+  void write(ByteBuffer b) throws IOException {
+    TcpTransport.writeAll(ch, b);
+  }
+
+  void write(byte[] b) throws IOException {
+    write(ByteBuffer.wrap(b));
+  }
+
+  /** Reads until end of stream (or the buffer is full); true if the buffer was filled. */
+  boolean readFully(ByteBuffer b) throws IOException {
+    while (b.hasRemaining()) {
+      int r;
+      try {
+        r = ch.read(b);
+      } catch (java.net.SocketException e) {
+        return false; // reset: the transport dropped us with our bytes unread
+      }
+      if (r < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static byte[] label(String s) {
+    return ("layout-transport-v1/" + s).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  }
+
+  private static byte[] intBytes(int v) {
+    return ByteBuffer.allocate(4).putInt(v).array();
+  }
+
+  @Override
+  public void close() throws IOException {
+    ch.close();
+  }
+}
