@@ -11,8 +11,8 @@ import java.util.List;
  * between (once, with {@code BarrierTaskContext.allGather}): {@link #bind} listens and reports an
  * endpoint string, {@link Binding#connect} builds the mesh from everybody's endpoints.
  *
- * <p>Shipped inside Spark closures, hence serializable. {@link #sockets()} is the connector's own
- * socket mesh; a factory over {@code dev.layout.transport.TcpTransport} replaces it when that lands.
+ * <p>Shipped inside Spark closures, hence serializable. {@link #tcp()} (the default) is the project's
+ * network transport; {@link #sockets()} a simpler eager socket mesh.
  */
 public interface TransportFactory extends Serializable {
 
@@ -39,8 +39,13 @@ public interface TransportFactory extends Serializable {
     void close();
   }
 
-  /** The connector's socket mesh ({@link SocketTransport}). */
+  /** The connector's simple socket mesh ({@link SocketTransport}), eager connections to every peer. */
   static TransportFactory sockets() {
     return SocketTransport.FACTORY;
+  }
+
+  /** The project's network transport ({@code TcpTransport}); the default of halo exchanges. */
+  static TransportFactory tcp() {
+    return TcpTransportFactory.INSTANCE;
   }
 }

@@ -74,7 +74,7 @@ public final class HaloExchange implements Serializable {
     Objects.requireNonNull(grid, "grid");
     Objects.requireNonNull(stencil, "stencil");
     grid.checkStencil(stencil);
-    return new HaloExchange(grid, stencil, ExchangeMode.BARRIER, CheckpointPolicy.NONE, TransportFactory.sockets(),
+    return new HaloExchange(grid, stencil, ExchangeMode.BARRIER, CheckpointPolicy.NONE, TransportFactory.tcp(),
         Duration.ofMinutes(2));
   }
 
