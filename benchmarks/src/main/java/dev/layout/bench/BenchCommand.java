@@ -38,7 +38,7 @@ public final class BenchCommand implements Subcommand {
 
   @Override
   public String summary() {
-    return "measure pack/unpack speed: of one type (bench type) or the Ross et al. suite vs hand-written loops (bench pack)";
+    return "benchmarks: one type (bench type), the Ross suite vs hand-written loops (bench pack), ping-pong (bench pingpong), graphs (bench graph)";
   }
 
   @Override
@@ -46,13 +46,17 @@ public final class BenchCommand implements Subcommand {
     if (args.length == 0 || args[0].equals("--help")) {
       out.println("usage: layout bench type --type \"<layout notation>\" | --type-file PATH [--count N] [--target heap|direct|offheap] [--seconds S]");
       out.println("       layout bench pack [--quick] [--case NAME,...] [--target heap,direct,offheap] [--out DIR]");
+      out.println("       layout bench pingpong [--quick] [--reps N]   (two JVMs over loopback TCP: pack vs gather vs adaptive)");
+      out.println("       layout bench graph [--quick]                  (AutoLink vs Kryo vs Java serialization)");
       return args.length == 0 ? 2 : 0;
     }
     String[] rest = Arrays.copyOfRange(args, 1, args.length);
     return switch (args[0]) {
       case "type" -> type(rest, out);
       case "pack" -> pack(rest, out);
-      default -> throw new IllegalArgumentException("bench: unknown mode '" + args[0] + "' (expected: type or pack)");
+      case "pingpong" -> dev.layout.transport.PingPongBenchmark.run(rest, out, err);
+      case "graph" -> GraphBenchMain.run(rest, out);
+      default -> throw new IllegalArgumentException("bench: unknown mode '" + args[0] + "' (expected: type, pack, pingpong or graph)");
     };
   }
 

@@ -13,6 +13,17 @@ import org.apache.arrow.memory.RootAllocator;
  * Args: {@code [nodes=1000000] [repeats=3]}. Last line: {@code min kryo/autolink time: X.XX}.
  */
 public final class GraphBenchMain {
+  /** {@code layout bench graph [--quick]}: 10^6 nodes best of 3, or 10^5 nodes once with --quick. */
+  static int run(String[] args, java.io.PrintStream out) {
+    boolean quick = java.util.Arrays.asList(args).contains("--quick");
+    try {
+      main(quick ? new String[] {"100000", "1"} : new String[0]);
+    } catch (Exception e) {
+      throw new IllegalStateException("bench graph: " + e.getMessage(), e);
+    }
+    return 0;
+  }
+
   public static void main(String[] args) throws Exception {
     int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
     int repeats = args.length > 1 ? Integer.parseInt(args[1]) : 3;
