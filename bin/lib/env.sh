@@ -28,10 +28,28 @@ layout_build() {
   # each module wrote its own dependency list; jobs' has Spark, benchmarks' has JMH and Kryo
   local deps
   deps="$(cat "$root/jobs/target/classpath.txt"):$(cat "$root/benchmarks/target/classpath.txt")"
+  # jobs alone (Spark's Kryo 4 must not meet the benchmarks' Kryo 5) for spark-submit
+  printf '%s:%s' "${extra#:}" "$(cat "$root/jobs/target/classpath.txt")" > "$state/submit-classpath.txt"
   printf '%s:%s' "${extra#:}" "$deps" > "$cp_file"
 }
 
+layout_submit_classpath() {
+  if [ -n "${LAYOUT_CLASSPATH:-}" ]; then
+    printf '%s' "$LAYOUT_CLASSPATH"
+    return
+  fi
+  if layout_needs_build || [ ! -f "$state/submit-classpath.txt" ]; then
+    layout_build
+  fi
+  cat "$state/submit-classpath.txt"
+}
+
 layout_classpath() {
+  # Tests (and users with their own build) may hand in the classpath and skip the build check.
+  if [ -n "${LAYOUT_CLASSPATH:-}" ]; then
+    printf '%s' "$LAYOUT_CLASSPATH"
+    return
+  fi
   if layout_needs_build; then
     layout_build
   fi

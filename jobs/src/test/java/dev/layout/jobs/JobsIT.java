@@ -1,0 +1,109 @@
+package dev.layout.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.layout.jobs.heat.SequentialHeat;
+import dev.layout.jobs.life.Pbm;
+import dev.layout.jobs.life.SequentialLife;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * End to end: every job through {@code bin/layout-submit} (embedded SparkSubmit on local[2]), its
+ * outputs checked against the sequential references value for value.
+ */
+@Tag("spark")
+class JobsIT {
+  static final Path ROOT = Path.of(System.getProperty("user.dir")).getParent();
+
+  record Run(int code, String output) {}
+
+  static Run submit(Path log, String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of("bash", ROOT.resolve("bin/layout-submit").toString()));
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+    pb.environment().put("LAYOUT_CLASSPATH", System.getProperty("java.class.path"));
+    pb.environment().put("LAYOUT_JAVA_OPTS", "-Xmx1g");
+    pb.environment().remove("SPARK_HOME");
+    Process p = pb.start();
+    try {
+      if (!p.waitFor(5, TimeUnit.MINUTES)) {
+        throw new AssertionError("layout-submit did not finish in 5 minutes: " + String.join(" ", args) + "\n" + Files.readString(log));
+      }
+      return new Run(p.exitValue(), Files.readString(log));
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  @Test
+  void heatBarrierNinePointEqualsTheSequentialField(@TempDir Path dir) throws Exception {
+    Path out = dir.resolve("out");
+    Run r = submit(dir.resolve("log"), "heat", "--master", "local[2]", "--grid", "24x20", "--stencil", "9", "--steps", "30",
+        "--mode", "barrier", "--procs", "2x1", "--out", out.toString());
+    assertThat(r.code()).as(r.output()).isZero();
+    double[] expect = SequentialHeat.run(new int[] {24, 20}, 9, false, null, 30);
+    assertThat(RawField.read(out.resolve("field.f64"), 24 * 20)).isEqualTo(expect);
+    assertThat(Files.size(out.resolve("field.png"))).isPositive();
+    String summary = Files.readString(out.resolve("summary.json"));
+    assertThat(summary).contains("\"min\"", "\"max\"", "\"mean\"", "\"l2\"", "\"steps\": 30", "\"mode\": \"barrier\"", "\"per_iteration_ms\"",
+        "\"bytes_exchanged\"");
+  }
+
+  @Test
+  void heatShuffleThreeDimensionalFromARawFile(@TempDir Path dir) throws Exception {
+    int[] grid = {6, 5, 7};
+    double[] init = new double[6 * 5 * 7];
+    for (int i = 0; i < init.length; i++) {
+      init[i] = (i * 37 % 11) / 10.0;
+    }
+    Path raw = dir.resolve("init.f64");
+    RawField.write(init, raw);
+    Path out = dir.resolve("out");
+    Run r = submit(dir.resolve("log"), "heat", "--master", "local[2]", "--grid", "6x5x7", "--stencil", "27", "--steps", "4", "--mode",
+        "shuffle", "--procs", "2x1x1", "--init", "raw:" + raw, "--periodic", "true", "--out", out.toString());
+    assertThat(r.code()).as(r.output()).isZero();
+    assertThat(RawField.read(out.resolve("field.f64"), init.length)).isEqualTo(SequentialHeat.run(grid, 27, true, init, 4));
+  }
+
+  @Test
+  void lifeOnATorusMatchesTheSequentialBoardAndCounts(@TempDir Path dir) throws Exception {
+    Path out = dir.resolve("out");
+    Run r = submit(dir.resolve("log"), "life", "--master", "local[2]", "--grid", "20x24", "--steps", "25", "--mode", "barrier", "--procs",
+        "1x2", "--init", "random:7:0.35", "--out", out.toString());
+    assertThat(r.code()).as(r.output()).isZero();
+    boolean[] b = SequentialLife.random(20, 24, 7, 0.35);
+    StringBuilder live = new StringBuilder("\"live\": [");
+    for (int g = 0; g < 25; g++) {
+      b = SequentialLife.step(b, 20, 24, true);
+      live.append(g > 0 ? "," : "").append(SequentialLife.live(b));
+    }
+    Pbm.Board got = Pbm.read(out.resolve("board.pbm"));
+    assertThat(got.cells()).isEqualTo(b);
+    assertThat(Files.readString(out.resolve("summary.json"))).contains(live.append(']').toString());
+  }
+
+  @Test
+  void badOptionsExitWithTwoAndAOneLineMessage(@TempDir Path dir) throws Exception {
+    Run r = submit(dir.resolve("log"), "heat", "--master", "local[2]", "--grid", "24x0", "--out", dir.resolve("o").toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.output()).contains("heat: error: heat: --grid 24x0 (expected: every size >= 1)");
+    Run unknown = submit(dir.resolve("log2"), "nojob");
+    assertThat(unknown.code()).isEqualTo(2);
+    assertThat(unknown.output()).contains("unknown job 'nojob'");
+  }
+
+  static {
+    if (!new File(ROOT.resolve("jobs/target").toString()).isDirectory()) {
+      throw new IllegalStateException("run from the jobs module (user.dir " + System.getProperty("user.dir") + ")");
+    }
+  }
+}
