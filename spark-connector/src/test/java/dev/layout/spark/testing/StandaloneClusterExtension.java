@@ -38,7 +38,8 @@ public final class StandaloneClusterExtension
 
   private static final ExtensionContext.Namespace NS =
       ExtensionContext.Namespace.create(StandaloneClusterExtension.class);
-  private static final Duration STARTUP = Duration.ofSeconds(180);
+  // Generous: on a loaded 2-core machine the first executors have taken over 3 minutes to register.
+  private static final Duration STARTUP = Duration.ofSeconds(Long.getLong("layout.cluster.startupSeconds", 420));
 
   public static Cluster cluster(ExtensionContext context) {
     return context.getRoot().getStore(NS).getOrComputeIfAbsent("cluster", k -> Cluster.start(), Cluster.class);
