@@ -12,7 +12,8 @@ public final class Images {
 
   /**
    * Writes {@code rows x cols} values (row-major) as a heat map from blue (min) through red to
-   * yellow (max), scaled up so small grids stay visible.
+   * yellow (max), on a logarithmic scale (diffusion fronts span decades), scaled up so small grids
+   * stay visible.
    */
   public static void heatMap(double[] values, int rows, int cols, Path png) throws IOException {
     double min = Double.POSITIVE_INFINITY;
@@ -26,7 +27,7 @@ public final class Images {
     BufferedImage img = new BufferedImage(cols * scale, rows * scale, BufferedImage.TYPE_INT_RGB);
     for (int i = 0; i < rows; i++) {
       for (int j = 0; j < cols; j++) {
-        int rgb = color((values[i * cols + j] - min) / span);
+        int rgb = color(Math.log1p(999 * (values[i * cols + j] - min) / span) / Math.log(1000));
         for (int a = 0; a < scale; a++) {
           for (int b = 0; b < scale; b++) {
             img.setRGB(j * scale + b, i * scale + a, rgb);
