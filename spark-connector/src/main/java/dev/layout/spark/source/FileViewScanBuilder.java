@@ -63,7 +63,7 @@ final class FileViewScanBuilder implements ScanBuilder, SupportsPushDownFilters,
     long[] sub = new long[d];
     for (int i = 0; i < d; i++) {
       st[i] = Math.min(lo[i], spec.shape[i]);
-      sub[i] = Math.max(0, hi[i] - st[i]);
+      sub[i] = Math.max(0, Math.min(hi[i], spec.shape[i]) - st[i]);
       if (sub[i] == 0) {
         st[i] = 0;
       }
