@@ -124,18 +124,22 @@ final class FileViewReaderFactory implements PartitionReaderFactory {
         return false;
       }
       int n = (int) Math.min(spec.batchRows, end - cur);
-      byte[] values = needValues ? readValues(n) : null;
+      // A primitive etype Arrow stores as is (signed integers, floats): read straight into the vector.
+      boolean direct = needValues && members.size() == 1 && view.etype() instanceof Primitive p && isDirect(p);
+      byte[] values = needValues && !direct ? readValues(n) : null;
       long[] lin = needCoords ? linearIndices(n) : null;
       List<FieldVector> vs = new ArrayList<>(source.length);
       ColumnVector[] cols = new ColumnVector[source.length];
       try {
         for (int i = 0; i < source.length; i++) {
           StructField f = required.fields()[i];
-          FieldVector fv = source[i] >= 0 ? coordinates(f.name(), lin, source[i], n) : values(f.name(), members.get(-1 - source[i]), values, n);
+          FieldVector fv = source[i] >= 0 ? coordinates(f.name(), lin, source[i], n)
+              : direct ? readDirect(f.name(), members.get(-1 - source[i]).type(), n)
+              : values(f.name(), members.get(-1 - source[i]), values, n);
           vs.add(fv);
           cols[i] = new ArrowColumnVector(fv);
         }
-      } catch (RuntimeException e) {
+      } catch (IOException | RuntimeException e) {
         vs.forEach(FieldVector::close);
         throw e;
       }
@@ -143,6 +147,45 @@ final class FileViewReaderFactory implements PartitionReaderFactory {
       batch = new ColumnarBatch(cols, n);
       cur += n;
       return true;
+    }
+
+    private static boolean isDirect(Primitive p) {
+      return switch (p) {
+        case BYTE, INT8, INT16, INT32, INT64, FLOAT32, FLOAT64 -> true;
+        default -> false;
+      };
+    }
+
+    /** Reads {@code n} etypes of the view into a fresh vector's data buffer, without copies. */
+    private FieldVector readDirect(String name, Primitive p, int n) throws IOException {
+      org.apache.arrow.vector.BaseFixedWidthVector v = switch (p) {
+        case BYTE, INT8 -> new TinyIntVector(name, alloc);
+        case INT16 -> new SmallIntVector(name, alloc);
+        case INT32 -> new IntVector(name, alloc);
+        case INT64 -> new BigIntVector(name, alloc);
+        case FLOAT32 -> new Float4Vector(name, alloc);
+        case FLOAT64 -> new Float8Vector(name, alloc);
+        default -> throw new IllegalStateException("fileview: type " + p);
+      };
+      try {
+        v.allocateNew(n);
+        v.getValidityBuffer().setOne(0L, (long) org.apache.arrow.vector.BitVectorHelper.getValidityBufferSize(n));
+        open().readAt(cur, v.getDataBuffer(), 0, p, n);
+        v.setValueCount(n);
+        return v;
+      } catch (IOException | RuntimeException e) {
+        v.close();
+        throw e;
+      }
+    }
+
+    private ViewReader open() throws IOException {
+      if (in == null) {
+        Path path = new Path(spec.path);
+        FileSystem fs = path.getFileSystem(conf.get());
+        in = ViewReader.open(fs, path, view);
+      }
+      return in;
     }
 
     private byte[] readValues(int n) throws IOException {

@@ -3,6 +3,8 @@ package dev.layout.spark.source;
 import dev.layout.dataloop.Segment;
 import dev.layout.datatype.Datatype;
 import dev.layout.fileview.FileView;
+import dev.layout.fileview.RangePlanner;
+import dev.layout.fileview.SievingPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -88,7 +90,7 @@ final class FileViewScan implements Scan, Batch {
       }
       long esize = view.etype().byteSize();
       Segment seg = Segment.layout(view.filetype(), tiles(view, n));
-      long end = fileByte(seg, view, n - 1, esize) + esize;
+      long end = new RangePlanner(view, SievingPolicy.adjacentOnly()).fileEnd(0, Math.multiplyExact(n, esize));
       if (end > st.getLen()) {
         throw new IOException("fileview: the view " + spec + " reaches file byte " + end + " of " + path + ", past its end at "
             + st.getLen() + " bytes");
