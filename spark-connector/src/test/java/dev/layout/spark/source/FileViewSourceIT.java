@@ -212,6 +212,26 @@ class FileViewSourceIT {
   }
 
   @Test
+  void fortranOrderReadsAndWrites(SparkSession spark, @TempDir java.nio.file.Path tmp) throws IOException {
+    // 10x12 in F order: element (i0, i1) at linear index i0 + 10 * i1, holding 1.5 times that
+    java.nio.file.Path f = tmp.resolve("f.f64");
+    Files.write(f, array(120, 0));
+    Map<String, String> opts = Map.of("etype", "float64", "shape", "10x12", "order", "F");
+    Dataset<Row> df = fileview(spark, f.toUri().toString(), Map.of("etype", "float64", "shape", "10x12", "order", "F", "subarray", "2:5,3:7")).load();
+    List<Row> rows = df.collectAsList();
+    assertThat(rows).hasSize(12);
+    for (Row r : rows) {
+      assertThat(r.getInt(0)).isBetween(2, 4);
+      assertThat(r.getInt(1)).isBetween(3, 6);
+      assertThat(r.getDouble(2)).isEqualTo(1.5 * (r.getInt(0) + 10 * r.getInt(1)));
+    }
+    assertThat(df.filter("i1 = 4").count()).isEqualTo(3);
+    String copy = tmp.resolve("copy.f64").toUri().toString();
+    fileview(spark, f.toUri().toString(), opts).load().write().format("fileview").option("path", copy).options(opts).mode("append").save();
+    assertThat(Files.readAllBytes(tmp.resolve("copy.f64"))).isEqualTo(array(120, 0));
+  }
+
+  @Test
   void writesRoundTripOnHdfsAndLocalFs(SparkSession spark, @TempDir java.nio.file.Path tmp) throws IOException {
     Map<String, String> opts = Map.of("etype", "float64", "shape", R + "x" + C);
     Dataset<Row> df = fileview(spark, hdfsArray, opts).load();
