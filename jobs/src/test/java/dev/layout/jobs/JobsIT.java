@@ -92,6 +92,33 @@ class JobsIT {
   }
 
   @Test
+  void fileviewReadPrintsStatisticsOfASubarrayAndWritesParquet(@TempDir Path dir) throws Exception {
+    double[] a = new double[24 * 20];
+    for (int k = 0; k < a.length; k++) {
+      a[k] = k * 1.5;
+    }
+    Path raw = dir.resolve("a.f64");
+    RawField.write(a, raw);
+    Path parquet = dir.resolve("rows.parquet");
+    Run r = submit(dir.resolve("log"), "fileview-read", "--master", "local[2]", "--file", raw.toString(), "--etype", "float64",
+        "--shape", "24x20", "--view", "subarray:4:12,5:15", "--out", parquet.toString());
+    assertThat(r.code()).as(r.output()).isZero();
+    // rows 4..11, columns 5..14: min 1.5*(4*20+5), max 1.5*(11*20+14), mean 1.5*(7.5*20+9.5)
+    assertThat(r.output()).contains("fileview-read: count 80", "fileview-read: i0 range [4, 11]", "fileview-read: i1 range [5, 14]",
+        "fileview-read: value min 127.5 max 351.0 mean 239.2500000");
+    assertThat(parquet.resolve("_SUCCESS")).exists();
+    try (var files = Files.list(parquet)) {
+      assertThat(files.filter(f -> f.toString().endsWith(".parquet"))).isNotEmpty();
+    }
+    Run help = submit(dir.resolve("log2"), "fileview-read", "--help");
+    assertThat(help.code()).isZero();
+    assertThat(help.output()).contains("--file", "--etype", "--disp", "--view", "--out");
+    Run bad = submit(dir.resolve("log3"), "fileview-read", "--master", "local[2]", "--file", raw.toString(), "--view", "subarray:0:4,0:4");
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.output()).contains("fileview-read: --view subarray:0:4,0:4 needs --shape");
+  }
+
+  @Test
   void badOptionsExitWithTwoAndAOneLineMessage(@TempDir Path dir) throws Exception {
     Run r = submit(dir.resolve("log"), "heat", "--master", "local[2]", "--grid", "24x0", "--out", dir.resolve("o").toString());
     assertThat(r.code()).isEqualTo(2);
