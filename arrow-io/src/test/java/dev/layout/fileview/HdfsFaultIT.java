@@ -160,7 +160,7 @@ class HdfsFaultIT {
     });
     try (ViewWriter w = ViewWriter.create(fs, p)) {
       writeInTwoViews(w, file);
-      assertThatThrownBy(w::commit).isInstanceOf(IOException.class);
+      assertThatThrownBy(w::commit).isInstanceOf(IOException.class).hasMessageContaining(p.toString());
     }
     assertThat(fs.faulted).isTrue();
     assertThat(hdfs.exists(p)).as("final name after a failed commit").isFalse();
