@@ -174,9 +174,7 @@ public final class ViewWriter implements Closeable {
     try {
       long start = appending ? existingLength : 0;
       long end;
-      try (FSDataOutputStream out = fs.create(tmp, false)) {
-        end = writeStaged(out, start);
-      }
+      end = writeAndClose(tmp, start);
       if (!appending) {
         if (!fs.rename(tmp, path)) {
           throw new IOException("fileview: could not rename " + tmp + " to " + path + (fs.exists(path) ? " (target now exists)" : ""));
@@ -190,6 +188,42 @@ public final class ViewWriter implements Closeable {
       staged.clear();
       if (!done || appending) {
         fs.delete(tmp, false);
+      }
+    }
+  }
+
+  /**
+   * Writes the staged bytes to {@code tmp} and closes it. Not try-with-resources: an HDFS stream
+   * whose pipeline failed rethrows the same exception from close(), and adding an exception as
+   * suppressed to itself is an IllegalArgumentException that would hide the I/O error (found by
+   * HdfsFaultIT with every datanode stopped mid-commit).
+   */
+  private long writeAndClose(Path tmp, long start) throws IOException {
+    FSDataOutputStream out = fs.create(tmp, false);
+    long end;
+    try {
+      end = writeStaged(out, start);
+    } catch (IOException e) {
+      closeAfter(out, e);
+      throw new IOException("fileview: writing " + tmp + " for " + path + " failed: " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      closeAfter(out, e);
+      throw e;
+    }
+    try {
+      out.close();
+    } catch (IOException e) {
+      throw new IOException("fileview: closing " + tmp + " for " + path + " failed: " + e.getMessage(), e);
+    }
+    return end;
+  }
+
+  private static void closeAfter(FSDataOutputStream out, Exception failure) {
+    try {
+      out.close();
+    } catch (IOException | RuntimeException closing) {
+      if (closing != failure) {
+        failure.addSuppressed(closing);
       }
     }
   }
