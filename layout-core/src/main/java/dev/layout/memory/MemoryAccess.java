@@ -174,6 +174,42 @@ public final class MemoryAccess {
     }
   }
 
+  /**
+   * Three nested strided loops in one call: {@code n3} planes of {@code n2} rows of {@code n1} blocks,
+   * block (i, j, k) at {@code srcOffset + i * s3 + j * s2 + k * s1} going to {@code dstOffset + i *
+   * d3 + j * d2 + k * d1}. The Flash I/O type's z, y and x loops (8 x 8 x 8 doubles of a block's
+   * interior) in one kernel call instead of eight. Exploits: the width test and the int-range checks
+   * are done once per call, not once per plane; each plane then runs the width's row kernel.
+   */
+  public static void strided3(Memory src, long srcOffset, long s3, long s2, long s1, Memory dst, long dstOffset, long d3, long d2, long d1,
+      long blockBytes, long n3, long n2, long n1) {
+    if (CHECK_EVERY_ACCESS || n1 > Integer.MAX_VALUE || n2 > Integer.MAX_VALUE || (blockBytes != 4 && blockBytes != 8 && blockBytes != 16)) {
+      for (long i = 0; i < n3; i++) {
+        strided2(src, srcOffset + i * s3, s2, s1, dst, dstOffset + i * d3, d2, d1, blockBytes, n2, n1);
+      }
+      return;
+    }
+    int no = (int) n2;
+    int ni = (int) n1;
+    Object sb = src.base;
+    long sa = src.address + srcOffset;
+    Object db = dst.base;
+    long da = dst.address + dstOffset;
+    if (blockBytes == 8) {
+      for (long i = 0; i < n3; i++) {
+        rows8(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
+      }
+    } else if (blockBytes == 4) {
+      for (long i = 0; i < n3; i++) {
+        rows4(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
+      }
+    } else {
+      for (long i = 0; i < n3; i++) {
+        rows16(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
+      }
+    }
+  }
+
   // One small method per width, so each nested loop pair is compiled on its own: short rows (8
   // cells of an AMR block) then run as well as a hand-written loop nest; the 8-wide body issues
   // eight independent loads before the stores, as an unrolled hand loop does.
@@ -450,6 +486,300 @@ public final class MemoryAccess {
       }
     }
     return count * size;
+  }
+
+  /**
+   * Packs {@code count} instances of a small pattern given as word moves (see {@code
+   * Dataloop.words}: pairs of user and packed offsets, {@code nl} 8-byte moves then {@code ni}
+   * 4-byte moves), instance i at {@code userBase + i * userStride} or, when {@code outer} is not
+   * null, at {@code userBase + outer[outerFrom + i]}. Exploits: the pattern is decoded once into
+   * locals, and each count of long moves has its own loop ({@code gatherL1} to {@code gatherL4}) whose
+   * body is a fixed sequence of loads then stores, like a hand-written loop over records; the few
+   * remaining tests (int moves, list or stride) are loop invariants that C2 unswitches. Each such
+   * loop is its own small method, so it gets its own profile and compilation whatever other
+   * patterns run elsewhere. Returns the bytes moved.
+   */
+  public static long gatherWords(Memory user, long userBase, long userStride, long[] outer, int outerFrom, long count, long[] words, int nl,
+      int ni, long size, Memory packed, long packedOffset) {
+    if (CHECK_EVERY_ACCESS || count > Integer.MAX_VALUE) {
+      for (long i = 0; i < count; i++) {
+        long u = outer == null ? userBase + i * userStride : userBase + outer[(int) (outerFrom + i)];
+        long p = packedOffset + i * size;
+        for (int k = 0; k < nl + ni; k++) {
+          int len = k < nl ? 8 : 4;
+          copy(user, u + words[2 * k], packed, p + words[2 * k + 1], len);
+        }
+      }
+      return count * size;
+    }
+    Object ub = user.base;
+    long ua = user.address + userBase;
+    Object pb = packed.base;
+    long pa = packed.address + packedOffset;
+    int n = (int) count;
+    switch (nl) {
+      case 1 -> gatherL1(ub, ua, userStride, outer, outerFrom, n, pb, pa, size, words, ni);
+      case 2 -> gatherL2(ub, ua, userStride, outer, outerFrom, n, pb, pa, size, words, ni);
+      case 3 -> gatherL3(ub, ua, userStride, outer, outerFrom, n, pb, pa, size, words, ni);
+      case 4 -> gatherL4(ub, ua, userStride, outer, outerFrom, n, pb, pa, size, words, ni);
+      default -> throw new IllegalArgumentException("gatherWords: " + nl + " long moves (expected: 1 to 4)");
+    }
+    return count * size;
+  }
+
+  /** Unpacks {@code count} instances of a word pattern: the mirror of {@link #gatherWords}, same exploits. */
+  public static long scatterWords(Memory user, long userBase, long userStride, long[] outer, int outerFrom, long count, long[] words, int nl,
+      int ni, long size, Memory packed, long packedOffset) {
+    if (CHECK_EVERY_ACCESS || count > Integer.MAX_VALUE) {
+      for (long i = 0; i < count; i++) {
+        long u = outer == null ? userBase + i * userStride : userBase + outer[(int) (outerFrom + i)];
+        long p = packedOffset + i * size;
+        for (int k = 0; k < nl + ni; k++) {
+          int len = k < nl ? 8 : 4;
+          copy(packed, p + words[2 * k + 1], user, u + words[2 * k], len);
+        }
+      }
+      return count * size;
+    }
+    Object ub = user.base;
+    long ua = user.address + userBase;
+    Object pb = packed.base;
+    long pa = packed.address + packedOffset;
+    int n = (int) count;
+    switch (nl) {
+      case 1 -> scatterL1(ub, ua, userStride, outer, outerFrom, n, pb, pa, size, words, ni);
+      case 2 -> scatterL2(ub, ua, userStride, outer, outerFrom, n, pb, pa, size, words, ni);
+      case 3 -> scatterL3(ub, ua, userStride, outer, outerFrom, n, pb, pa, size, words, ni);
+      case 4 -> scatterL4(ub, ua, userStride, outer, outerFrom, n, pb, pa, size, words, ni);
+      default -> throw new IllegalArgumentException("scatterWords: " + nl + " long moves (expected: 1 to 4)");
+    }
+    return count * size;
+  }
+
+  // One loop per count of long moves: gather (user to packed), then scatter (packed to user).
+
+  private static void gatherL1(Object ub, long ua, long stride, long[] outer, int from, int n, Object pb, long pa, long size, long[] w,
+      int ni) {
+    long u0 = w[0];
+    long p0 = w[1];
+    long ui0 = ni > 0 ? w[2] : 0;
+    long pi0 = ni > 0 ? w[3] : 0;
+    long ui1 = ni > 1 ? w[4] : 0;
+    long pi1 = ni > 1 ? w[5] : 0;
+    for (int i = 0; i < n; i++) {
+      long u = outer == null ? ua + i * stride : ua + outer[from + i];
+      long p = pa + i * size;
+      long v0 = Memory.U.getLong(ub, u + u0);
+      Memory.U.putLong(pb, p + p0, v0);
+      if (ni > 0) {
+        Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
+        if (ni > 1) {
+          Memory.U.putInt(pb, p + pi1, Memory.U.getInt(ub, u + ui1));
+        }
+      }
+    }
+  }
+
+  private static void gatherL2(Object ub, long ua, long stride, long[] outer, int from, int n, Object pb, long pa, long size, long[] w,
+      int ni) {
+    long u0 = w[0];
+    long p0 = w[1];
+    long u1 = w[2];
+    long p1 = w[3];
+    long ui0 = ni > 0 ? w[4] : 0;
+    long pi0 = ni > 0 ? w[5] : 0;
+    long ui1 = ni > 1 ? w[6] : 0;
+    long pi1 = ni > 1 ? w[7] : 0;
+    for (int i = 0; i < n; i++) {
+      long u = outer == null ? ua + i * stride : ua + outer[from + i];
+      long p = pa + i * size;
+      long v0 = Memory.U.getLong(ub, u + u0);
+      long v1 = Memory.U.getLong(ub, u + u1);
+      Memory.U.putLong(pb, p + p0, v0);
+      Memory.U.putLong(pb, p + p1, v1);
+      if (ni > 0) {
+        Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
+        if (ni > 1) {
+          Memory.U.putInt(pb, p + pi1, Memory.U.getInt(ub, u + ui1));
+        }
+      }
+    }
+  }
+
+  private static void gatherL3(Object ub, long ua, long stride, long[] outer, int from, int n, Object pb, long pa, long size, long[] w,
+      int ni) {
+    long u0 = w[0];
+    long p0 = w[1];
+    long u1 = w[2];
+    long p1 = w[3];
+    long u2 = w[4];
+    long p2 = w[5];
+    long ui0 = ni > 0 ? w[6] : 0;
+    long pi0 = ni > 0 ? w[7] : 0;
+    long ui1 = ni > 1 ? w[8] : 0;
+    long pi1 = ni > 1 ? w[9] : 0;
+    for (int i = 0; i < n; i++) {
+      long u = outer == null ? ua + i * stride : ua + outer[from + i];
+      long p = pa + i * size;
+      long v0 = Memory.U.getLong(ub, u + u0);
+      long v1 = Memory.U.getLong(ub, u + u1);
+      long v2 = Memory.U.getLong(ub, u + u2);
+      Memory.U.putLong(pb, p + p0, v0);
+      Memory.U.putLong(pb, p + p1, v1);
+      Memory.U.putLong(pb, p + p2, v2);
+      if (ni > 0) {
+        Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
+        if (ni > 1) {
+          Memory.U.putInt(pb, p + pi1, Memory.U.getInt(ub, u + ui1));
+        }
+      }
+    }
+  }
+
+  private static void gatherL4(Object ub, long ua, long stride, long[] outer, int from, int n, Object pb, long pa, long size, long[] w,
+      int ni) {
+    long u0 = w[0];
+    long p0 = w[1];
+    long u1 = w[2];
+    long p1 = w[3];
+    long u2 = w[4];
+    long p2 = w[5];
+    long u3 = w[6];
+    long p3 = w[7];
+    long ui0 = ni > 0 ? w[8] : 0;
+    long pi0 = ni > 0 ? w[9] : 0;
+    long ui1 = ni > 1 ? w[10] : 0;
+    long pi1 = ni > 1 ? w[11] : 0;
+    for (int i = 0; i < n; i++) {
+      long u = outer == null ? ua + i * stride : ua + outer[from + i];
+      long p = pa + i * size;
+      long v0 = Memory.U.getLong(ub, u + u0);
+      long v1 = Memory.U.getLong(ub, u + u1);
+      long v2 = Memory.U.getLong(ub, u + u2);
+      long v3 = Memory.U.getLong(ub, u + u3);
+      Memory.U.putLong(pb, p + p0, v0);
+      Memory.U.putLong(pb, p + p1, v1);
+      Memory.U.putLong(pb, p + p2, v2);
+      Memory.U.putLong(pb, p + p3, v3);
+      if (ni > 0) {
+        Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
+        if (ni > 1) {
+          Memory.U.putInt(pb, p + pi1, Memory.U.getInt(ub, u + ui1));
+        }
+      }
+    }
+  }
+
+  private static void scatterL1(Object ub, long ua, long stride, long[] outer, int from, int n, Object pb, long pa, long size, long[] w,
+      int ni) {
+    long u0 = w[0];
+    long p0 = w[1];
+    long ui0 = ni > 0 ? w[2] : 0;
+    long pi0 = ni > 0 ? w[3] : 0;
+    long ui1 = ni > 1 ? w[4] : 0;
+    long pi1 = ni > 1 ? w[5] : 0;
+    for (int i = 0; i < n; i++) {
+      long u = outer == null ? ua + i * stride : ua + outer[from + i];
+      long p = pa + i * size;
+      long v0 = Memory.U.getLong(pb, p + p0);
+      Memory.U.putLong(ub, u + u0, v0);
+      if (ni > 0) {
+        Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
+        if (ni > 1) {
+          Memory.U.putInt(ub, u + ui1, Memory.U.getInt(pb, p + pi1));
+        }
+      }
+    }
+  }
+
+  private static void scatterL2(Object ub, long ua, long stride, long[] outer, int from, int n, Object pb, long pa, long size, long[] w,
+      int ni) {
+    long u0 = w[0];
+    long p0 = w[1];
+    long u1 = w[2];
+    long p1 = w[3];
+    long ui0 = ni > 0 ? w[4] : 0;
+    long pi0 = ni > 0 ? w[5] : 0;
+    long ui1 = ni > 1 ? w[6] : 0;
+    long pi1 = ni > 1 ? w[7] : 0;
+    for (int i = 0; i < n; i++) {
+      long u = outer == null ? ua + i * stride : ua + outer[from + i];
+      long p = pa + i * size;
+      long v0 = Memory.U.getLong(pb, p + p0);
+      long v1 = Memory.U.getLong(pb, p + p1);
+      Memory.U.putLong(ub, u + u0, v0);
+      Memory.U.putLong(ub, u + u1, v1);
+      if (ni > 0) {
+        Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
+        if (ni > 1) {
+          Memory.U.putInt(ub, u + ui1, Memory.U.getInt(pb, p + pi1));
+        }
+      }
+    }
+  }
+
+  private static void scatterL3(Object ub, long ua, long stride, long[] outer, int from, int n, Object pb, long pa, long size, long[] w,
+      int ni) {
+    long u0 = w[0];
+    long p0 = w[1];
+    long u1 = w[2];
+    long p1 = w[3];
+    long u2 = w[4];
+    long p2 = w[5];
+    long ui0 = ni > 0 ? w[6] : 0;
+    long pi0 = ni > 0 ? w[7] : 0;
+    long ui1 = ni > 1 ? w[8] : 0;
+    long pi1 = ni > 1 ? w[9] : 0;
+    for (int i = 0; i < n; i++) {
+      long u = outer == null ? ua + i * stride : ua + outer[from + i];
+      long p = pa + i * size;
+      long v0 = Memory.U.getLong(pb, p + p0);
+      long v1 = Memory.U.getLong(pb, p + p1);
+      long v2 = Memory.U.getLong(pb, p + p2);
+      Memory.U.putLong(ub, u + u0, v0);
+      Memory.U.putLong(ub, u + u1, v1);
+      Memory.U.putLong(ub, u + u2, v2);
+      if (ni > 0) {
+        Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
+        if (ni > 1) {
+          Memory.U.putInt(ub, u + ui1, Memory.U.getInt(pb, p + pi1));
+        }
+      }
+    }
+  }
+
+  private static void scatterL4(Object ub, long ua, long stride, long[] outer, int from, int n, Object pb, long pa, long size, long[] w,
+      int ni) {
+    long u0 = w[0];
+    long p0 = w[1];
+    long u1 = w[2];
+    long p1 = w[3];
+    long u2 = w[4];
+    long p2 = w[5];
+    long u3 = w[6];
+    long p3 = w[7];
+    long ui0 = ni > 0 ? w[8] : 0;
+    long pi0 = ni > 0 ? w[9] : 0;
+    long ui1 = ni > 1 ? w[10] : 0;
+    long pi1 = ni > 1 ? w[11] : 0;
+    for (int i = 0; i < n; i++) {
+      long u = outer == null ? ua + i * stride : ua + outer[from + i];
+      long p = pa + i * size;
+      long v0 = Memory.U.getLong(pb, p + p0);
+      long v1 = Memory.U.getLong(pb, p + p1);
+      long v2 = Memory.U.getLong(pb, p + p2);
+      long v3 = Memory.U.getLong(pb, p + p3);
+      Memory.U.putLong(ub, u + u0, v0);
+      Memory.U.putLong(ub, u + u1, v1);
+      Memory.U.putLong(ub, u + u2, v2);
+      Memory.U.putLong(ub, u + u3, v3);
+      if (ni > 0) {
+        Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
+        if (ni > 1) {
+          Memory.U.putInt(ub, u + ui1, Memory.U.getInt(pb, p + pi1));
+        }
+      }
+    }
   }
 
   /** Reverses the bytes of each {@code unit}-byte element in {@code [offset, offset + length)} (external32). */
