@@ -195,9 +195,13 @@ public final class MemoryAccess {
     long sa = src.address + srcOffset;
     Object db = dst.base;
     long da = dst.address + dstOffset;
-    if (blockBytes == 8) {
+    if (blockBytes == 8 && ni == 8) {
       for (long i = 0; i < n3; i++) {
-        rows8(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
+        plane8x8(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no);
+      }
+    } else if (blockBytes == 8) {
+      for (long i = 0; i < n3; i++) {
+        plane8(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
       }
     } else if (blockBytes == 4) {
       for (long i = 0; i < n3; i++) {
@@ -206,6 +210,37 @@ public final class MemoryAccess {
     } else {
       for (long i = 0; i < n3; i++) {
         rows16(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
+      }
+    }
+  }
+
+  /**
+   * Rows of 8-byte blocks for {@link #strided3}: a plain load/store per block. Measured on the
+   * Flash I/O type (a cache miss per load, 8 blocks per row at 192-byte spacing), this runs as fast
+   * as the hand-written loop nest where {@link #rows8}'s eight-loads-then-eight-stores body ran at
+   * 0.65-0.75 of it.
+   */
+  private static void plane8(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
+    for (int i = 0; i < no; i++) {
+      long s = sa + i * so;
+      long d = da + i * dO;
+      for (int j = 0; j < ni; j++) {
+        Memory.U.putLong(db, d + j * di, Memory.U.getLong(sb, s + j * si));
+      }
+    }
+  }
+
+  /**
+   * {@link #plane8} for rows of exactly 8 blocks (the 8 cells of an AMR block row, Flash I/O): the
+   * constant trip count lets C2 unroll the row completely, as it does for the hand-written loop, so
+   * no loop control or pre/post loop is left per row of 8.
+   */
+  private static void plane8x8(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no) {
+    for (int i = 0; i < no; i++) {
+      long s = sa + i * so;
+      long d = da + i * dO;
+      for (int j = 0; j < 8; j++) {
+        Memory.U.putLong(db, d + j * di, Memory.U.getLong(sb, s + j * si));
       }
     }
   }
