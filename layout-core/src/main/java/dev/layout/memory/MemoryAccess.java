@@ -528,11 +528,12 @@ public final class MemoryAccess {
    * Dataloop.words}: pairs of user and packed offsets, {@code nl} 8-byte moves then {@code ni}
    * 4-byte moves), instance i at {@code userBase + i * userStride} or, when {@code outer} is not
    * null, at {@code userBase + outer[outerFrom + i]}. Exploits: the pattern is decoded once into
-   * locals, and each count of long moves has its own loop ({@code gatherL1} to {@code gatherL4}) whose
-   * body is a fixed sequence of loads then stores, like a hand-written loop over records; the few
-   * remaining tests (int moves, list or stride) are loop invariants that C2 unswitches. Each such
-   * loop is its own small method, so it gets its own profile and compilation whatever other
-   * patterns run elsewhere. Returns the bytes moved.
+   * locals, and each count of long moves and each addressing (stride or list) has its own loop
+   * ({@code gatherL1} to {@code gatherL4}, {@code gatherListL1} to {@code gatherListL4}) whose body is
+   * a fixed sequence of loads then stores, like a hand-written loop over records; the one remaining
+   * test (int moves) is a loop invariant. Each loop is its own small method, so it gets its own
+   * profile and compilation: the Indexed test's strided pattern and the MD atom list do not share
+   * (and pollute) one loop. Returns the bytes moved.
    */
   public static long gatherWords(Memory user, long userBase, long userStride, long[] outer, int outerFrom, long count, long[] words, int nl,
       int ni, long size, Memory packed, long packedOffset) {
@@ -552,12 +553,22 @@ public final class MemoryAccess {
     Object pb = packed.base;
     long pa = packed.address + packedOffset;
     int n = (int) count;
-    switch (nl) {
-      case 1 -> gatherL1(ub, ua, userStride, outer, outerFrom, n, pb, pa, size, words, ni);
-      case 2 -> gatherL2(ub, ua, userStride, outer, outerFrom, n, pb, pa, size, words, ni);
-      case 3 -> gatherL3(ub, ua, userStride, outer, outerFrom, n, pb, pa, size, words, ni);
-      case 4 -> gatherL4(ub, ua, userStride, outer, outerFrom, n, pb, pa, size, words, ni);
-      default -> throw new IllegalArgumentException("gatherWords: " + nl + " long moves (expected: 1 to 4)");
+    if (outer == null) {
+      switch (nl) {
+        case 1 -> gatherL1(ub, ua, userStride, n, pb, pa, size, words, ni);
+        case 2 -> gatherL2(ub, ua, userStride, n, pb, pa, size, words, ni);
+        case 3 -> gatherL3(ub, ua, userStride, n, pb, pa, size, words, ni);
+        case 4 -> gatherL4(ub, ua, userStride, n, pb, pa, size, words, ni);
+        default -> throw new IllegalArgumentException("gatherWords: " + nl + " long moves (expected: 1 to 4)");
+      }
+    } else {
+      switch (nl) {
+        case 1 -> gatherListL1(ub, ua, outer, outerFrom, n, pb, pa, size, words, ni);
+        case 2 -> gatherListL2(ub, ua, outer, outerFrom, n, pb, pa, size, words, ni);
+        case 3 -> gatherListL3(ub, ua, outer, outerFrom, n, pb, pa, size, words, ni);
+        case 4 -> gatherListL4(ub, ua, outer, outerFrom, n, pb, pa, size, words, ni);
+        default -> throw new IllegalArgumentException("gatherWords: " + nl + " long moves (expected: 1 to 4)");
+      }
     }
     return count * size;
   }
@@ -581,20 +592,29 @@ public final class MemoryAccess {
     Object pb = packed.base;
     long pa = packed.address + packedOffset;
     int n = (int) count;
-    switch (nl) {
-      case 1 -> scatterL1(ub, ua, userStride, outer, outerFrom, n, pb, pa, size, words, ni);
-      case 2 -> scatterL2(ub, ua, userStride, outer, outerFrom, n, pb, pa, size, words, ni);
-      case 3 -> scatterL3(ub, ua, userStride, outer, outerFrom, n, pb, pa, size, words, ni);
-      case 4 -> scatterL4(ub, ua, userStride, outer, outerFrom, n, pb, pa, size, words, ni);
-      default -> throw new IllegalArgumentException("scatterWords: " + nl + " long moves (expected: 1 to 4)");
+    if (outer == null) {
+      switch (nl) {
+        case 1 -> scatterL1(ub, ua, userStride, n, pb, pa, size, words, ni);
+        case 2 -> scatterL2(ub, ua, userStride, n, pb, pa, size, words, ni);
+        case 3 -> scatterL3(ub, ua, userStride, n, pb, pa, size, words, ni);
+        case 4 -> scatterL4(ub, ua, userStride, n, pb, pa, size, words, ni);
+        default -> throw new IllegalArgumentException("scatterWords: " + nl + " long moves (expected: 1 to 4)");
+      }
+    } else {
+      switch (nl) {
+        case 1 -> scatterListL1(ub, ua, outer, outerFrom, n, pb, pa, size, words, ni);
+        case 2 -> scatterListL2(ub, ua, outer, outerFrom, n, pb, pa, size, words, ni);
+        case 3 -> scatterListL3(ub, ua, outer, outerFrom, n, pb, pa, size, words, ni);
+        case 4 -> scatterListL4(ub, ua, outer, outerFrom, n, pb, pa, size, words, ni);
+        default -> throw new IllegalArgumentException("scatterWords: " + nl + " long moves (expected: 1 to 4)");
+      }
     }
     return count * size;
   }
 
-  // One loop per count of long moves: gather (user to packed), then scatter (packed to user).
+  // One loop per addressing and count of long moves: gather (user to packed), then scatter (packed to user).
 
-  private static void gatherL1(Object ub, long ua, long stride, long[] outer, int from, int n, Object pb, long pa, long size, long[] w,
-      int ni) {
+  private static void gatherL1(Object ub, long ua, long stride, int n, Object pb, long pa, long size, long[] w, int ni) {
     long u0 = w[0];
     long p0 = w[1];
     long ui0 = ni > 0 ? w[2] : 0;
@@ -602,7 +622,7 @@ public final class MemoryAccess {
     long ui1 = ni > 1 ? w[4] : 0;
     long pi1 = ni > 1 ? w[5] : 0;
     for (int i = 0; i < n; i++) {
-      long u = outer == null ? ua + i * stride : ua + outer[from + i];
+      long u = ua + i * stride;
       long p = pa + i * size;
       long v0 = Memory.U.getLong(ub, u + u0);
       Memory.U.putLong(pb, p + p0, v0);
@@ -615,8 +635,7 @@ public final class MemoryAccess {
     }
   }
 
-  private static void gatherL2(Object ub, long ua, long stride, long[] outer, int from, int n, Object pb, long pa, long size, long[] w,
-      int ni) {
+  private static void gatherL2(Object ub, long ua, long stride, int n, Object pb, long pa, long size, long[] w, int ni) {
     long u0 = w[0];
     long p0 = w[1];
     long u1 = w[2];
@@ -626,7 +645,7 @@ public final class MemoryAccess {
     long ui1 = ni > 1 ? w[6] : 0;
     long pi1 = ni > 1 ? w[7] : 0;
     for (int i = 0; i < n; i++) {
-      long u = outer == null ? ua + i * stride : ua + outer[from + i];
+      long u = ua + i * stride;
       long p = pa + i * size;
       long v0 = Memory.U.getLong(ub, u + u0);
       long v1 = Memory.U.getLong(ub, u + u1);
@@ -641,8 +660,7 @@ public final class MemoryAccess {
     }
   }
 
-  private static void gatherL3(Object ub, long ua, long stride, long[] outer, int from, int n, Object pb, long pa, long size, long[] w,
-      int ni) {
+  private static void gatherL3(Object ub, long ua, long stride, int n, Object pb, long pa, long size, long[] w, int ni) {
     long u0 = w[0];
     long p0 = w[1];
     long u1 = w[2];
@@ -654,7 +672,7 @@ public final class MemoryAccess {
     long ui1 = ni > 1 ? w[8] : 0;
     long pi1 = ni > 1 ? w[9] : 0;
     for (int i = 0; i < n; i++) {
-      long u = outer == null ? ua + i * stride : ua + outer[from + i];
+      long u = ua + i * stride;
       long p = pa + i * size;
       long v0 = Memory.U.getLong(ub, u + u0);
       long v1 = Memory.U.getLong(ub, u + u1);
@@ -671,8 +689,7 @@ public final class MemoryAccess {
     }
   }
 
-  private static void gatherL4(Object ub, long ua, long stride, long[] outer, int from, int n, Object pb, long pa, long size, long[] w,
-      int ni) {
+  private static void gatherL4(Object ub, long ua, long stride, int n, Object pb, long pa, long size, long[] w, int ni) {
     long u0 = w[0];
     long p0 = w[1];
     long u1 = w[2];
@@ -686,7 +703,7 @@ public final class MemoryAccess {
     long ui1 = ni > 1 ? w[10] : 0;
     long pi1 = ni > 1 ? w[11] : 0;
     for (int i = 0; i < n; i++) {
-      long u = outer == null ? ua + i * stride : ua + outer[from + i];
+      long u = ua + i * stride;
       long p = pa + i * size;
       long v0 = Memory.U.getLong(ub, u + u0);
       long v1 = Memory.U.getLong(ub, u + u1);
@@ -705,8 +722,7 @@ public final class MemoryAccess {
     }
   }
 
-  private static void scatterL1(Object ub, long ua, long stride, long[] outer, int from, int n, Object pb, long pa, long size, long[] w,
-      int ni) {
+  private static void gatherListL1(Object ub, long ua, long[] outer, int from, int n, Object pb, long pa, long size, long[] w, int ni) {
     long u0 = w[0];
     long p0 = w[1];
     long ui0 = ni > 0 ? w[2] : 0;
@@ -714,7 +730,115 @@ public final class MemoryAccess {
     long ui1 = ni > 1 ? w[4] : 0;
     long pi1 = ni > 1 ? w[5] : 0;
     for (int i = 0; i < n; i++) {
-      long u = outer == null ? ua + i * stride : ua + outer[from + i];
+      long u = ua + outer[from + i];
+      long p = pa + i * size;
+      long v0 = Memory.U.getLong(ub, u + u0);
+      Memory.U.putLong(pb, p + p0, v0);
+      if (ni > 0) {
+        Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
+        if (ni > 1) {
+          Memory.U.putInt(pb, p + pi1, Memory.U.getInt(ub, u + ui1));
+        }
+      }
+    }
+  }
+
+  private static void gatherListL2(Object ub, long ua, long[] outer, int from, int n, Object pb, long pa, long size, long[] w, int ni) {
+    long u0 = w[0];
+    long p0 = w[1];
+    long u1 = w[2];
+    long p1 = w[3];
+    long ui0 = ni > 0 ? w[4] : 0;
+    long pi0 = ni > 0 ? w[5] : 0;
+    long ui1 = ni > 1 ? w[6] : 0;
+    long pi1 = ni > 1 ? w[7] : 0;
+    for (int i = 0; i < n; i++) {
+      long u = ua + outer[from + i];
+      long p = pa + i * size;
+      long v0 = Memory.U.getLong(ub, u + u0);
+      long v1 = Memory.U.getLong(ub, u + u1);
+      Memory.U.putLong(pb, p + p0, v0);
+      Memory.U.putLong(pb, p + p1, v1);
+      if (ni > 0) {
+        Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
+        if (ni > 1) {
+          Memory.U.putInt(pb, p + pi1, Memory.U.getInt(ub, u + ui1));
+        }
+      }
+    }
+  }
+
+  private static void gatherListL3(Object ub, long ua, long[] outer, int from, int n, Object pb, long pa, long size, long[] w, int ni) {
+    long u0 = w[0];
+    long p0 = w[1];
+    long u1 = w[2];
+    long p1 = w[3];
+    long u2 = w[4];
+    long p2 = w[5];
+    long ui0 = ni > 0 ? w[6] : 0;
+    long pi0 = ni > 0 ? w[7] : 0;
+    long ui1 = ni > 1 ? w[8] : 0;
+    long pi1 = ni > 1 ? w[9] : 0;
+    for (int i = 0; i < n; i++) {
+      long u = ua + outer[from + i];
+      long p = pa + i * size;
+      long v0 = Memory.U.getLong(ub, u + u0);
+      long v1 = Memory.U.getLong(ub, u + u1);
+      long v2 = Memory.U.getLong(ub, u + u2);
+      Memory.U.putLong(pb, p + p0, v0);
+      Memory.U.putLong(pb, p + p1, v1);
+      Memory.U.putLong(pb, p + p2, v2);
+      if (ni > 0) {
+        Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
+        if (ni > 1) {
+          Memory.U.putInt(pb, p + pi1, Memory.U.getInt(ub, u + ui1));
+        }
+      }
+    }
+  }
+
+  private static void gatherListL4(Object ub, long ua, long[] outer, int from, int n, Object pb, long pa, long size, long[] w, int ni) {
+    long u0 = w[0];
+    long p0 = w[1];
+    long u1 = w[2];
+    long p1 = w[3];
+    long u2 = w[4];
+    long p2 = w[5];
+    long u3 = w[6];
+    long p3 = w[7];
+    long ui0 = ni > 0 ? w[8] : 0;
+    long pi0 = ni > 0 ? w[9] : 0;
+    long ui1 = ni > 1 ? w[10] : 0;
+    long pi1 = ni > 1 ? w[11] : 0;
+    for (int i = 0; i < n; i++) {
+      long u = ua + outer[from + i];
+      long p = pa + i * size;
+      long v0 = Memory.U.getLong(ub, u + u0);
+      long v1 = Memory.U.getLong(ub, u + u1);
+      long v2 = Memory.U.getLong(ub, u + u2);
+      long v3 = Memory.U.getLong(ub, u + u3);
+      Memory.U.putLong(pb, p + p0, v0);
+      Memory.U.putLong(pb, p + p1, v1);
+      Memory.U.putLong(pb, p + p2, v2);
+      Memory.U.putLong(pb, p + p3, v3);
+      if (ni > 0) {
+        Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
+        if (ni > 1) {
+          Memory.U.putInt(pb, p + pi1, Memory.U.getInt(ub, u + ui1));
+        }
+      }
+    }
+  }
+
+  private static void scatterL1(Object ub, long ua, long stride, int n, Object pb, long pa, long size, long[] w, int ni) {
+    long u0 = w[0];
+    long p0 = w[1];
+    long ui0 = ni > 0 ? w[2] : 0;
+    long pi0 = ni > 0 ? w[3] : 0;
+    long ui1 = ni > 1 ? w[4] : 0;
+    long pi1 = ni > 1 ? w[5] : 0;
+    for (int i = 0; i < n; i++) {
+      long u = ua + i * stride;
       long p = pa + i * size;
       long v0 = Memory.U.getLong(pb, p + p0);
       Memory.U.putLong(ub, u + u0, v0);
@@ -727,8 +851,7 @@ public final class MemoryAccess {
     }
   }
 
-  private static void scatterL2(Object ub, long ua, long stride, long[] outer, int from, int n, Object pb, long pa, long size, long[] w,
-      int ni) {
+  private static void scatterL2(Object ub, long ua, long stride, int n, Object pb, long pa, long size, long[] w, int ni) {
     long u0 = w[0];
     long p0 = w[1];
     long u1 = w[2];
@@ -738,7 +861,7 @@ public final class MemoryAccess {
     long ui1 = ni > 1 ? w[6] : 0;
     long pi1 = ni > 1 ? w[7] : 0;
     for (int i = 0; i < n; i++) {
-      long u = outer == null ? ua + i * stride : ua + outer[from + i];
+      long u = ua + i * stride;
       long p = pa + i * size;
       long v0 = Memory.U.getLong(pb, p + p0);
       long v1 = Memory.U.getLong(pb, p + p1);
@@ -753,8 +876,7 @@ public final class MemoryAccess {
     }
   }
 
-  private static void scatterL3(Object ub, long ua, long stride, long[] outer, int from, int n, Object pb, long pa, long size, long[] w,
-      int ni) {
+  private static void scatterL3(Object ub, long ua, long stride, int n, Object pb, long pa, long size, long[] w, int ni) {
     long u0 = w[0];
     long p0 = w[1];
     long u1 = w[2];
@@ -766,7 +888,7 @@ public final class MemoryAccess {
     long ui1 = ni > 1 ? w[8] : 0;
     long pi1 = ni > 1 ? w[9] : 0;
     for (int i = 0; i < n; i++) {
-      long u = outer == null ? ua + i * stride : ua + outer[from + i];
+      long u = ua + i * stride;
       long p = pa + i * size;
       long v0 = Memory.U.getLong(pb, p + p0);
       long v1 = Memory.U.getLong(pb, p + p1);
@@ -783,8 +905,7 @@ public final class MemoryAccess {
     }
   }
 
-  private static void scatterL4(Object ub, long ua, long stride, long[] outer, int from, int n, Object pb, long pa, long size, long[] w,
-      int ni) {
+  private static void scatterL4(Object ub, long ua, long stride, int n, Object pb, long pa, long size, long[] w, int ni) {
     long u0 = w[0];
     long p0 = w[1];
     long u1 = w[2];
@@ -798,7 +919,115 @@ public final class MemoryAccess {
     long ui1 = ni > 1 ? w[10] : 0;
     long pi1 = ni > 1 ? w[11] : 0;
     for (int i = 0; i < n; i++) {
-      long u = outer == null ? ua + i * stride : ua + outer[from + i];
+      long u = ua + i * stride;
+      long p = pa + i * size;
+      long v0 = Memory.U.getLong(pb, p + p0);
+      long v1 = Memory.U.getLong(pb, p + p1);
+      long v2 = Memory.U.getLong(pb, p + p2);
+      long v3 = Memory.U.getLong(pb, p + p3);
+      Memory.U.putLong(ub, u + u0, v0);
+      Memory.U.putLong(ub, u + u1, v1);
+      Memory.U.putLong(ub, u + u2, v2);
+      Memory.U.putLong(ub, u + u3, v3);
+      if (ni > 0) {
+        Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
+        if (ni > 1) {
+          Memory.U.putInt(ub, u + ui1, Memory.U.getInt(pb, p + pi1));
+        }
+      }
+    }
+  }
+
+  private static void scatterListL1(Object ub, long ua, long[] outer, int from, int n, Object pb, long pa, long size, long[] w, int ni) {
+    long u0 = w[0];
+    long p0 = w[1];
+    long ui0 = ni > 0 ? w[2] : 0;
+    long pi0 = ni > 0 ? w[3] : 0;
+    long ui1 = ni > 1 ? w[4] : 0;
+    long pi1 = ni > 1 ? w[5] : 0;
+    for (int i = 0; i < n; i++) {
+      long u = ua + outer[from + i];
+      long p = pa + i * size;
+      long v0 = Memory.U.getLong(pb, p + p0);
+      Memory.U.putLong(ub, u + u0, v0);
+      if (ni > 0) {
+        Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
+        if (ni > 1) {
+          Memory.U.putInt(ub, u + ui1, Memory.U.getInt(pb, p + pi1));
+        }
+      }
+    }
+  }
+
+  private static void scatterListL2(Object ub, long ua, long[] outer, int from, int n, Object pb, long pa, long size, long[] w, int ni) {
+    long u0 = w[0];
+    long p0 = w[1];
+    long u1 = w[2];
+    long p1 = w[3];
+    long ui0 = ni > 0 ? w[4] : 0;
+    long pi0 = ni > 0 ? w[5] : 0;
+    long ui1 = ni > 1 ? w[6] : 0;
+    long pi1 = ni > 1 ? w[7] : 0;
+    for (int i = 0; i < n; i++) {
+      long u = ua + outer[from + i];
+      long p = pa + i * size;
+      long v0 = Memory.U.getLong(pb, p + p0);
+      long v1 = Memory.U.getLong(pb, p + p1);
+      Memory.U.putLong(ub, u + u0, v0);
+      Memory.U.putLong(ub, u + u1, v1);
+      if (ni > 0) {
+        Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
+        if (ni > 1) {
+          Memory.U.putInt(ub, u + ui1, Memory.U.getInt(pb, p + pi1));
+        }
+      }
+    }
+  }
+
+  private static void scatterListL3(Object ub, long ua, long[] outer, int from, int n, Object pb, long pa, long size, long[] w, int ni) {
+    long u0 = w[0];
+    long p0 = w[1];
+    long u1 = w[2];
+    long p1 = w[3];
+    long u2 = w[4];
+    long p2 = w[5];
+    long ui0 = ni > 0 ? w[6] : 0;
+    long pi0 = ni > 0 ? w[7] : 0;
+    long ui1 = ni > 1 ? w[8] : 0;
+    long pi1 = ni > 1 ? w[9] : 0;
+    for (int i = 0; i < n; i++) {
+      long u = ua + outer[from + i];
+      long p = pa + i * size;
+      long v0 = Memory.U.getLong(pb, p + p0);
+      long v1 = Memory.U.getLong(pb, p + p1);
+      long v2 = Memory.U.getLong(pb, p + p2);
+      Memory.U.putLong(ub, u + u0, v0);
+      Memory.U.putLong(ub, u + u1, v1);
+      Memory.U.putLong(ub, u + u2, v2);
+      if (ni > 0) {
+        Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
+        if (ni > 1) {
+          Memory.U.putInt(ub, u + ui1, Memory.U.getInt(pb, p + pi1));
+        }
+      }
+    }
+  }
+
+  private static void scatterListL4(Object ub, long ua, long[] outer, int from, int n, Object pb, long pa, long size, long[] w, int ni) {
+    long u0 = w[0];
+    long p0 = w[1];
+    long u1 = w[2];
+    long p1 = w[3];
+    long u2 = w[4];
+    long p2 = w[5];
+    long u3 = w[6];
+    long p3 = w[7];
+    long ui0 = ni > 0 ? w[8] : 0;
+    long pi0 = ni > 0 ? w[9] : 0;
+    long ui1 = ni > 1 ? w[10] : 0;
+    long pi1 = ni > 1 ? w[11] : 0;
+    for (int i = 0; i < n; i++) {
+      long u = ua + outer[from + i];
       long p = pa + i * size;
       long v0 = Memory.U.getLong(pb, p + p0);
       long v1 = Memory.U.getLong(pb, p + p1);
