@@ -530,7 +530,7 @@ public final class MemoryAccess {
    * null, at {@code userBase + outer[outerFrom + i]}. Exploits: the pattern is decoded once into
    * locals, and each count of long moves and each addressing (stride or list) has its own loop
    * ({@code gatherL1} to {@code gatherL4}, {@code gatherListL1} to {@code gatherListL4}) whose body is
-   * a fixed sequence of loads then stores, like a hand-written loop over records; the one remaining
+   * a fixed sequence of word moves, like a hand-written loop over records; the one remaining
    * test (int moves) is a loop invariant. Each loop is its own small method, so it gets its own
    * profile and compilation: the Indexed test's strided pattern and the MD atom list do not share
    * (and pollute) one loop. Returns the bytes moved.
@@ -624,8 +624,7 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + i * stride;
       long p = pa + i * size;
-      long v0 = Memory.U.getLong(ub, u + u0);
-      Memory.U.putLong(pb, p + p0, v0);
+      Memory.U.putLong(pb, p + p0, Memory.U.getLong(ub, u + u0));
       if (ni > 0) {
         Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
         if (ni > 1) {
@@ -647,10 +646,8 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + i * stride;
       long p = pa + i * size;
-      long v0 = Memory.U.getLong(ub, u + u0);
-      long v1 = Memory.U.getLong(ub, u + u1);
-      Memory.U.putLong(pb, p + p0, v0);
-      Memory.U.putLong(pb, p + p1, v1);
+      Memory.U.putLong(pb, p + p0, Memory.U.getLong(ub, u + u0));
+      Memory.U.putLong(pb, p + p1, Memory.U.getLong(ub, u + u1));
       if (ni > 0) {
         Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
         if (ni > 1) {
@@ -674,12 +671,9 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + i * stride;
       long p = pa + i * size;
-      long v0 = Memory.U.getLong(ub, u + u0);
-      long v1 = Memory.U.getLong(ub, u + u1);
-      long v2 = Memory.U.getLong(ub, u + u2);
-      Memory.U.putLong(pb, p + p0, v0);
-      Memory.U.putLong(pb, p + p1, v1);
-      Memory.U.putLong(pb, p + p2, v2);
+      Memory.U.putLong(pb, p + p0, Memory.U.getLong(ub, u + u0));
+      Memory.U.putLong(pb, p + p1, Memory.U.getLong(ub, u + u1));
+      Memory.U.putLong(pb, p + p2, Memory.U.getLong(ub, u + u2));
       if (ni > 0) {
         Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
         if (ni > 1) {
@@ -705,14 +699,10 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + i * stride;
       long p = pa + i * size;
-      long v0 = Memory.U.getLong(ub, u + u0);
-      long v1 = Memory.U.getLong(ub, u + u1);
-      long v2 = Memory.U.getLong(ub, u + u2);
-      long v3 = Memory.U.getLong(ub, u + u3);
-      Memory.U.putLong(pb, p + p0, v0);
-      Memory.U.putLong(pb, p + p1, v1);
-      Memory.U.putLong(pb, p + p2, v2);
-      Memory.U.putLong(pb, p + p3, v3);
+      Memory.U.putLong(pb, p + p0, Memory.U.getLong(ub, u + u0));
+      Memory.U.putLong(pb, p + p1, Memory.U.getLong(ub, u + u1));
+      Memory.U.putLong(pb, p + p2, Memory.U.getLong(ub, u + u2));
+      Memory.U.putLong(pb, p + p3, Memory.U.getLong(ub, u + u3));
       if (ni > 0) {
         Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
         if (ni > 1) {
@@ -732,8 +722,7 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + outer[from + i];
       long p = pa + i * size;
-      long v0 = Memory.U.getLong(ub, u + u0);
-      Memory.U.putLong(pb, p + p0, v0);
+      Memory.U.putLong(pb, p + p0, Memory.U.getLong(ub, u + u0));
       if (ni > 0) {
         Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
         if (ni > 1) {
@@ -755,10 +744,8 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + outer[from + i];
       long p = pa + i * size;
-      long v0 = Memory.U.getLong(ub, u + u0);
-      long v1 = Memory.U.getLong(ub, u + u1);
-      Memory.U.putLong(pb, p + p0, v0);
-      Memory.U.putLong(pb, p + p1, v1);
+      Memory.U.putLong(pb, p + p0, Memory.U.getLong(ub, u + u0));
+      Memory.U.putLong(pb, p + p1, Memory.U.getLong(ub, u + u1));
       if (ni > 0) {
         Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
         if (ni > 1) {
@@ -782,12 +769,9 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + outer[from + i];
       long p = pa + i * size;
-      long v0 = Memory.U.getLong(ub, u + u0);
-      long v1 = Memory.U.getLong(ub, u + u1);
-      long v2 = Memory.U.getLong(ub, u + u2);
-      Memory.U.putLong(pb, p + p0, v0);
-      Memory.U.putLong(pb, p + p1, v1);
-      Memory.U.putLong(pb, p + p2, v2);
+      Memory.U.putLong(pb, p + p0, Memory.U.getLong(ub, u + u0));
+      Memory.U.putLong(pb, p + p1, Memory.U.getLong(ub, u + u1));
+      Memory.U.putLong(pb, p + p2, Memory.U.getLong(ub, u + u2));
       if (ni > 0) {
         Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
         if (ni > 1) {
@@ -813,14 +797,10 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + outer[from + i];
       long p = pa + i * size;
-      long v0 = Memory.U.getLong(ub, u + u0);
-      long v1 = Memory.U.getLong(ub, u + u1);
-      long v2 = Memory.U.getLong(ub, u + u2);
-      long v3 = Memory.U.getLong(ub, u + u3);
-      Memory.U.putLong(pb, p + p0, v0);
-      Memory.U.putLong(pb, p + p1, v1);
-      Memory.U.putLong(pb, p + p2, v2);
-      Memory.U.putLong(pb, p + p3, v3);
+      Memory.U.putLong(pb, p + p0, Memory.U.getLong(ub, u + u0));
+      Memory.U.putLong(pb, p + p1, Memory.U.getLong(ub, u + u1));
+      Memory.U.putLong(pb, p + p2, Memory.U.getLong(ub, u + u2));
+      Memory.U.putLong(pb, p + p3, Memory.U.getLong(ub, u + u3));
       if (ni > 0) {
         Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
         if (ni > 1) {
@@ -840,8 +820,7 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + i * stride;
       long p = pa + i * size;
-      long v0 = Memory.U.getLong(pb, p + p0);
-      Memory.U.putLong(ub, u + u0, v0);
+      Memory.U.putLong(ub, u + u0, Memory.U.getLong(pb, p + p0));
       if (ni > 0) {
         Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
         if (ni > 1) {
@@ -863,10 +842,8 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + i * stride;
       long p = pa + i * size;
-      long v0 = Memory.U.getLong(pb, p + p0);
-      long v1 = Memory.U.getLong(pb, p + p1);
-      Memory.U.putLong(ub, u + u0, v0);
-      Memory.U.putLong(ub, u + u1, v1);
+      Memory.U.putLong(ub, u + u0, Memory.U.getLong(pb, p + p0));
+      Memory.U.putLong(ub, u + u1, Memory.U.getLong(pb, p + p1));
       if (ni > 0) {
         Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
         if (ni > 1) {
@@ -890,12 +867,9 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + i * stride;
       long p = pa + i * size;
-      long v0 = Memory.U.getLong(pb, p + p0);
-      long v1 = Memory.U.getLong(pb, p + p1);
-      long v2 = Memory.U.getLong(pb, p + p2);
-      Memory.U.putLong(ub, u + u0, v0);
-      Memory.U.putLong(ub, u + u1, v1);
-      Memory.U.putLong(ub, u + u2, v2);
+      Memory.U.putLong(ub, u + u0, Memory.U.getLong(pb, p + p0));
+      Memory.U.putLong(ub, u + u1, Memory.U.getLong(pb, p + p1));
+      Memory.U.putLong(ub, u + u2, Memory.U.getLong(pb, p + p2));
       if (ni > 0) {
         Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
         if (ni > 1) {
@@ -921,14 +895,10 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + i * stride;
       long p = pa + i * size;
-      long v0 = Memory.U.getLong(pb, p + p0);
-      long v1 = Memory.U.getLong(pb, p + p1);
-      long v2 = Memory.U.getLong(pb, p + p2);
-      long v3 = Memory.U.getLong(pb, p + p3);
-      Memory.U.putLong(ub, u + u0, v0);
-      Memory.U.putLong(ub, u + u1, v1);
-      Memory.U.putLong(ub, u + u2, v2);
-      Memory.U.putLong(ub, u + u3, v3);
+      Memory.U.putLong(ub, u + u0, Memory.U.getLong(pb, p + p0));
+      Memory.U.putLong(ub, u + u1, Memory.U.getLong(pb, p + p1));
+      Memory.U.putLong(ub, u + u2, Memory.U.getLong(pb, p + p2));
+      Memory.U.putLong(ub, u + u3, Memory.U.getLong(pb, p + p3));
       if (ni > 0) {
         Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
         if (ni > 1) {
@@ -948,8 +918,7 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + outer[from + i];
       long p = pa + i * size;
-      long v0 = Memory.U.getLong(pb, p + p0);
-      Memory.U.putLong(ub, u + u0, v0);
+      Memory.U.putLong(ub, u + u0, Memory.U.getLong(pb, p + p0));
       if (ni > 0) {
         Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
         if (ni > 1) {
@@ -971,10 +940,8 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + outer[from + i];
       long p = pa + i * size;
-      long v0 = Memory.U.getLong(pb, p + p0);
-      long v1 = Memory.U.getLong(pb, p + p1);
-      Memory.U.putLong(ub, u + u0, v0);
-      Memory.U.putLong(ub, u + u1, v1);
+      Memory.U.putLong(ub, u + u0, Memory.U.getLong(pb, p + p0));
+      Memory.U.putLong(ub, u + u1, Memory.U.getLong(pb, p + p1));
       if (ni > 0) {
         Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
         if (ni > 1) {
@@ -998,12 +965,9 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + outer[from + i];
       long p = pa + i * size;
-      long v0 = Memory.U.getLong(pb, p + p0);
-      long v1 = Memory.U.getLong(pb, p + p1);
-      long v2 = Memory.U.getLong(pb, p + p2);
-      Memory.U.putLong(ub, u + u0, v0);
-      Memory.U.putLong(ub, u + u1, v1);
-      Memory.U.putLong(ub, u + u2, v2);
+      Memory.U.putLong(ub, u + u0, Memory.U.getLong(pb, p + p0));
+      Memory.U.putLong(ub, u + u1, Memory.U.getLong(pb, p + p1));
+      Memory.U.putLong(ub, u + u2, Memory.U.getLong(pb, p + p2));
       if (ni > 0) {
         Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
         if (ni > 1) {
@@ -1029,14 +993,10 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + outer[from + i];
       long p = pa + i * size;
-      long v0 = Memory.U.getLong(pb, p + p0);
-      long v1 = Memory.U.getLong(pb, p + p1);
-      long v2 = Memory.U.getLong(pb, p + p2);
-      long v3 = Memory.U.getLong(pb, p + p3);
-      Memory.U.putLong(ub, u + u0, v0);
-      Memory.U.putLong(ub, u + u1, v1);
-      Memory.U.putLong(ub, u + u2, v2);
-      Memory.U.putLong(ub, u + u3, v3);
+      Memory.U.putLong(ub, u + u0, Memory.U.getLong(pb, p + p0));
+      Memory.U.putLong(ub, u + u1, Memory.U.getLong(pb, p + p1));
+      Memory.U.putLong(ub, u + u2, Memory.U.getLong(pb, p + p2));
+      Memory.U.putLong(ub, u + u3, Memory.U.getLong(pb, p + p3));
       if (ni > 0) {
         Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
         if (ni > 1) {
