@@ -288,6 +288,11 @@ public final class Segment {
           position += nest(k, d, end - position);
           continue;
         }
+        if (k.whole && d.kind == Dataloop.Kind.VECTOR && d.blocklen == 1 && planes(c) && c.size <= end - position) {
+          // A vector of planes (vectors of leaves, one leaf per block): three loop levels per kernel call.
+          position += nest2(k, d, end - position);
+          continue;
+        }
         node[top + 1] = c;
         base[top + 1] = base[top] + d.blockOffset(b) + elem[top] * d.extOf(b) + c.disp;
         blk[top + 1] = 0;
@@ -344,6 +349,33 @@ public final class Segment {
     }
     blk[top] = b;
     elem[top] = j;
+    return done;
+  }
+
+  /** A "plane": a vector with one leaf per block (Flash I/O's y loop over x rows, a 3D block's z slices). */
+  private static boolean planes(Dataloop c) {
+    return !c.leaf && c.kind == Dataloop.Kind.VECTOR && c.blocklen == 1 && c.child.leaf;
+  }
+
+  /**
+   * Processes whole planes (see {@link #planes}) under the vector {@code d} on top of the stack, from
+   * its current block, for at most {@code budget} bytes: one {@link Kernel#repeatPlanes} call covers
+   * all of them, so the walk does no stack traffic per plane. Returns the bytes done.
+   */
+  private long nest2(Kernel k, Dataloop d, long budget) {
+    Dataloop c = d.child;
+    Dataloop leaf = c.child;
+    long b = blk[top];
+    long m = Math.min(d.nblocks - b, budget / c.size);
+    long first = base[top] + c.disp + b * d.stride;
+    long lastPlane = first + (m - 1) * d.stride;
+    long rowSpan = (c.nblocks - 1) * c.stride;
+    long lo = Math.min(first, lastPlane) + Math.min(0, rowSpan) + leaf.disp;
+    long hi = Math.max(first, lastPlane) + Math.max(0, rowSpan) + leaf.disp;
+    guard(leaf, lo, hi);
+    int unit = representation == Representation.NATIVE ? 1 : leaf.swapUnit;
+    long done = k.repeatPlanes(c, first, d.stride, m, position, unit);
+    blk[top] = b + m;
     return done;
   }
 
@@ -495,6 +527,18 @@ public final class Segment {
       return s;
     }
 
+    /**
+     * {@code count} whole planes {@code p} (a vector with one leaf per block), plane i at {@code u +
+     * i * spacing}: one {@link #repeat} per plane unless a kernel does better.
+     */
+    long repeatPlanes(Dataloop p, long u, long spacing, long count, long stream, int unit) {
+      long s = 0;
+      for (long i = 0; i < count; i++) {
+        s += repeat(p.child, u + i * spacing + p.child.disp, p.stride, p.nblocks, stream + s, unit);
+      }
+      return s;
+    }
+
     /** Whole instances of leaf {@code c} at {@code u + offsets[b]}, b in {@code [from, to)}. */
     long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
       long s = 0;
@@ -581,6 +625,10 @@ public final class Segment {
           return count * row;
         }
         case BLOCK_INDEXED, INDEXED -> {
+          if (c.words != null) {
+            // A small record of words (the Indexed test's pattern): fixed load/store sequences.
+            return MemoryAccess.gatherWords(user, u, spacing, null, 0, count, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
+          }
           return MemoryAccess.gatherRepeated(user, u, spacing, null, 0, count, c.offsets, c.blocklens, c.blocklen, packed, delta + stream);
         }
         default -> {
@@ -590,7 +638,25 @@ public final class Segment {
     }
 
     @Override
+    long repeatPlanes(Dataloop p, long u, long spacing, long count, long stream, int unit) {
+      Dataloop c = p.child;
+      if (c.kind != Dataloop.Kind.VECTOR) {
+        return super.repeatPlanes(p, u, spacing, count, stream, unit);
+      }
+      // Planes of rows of strided blocks (Flash I/O: z, y, x): one three-level strided loop.
+      long row = c.nblocks * c.blocklen;
+      long plane = p.nblocks * row;
+      MemoryAccess.strided3(user, u + c.disp, spacing, p.stride, c.stride, packed, delta + stream, plane, row, c.blocklen, c.blocklen, count,
+          p.nblocks, c.nblocks);
+      return count * plane;
+    }
+
+    @Override
     long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
+      if (c.words != null) {
+        // A list of small records of words (MD atoms): fixed load/store sequences per record.
+        return MemoryAccess.gatherWords(user, u, 0, offsets, from, to - from, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
+      }
       if (c.kind == Dataloop.Kind.BLOCK_INDEXED || c.kind == Dataloop.Kind.INDEXED) {
         return MemoryAccess.gatherRepeated(user, u, 0, offsets, from, to - from, c.offsets, c.blocklens, c.blocklen, packed, delta + stream);
       }
@@ -649,6 +715,9 @@ public final class Segment {
           return count * row;
         }
         case BLOCK_INDEXED, INDEXED -> {
+          if (c.words != null) {
+            return MemoryAccess.scatterWords(user, u, spacing, null, 0, count, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
+          }
           return MemoryAccess.scatterRepeated(packed, delta + stream, user, u, spacing, null, 0, count, c.offsets, c.blocklens, c.blocklen);
         }
         default -> {
@@ -658,7 +727,23 @@ public final class Segment {
     }
 
     @Override
+    long repeatPlanes(Dataloop p, long u, long spacing, long count, long stream, int unit) {
+      Dataloop c = p.child;
+      if (c.kind != Dataloop.Kind.VECTOR) {
+        return super.repeatPlanes(p, u, spacing, count, stream, unit);
+      }
+      long row = c.nblocks * c.blocklen;
+      long plane = p.nblocks * row;
+      MemoryAccess.strided3(packed, delta + stream, plane, row, c.blocklen, user, u + c.disp, spacing, p.stride, c.stride, c.blocklen, count,
+          p.nblocks, c.nblocks);
+      return count * plane;
+    }
+
+    @Override
     long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
+      if (c.words != null) {
+        return MemoryAccess.scatterWords(user, u, 0, offsets, from, to - from, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
+      }
       if (c.kind == Dataloop.Kind.BLOCK_INDEXED || c.kind == Dataloop.Kind.INDEXED) {
         return MemoryAccess.scatterRepeated(packed, delta + stream, user, u, 0, offsets, from, to - from, c.offsets, c.blocklens, c.blocklen);
       }

@@ -42,7 +42,15 @@ class BatchedLeafTest {
         t("hvector(24, 1, 8, hvector(3, 1, 4000, hvector(2, 1, 900, vector(4, 1, 24, float64))))"),
         t("resized(0, 16, vector(5, 1, 7, contig(2, float64)))"),
         t("indexed([2,1,3], [0,9,20], resized(0, 12, float32))"),
-        t("indexed_block(1, [7,3,11,0], resized(0, 40, struct([2,1], [0,24], [float64,byte])))"));
+        t("indexed_block(1, [7,3,11,0], resized(0, 40, struct([2,1], [0,24], [float64,byte])))"),
+        // word patterns: an int before a long, 12-byte blocks, overlapping blocks (no word kernel)
+        t("indexed_block(1, [5,1,9], resized(0, 40, struct([1,1,1], [0,8,20], [int32,float64,int32])))"),
+        t("indexed_block(1, [2,0,3], resized(0, 48, struct([3,2], [0,16], [int32,float64])))"),
+        t("indexed([2,2,2,2], [0,1,10,11], float64)"),
+        // planes (three strided levels per kernel call): 4-, 16-byte blocks, negative strides
+        t("hvector(3, 1, -700, hvector(4, 1, 200, vector(3, 1, 5, float32)))"),
+        t("hvector(2, 1, 1000, hvector(3, 1, 300, vector(4, 1, 2, contig(2, float64))))"),
+        t("hvector(2, 1, 3000, hvector(3, 1, -900, hvector(2, 1, 300, vector(3, 1, 4, int16))))"));
   }
 
   private static Datatype t(String s) {
