@@ -4,6 +4,14 @@ package dev.layout.fileview;
 public enum ReadMode {
   /** All ranges of a batch in one {@code PositionedReadable.readVectored} call (the file system may merge and parallelize). */
   VECTORED,
-  /** One {@code readFully(position, ...)} per range, in file order. */
-  POSITIONED
+  /** One {@code readFully(position, ...)} per range, in file order, into one reused buffer. */
+  POSITIONED,
+  /**
+   * {@link #VECTORED} where the stream has a native vectored read ({@code
+   * StreamCapabilities.VECTOREDIO}: object stores) and the file system is not local, else {@link
+   * #POSITIONED}: Hadoop's generic vectored fallback (HDFS in 3.4) is one positioned read per range
+   * anyway plus a fresh buffer per range, and the local vectored read measured slower than
+   * positioned reads.
+   */
+  AUTO
 }
