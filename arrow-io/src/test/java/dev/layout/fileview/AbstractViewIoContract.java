@@ -126,9 +126,10 @@ abstract class AbstractViewIoContract {
     Path p = file("vec.bin");
     byte[] file = Cubes.write(fs(), p, N);
     FileView view = new FileView(0, F64, filetype);
-    byte[] vectored = readWhole(fs(), p, view, ReadOptions.defaults().withSieving(policy));
+    byte[] vectored = readWhole(fs(), p, view, ReadOptions.defaults().withSieving(policy).withMode(ReadMode.VECTORED));
     byte[] positioned = readWhole(fs(), p, view, ReadOptions.defaults().withSieving(policy).withMode(ReadMode.POSITIONED));
-    assertThat(vectored).isEqualTo(positioned).isEqualTo(Packing.pack(filetype, 1, file, 0));
+    byte[] auto = readWhole(fs(), p, view, ReadOptions.defaults().withSieving(policy));
+    assertThat(vectored).isEqualTo(positioned).isEqualTo(auto).isEqualTo(Packing.pack(filetype, 1, file, 0));
   }
 
   @Test
