@@ -17,7 +17,8 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
  * Command-line benchmark (not a test): YZ and XZ faces of an n^3 float64 file read through a view
  * (default options: sieving, {@link ReadMode#AUTO}), with one vectored read of the contiguous
  * blocks (adjacent blocks merged, no sieving), with one positioned read per contiguous block, and by
- * reading the whole file and packing the face. Prints the median of the timed repetitions.
+ * reading the whole file and packing the face. Prints the medians of the timed repetitions, wall
+ * and process CPU time.
  *
  * <pre>java -cp ... dev.layout.fileview.FaceReadBenchmark [n=256] [reps=5] [local|hdfs|both]</pre>
  */
@@ -66,17 +67,19 @@ public final class FaceReadBenchmark {
       byte[] dst = new byte[(int) t.byteSize()];
       // One pread per 8-byte block of the YZ face is 65536 reads (seconds): one timed run is enough.
       int perBlockReps = face.equals("YZ") ? 1 : reps;
-      double viewMs = median(reps, () -> read(fs, p, view, dst, ReadOptions.defaults()));
-      double vecMs = median(perBlockReps, () -> read(fs, p, view, dst,
+      double[] viewT = median(reps, () -> read(fs, p, view, dst, ReadOptions.defaults()));
+      double[] vec = median(perBlockReps, () -> read(fs, p, view, dst,
           ReadOptions.defaults().withSieving(SievingPolicy.adjacentOnly()).withMode(ReadMode.VECTORED)));
-      double perBlockMs = median(perBlockReps,
+      double[] perBlock = median(perBlockReps,
           () -> read(fs, p, view, dst, ReadOptions.defaults().withSieving(SievingPolicy.perPiece()).withMode(ReadMode.POSITIONED)));
-      double wholeMs = median(reps, () -> whole(fs, p, t, elements * 8));
-      double best = Math.min(vecMs, wholeMs);
-      System.out.printf("%s %s face (%d bytes): view %.1f ms | vectored per range %.1f ms | one pread per block %.1f ms | whole file %.1f ms"
-              + " | view/best(vectored,whole) %.2f | view/best(all) %.2f | per-block/view %.1fx%n",
-          label, face, t.byteSize(), viewMs, vecMs, perBlockMs, wholeMs, viewMs / best, viewMs / Math.min(best, perBlockMs),
-          perBlockMs / viewMs);
+      double[] whole = median(reps, () -> whole(fs, p, t, elements * 8));
+      for (int k = 0; k < 2; k++) {
+        double best = Math.min(vec[k], whole[k]);
+        System.out.printf("%s %s face (%d bytes) %s: view %.1f ms | vectored per range %.1f ms | one pread per block %.1f ms | whole file %.1f ms"
+                + " | view/best(vectored,whole) %.2f | view/best(all) %.2f | per-block/view %.1fx%n",
+            label, face, t.byteSize(), k == 0 ? "wall" : "cpu", viewT[k], vec[k], perBlock[k], whole[k], viewT[k] / best,
+            viewT[k] / Math.min(best, perBlock[k]), perBlock[k] / viewT[k]);
+      }
     }
   }
 
@@ -84,18 +87,28 @@ public final class FaceReadBenchmark {
     void run() throws Exception;
   }
 
-  static double median(int reps, Op op) throws Exception {
+  /**
+   * Medians of wall time and of process CPU time (all threads of this JVM, datanodes included for
+   * MiniDFS): on a shared, loaded machine the CPU time is the steadier figure.
+   */
+  static double[] median(int reps, Op op) throws Exception {
     if (reps > 1) {
       op.run();   // warm-up
     }
+    com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean();
     double[] ms = new double[reps];
+    double[] cpu = new double[reps];
     for (int i = 0; i < reps; i++) {
+      long c0 = os.getProcessCpuTime();
       long t0 = System.nanoTime();
       op.run();
       ms[i] = (System.nanoTime() - t0) / 1e6;
+      cpu[i] = (os.getProcessCpuTime() - c0) / 1e6;
     }
     Arrays.sort(ms);
-    return ms[reps / 2];
+    Arrays.sort(cpu);
+    return new double[] {ms[reps / 2], cpu[reps / 2]};
   }
 
   static void read(FileSystem fs, Path p, FileView view, byte[] dst, ReadOptions o) throws Exception {
