@@ -4,7 +4,11 @@ package dev.layout.fileview;
 public enum ReadMode {
   /** All ranges of a batch in one {@code PositionedReadable.readVectored} call (the file system may merge and parallelize). */
   VECTORED,
-  /** One {@code readFully(position, ...)} per range, in file order, into one reused buffer. */
+  /**
+   * One read per range, in file order, into one reused buffer: {@code seek} + {@code readFully}
+   * for runs of adjacent ranges and on the local file system, {@code readFully(position, ...)}
+   * for isolated ranges elsewhere.
+   */
   POSITIONED,
   /**
    * {@link #VECTORED} where the stream has a native vectored read ({@code

@@ -57,6 +57,7 @@ public final class ViewReader implements Closeable {
   private final long length;
   private final long modificationTime;
   private final boolean nativeVectored;
+  private final boolean localFs;
   private boolean closed;
   /** Reused read buffer of positioned (and, while it lasts, vectored) reads; grows to about one batch. */
   private byte[] arena = new byte[0];
@@ -73,6 +74,7 @@ public final class ViewReader implements Closeable {
     this.length = status.getLen();
     this.modificationTime = status.getModificationTime();
     this.nativeVectored = hasNativeVectoredRead(fs, in);
+    this.localFs = fs instanceof LocalFileSystem || fs instanceof RawLocalFileSystem;
   }
 
   /**
@@ -305,14 +307,29 @@ public final class ViewReader implements Closeable {
 
   private Window[] readPositioned(RangePlanner.Batch b, long offset) throws IOException {
     ensureArena(b.readBytes());
-    Window[] out = new Window[b.rangeCount()];
+    int n = b.rangeCount();
+    Window[] out = new Window[n];
     int at = 0;
-    for (int i = 0; i < out.length; i++) {
+    for (int i = 0; i < n; i++) {
+      long off = b.rangeOffset(i);
       int len = (int) b.rangeLength(i);
+      // The stream's own position serves runs of adjacent ranges (a sieved extent split at
+      // maxRangeBytes: one HDFS block reader streams it) and every range on the local file system
+      // (where a positioned read reopens the data and checksum files); isolated ranges elsewhere
+      // take a positioned read, which asks for exactly their bytes.
+      boolean sequential = localFs || i > 0 && b.rangeOffset(i - 1) + b.rangeLength(i - 1) == off
+          || i + 1 < n && off + len == b.rangeOffset(i + 1);
       try {
-        in.readFully(b.rangeOffset(i), arena, at, len);
+        if (sequential) {
+          if (in.getPos() != off) {
+            in.seek(off);
+          }
+          in.readFully(arena, at, len);
+        } else {
+          in.readFully(off, arena, at, len);
+        }
       } catch (EOFException e) {
-        throw (EOFException) new EOFException("fileview: range [" + b.rangeOffset(i) + ", " + (b.rangeOffset(i) + len) + ") of " + path
+        throw (EOFException) new EOFException("fileview: range [" + off + ", " + (off + len) + ") of " + path
             + " is past its end (read at offset " + offset + "; file changed?)").initCause(e);
       }
       out[i] = new Window(arenaMemory, at);
