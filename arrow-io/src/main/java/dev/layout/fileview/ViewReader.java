@@ -251,7 +251,11 @@ public final class ViewReader implements Closeable {
   /** Makes the reused read buffer at least {@code bytes} long. */
   private void ensureArena(long bytes) {
     if (arena.length < bytes) {
-      arena = new byte[(int) bytes];
+      // A large batch is followed by others about as large (a sieved extent): take the most any
+      // batch can read at once, so that one big read allocates its buffer once.
+      SievingPolicy p = options.sieving();
+      long most = Math.min(Integer.MAX_VALUE - 64, p.maxBatchBytes() + p.maxRangeBytes() + Math.max(0, p.holeThreshold()));
+      arena = new byte[(int) (bytes >= p.maxBatchBytes() / 2 ? Math.max(bytes, most) : bytes)];
       arenaMemory = Memory.ofArray(arena);
     }
   }
@@ -313,12 +317,12 @@ public final class ViewReader implements Closeable {
     for (int i = 0; i < n; i++) {
       long off = b.rangeOffset(i);
       int len = (int) b.rangeLength(i);
-      // The stream's own position serves runs of adjacent ranges (a sieved extent split at
-      // maxRangeBytes: one HDFS block reader streams it) and every range on the local file system
-      // (where a positioned read reopens the data and checksum files); isolated ranges elsewhere
-      // take a positioned read, which asks for exactly their bytes.
-      boolean sequential = localFs || i > 0 && b.rangeOffset(i - 1) + b.rangeLength(i - 1) == off
-          || i + 1 < n && off + len == b.rangeOffset(i + 1);
+      // The stream's own position serves runs of near ranges (a sieved extent split at
+      // maxRangeBytes: one HDFS block reader streams it, skipping short gaps) and every range on the
+      // local file system (where a positioned read reopens the data and checksum files); isolated
+      // ranges elsewhere take a positioned read, which asks for exactly their bytes.
+      boolean sequential = localFs || i > 0 && near(b.rangeOffset(i - 1) + b.rangeLength(i - 1), off)
+          || i + 1 < n && near(off + len, b.rangeOffset(i + 1));
       try {
         if (sequential) {
           if (in.getPos() != off) {
@@ -337,6 +341,17 @@ public final class ViewReader implements Closeable {
     }
     return out;
   }
+
+  /**
+   * Whether a stream positioned at {@code end} should read on to {@code next} rather than take a
+   * positioned read: the gap is at most 64 KiB, which an HDFS block reader skips by reading through
+   * (below its 128 KiB TCP window) instead of opening a new one.
+   */
+  private static boolean near(long end, long next) {
+    return next >= end && next - end <= NEAR_BYTES;
+  }
+
+  private static final long NEAR_BYTES = 64 * 1024;
 
   /**
    * Copies the leaves of a range out of its window: file byte {@code base + o} (o a layout offset)
