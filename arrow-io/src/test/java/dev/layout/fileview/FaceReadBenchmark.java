@@ -66,13 +66,18 @@ public final class FaceReadBenchmark {
       Datatype t = face.equals("YZ") ? yz : xz;
       FileView view = new FileView(0, Primitive.FLOAT64, t);
       byte[] dst = new byte[(int) t.byteSize()];
-      // One pread per 8-byte block of the YZ face is 65536 reads (seconds): one timed run is enough.
-      int perBlockReps = face.equals("YZ") ? 1 : reps;
-      double[] viewT = median(reps, () -> read(fs, p, view, dst, ReadOptions.defaults()));
-      double[] vec = median(perBlockReps, () -> read(fs, p, view, dst,
-          ReadOptions.defaults().withSieving(SievingPolicy.adjacentOnly()).withMode(ReadMode.VECTORED)));
-      double[] perBlock = median(perBlockReps, () -> perBlock(fs, p, view, dst));
-      double[] whole = median(reps, () -> whole(fs, p, t, elements * 8));
+      // One pread per 8-byte block of the YZ face is 65536 reads (seconds): one timed run of those is enough.
+      Op viewOp = () -> read(fs, p, view, dst, ReadOptions.defaults());
+      Op vecOp = () -> read(fs, p, view, dst, ReadOptions.defaults().withSieving(SievingPolicy.adjacentOnly()).withMode(ReadMode.VECTORED));
+      Op perBlockOp = () -> perBlock(fs, p, view, dst);
+      Op wholeOp = () -> whole(fs, p, t, elements * 8);
+      // The fast candidates are timed in alternation (round-robin repetitions after two warm-ups
+      // each), so JIT and heap state and the machine's load affect them alike.
+      double[][] m = face.equals("YZ") ? medians(reps, viewOp, wholeOp) : medians(reps, viewOp, wholeOp, vecOp, perBlockOp);
+      double[] viewT = m[0];
+      double[] whole = m[1];
+      double[] vec = face.equals("YZ") ? medians(1, vecOp)[0] : m[2];
+      double[] perBlock = face.equals("YZ") ? medians(1, perBlockOp)[0] : m[3];
       for (int k = 0; k < 2; k++) {
         double best = Math.min(vec[k], whole[k]);
         System.out.printf("%s %s face (%d bytes) %s: view %.1f ms | vectored per range %.1f ms | one pread per block %.1f ms | whole file %.1f ms"
@@ -89,26 +94,37 @@ public final class FaceReadBenchmark {
 
   /**
    * Medians of wall time and of process CPU time (all threads of this JVM, datanodes included for
-   * MiniDFS): on a shared, loaded machine the CPU time is the steadier figure.
+   * MiniDFS) of each op, the ops timed in alternation: on a shared, loaded machine the CPU time is
+   * the steadier figure.
    */
-  static double[] median(int reps, Op op) throws Exception {
+  static double[][] medians(int reps, Op... ops) throws Exception {
     if (reps > 1) {
-      op.run();   // warm-up
+      for (int w = 0; w < 2; w++) {
+        for (Op op : ops) {
+          op.run();   // warm-up
+        }
+      }
     }
     com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
         .getOperatingSystemMXBean();
-    double[] ms = new double[reps];
-    double[] cpu = new double[reps];
+    double[][] ms = new double[ops.length][reps];
+    double[][] cpu = new double[ops.length][reps];
     for (int i = 0; i < reps; i++) {
-      long c0 = os.getProcessCpuTime();
-      long t0 = System.nanoTime();
-      op.run();
-      ms[i] = (System.nanoTime() - t0) / 1e6;
-      cpu[i] = (os.getProcessCpuTime() - c0) / 1e6;
+      for (int k = 0; k < ops.length; k++) {
+        long c0 = os.getProcessCpuTime();
+        long t0 = System.nanoTime();
+        ops[k].run();
+        ms[k][i] = (System.nanoTime() - t0) / 1e6;
+        cpu[k][i] = (os.getProcessCpuTime() - c0) / 1e6;
+      }
     }
-    Arrays.sort(ms);
-    Arrays.sort(cpu);
-    return new double[] {ms[reps / 2], cpu[reps / 2]};
+    double[][] out = new double[ops.length][];
+    for (int k = 0; k < ops.length; k++) {
+      Arrays.sort(ms[k]);
+      Arrays.sort(cpu[k]);
+      out[k] = new double[] {ms[k][reps / 2], cpu[k][reps / 2]};
+    }
+    return out;
   }
 
   static void read(FileSystem fs, Path p, FileView view, byte[] dst, ReadOptions o) throws Exception {
