@@ -18,11 +18,13 @@ import org.apache.hadoop.fs.Path;
  * <pre>
  * layout fileview read --file PATH --etype float64 --disp BYTES --view "&lt;notation&gt;"
  *                      [--offset N] [--count M] --out PATH
- *                      [--mode vectored|positioned] [--hole-threshold BYTES] [--debug]
+ *                      [--mode auto|vectored|positioned] [--hole-threshold BYTES] [--debug]
  * </pre>
  *
  * <p>{@code --offset} and {@code --count} are in etypes (default: offset 0, one whole tile of the
- * filetype). Paths are Hadoop paths ({@code hdfs://...}, {@code file:...}, or local). The last line
+ * filetype). {@code --mode} picks the {@link ReadMode} (default {@code auto}); {@code
+ * --hole-threshold} the {@link SievingPolicy} hole threshold (-1: one range per piece). {@code
+ * --help} prints every option. Paths are Hadoop paths ({@code hdfs://...}, {@code file:...}, or local). The last line
  * printed is {@code read B bytes in R ranges (M merged) in T ms}, where R is the number of file
  * ranges issued and M the number of contiguous view pieces merged into another piece's range.
  * Exit status: 0 on success, 2 for bad arguments ({@code layout: error: ...}), 1 for I/O errors and
@@ -30,7 +32,27 @@ import org.apache.hadoop.fs.Path;
  */
 public final class FileViewCommand {
   static final String USAGE = "usage: layout fileview read --file PATH --etype TYPE --disp BYTES --view NOTATION"
-      + " [--offset N] [--count M] --out PATH [--mode vectored|positioned] [--hole-threshold BYTES] [--debug]";
+      + " [--offset N] [--count M] --out PATH [--mode auto|vectored|positioned] [--hole-threshold BYTES] [--debug]";
+
+  /** What {@code layout fileview --help} and {@code layout fileview read --help} print. */
+  static final String HELP = USAGE + "\n"
+      + "Reads a file through an MPI-IO style view and writes the packed bytes; the last line is\n"
+      + "'read B bytes in R ranges (M merged) in T ms' (R file ranges issued, M view pieces merged into another's range).\n"
+      + "  --file PATH            the file to read (Hadoop path: hdfs://..., file:..., or local)\n"
+      + "  --etype TYPE           unit of offsets and building block of the view, e.g. float64\n"
+      + "  --disp BYTES           bytes from the start of the file to the first tile of the view (default 0)\n"
+      + "  --view NOTATION        the filetype in layout notation, e.g. \"subarray([256,256,256],[256,256,1],[0,0,0],C,float64)\"\n"
+      + "  --offset N             first etype of the view to read (default 0)\n"
+      + "  --count M              etypes to read (default: one whole tile of the view)\n"
+      + "  --out PATH             where the packed bytes go (overwritten)\n"
+      + "  --mode MODE            how the planned file ranges are read (default auto):\n"
+      + "                           auto        vectored where the file system has a native vectored read and is not\n"
+      + "                                       local (object stores), else positioned (HDFS, local file system)\n"
+      + "                           vectored    PositionedReadable.readVectored, all ranges of a batch in one call\n"
+      + "                           positioned  one readFully(position) per range, in file order, into one reused buffer\n"
+      + "  --hole-threshold BYTES data sieving: view pieces at most BYTES apart are read as one range, holes included\n"
+      + "                         (default " + SievingPolicy.DEFAULT_HOLE_THRESHOLD + "; 0 merges only adjacent pieces; -1 reads one range per piece)\n"
+      + "  --debug                print stack traces of errors";
 
   private FileViewCommand() {}
 
@@ -72,8 +94,10 @@ public final class FileViewCommand {
     if (i < args.length && args[i].equals("fileview")) {
       i++;
     }
-    if (i < args.length && (args[i].equals("--help") || args[i].equals("-h"))) {
-      out.println(USAGE);
+    if (i < args.length && (args[i].equals("--help") || args[i].equals("-h"))
+        || i + 1 < args.length && args[i].equals("read") && java.util.Arrays.asList(args).subList(i + 1, args.length).stream()
+            .anyMatch(a -> a.equals("--help") || a.equals("-h"))) {
+      out.println(HELP);
       return 0;
     }
     if (i >= args.length || !args[i].equals("read")) {
@@ -104,10 +128,11 @@ public final class FileViewCommand {
     if (count < 0) {
       throw new IllegalArgumentException("fileview read: --count " + count + " (expected: >= 0)");
     }
-    ReadMode mode = switch (opts.getOrDefault("--mode", "vectored")) {
+    ReadMode mode = switch (opts.getOrDefault("--mode", "auto")) {
+      case "auto" -> ReadMode.AUTO;
       case "vectored" -> ReadMode.VECTORED;
       case "positioned" -> ReadMode.POSITIONED;
-      default -> throw new IllegalArgumentException("fileview read: --mode " + opts.get("--mode") + " (expected: vectored or positioned)");
+      default -> throw new IllegalArgumentException("fileview read: --mode " + opts.get("--mode") + " (expected: auto, vectored or positioned)");
     };
     SievingPolicy sieving = SievingPolicy.defaults().withHoleThreshold(number(opts, "--hole-threshold", SievingPolicy.DEFAULT_HOLE_THRESHOLD));
     ReadOptions options = ReadOptions.defaults().withMode(mode).withSieving(sieving);

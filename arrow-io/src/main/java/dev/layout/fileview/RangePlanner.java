@@ -78,7 +78,8 @@ public final class RangePlanner {
     return out;
   }
 
-  private long tileBase(long tile) {
+  /** File byte where tile {@code tile} of the view starts. */
+  long tileBase(long tile) {
     try {
       return Math.addExact(view.displacement(), Math.multiplyExact(tile, view.filetype().extent()));
     } catch (ArithmeticException e) {

@@ -8,7 +8,7 @@ import java.util.Objects;
  * vectored range before failing.
  *
  * <pre>{@code
- * ReadOptions o = ReadOptions.defaults().withMode(ReadMode.POSITIONED);
+ * ReadOptions o = ReadOptions.defaults().withMode(ReadMode.VECTORED);
  * }</pre>
  */
 public record ReadOptions(SievingPolicy sieving, ReadMode mode, Duration rangeTimeout) {
@@ -21,9 +21,9 @@ public record ReadOptions(SievingPolicy sieving, ReadMode mode, Duration rangeTi
     }
   }
 
-  /** Default sieving, vectored reads, 5 minutes per range. */
+  /** Default sieving, {@link ReadMode#AUTO} (vectored only where the file system reads vectors natively), 5 minutes per range. */
   public static ReadOptions defaults() {
-    return new ReadOptions(SievingPolicy.defaults(), ReadMode.VECTORED, Duration.ofMinutes(5));
+    return new ReadOptions(SievingPolicy.defaults(), ReadMode.AUTO, Duration.ofMinutes(5));
   }
 
   public ReadOptions withSieving(SievingPolicy p) {

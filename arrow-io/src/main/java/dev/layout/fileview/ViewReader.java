@@ -1,10 +1,12 @@
 package dev.layout.fileview;
 
 import dev.layout.arrow.ArrowMemory;
+import dev.layout.dataloop.LeafAction;
 import dev.layout.dataloop.Segment;
 import dev.layout.datatype.Datatype;
 import dev.layout.datatype.Primitive;
 import dev.layout.memory.Memory;
+import dev.layout.memory.MemoryAccess;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
@@ -16,12 +18,16 @@ import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntFunction;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileRange;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.fs.StreamCapabilities;
 
 /**
  * Reads through a {@link FileView} with explicit offsets ({@code MPI_File_read_at}): the requested
@@ -50,7 +56,13 @@ public final class ViewReader implements Closeable {
   private final FSDataInputStream in;
   private final long length;
   private final long modificationTime;
+  private final boolean nativeVectored;
+  private final boolean localFs;
   private boolean closed;
+  /** Reused read buffer of positioned (and, while it lasts, vectored) reads; grows to about one batch. */
+  private byte[] arena = new byte[0];
+  private Memory arenaMemory = Memory.ofArray(arena);
+  private Memory staging;
 
   private ViewReader(FileSystem fs, Path path, FileView view, ReadOptions options, FSDataInputStream in, FileStatus status) {
     this.fs = fs;
@@ -61,6 +73,18 @@ public final class ViewReader implements Closeable {
     this.in = in;
     this.length = status.getLen();
     this.modificationTime = status.getModificationTime();
+    this.nativeVectored = hasNativeVectoredRead(fs, in);
+    this.localFs = fs instanceof LocalFileSystem || fs instanceof RawLocalFileSystem;
+  }
+
+  /**
+   * Whether {@link ReadMode#AUTO} should read vectored: the stream declares a native vectored read
+   * and is not the local file system, whose vectored read (asynchronous channel plus checksum
+   * ranges) measured slower than positioned reads into one buffer (FaceReadBenchmark, XZ face).
+   * HDFS in Hadoop 3.4 has only the generic fallback (one positioned read per range).
+   */
+  static boolean hasNativeVectoredRead(FileSystem fs, FSDataInputStream in) {
+    return !(fs instanceof LocalFileSystem || fs instanceof RawLocalFileSystem) && in.hasCapability(StreamCapabilities.VECTOREDIO);
   }
 
   public static ViewReader open(FileSystem fs, Path path, FileView view) throws IOException {
@@ -134,18 +158,50 @@ public final class ViewReader implements Closeable {
     }
     RangePlanner.Cursor cursor = planner.plan(streamOffset, bytes);
     long fileBytes = 0;
-    for (RangePlanner.Batch b = cursor.next(); b != null; b = cursor.next()) {
-      ByteBuffer[] data = switch (options.mode()) {
-        case VECTORED -> readVectored(b, offset);
-        case POSITIONED -> readPositioned(b, offset);
-      };
-      Memory[] mem = new Memory[data.length];
-      for (int i = 0; i < b.pieceCount(); i++) {
-        int r = b.pieceRange(i);
-        Memory m = mem[r] != null ? mem[r] : (mem[r] = Memory.ofBuffer(data[r]));
-        user.unpack(m, b.pieceOffset(i) - b.rangeOffset(r), b.pieceLength(i));
+    if (bytes > 0) {
+      // The filetype itself drives the extraction: a layout segment over the tiles of this read
+      // visits each range's stream bytes leaf by leaf (a whole strided leaf is one kernel call).
+      long tileSize = view.tileByteSize();
+      long firstTile = streamOffset / tileSize;
+      long lastTile = (streamOffset + bytes - 1) / tileSize;
+      Segment fileLayout = Segment.layout(view.filetype(), lastTile - firstTile + 1);
+      long tileStart = firstTile * tileSize;
+      long base = planner.tileBase(firstTile);
+      boolean direct = isContiguous(memtype);
+      Extract x = new Extract();
+      if (direct) {
+        dst.checkWritable("readAt");
+        x.dst = dst;
+        x.dstDelta = origin + memtype.trueLb() - (streamOffset - tileStart);
       }
-      fileBytes += b.readBytes();
+      for (RangePlanner.Batch b = cursor.next(); b != null; b = cursor.next()) {
+        Window[] windows = read(b, offset);
+        long s = b.streamOffset();
+        int piece = 0;
+        for (int r = 0; r < b.rangeCount(); r++) {
+          long len = 0;
+          while (piece < b.pieceCount() && b.pieceRange(piece) == r) {
+            len += b.pieceLength(piece++);
+          }
+          Window w = windows[r];
+          x.src = w.memory;
+          x.srcDelta = base - b.rangeOffset(r) + w.offset;
+          x.srcEnd = w.offset + b.rangeLength(r);
+          x.srcStart = w.offset;
+          fileLayout.seek(s - tileStart);
+          if (direct) {
+            fileLayout.process(x, len);
+          } else {
+            Memory staging = staging(len);
+            x.dst = staging;
+            x.dstDelta = -(s - tileStart);
+            fileLayout.process(x, len);
+            user.unpack(staging, 0, len);
+          }
+          s += len;
+        }
+        fileBytes += b.readBytes();
+      }
     }
     checkUnchanged(offset);
     return new ReadStats(bytes, cursor.pieceCount(), cursor.rangeCount(), fileBytes, System.nanoTime() - t0);
@@ -169,13 +225,62 @@ public final class ViewReader implements Closeable {
     return readAt(offset, dst, dstOffset, Primitive.BYTE, byteLength);
   }
 
-  private ByteBuffer[] readVectored(RangePlanner.Batch b, long offset) throws IOException {
+  /** True when element k's data of a count of {@code t} is the bytes {@code [trueLb + k * size, ...)}: stream byte i lands at {@code trueLb + i}. */
+  private static boolean isContiguous(Datatype t) {
+    return t.isContiguous() && t.extent() == t.byteSize() && t.lb() == t.trueLb();
+  }
+
+  private Memory staging(long len) {
+    if (staging == null || staging.byteSize() < len) {
+      staging = Memory.ofArray(new byte[(int) Math.max(len, 64 * 1024)]);
+    }
+    return staging;
+  }
+
+  /** Where a range's bytes landed: file byte {@code rangeOffset + i} is {@code memory} byte {@code offset + i}. */
+  private record Window(Memory memory, long offset) {}
+
+  private Window[] read(RangePlanner.Batch b, long offset) throws IOException {
+    ReadMode mode = options.mode();
+    if (mode == ReadMode.AUTO) {
+      mode = nativeVectored ? ReadMode.VECTORED : ReadMode.POSITIONED;
+    }
+    return mode == ReadMode.VECTORED ? readVectored(b, offset) : readPositioned(b, offset);
+  }
+
+  /** Makes the reused read buffer at least {@code bytes} long. */
+  private void ensureArena(long bytes) {
+    if (arena.length < bytes) {
+      // A large batch is followed by others about as large (a sieved extent): take the most any
+      // batch can read at once, so that one big read allocates its buffer once.
+      SievingPolicy p = options.sieving();
+      long most = Math.min(Integer.MAX_VALUE - 64, p.maxBatchBytes() + p.maxRangeBytes() + Math.max(0, p.holeThreshold()));
+      arena = new byte[(int) (bytes >= p.maxBatchBytes() / 2 ? Math.max(bytes, most) : bytes)];
+      arenaMemory = Memory.ofArray(arena);
+    }
+  }
+
+  private Window[] readVectored(RangePlanner.Batch b, long offset) throws IOException {
     List<FileRange> ranges = new ArrayList<>(b.rangeCount());
     for (int i = 0; i < b.rangeCount(); i++) {
       ranges.add(FileRange.createFileRange(b.rangeOffset(i), (int) b.rangeLength(i)));
     }
-    in.readVectored(ranges, ByteBuffer::allocate);
-    ByteBuffer[] out = new ByteBuffer[ranges.size()];
+    ensureArena(b.readBytes());
+    // Buffers are carved out of the reused arena while it lasts (the file system may ask for merged
+    // ranges, so it can run out); the allocator may be called from the file system's threads.
+    long[] next = {0};
+    IntFunction<ByteBuffer> allocate = n -> {
+      synchronized (next) {
+        if (next[0] + n <= arena.length) {
+          ByteBuffer bb = ByteBuffer.wrap(arena, (int) next[0], n).slice();
+          next[0] += n;
+          return bb;
+        }
+      }
+      return ByteBuffer.allocate(n);
+    };
+    in.readVectored(ranges, allocate);
+    Window[] out = new Window[ranges.size()];
     long timeout = options.rangeTimeout().toNanos();
     for (int i = 0; i < out.length; i++) {
       FileRange r = ranges.get(i);
@@ -199,24 +304,107 @@ public final class ViewReader implements Closeable {
         throw new EOFException("fileview: range [" + r.getOffset() + ", " + (r.getOffset() + r.getLength()) + ") of " + path
             + " returned " + s.remaining() + " bytes (read at offset " + offset + "; file changed?)");
       }
-      out[i] = s;
+      out[i] = new Window(Memory.ofBuffer(s.limit(r.getLength()).slice()), 0);
     }
     return out;
   }
 
-  private ByteBuffer[] readPositioned(RangePlanner.Batch b, long offset) throws IOException {
-    ByteBuffer[] out = new ByteBuffer[b.rangeCount()];
-    for (int i = 0; i < out.length; i++) {
-      byte[] a = new byte[(int) b.rangeLength(i)];
+  private Window[] readPositioned(RangePlanner.Batch b, long offset) throws IOException {
+    ensureArena(b.readBytes());
+    int n = b.rangeCount();
+    Window[] out = new Window[n];
+    int at = 0;
+    for (int i = 0; i < n; i++) {
+      long off = b.rangeOffset(i);
+      int len = (int) b.rangeLength(i);
+      // The stream's own position serves runs of near ranges (a sieved extent split at
+      // maxRangeBytes: one HDFS block reader streams it, skipping short gaps) and every range on the
+      // local file system (where a positioned read reopens the data and checksum files); isolated
+      // ranges elsewhere take a positioned read, which asks for exactly their bytes.
+      boolean sequential = localFs || i > 0 && near(b.rangeOffset(i - 1) + b.rangeLength(i - 1), off)
+          || i + 1 < n && near(off + len, b.rangeOffset(i + 1));
       try {
-        in.readFully(b.rangeOffset(i), a, 0, a.length);
+        if (sequential) {
+          if (in.getPos() != off) {
+            in.seek(off);
+          }
+          in.readFully(arena, at, len);
+        } else {
+          in.readFully(off, arena, at, len);
+        }
       } catch (EOFException e) {
-        throw (EOFException) new EOFException("fileview: range [" + b.rangeOffset(i) + ", " + (b.rangeOffset(i) + a.length) + ") of " + path
+        throw (EOFException) new EOFException("fileview: range [" + off + ", " + (off + len) + ") of " + path
             + " is past its end (read at offset " + offset + "; file changed?)").initCause(e);
       }
-      out[i] = ByteBuffer.wrap(a);
+      out[i] = new Window(arenaMemory, at);
+      at += len;
     }
     return out;
+  }
+
+  /**
+   * Whether a stream positioned at {@code end} should read on to {@code next} rather than take a
+   * positioned read: the gap is at most 64 KiB, which an HDFS block reader skips by reading through
+   * (below its 128 KiB TCP window) instead of opening a new one.
+   */
+  private static boolean near(long end, long next) {
+    return next >= end && next - end <= NEAR_BYTES;
+  }
+
+  private static final long NEAR_BYTES = 64 * 1024;
+
+  /**
+   * Copies the leaves of a range out of its window: file byte {@code base + o} (o a layout offset)
+   * is {@code src} byte {@code o + srcDelta}; stream byte {@code s} of the layout goes to {@code dst}
+   * byte {@code s + dstDelta}. The kernels are unchecked, so each leaf is checked against the
+   * window first (the destination range is checked once per read by the user segment or staging).
+   */
+  private static final class Extract implements LeafAction {
+    Memory src;
+    long srcDelta;
+    long srcStart;
+    long srcEnd;
+    Memory dst;
+    long dstDelta;
+
+    private void check(long lo, long hi) {
+      if (lo < srcStart || hi > srcEnd) {
+        throw new IllegalStateException("fileview: leaf bytes [" + lo + ", " + hi + ") outside the range read [" + srcStart + ", " + srcEnd + ")");
+      }
+    }
+
+    @Override
+    public void run(long offset, long length, long streamOffset) {
+      long a = offset + srcDelta;
+      check(a, a + length);
+      dst.checkRange("readAt", streamOffset + dstDelta, length);
+      MemoryAccess.copy(src, a, dst, streamOffset + dstDelta, length);
+    }
+
+    @Override
+    public void vector(long offset, long byteStride, long blockLength, long count, long streamOffset) {
+      if (count <= 0) {
+        return;
+      }
+      long first = offset + srcDelta;
+      long last = first + (count - 1) * byteStride;
+      check(Math.min(first, last), Math.max(first, last) + blockLength);
+      dst.checkRange("readAt", streamOffset + dstDelta, count * blockLength);
+      MemoryAccess.strided(src, first, byteStride, dst, streamOffset + dstDelta, blockLength, blockLength, count);
+    }
+
+    @Override
+    public void blocks(long offset, long[] offsets, long[] lengths, long uniformLength, int from, int to, long streamOffset) {
+      long a = offset + srcDelta;
+      long total = 0;
+      for (int i = from; i < to; i++) {
+        long len = lengths == null ? uniformLength : lengths[i];
+        check(a + offsets[i], a + offsets[i] + len);
+        total += len;
+      }
+      dst.checkRange("readAt", streamOffset + dstDelta, total);
+      MemoryAccess.gather(src, a, offsets, lengths, uniformLength, from, to, dst, streamOffset + dstDelta);
+    }
   }
 
   private void checkUnchanged(long offset) throws IOException {

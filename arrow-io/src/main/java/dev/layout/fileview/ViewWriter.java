@@ -9,12 +9,15 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.nio.file.StandardCopyOption;
+import org.apache.hadoop.fs.ChecksumFileSystem;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 
 /**
  * Writes through file views ({@code MPI_File_write_at}) into a write-once file: every {@link
@@ -35,7 +38,12 @@ import org.apache.hadoop.fs.Path;
  * <p>Writing a byte twice is refused ({@link IllegalArgumentException} naming the bytes). In
  * {@linkplain #append append} mode, a write that would rewrite bytes of the existing file is refused
  * the same way; the new bytes are added with {@code concat} where the file system has it (HDFS),
- * otherwise by rewriting the file under a temporary name and renaming it over the old one.
+ * otherwise by rewriting the file under a temporary name and renaming it over the old one (one
+ * atomic {@code rename(2)} on the local file system: the file never disappears).
+ *
+ * <p>Several tasks write one file through {@link #forDomain} writers, each owning a contiguous
+ * {@link FileDomains file domain}; {@link #assemble} joins their parts in canonical order with
+ * {@code concat} (HDFS) or, without it, by a single writer.
  * Staged data is held in memory until commit. Not thread-safe.
  */
 public final class ViewWriter implements Closeable {
@@ -43,6 +51,10 @@ public final class ViewWriter implements Closeable {
   private final Path path;
   private final long existingLength;
   private final boolean appending;
+  /** Domain writers only: the domains, this writer's domain and the job's id (else null, -1, null). */
+  private final FileDomains domains;
+  private final int domain;
+  private final String jobId;
   private final TreeMap<Long, Extent> staged = new TreeMap<>();
   private long stagedBytes;
   private boolean finished;
@@ -54,10 +66,17 @@ public final class ViewWriter implements Closeable {
   }
 
   private ViewWriter(FileSystem fs, Path path, long existingLength, boolean appending) {
+    this(fs, path, existingLength, appending, null, -1, null);
+  }
+
+  private ViewWriter(FileSystem fs, Path path, long existingLength, boolean appending, FileDomains domains, int domain, String jobId) {
     this.fs = fs;
     this.path = path;
     this.existingLength = existingLength;
     this.appending = appending;
+    this.domains = domains;
+    this.domain = domain;
+    this.jobId = jobId;
   }
 
   /**
@@ -83,6 +102,141 @@ public final class ViewWriter implements Closeable {
       throw new IOException("fileview: " + path + " is a directory (expected: a file)");
     }
     return new ViewWriter(fs, path, st.getLen(), true);
+  }
+
+  /**
+   * A writer of file domain {@code domain} of the new file {@code path}, one of several tasks
+   * writing it: it takes only bytes of its domain (route pieces with {@link
+   * FileDomains#domainOf}), and {@link #commit()} writes the whole domain (zeros where no view
+   * wrote) to a part file beside {@code path}. Once every domain is committed, one call to {@link
+   * #assemble} makes the file. {@code jobId} names the parts of one write (same for all its tasks;
+   * letters, digits, {@code -} and {@code _}).
+   *
+   * <pre>{@code
+   * // task i of n, each with the pieces of its domain:
+   * try (ViewWriter w = ViewWriter.forDomain(fs, path, domains, i, jobId)) {
+   *   w.writeAt(view, offset, mem, 0, Primitive.FLOAT64, count);
+   *   w.commit();
+   * }
+   * // then once (driver, or the last task):
+   * ViewWriter.assemble(fs, path, domains, jobId);
+   * }</pre>
+   *
+   * @throws FileAlreadyExistsException if {@code path} exists (files are write-once)
+   */
+  public static ViewWriter forDomain(FileSystem fs, Path path, FileDomains domains, int domain, String jobId) throws IOException {
+    Objects.requireNonNull(fs, "ViewWriter: fs is null");
+    Objects.requireNonNull(path, "ViewWriter: path is null");
+    Objects.requireNonNull(domains, "ViewWriter: domains is null");
+    checkJobId(jobId);
+    if (domain < 0 || domain >= domains.count()) {
+      throw new IllegalArgumentException("ViewWriter: domain " + domain + " (expected: 0 .. " + (domains.count() - 1) + " of " + domains + ")");
+    }
+    if (fs.exists(path)) {
+      throw new FileAlreadyExistsException("fileview: " + path + " already exists (files are write-once; use append for new bytes)");
+    }
+    return new ViewWriter(fs, path, 0, false, domains, domain, jobId);
+  }
+
+  /** The part file of domain {@code domain} of a {@link #forDomain} write of {@code path}. */
+  public static Path partPath(Path path, String jobId, int domain) {
+    checkJobId(jobId);
+    return new Path(path.getParent(), "." + path.getName() + "." + jobId + ".part-" + String.format("%05d", domain));
+  }
+
+  private static void checkJobId(String jobId) {
+    Objects.requireNonNull(jobId, "ViewWriter: jobId is null");
+    if (!jobId.matches("[A-Za-z0-9_-]{1,64}")) {
+      throw new IllegalArgumentException("ViewWriter: jobId '" + jobId + "' (expected: 1-64 letters, digits, '-' or '_')");
+    }
+  }
+
+  /**
+   * Makes {@code path} from the committed parts of every domain, in canonical order: with {@code
+   * concat} where the file system has it (HDFS: the parts' blocks become the file's, no copy), then
+   * a rename; otherwise a single writer copies the parts in order to a temporary name and renames
+   * it. Either way {@code path} appears whole or not at all; the parts are gone afterwards. Returns
+   * the file's length.
+   *
+   * @throws FileAlreadyExistsException if {@code path} exists
+   * @throws IOException naming the domain if a part is missing (its writer did not commit) or has
+   *     the wrong length; the parts are then left for a retry or {@link #discardParts}
+   */
+  public static long assemble(FileSystem fs, Path path, FileDomains domains, String jobId) throws IOException {
+    Objects.requireNonNull(fs, "assemble: fs is null");
+    Objects.requireNonNull(path, "assemble: path is null");
+    Objects.requireNonNull(domains, "assemble: domains is null");
+    if (fs.exists(path)) {
+      throw new FileAlreadyExistsException("fileview: " + path + " already exists (files are write-once)");
+    }
+    int n = domains.count();
+    Path[] parts = new Path[n];
+    for (int i = 0; i < n; i++) {
+      parts[i] = partPath(path, jobId, i);
+      FileStatus st;
+      try {
+        st = fs.getFileStatus(parts[i]);
+      } catch (java.io.FileNotFoundException e) {
+        throw new IOException("fileview: part " + i + " of " + path + " is missing: " + parts[i] + " (the writer of domain [" + domains.start(i)
+            + ", " + domains.end(i) + ") did not commit)", e);
+      }
+      long want = domains.end(i) - domains.start(i);
+      if (st.getLen() != want) {
+        throw new IOException("fileview: part " + i + " of " + path + " (" + parts[i] + ") has " + st.getLen() + " bytes (expected: " + want
+            + ", domain [" + domains.start(i) + ", " + domains.end(i) + "))");
+      }
+    }
+    boolean concatenated = n == 1;
+    if (!concatenated) {
+      try {
+        fs.concat(parts[0], java.util.Arrays.copyOfRange(parts, 1, n));
+        concatenated = true;
+      } catch (UnsupportedOperationException e) {
+        // Local file system, most object stores: a single writer copies the parts below.
+      }
+    }
+    if (concatenated) {
+      if (!fs.rename(parts[0], path)) {
+        throw new IOException("fileview: could not rename " + parts[0] + " to " + path + (fs.exists(path) ? " (target now exists)" : ""));
+      }
+    } else {
+      Path tmp = tempPath(path);
+      boolean done = false;
+      try {
+        try (FSDataOutputStream out = fs.create(tmp, false)) {
+          for (Path part : parts) {
+            try (FSDataInputStream in = fs.open(part)) {
+              in.transferTo(out);
+            }
+          }
+        }
+        if (!fs.rename(tmp, path)) {
+          throw new IOException("fileview: could not rename " + tmp + " to " + path + (fs.exists(path) ? " (target now exists)" : ""));
+        }
+        done = true;
+      } finally {
+        if (!done) {
+          fs.delete(tmp, false);
+        }
+      }
+      discardParts(fs, path, domains, jobId);
+    }
+    long len = fs.getFileStatus(path).getLen();
+    if (len != domains.fileLength()) {
+      throw new IOException("fileview: assembled " + path + " has " + len + " bytes (expected: " + domains.fileLength() + ")");
+    }
+    return len;
+  }
+
+  /** Deletes whatever parts of a {@link #forDomain} write exist (an abandoned write). */
+  public static void discardParts(FileSystem fs, Path path, FileDomains domains, String jobId) throws IOException {
+    for (int i = 0; i < domains.count(); i++) {
+      fs.delete(partPath(path, jobId, i), false);
+    }
+  }
+
+  private static Path tempPath(Path path) {
+    return new Path(path.getParent(), "." + path.getName() + "." + UUID.randomUUID() + ".tmp");
   }
 
   /** Bytes staged so far. */
@@ -128,6 +282,11 @@ public final class ViewWriter implements Closeable {
       for (int i = 0; i < b.pieceCount(); i++) {
         long f = b.pieceOffset(i);
         long len = b.pieceLength(i);
+        if (domains != null && (f < domains.start(domain) || f + len > domains.end(domain))) {
+          throw new IllegalArgumentException("fileview: write at offset " + offset + " puts bytes [" + f + ", " + (f + len) + ") of " + path
+              + " outside file domain " + domain + " [" + domains.start(domain) + ", " + domains.end(domain)
+              + ") of this writer (expected: each domain's bytes go to its writer; see FileDomains.domainOf)");
+        }
         if (appending && f < existingLength) {
           throw new IllegalArgumentException("fileview: write at offset " + offset + " would rewrite bytes [" + f + ", "
               + Math.min(f + len, existingLength) + ") of existing " + path + " (" + existingLength + " bytes; append only adds bytes)");
@@ -169,13 +328,18 @@ public final class ViewWriter implements Closeable {
       throw new IllegalStateException("commit: writer of " + path + " is closed or committed");
     }
     finished = true;
-    Path tmp = new Path(path.getParent(), "." + path.getName() + "." + UUID.randomUUID() + ".tmp");
+    Path tmp = tempPath(path);
     boolean done = false;
     try {
-      long start = appending ? existingLength : 0;
+      long start = appending ? existingLength : domains != null ? domains.start(domain) : 0;
       long end;
       end = writeAndClose(tmp, start);
-      if (!appending) {
+      if (domains != null) {
+        Path part = partPath(path, jobId, domain);
+        if (!fs.rename(tmp, part)) {
+          throw new IOException("fileview: could not rename " + tmp + " to " + part + (fs.exists(part) ? " (part already committed)" : ""));
+        }
+      } else if (!appending) {
         if (!fs.rename(tmp, path)) {
           throw new IOException("fileview: could not rename " + tmp + " to " + path + (fs.exists(path) ? " (target now exists)" : ""));
         }
@@ -183,7 +347,7 @@ public final class ViewWriter implements Closeable {
         appendStaged(tmp);
       }
       done = true;
-      return appending ? Math.max(end, existingLength) : end;
+      return domains != null ? end - start : appending ? Math.max(end, existingLength) : end;
     } finally {
       staged.clear();
       if (!done || appending) {
@@ -203,6 +367,9 @@ public final class ViewWriter implements Closeable {
     long end;
     try {
       end = writeStaged(out, start);
+      if (domains != null) {
+        end = writeZeros(out, end, domains.end(domain));
+      }
     } catch (IOException e) {
       closeAfter(out, e);
       throw new IOException("fileview: writing " + tmp + " for " + path + " failed: " + e.getMessage(), e);
@@ -228,15 +395,20 @@ public final class ViewWriter implements Closeable {
     }
   }
 
+  private static long writeZeros(FSDataOutputStream out, long pos, long end) throws IOException {
+    byte[] zeros = new byte[(int) Math.min(64 * 1024, Math.max(0, end - pos))];
+    while (pos < end) {
+      int n = (int) Math.min(zeros.length, end - pos);
+      out.write(zeros, 0, n);
+      pos += n;
+    }
+    return pos;
+  }
+
   private long writeStaged(FSDataOutputStream out, long start) throws IOException {
     long pos = start;
-    byte[] zeros = new byte[64 * 1024];
     for (Extent e : staged.values()) {
-      while (pos < e.fileOffset()) {
-        int n = (int) Math.min(zeros.length, e.fileOffset() - pos);
-        out.write(zeros, 0, n);
-        pos += n;
-      }
+      pos = writeZeros(out, pos, e.fileOffset());
       out.write(e.data(), e.dataOffset(), (int) e.length());
       pos += e.length();
     }
@@ -250,17 +422,42 @@ public final class ViewWriter implements Closeable {
     } catch (UnsupportedOperationException e) {
       // Local and most object stores: rebuild old + new under a second temporary name.
     }
-    Path full = new Path(path.getParent(), "." + path.getName() + "." + UUID.randomUUID() + ".tmp");
+    Path full = tempPath(path);
     try {
       try (FSDataOutputStream out = fs.create(full, false); FSDataInputStream oldIn = fs.open(path); FSDataInputStream newIn = fs.open(tmp)) {
         oldIn.transferTo(out);
         newIn.transferTo(out);
       }
-      if (!fs.delete(path, false) || !fs.rename(full, path)) {
-        throw new IOException("fileview: could not replace " + path + " with " + full);
-      }
+      replace(full);
     } finally {
       fs.delete(full, false);
+    }
+  }
+
+  /**
+   * Puts {@code full} in place of {@code path}. On the local file system this is one {@code
+   * rename(2)} over the old file, so {@code path} always exists (old or new bytes); its checksum file
+   * is dropped first (old bytes without a checksum are readable) and the new one moved in after. On
+   * other file systems without {@code concat} the FileSystem API has no rename over an existing
+   * file: the old file is deleted, then the new one renamed (a short window without the file).
+   */
+  private void replace(Path full) throws IOException {
+    FileSystem raw = fs instanceof ChecksumFileSystem c ? c.getRawFileSystem() : fs;
+    if (raw instanceof RawLocalFileSystem local) {
+      if (fs instanceof ChecksumFileSystem c) {
+        local.delete(c.getChecksumFile(path), false);
+      }
+      java.nio.file.Files.move(local.pathToFile(full).toPath(), local.pathToFile(path).toPath(), StandardCopyOption.ATOMIC_MOVE);
+      if (fs instanceof ChecksumFileSystem c) {
+        java.io.File crc = local.pathToFile(c.getChecksumFile(full));
+        if (crc.exists()) {
+          java.nio.file.Files.move(crc.toPath(), local.pathToFile(c.getChecksumFile(path)).toPath(), StandardCopyOption.ATOMIC_MOVE);
+        }
+      }
+      return;
+    }
+    if (!fs.delete(path, false) || !fs.rename(full, path)) {
+      throw new IOException("fileview: could not replace " + path + " with " + full);
     }
   }
 

@@ -126,9 +126,10 @@ abstract class AbstractViewIoContract {
     Path p = file("vec.bin");
     byte[] file = Cubes.write(fs(), p, N);
     FileView view = new FileView(0, F64, filetype);
-    byte[] vectored = readWhole(fs(), p, view, ReadOptions.defaults().withSieving(policy));
+    byte[] vectored = readWhole(fs(), p, view, ReadOptions.defaults().withSieving(policy).withMode(ReadMode.VECTORED));
     byte[] positioned = readWhole(fs(), p, view, ReadOptions.defaults().withSieving(policy).withMode(ReadMode.POSITIONED));
-    assertThat(vectored).isEqualTo(positioned).isEqualTo(Packing.pack(filetype, 1, file, 0));
+    byte[] auto = readWhole(fs(), p, view, ReadOptions.defaults().withSieving(policy));
+    assertThat(vectored).isEqualTo(positioned).isEqualTo(auto).isEqualTo(Packing.pack(filetype, 1, file, 0));
   }
 
   @Test
@@ -250,6 +251,55 @@ abstract class AbstractViewIoContract {
       assertThat(java.util.Arrays.copyOf(all, 128)).isEqualTo(first);
     }
     assertThat(fs().listStatus(dir())).noneMatch(s -> s.getPath().getName().endsWith(".tmp"));
+  }
+
+  /** Plane-aligned domains of the test cube: planes [0, 4), [4, 9), [9, 12) of 10 x 8 doubles. */
+  static final FileDomains PLANE_DOMAINS = FileDomains.of(0, 4 * 640, 9 * 640, 12 * 640);
+
+  /** Domain writer {@code i} writes its planes of {@code canonical} through a subarray view, then commits its part. */
+  void commitDomain(Path p, String job, int i, byte[] canonical) throws IOException {
+    long a = PLANE_DOMAINS.start(i) / 640;
+    long b = PLANE_DOMAINS.end(i) / 640;
+    Datatype planes = Datatype.subarray(SIZES, new long[] {b - a, 10, 8}, new long[] {a, 0, 0}, Order.C, F64);
+    byte[] local = Packing.pack(planes, 1, canonical, 0);
+    try (ViewWriter w = ViewWriter.forDomain(fs(), p, PLANE_DOMAINS, i, job)) {
+      w.writeAt(new FileView(0, F64, planes), 0, Memory.ofArray(local), 0, F64, local.length / 8);
+      assertThat(w.commit()).isEqualTo(PLANE_DOMAINS.end(i) - PLANE_DOMAINS.start(i));
+    }
+  }
+
+  @Test
+  void domainWritersAreAssembledInCanonicalOrder() throws IOException {
+    Path p = file("domains.bin");
+    byte[] canonical = Cubes.bytes(N);
+    for (int i : new int[] {2, 0, 1}) {
+      commitDomain(p, "job-1", i, canonical);
+    }
+    assertThat(fs().exists(p)).isFalse();
+    assertThat(ViewWriter.assemble(fs(), p, PLANE_DOMAINS, "job-1")).isEqualTo(canonical.length);
+    try (ViewReader r = ViewReader.open(fs(), p, FileView.contiguous(0, F64))) {
+      byte[] all = new byte[canonical.length];
+      r.readAt(0, all, 0, F64, N);
+      assertThat(all).isEqualTo(canonical);
+    }
+    assertThat(fs().listStatus(dir())).extracting(s -> s.getPath().getName()).containsExactly("domains.bin");
+  }
+
+  @Test
+  void domainWriterRefusesBytesOutsideItsDomainAndAssemblyNamesAMissingPart() throws IOException {
+    Path p = file("partial.bin");
+    byte[] canonical = Cubes.bytes(N);
+    try (ViewWriter w = ViewWriter.forDomain(fs(), p, PLANE_DOMAINS, 1, "job-2")) {
+      assertThatThrownBy(() -> w.writeAt(FileView.contiguous(0, F64), 300, Memory.ofArray(new byte[64]), 0, F64, 8))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("outside file domain 1 [2560, 5760)");
+    }
+    commitDomain(p, "job-2", 0, canonical);
+    commitDomain(p, "job-2", 2, canonical);
+    assertThatThrownBy(() -> ViewWriter.assemble(fs(), p, PLANE_DOMAINS, "job-2")).isInstanceOf(IOException.class)
+        .hasMessageContaining("part 1 of " + p).hasMessageContaining("did not commit");
+    assertThat(fs().exists(p)).isFalse();
+    ViewWriter.discardParts(fs(), p, PLANE_DOMAINS, "job-2");
+    assertThat(fs().listStatus(dir())).isEmpty();
   }
 
   /** Writes raw bytes (helper for subclasses). */

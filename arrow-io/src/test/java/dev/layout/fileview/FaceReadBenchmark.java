@@ -15,8 +15,11 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 
 /**
  * Command-line benchmark (not a test): YZ and XZ faces of an n^3 float64 file read through a view
- * (vectored + sieving), with one positioned read per contiguous block, and by reading the whole
- * file and packing the face. Prints the median of the timed repetitions.
+ * (default options: sieving, {@link ReadMode#AUTO}), with one vectored read of the contiguous
+ * blocks (adjacent blocks merged, no sieving), with one {@code readFully(position)} per contiguous
+ * block (straight, without the reader), and by
+ * reading the whole file and packing the face. Prints the medians of the timed repetitions, wall
+ * and process CPU time.
  *
  * <pre>java -cp ... dev.layout.fileview.FaceReadBenchmark [n=256] [reps=5] [local|hdfs|both]</pre>
  */
@@ -63,16 +66,25 @@ public final class FaceReadBenchmark {
       Datatype t = face.equals("YZ") ? yz : xz;
       FileView view = new FileView(0, Primitive.FLOAT64, t);
       byte[] dst = new byte[(int) t.byteSize()];
-      int perBlockReps = face.equals("YZ") && label.equals("hdfs") ? 1 : reps;
-      double viewMs = median(reps, () -> read(fs, p, view, dst, ReadOptions.defaults()));
-      double vecNoSieveMs = median(reps, () -> read(fs, p, view, dst, ReadOptions.defaults().withSieving(SievingPolicy.adjacentOnly())));
-      double perBlockMs = median(perBlockReps,
-          () -> read(fs, p, view, dst, ReadOptions.defaults().withSieving(SievingPolicy.perPiece()).withMode(ReadMode.POSITIONED)));
-      double wholeMs = median(reps, () -> whole(fs, p, t, elements * 8));
-      double best = Math.min(perBlockMs, wholeMs);
-      System.out.printf("%s %s face (%d bytes): view %.1f ms | vectored, no sieving %.1f ms | one pread per block %.1f ms | whole file %.1f ms"
-              + " | view/best-other %.2f | per-block/view %.1fx%n",
-          label, face, t.byteSize(), viewMs, vecNoSieveMs, perBlockMs, wholeMs, viewMs / best, perBlockMs / viewMs);
+      // One pread per 8-byte block of the YZ face is 65536 reads (seconds): one timed run of those is enough.
+      Op viewOp = () -> read(fs, p, view, dst, ReadOptions.defaults());
+      Op vecOp = () -> read(fs, p, view, dst, ReadOptions.defaults().withSieving(SievingPolicy.adjacentOnly()).withMode(ReadMode.VECTORED));
+      Op perBlockOp = () -> perBlock(fs, p, view, dst);
+      Op wholeOp = () -> whole(fs, p, t, elements * 8);
+      // The fast candidates are timed in alternation (round-robin repetitions after two warm-ups
+      // each), so JIT and heap state and the machine's load affect them alike.
+      double[][] m = face.equals("YZ") ? medians(reps, viewOp, wholeOp) : medians(reps, viewOp, wholeOp, vecOp, perBlockOp);
+      double[] viewT = m[0];
+      double[] whole = m[1];
+      double[] vec = face.equals("YZ") ? medians(1, vecOp)[0] : m[2];
+      double[] perBlock = face.equals("YZ") ? medians(1, perBlockOp)[0] : m[3];
+      for (int k = 0; k < 2; k++) {
+        double best = Math.min(vec[k], whole[k]);
+        System.out.printf("%s %s face (%d bytes) %s: view %.1f ms | vectored per range %.1f ms | one pread per block %.1f ms | whole file %.1f ms"
+                + " | view/best(vectored,whole) %.2f | view/best(all) %.2f | per-block/view %.1fx%n",
+            label, face, t.byteSize(), k == 0 ? "wall" : "cpu", viewT[k], vec[k], perBlock[k], whole[k], viewT[k] / best,
+            viewT[k] / Math.min(best, perBlock[k]), perBlock[k] / viewT[k]);
+      }
     }
   }
 
@@ -80,21 +92,55 @@ public final class FaceReadBenchmark {
     void run() throws Exception;
   }
 
-  static double median(int reps, Op op) throws Exception {
-    op.run();   // warm-up
-    double[] ms = new double[reps];
-    for (int i = 0; i < reps; i++) {
-      long t0 = System.nanoTime();
-      op.run();
-      ms[i] = (System.nanoTime() - t0) / 1e6;
+  /**
+   * Medians of wall time and of process CPU time (all threads of this JVM, datanodes included for
+   * MiniDFS) of each op, the ops timed in alternation: on a shared, loaded machine the CPU time is
+   * the steadier figure.
+   */
+  static double[][] medians(int reps, Op... ops) throws Exception {
+    if (reps > 1) {
+      for (int w = 0; w < 2; w++) {
+        for (Op op : ops) {
+          op.run();   // warm-up
+        }
+      }
     }
-    Arrays.sort(ms);
-    return ms[reps / 2];
+    com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean();
+    double[][] ms = new double[ops.length][reps];
+    double[][] cpu = new double[ops.length][reps];
+    for (int i = 0; i < reps; i++) {
+      for (int k = 0; k < ops.length; k++) {
+        long c0 = os.getProcessCpuTime();
+        long t0 = System.nanoTime();
+        ops[k].run();
+        ms[k][i] = (System.nanoTime() - t0) / 1e6;
+        cpu[k][i] = (os.getProcessCpuTime() - c0) / 1e6;
+      }
+    }
+    double[][] out = new double[ops.length][];
+    for (int k = 0; k < ops.length; k++) {
+      Arrays.sort(ms[k]);
+      Arrays.sort(cpu[k]);
+      out[k] = new double[] {ms[k][reps / 2], cpu[k][reps / 2]};
+    }
+    return out;
   }
 
   static void read(FileSystem fs, Path p, FileView view, byte[] dst, ReadOptions o) throws Exception {
     try (ViewReader r = ViewReader.open(fs, p, view, o)) {
       r.readAt(0, dst, 0, Primitive.BYTE, dst.length);
+    }
+  }
+
+  /** The naive baseline: one {@code readFully(position, ...)} per contiguous block of the view, straight into the packed result. */
+  static void perBlock(FileSystem fs, Path p, FileView view, byte[] dst) throws Exception {
+    int at = 0;
+    try (FSDataInputStream in = fs.open(p)) {
+      for (dev.layout.dataloop.Piece piece : new RangePlanner(view, SievingPolicy.perPiece()).ranges(0, dst.length)) {
+        in.readFully(piece.offset(), dst, at, (int) piece.length());
+        at += (int) piece.length();
+      }
     }
   }
 

@@ -60,6 +60,20 @@ class FileViewCommandTest {
   }
 
   @Test
+  void helpDocumentsModeAndHoleThreshold() {
+    assertThat(run("fileview", "read", "--help")).isZero();
+    String help = out.toString(StandardCharsets.UTF_8);
+    assertThat(help).startsWith(FileViewCommand.USAGE).contains("--mode MODE").contains("auto ").contains("vectored ").contains("positioned ")
+        .contains("--hole-threshold BYTES").contains("default 65536").contains("-1 reads one range per piece")
+        .contains("read B bytes in R ranges (M merged) in T ms");
+    out.reset();
+    assertThat(run("--help")).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(help);
+    assertThat(run("read", "--file", "x", "--etype", "float64", "--view", "float64", "--out", "y", "--mode", "fast")).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("--mode fast (expected: auto, vectored or positioned)");
+  }
+
+  @Test
   void badArgumentsExitWithTwo() {
     assertThat(run("read", "--file", "x", "--etype", "float64", "--view", "vector(2,", "--out", "y")).isEqualTo(2);
     assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("layout: error: ");

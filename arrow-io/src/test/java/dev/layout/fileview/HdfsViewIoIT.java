@@ -1,8 +1,12 @@
 package dev.layout.fileview;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.File;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
@@ -10,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
 /** The view I/O contract against a real HDFS: one MiniDFSCluster (1 datanode) for the class. */
@@ -44,6 +49,24 @@ class HdfsViewIoIT extends AbstractViewIoContract {
   void makeDir(TestInfo info) throws IOException {
     dir = new Path("/t/" + info.getDisplayName().replaceAll("[^A-Za-z0-9]", "_") + "_" + System.nanoTime());
     hdfs.mkdirs(dir);
+  }
+
+  @Test
+  void domainPartsAreJoinedByConcatNotCopied() throws IOException {
+    Path p = new Path(dir, "concat.bin");
+    byte[] canonical = Cubes.bytes(N);
+    for (int i = 0; i < PLANE_DOMAINS.count(); i++) {
+      commitDomain(p, "job-c", i, canonical);
+    }
+    ViewWriter.assemble(hdfs, p, PLANE_DOMAINS, "job-c");
+    // concat keeps each part's (partial) block: 3 blocks for 7680 bytes; a copy would write one.
+    BlockLocation[] blocks = hdfs.getFileBlockLocations(p, 0, canonical.length);
+    assertThat(blocks).extracting(BlockLocation::getLength).containsExactly(2560L, 3200L, 1920L);
+    try (FSDataInputStream in = hdfs.open(p)) {
+      byte[] all = new byte[canonical.length];
+      in.readFully(0, all);
+      assertThat(all).isEqualTo(canonical);
+    }
   }
 
   @Override
