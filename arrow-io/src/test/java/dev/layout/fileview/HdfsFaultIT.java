@@ -242,6 +242,13 @@ class HdfsFaultIT {
           return in.read();
         }
 
+        // Sequential reads count too: the reader serves runs of nearby ranges with seek + readFully.
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+          tick(reads, 1);
+          return in.read(buffer, offset, length);
+        }
+
         @Override
         public void close() throws IOException {
           in.close();
