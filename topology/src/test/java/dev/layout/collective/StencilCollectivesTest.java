@@ -176,6 +176,35 @@ class StencilCollectivesTest {
     return gi * 1000 + gj;
   }
 
+  /** A cell of a rank's (n+2)^2 matrix, halo included. */
+  interface Cell {
+    double at(int i, int j);
+  }
+
+  /**
+   * Every cell of the rank's matrix, ghosts included, holds the sequential grid's value (periodic
+   * dimensions wrap; ghosts beyond a non-periodic border keep -1).
+   */
+  static void assertHaloFilled(int rank, int n, int[] me, boolean[] periods, int rowsG, int colsG, Cell cell) {
+    for (int i = 0; i < n + 2; i++) {
+      for (int j = 0; j < n + 2; j++) {
+        int gi = me[0] * n + i - 1;
+        int gj = me[1] * n + j - 1;
+        boolean off = false;
+        if (gi < 0 || gi >= rowsG) {
+          off |= !periods[0];
+          gi = Math.floorMod(gi, rowsG);
+        }
+        if (gj < 0 || gj >= colsG) {
+          off |= !periods[1];
+          gj = Math.floorMod(gj, colsG);
+        }
+        double expected = off ? -1 : global(gi, gj);
+        assertThat(cell.at(i, j)).as("rank %d cell (%d,%d)", rank, i, j).isEqualTo(expected);
+      }
+    }
+  }
+
   static Stream<Arguments> haloCases() {
     return Stream.of(
         Arguments.of(new boolean[] {true, true}, SchedulePolicy.DIRECT),
@@ -215,23 +244,7 @@ class StencilCollectivesTest {
             recv[k] = region(m, n, grid.canonicalOffset(grid.relativeCoordinates(g.rank(), topo.source(k))), true);
           }
           Collectives.on(g).withPolicy(policy).alltoallw(send, recv);
-          for (int i = 0; i < n + 2; i++) {
-            for (int j = 0; j < n + 2; j++) {
-              int gi = me[0] * n + i - 1;
-              int gj = me[1] * n + j - 1;
-              boolean off = false;
-              if (gi < 0 || gi >= rowsG) {
-                off |= !periods[0];
-                gi = Math.floorMod(gi, rowsG);
-              }
-              if (gj < 0 || gj >= colsG) {
-                off |= !periods[1];
-                gj = Math.floorMod(gj, colsG);
-              }
-              double expected = off ? -1 : global(gi, gj);
-              assertThat(m[i * (n + 2) + j]).as("rank %d cell (%d,%d)", g.rank(), i, j).isEqualTo(expected);
-            }
-          }
+          assertHaloFilled(g.rank(), n, me, periods, rowsG, colsG, (i, j) -> m[i * (n + 2) + j]);
           return null;
         });
   }
@@ -282,23 +295,7 @@ class StencilCollectivesTest {
             recv[k] = new BlockSpec(m, 0, 1, regionType(n, grid.canonicalOffset(grid.relativeCoordinates(g.rank(), topo.source(k))), true));
           }
           Collectives.on(g).withPolicy(policy).alltoallw(send, recv);
-          for (int i = 0; i < n + 2; i++) {
-            for (int j = 0; j < n + 2; j++) {
-              int gi = me[0] * n + i - 1;
-              int gj = me[1] * n + j - 1;
-              boolean off = false;
-              if (gi < 0 || gi >= rowsG) {
-                off |= !periods[0];
-                gi = Math.floorMod(gi, rowsG);
-              }
-              if (gj < 0 || gj >= colsG) {
-                off |= !periods[1];
-                gj = Math.floorMod(gj, colsG);
-              }
-              double expected = off ? -1 : global(gi, gj);
-              assertThat(m.getDouble(8L * (i * (n + 2) + j))).as("rank %d cell (%d,%d)", g.rank(), i, j).isEqualTo(expected);
-            }
-          }
+          assertHaloFilled(g.rank(), n, me, periods, rowsG, colsG, (i, j) -> m.getDouble(8L * (i * (n + 2) + j)));
           return null;
         });
   }
