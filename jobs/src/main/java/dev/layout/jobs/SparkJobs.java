@@ -34,6 +34,23 @@ public final class SparkJobs {
     return Dims.create(slots, dims);
   }
 
+  /** {@code --mode barrier|shuffle}. */
+  public static dev.layout.spark.grid.ExchangeMode exchangeMode(JobOptions o) {
+    return dev.layout.spark.grid.ExchangeMode.valueOf(o.getChoice("mode", "barrier", "shuffle").toUpperCase(java.util.Locale.ROOT));
+  }
+
+  /** Applies {@code --checkpoint-interval K [--checkpoint-dir DIR]} (0: no checkpoints) to an exchange. */
+  public static dev.layout.spark.grid.HaloExchange withCheckpoints(JobOptions o, dev.layout.spark.grid.HaloExchange ex) {
+    int interval = (int) o.getLong("checkpoint-interval", 0, Integer.MAX_VALUE);
+    String dir = o.get("checkpoint-dir");
+    if (interval == 0) {
+      return ex;
+    }
+    return ex.checkpoint(dir.isEmpty()
+        ? dev.layout.spark.grid.CheckpointPolicy.every(interval)
+        : dev.layout.spark.grid.CheckpointPolicy.every(interval, dir));
+  }
+
   public static Path outDir(JobOptions o) throws IOException {
     Path out = Path.of(o.get("out"));
     Files.createDirectories(out);

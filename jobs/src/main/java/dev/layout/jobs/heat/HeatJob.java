@@ -6,7 +6,6 @@ import dev.layout.jobs.RawField;
 import dev.layout.jobs.SparkJobs;
 import dev.layout.jobs.Summary;
 import dev.layout.jobs.grid.JacobiKernel;
-import dev.layout.spark.grid.CheckpointPolicy;
 import dev.layout.spark.grid.DistributedGrid;
 import dev.layout.spark.grid.ExchangeMode;
 import dev.layout.spark.grid.GridBlock;
@@ -62,7 +61,7 @@ public final class HeatJob {
       throw new IllegalArgumentException("heat: --stencil " + points + " on a " + d + "D --grid (expected: 5 or 9 in 2D, 7 or 27 in 3D)");
     }
     int steps = (int) o.getLong("steps", 0, Integer.MAX_VALUE);
-    ExchangeMode mode = ExchangeMode.valueOf(o.getChoice("mode", "barrier", "shuffle").toUpperCase(Locale.ROOT));
+    ExchangeMode mode = SparkJobs.exchangeMode(o);
     boolean periodic = o.getBoolean("periodic");
     String init = o.get("init");
     long cells = 1;
@@ -77,8 +76,6 @@ public final class HeatJob {
     } else {
       throw new IllegalArgumentException("heat: --init " + init + " (expected: plate or raw:PATH)");
     }
-    int interval = (int) o.getLong("checkpoint-interval", 0, Integer.MAX_VALUE);
-    String ckptDir = o.get("checkpoint-dir");
     Path out = SparkJobs.outDir(o);
 
     SparkSession spark = SparkJobs.session("layout heat");
@@ -94,10 +91,7 @@ public final class HeatJob {
           java.util.Arrays.stream(grid).mapToObj(Integer::toString).toList()), points, steps, mode.name().toLowerCase(Locale.ROOT),
           String.join("x", java.util.Arrays.stream(procs).mapToObj(Integer::toString).toList()), periodic ? "periodic" : "fixed boundary");
       JavaRDD<GridBlock> blocks = dg.parallelize(jsc, f);
-      HaloExchange ex = HaloExchange.of(dg, stencil).mode(mode);
-      if (interval > 0) {
-        ex = ex.checkpoint(ckptDir.isEmpty() ? CheckpointPolicy.every(interval) : CheckpointPolicy.every(interval, ckptDir));
-      }
+      HaloExchange ex = SparkJobs.withCheckpoints(o, HaloExchange.of(dg, stencil).mode(mode));
       long t0 = System.nanoTime();
       HaloExchange.Result r = ex.run(blocks, kernel, steps);
       double[] field = dg.assemble(r.blocks().collect());

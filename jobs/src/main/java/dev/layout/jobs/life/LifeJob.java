@@ -5,7 +5,6 @@ import dev.layout.jobs.JobOptions;
 import dev.layout.jobs.SparkJobs;
 import dev.layout.jobs.Summary;
 import dev.layout.jobs.grid.LiveCounter;
-import dev.layout.spark.grid.CheckpointPolicy;
 import dev.layout.spark.grid.DistributedGrid;
 import dev.layout.spark.grid.ExchangeMode;
 import dev.layout.spark.grid.HaloExchange;
@@ -50,7 +49,7 @@ public final class LifeJob {
       return 0;
     }
     int steps = (int) o.getLong("steps", 0, Integer.MAX_VALUE);
-    ExchangeMode mode = ExchangeMode.valueOf(o.getChoice("mode", "barrier", "shuffle").toUpperCase(Locale.ROOT));
+    ExchangeMode mode = SparkJobs.exchangeMode(o);
     boolean periodic = o.getBoolean("periodic");
     String init = o.get("init");
     int rows;
@@ -84,8 +83,6 @@ public final class LifeJob {
     } else {
       throw new IllegalArgumentException("life: --init " + init + " (expected: random:SEED:DENSITY or pbm:PATH)");
     }
-    int interval = (int) o.getLong("checkpoint-interval", 0, Integer.MAX_VALUE);
-    String ckptDir = o.get("checkpoint-dir");
     Path out = SparkJobs.outDir(o);
 
     SparkSession spark = SparkJobs.session("layout life");
@@ -99,10 +96,7 @@ public final class LifeJob {
       System.out.printf(Locale.ROOT, "life: %dx%d board, %d generations, %s mode, process grid %dx%d, %s%n", rows, cols, steps,
           mode.name().toLowerCase(Locale.ROOT), procs[0], procs[1], periodic ? "torus" : "dead border");
       CollectionAccumulator<long[]> counts = jsc.sc().collectionAccumulator("live cells per generation");
-      HaloExchange ex = HaloExchange.of(dg, Stencil.NINE_POINT).mode(mode);
-      if (interval > 0) {
-        ex = ex.checkpoint(ckptDir.isEmpty() ? CheckpointPolicy.every(interval) : CheckpointPolicy.every(interval, ckptDir));
-      }
+      HaloExchange ex = SparkJobs.withCheckpoints(o, HaloExchange.of(dg, Stencil.NINE_POINT).mode(mode));
       HaloExchange.Result res = ex.run(dg.parallelize(jsc, at -> inside(at, r, c) && cells[at[0] * c + at[1]] ? 1.0 : 0.0),
           new LiveCounter(counts), steps);
       double[] field = dg.assemble(res.blocks().collect());
