@@ -1072,16 +1072,14 @@ public final class TcpTransport implements Transport {
             }
           }
           case DATA -> {
-            Incoming inc = c.incoming.remove(id);
+            // looked up, not removed, until valid: a refused frame must leave the waiting receive to
+            // fail(), which fails it at once (removed here, it would wait for its timeout)
+            Incoming inc = c.incoming.get(id);
             if (inc == null || inc.length != length) {
-              ProtocolViolation v = c.violation(frameOffset, "data frame for message " + id + " of " + length + " bytes ("
+              throw c.violation(frameOffset, "data frame for message " + id + " of " + length + " bytes ("
                   + (inc == null ? "no receive waits for it" : "expected: " + inc.length + " bytes") + ")");
-              if (inc != null) {
-                // removed above, so fail() below no longer sees it: fail its receive here, at once
-                inc.done.completeExceptionally(v);
-              }
-              throw v;
             }
+            c.incoming.remove(id);
             if (inc.state.compareAndSet(Incoming.WAITING, Incoming.RECEIVING)) {
               try {
                 inc.sink.consume(c, length);

@@ -1,5 +1,6 @@
 package dev.layout.transport;
 
+import static dev.layout.transport.TcpTransportTest.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -71,15 +72,30 @@ class ReceiveValidationTest {
     }
   }
 
-  /** The next frame process 0 sends that is not a credit return. */
-  private ByteBuffer nextFrameBesidesCredit() throws IOException {
-    while (true) {
-      ByteBuffer h = ByteBuffer.allocate(TcpTransport.HEADER);
+  /**
+   * A rendezvous of {@code length} bytes that a receive into {@code dest} refuses at once; then, as
+   * the sender is still cleared to send (into a discarding sink), its data keeps the connection in step.
+   */
+  private void refusedRendezvous(int tag, int length, int id, byte[] dest, String why) throws IOException {
+    frame(TcpTransport.RTS, tag, length, id, null);
+    assertThatThrownBy(() -> receive(tag, STRIDED, COUNT, dest))
+        .isInstanceOf(IOException.class)
+        .isNotInstanceOf(TransportTimeoutException.class)
+        .hasMessageContaining("message of " + length + " bytes from process 1 (127.0.0.1:1")
+        .hasMessageContaining(why);
+    expectClearToSend(id);
+    frame(TcpTransport.DATA, tag, length, id, bytes(length, id));
+  }
+
+  /** The next frame process 0 sends, credit returns aside, is clear-to-send for message {@code id}. */
+  private void expectClearToSend(int id) throws IOException {
+    ByteBuffer h = ByteBuffer.allocate(TcpTransport.HEADER);
+    do {
+      h.clear();
       assertThat(peer.readFully(h)).as("a frame from process 0").isTrue();
-      if (h.get(0) != TcpTransport.CREDIT) {
-        return h;
-      }
-    }
+    } while (h.get(0) == TcpTransport.CREDIT);
+    assertThat(h.get(0)).as("frame type").isEqualTo(TcpTransport.CTS);
+    assertThat(h.getInt(36)).as("message id").isEqualTo(id);
   }
 
   /** The destination: the type's footprint with guard bytes before and after, all patterned. */
@@ -97,14 +113,6 @@ class ReceiveValidationTest {
     byte[] expected = before.clone();
     Segment.of(type, count, Memory.ofArray(expected), ORIGIN).unpack(Memory.ofArray(packed), 0, packed.length);
     return expected;
-  }
-
-  static byte[] bytes(int n, int seed) {
-    byte[] b = new byte[n];
-    for (int i = 0; i < n; i++) {
-      b[i] = (byte) (i * 7 + seed);
-    }
-    return b;
   }
 
   private long receive(int tag, Datatype type, long count, byte[] dest) throws IOException {
@@ -137,18 +145,8 @@ class ReceiveValidationTest {
     connect();
     byte[] dest = guarded(STRIDED, COUNT);
     byte[] before = dest.clone();
-    frame(TcpTransport.RTS, 4, 5000, 7, null);
-    assertThatThrownBy(() -> receive(4, STRIDED, COUNT, dest))
-        .isInstanceOf(IOException.class)
-        .isNotInstanceOf(TransportTimeoutException.class)
-        .hasMessageContaining("message of 5000 bytes from process 1 (127.0.0.1:1")
-        .hasMessageContaining("longer than the receive type's 128 bytes");
+    refusedRendezvous(4, 5000, 7, dest, "longer than the receive type's 128 bytes");
     assertThat(dest).isEqualTo(before);
-    // the sender is still cleared to send (into a discarding sink), so the connection stays in step
-    ByteBuffer cts = nextFrameBesidesCredit();
-    assertThat(cts.get(0)).isEqualTo(TcpTransport.CTS);
-    assertThat(cts.getInt(36)).isEqualTo(7);
-    frame(TcpTransport.DATA, 4, 5000, 7, bytes(5000, 4));
     frame(TcpTransport.EAGER, 4, 64, 0, bytes(64, 5));
     assertThat(receive(4, STRIDED, COUNT, dest)).isEqualTo(64);
     assertThat(dest).isEqualTo(unpackedInto(before, STRIDED, COUNT, bytes(64, 5)));
@@ -169,9 +167,7 @@ class ReceiveValidationTest {
         return e;
       }
     });
-    ByteBuffer cts = nextFrameBesidesCredit();
-    assertThat(cts.get(0)).isEqualTo(TcpTransport.CTS);
-    assertThat(cts.getInt(36)).isEqualTo(9);
+    expectClearToSend(9);
     frame(TcpTransport.DATA, 5, 5000, 9, bytes(5000, 6));
     assertThat(receiving.get(20, TimeUnit.SECONDS))
         .isInstanceOf(IOException.class)
@@ -193,16 +189,8 @@ class ReceiveValidationTest {
         .hasMessageContaining("message of 12 bytes from process 1 (127.0.0.1:1")
         .hasMessageContaining("ends inside a primitive of the receive type vector(4, 2, 3, float64): 4 of the 8 bytes of a float64");
     assertThat(dest).isEqualTo(before);
-    frame(TcpTransport.RTS, 6, 100, 11, null);
-    assertThatThrownBy(() -> receive(6, STRIDED, COUNT, dest))
-        .isInstanceOf(IOException.class)
-        .hasMessageContaining("message of 100 bytes from process 1")
-        .hasMessageContaining("4 of the 8 bytes of a float64");
+    refusedRendezvous(6, 100, 11, dest, "4 of the 8 bytes of a float64");
     assertThat(dest).isEqualTo(before);
-    ByteBuffer cts = nextFrameBesidesCredit();
-    assertThat(cts.get(0)).isEqualTo(TcpTransport.CTS);
-    assertThat(cts.getInt(36)).isEqualTo(11);
-    frame(TcpTransport.DATA, 6, 100, 11, bytes(100, 8));
     // control: a shorter message of whole float64s fills a prefix of the type map, as MPI does
     frame(TcpTransport.EAGER, 6, 24, 0, bytes(24, 9));
     assertThat(receive(6, STRIDED, COUNT, dest)).isEqualTo(24);
