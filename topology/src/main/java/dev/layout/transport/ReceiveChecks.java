@@ -16,8 +16,8 @@ final class ReceiveChecks {
   private ReceiveChecks() {}
 
   /**
-   * Null if a message of {@code length} bytes may be unpacked into {@code count} elements of
-   * {@code type} ({@code typeBytes} packed bytes in all); otherwise why not, as the end of a
+   * Null if a message of {@code length} bytes may be unpacked into elements of {@code type}
+   * ({@code typeBytes} packed bytes in all, for the receive's count); otherwise why not, as the end of a
    * sentence starting "message of N bytes from ...". A signature beyond {@link
    * TypeSignature#MAX_RUNS} runs per element is not walked: such a message is checked for its
    * length only.
@@ -33,7 +33,7 @@ final class ReceiveChecks {
     long within = length % unit; // the partial element is a prefix of one element's signature
     Primitive p = type.homogeneousPrimitive();
     if (p != null) {
-      return within % p.byteSize() == 0 ? null : inside(p, within % p.byteSize(), length, type);
+      return within % p.byteSize() == 0 ? null : inside(p, within % p.byteSize(), type);
     }
     TypeSignature signature;
     try {
@@ -47,14 +47,14 @@ final class ReceiveChecks {
       long bytes = size * r.count();
       if (within < at + bytes) {
         long into = (within - at) % size;
-        return into == 0 ? null : inside(r.primitive(), into, length, type);
+        return into == 0 ? null : inside(r.primitive(), into, type);
       }
       at += bytes;
     }
     return null;
   }
 
-  private static String inside(Primitive p, long into, long length, Datatype type) {
+  private static String inside(Primitive p, long into, Datatype type) {
     return "ends inside a primitive of the receive type " + type + ": " + into + " of the " + p.byteSize()
         + " bytes of a " + p + " (expected: a length ending on a primitive of the type's signature)";
   }
