@@ -422,9 +422,10 @@ public final class TcpTransport implements Transport {
    * Receives into {@code count} elements of {@code type} at {@code origin} of {@code memory}: an
    * eager message is unpacked from its buffer; a rendezvous message is scattered from the socket
    * into the destination (scattering read over the flattened blocks when they are large, else
-   * chunk-by-chunk unpacking through the engine). If the connection fails during a rendezvous
-   * transfer, a prefix of the destination's blocks may already hold new data; an eager message is
-   * only unpacked once complete.
+   * chunk-by-chunk unpacking through the engine). The message's length is checked first (see
+   * {@link Transport#receiveTyped}); if the connection then fails during a rendezvous transfer, a
+   * prefix of the destination's blocks may already hold new data; an eager message is only unpacked
+   * once complete.
    */
   @Override
   public long receiveTyped(int source, long context, int tag, Datatype type, long count, Memory memory, long origin,
@@ -437,7 +438,10 @@ public final class TcpTransport implements Transport {
     Key key = new Key(source, context, tag);
     Entry e = mailbox.take(key, timeout, "receiveTyped");
     long length = e instanceof Eager eg ? eg.data.length : ((Rts) e).length;
-    if (length > seg.byteSize()) {
+    // validated before any byte reaches the memory: an eager body is complete here, a rendezvous
+    // body has not been asked for yet (its DATA frame must then carry exactly the announced length)
+    String invalid = ReceiveChecks.violation(type, seg.byteSize(), length);
+    if (invalid != null) {
       if (e instanceof Eager eg) {
         consumed(eg);
       } else {
@@ -445,9 +449,9 @@ public final class TcpTransport implements Transport {
         r.conn.incoming.put(r.msgId, new Incoming(new DiscardSink(), r.length));
         r.conn.writeFrame("receiveTyped", CTS, context, tag, r.msgId, 0, null);
       }
-      throw new IOException("receiveTyped: message of " + length + " bytes from process " + source + " (context "
-          + Long.toHexString(context) + ", tag " + tag + ") is longer than the receive type's " + seg.byteSize()
-          + " bytes; the message was dropped and the memory left untouched");
+      throw new IOException("receiveTyped: message of " + length + " bytes from process " + source + " ("
+          + endpoints.get(source) + ", context " + Long.toHexString(context) + ", tag " + tag + ") " + invalid
+          + "; the message was dropped and the memory left untouched");
     }
     if (e instanceof Eager eg) {
       seg.unpack(Memory.ofArray(eg.data), 0, eg.data.length);
@@ -1068,11 +1072,14 @@ public final class TcpTransport implements Transport {
             }
           }
           case DATA -> {
-            Incoming inc = c.incoming.remove(id);
+            // looked up, not removed, until valid: a refused frame must leave the waiting receive to
+            // fail(), which fails it at once (removed here, it would wait for its timeout)
+            Incoming inc = c.incoming.get(id);
             if (inc == null || inc.length != length) {
               throw c.violation(frameOffset, "data frame for message " + id + " of " + length + " bytes ("
                   + (inc == null ? "no receive waits for it" : "expected: " + inc.length + " bytes") + ")");
             }
+            c.incoming.remove(id);
             if (inc.state.compareAndSet(Incoming.WAITING, Incoming.RECEIVING)) {
               try {
                 inc.sink.consume(c, length);

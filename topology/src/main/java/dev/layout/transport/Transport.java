@@ -67,18 +67,20 @@ public interface Transport extends AutoCloseable {
   /**
    * Receives the oldest message from {@code source} with this context and tag and unpacks it into
    * {@code count} elements of {@code type} at byte {@code origin} of {@code memory}; returns the
-   * bytes received (a message shorter than the type fills a prefix, as MPI does).
+   * bytes received (a message shorter than the type fills a prefix, as MPI does, if it ends on a
+   * primitive of the type's signature).
    *
-   * @throws IOException as {@link #receive}, or if the message is longer than the type (the message
-   *     is consumed and the memory left untouched)
+   * @throws IOException as {@link #receive}, or if the message is longer than the type or ends
+   *     inside one of its primitives (the message is consumed and the memory left untouched)
    */
   default long receiveTyped(int source, long context, int tag, Datatype type, long count, Memory memory, long origin,
       Duration timeout) throws IOException {
     Segment s = Segment.of(type, count, memory, origin);
     byte[] data = receive(source, context, tag, timeout);
-    if (data.length > s.byteSize()) {
+    String invalid = ReceiveChecks.violation(type, s.byteSize(), data.length);
+    if (invalid != null) {
       throw new IOException("receiveTyped: message of " + data.length + " bytes from process " + source + " (context "
-          + Long.toHexString(context) + ", tag " + tag + ") is longer than the receive type's " + s.byteSize() + " bytes");
+          + Long.toHexString(context) + ", tag " + tag + ") " + invalid + "; the memory was left untouched");
     }
     s.unpack(Memory.ofArray(data), 0, data.length);
     return data.length;

@@ -17,12 +17,24 @@ import java.util.function.IntFunction;
 final class Harness {
   static final Duration TIMEOUT = Duration.ofSeconds(20);
 
+  /** TCP options of the suite's runs (in one JVM or several): a small eager threshold, so rendezvous is exercised too. */
+  static final TcpOptions TCP_OPTIONS = TcpOptions.defaults().withEagerThresholdBytes(4096);
+
   private Harness() {}
 
   /** When set (by the TCP subclasses of the collective tests), ranks run over these fabrics instead of in-process. */
   static volatile IntFunction<List<? extends Transport>> fabric;
 
+  /**
+   * Runs body on n ranks and returns the results in rank order: as threads over in-process
+   * transports, over {@link #fabric} when set, or spread over several JVMs in process mode
+   * ({@link ProcessRanks}, set by {@link ClusterSuiteChild}).
+   */
   static <T> List<T> run(int n, Function<Communicator, T> body) {
+    ProcessRanks processes = ProcessRanks.current;
+    if (processes != null) {
+      return processes.run(n, TIMEOUT, body);
+    }
     IntFunction<List<? extends Transport>> f = fabric;
     return f == null ? InProcessLauncher.run(n, TIMEOUT, body) : InProcessLauncher.runOn(f.apply(n), TIMEOUT, body);
   }
@@ -30,7 +42,7 @@ final class Harness {
   /** A loopback TCP fabric of n processes with a fresh secret. */
   static List<? extends Transport> tcp(int n) {
     try {
-      return TcpTransport.loopbackFabric(n, JobSecret.random(), TcpOptions.defaults().withEagerThresholdBytes(4096));
+      return TcpTransport.loopbackFabric(n, JobSecret.random(), TCP_OPTIONS);
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }

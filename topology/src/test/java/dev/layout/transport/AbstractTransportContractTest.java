@@ -3,8 +3,12 @@ package dev.layout.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.layout.datatype.Datatype;
+import dev.layout.datatype.Primitive;
+import dev.layout.memory.Memory;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -67,6 +71,35 @@ abstract class AbstractTransportContractTest {
     List<? extends Transport> ep = fabric(1);
     ep.get(0).send(0, 0L, 0, new byte[0]);
     assertThat(ep.get(0).receive(0, 0L, 0, T)).isEmpty();
+  }
+
+  /** Issue 11, for every transport (the in-process one through Transport's default receiveTyped). */
+  @Test
+  void aTypedReceiveRefusesMessagesThatDoNotFitItsTypeBeforeWritingAnyByte() throws IOException {
+    List<? extends Transport> ep = fabric(2);
+    Datatype column = Datatype.vector(3, 1, 2, Primitive.FLOAT64);
+    byte[] dest = new byte[8 + 40 + 8];
+    Arrays.fill(dest, (byte) 0x33);
+    Memory m = Memory.ofArray(dest);
+    ep.get(0).send(1, 0L, 0, new byte[25]); // longer than the column's 24 bytes
+    ep.get(0).send(1, 0L, 0, new byte[12]); // ends inside the second float64
+    ep.get(0).send(1, 0L, 0, new byte[16]); // two whole float64s: a prefix, as MPI allows
+    assertThatThrownBy(() -> ep.get(1).receiveTyped(0, 0L, 0, column, 1, m, 8, T))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("message of 25 bytes from process 0")
+        .hasMessageContaining("longer than the receive type's 24 bytes");
+    assertThatThrownBy(() -> ep.get(1).receiveTyped(0, 0L, 0, column, 1, m, 8, T))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("message of 12 bytes from process 0")
+        .hasMessageContaining("4 of the 8 bytes of a float64");
+    byte[] untouched = new byte[dest.length];
+    Arrays.fill(untouched, (byte) 0x33);
+    assertThat(dest).isEqualTo(untouched);
+    assertThat(ep.get(1).receiveTyped(0, 0L, 0, column, 1, m, 8, T)).isEqualTo(16);
+    for (int i = 0; i < dest.length; i++) {
+      boolean written = (i >= 8 && i < 16) || (i >= 24 && i < 32); // elements 0 and 1 of the column
+      assertThat(dest[i]).as("byte %d", i).isEqualTo(written ? (byte) 0 : (byte) 0x33);
+    }
   }
 
   @Test

@@ -82,9 +82,13 @@ public final class GraphTransfer {
     if (n < 0 || n > Integer.MAX_VALUE - 8) {
       throw new GraphFormatException("bcast: stream length " + n + " (expected: 0.." + (Integer.MAX_VALUE - 8) + ")");
     }
-    byte[] buf = stream != null ? stream : new byte[(int) n];
-    c.bcast(buf, root);
-    return comm.rank() == root ? graph : decode(buf, rootType);
+    if (comm.rank() == root) {
+      c.bcast(stream, root);
+      return graph;
+    }
+    byte[] buf = new byte[(int) n];
+    asAnnounced("bcast", () -> c.bcast(buf, root));
+    return decode(buf, rootType);
   }
 
   /** Gathers every rank's graph at {@code root}: a list indexed by rank there, empty elsewhere. */
@@ -101,7 +105,7 @@ public final class GraphTransfer {
     int[] counts = ints(lens);
     int[] displs = displacements(counts, "gather");
     byte[] all = new byte[displs[size - 1] + counts[size - 1]];
-    c.gatherv(stream, all, counts, displs, root);
+    asAnnounced("gather", () -> c.gatherv(stream, all, counts, displs, root));
     List<T> out = new ArrayList<>();
     for (int r = 0; r < size; r++) {
       out.add(decode(java.util.Arrays.copyOfRange(all, displs[r], displs[r] + counts[r]), rootType));
@@ -137,12 +141,28 @@ public final class GraphTransfer {
       System.arraycopy(streams[r], 0, send, sdispls[r], sendCounts[r]);
     }
     byte[] recv = new byte[rdispls[size - 1] + recvCounts[size - 1]];
-    c.alltoallv(send, sendCounts, sdispls, recv, recvCounts, rdispls);
+    asAnnounced("alltoall", () -> c.alltoallv(send, sendCounts, sdispls, recv, recvCounts, rdispls));
     List<T> out = new ArrayList<>();
     for (int r = 0; r < size; r++) {
       out.add(decode(java.util.Arrays.copyOfRange(recv, rdispls[r], rdispls[r] + recvCounts[r]), rootType));
     }
     return out;
+  }
+
+  /**
+   * Runs the data phase of a collective whose receive buffers were sized from the lengths the
+   * senders announced: a block of another size (the collective's {@code IllegalArgumentException},
+   * nothing unpacked) is a sender whose stream disagrees with its announcement, a malformed stream.
+   */
+  private static void asAnnounced(String op, Runnable dataPhase) {
+    try {
+      dataPhase.run();
+    } catch (GraphFormatException e) {
+      throw e;
+    } catch (IllegalArgumentException e) {
+      throw new GraphFormatException("graph transfer: " + op + ": a stream of another length than announced ("
+          + e.getMessage() + ")", e);
+    }
   }
 
   /** The graph's packets, each length-prefixed, in one array. */
