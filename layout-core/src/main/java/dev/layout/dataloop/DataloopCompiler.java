@@ -61,13 +61,45 @@ public final class DataloopCompiler {
     }
     Dataloop d = cache.get(type);
     if (d == null) {
-      d = new Run(representation).compile(type);
+      d = compileNormalized(type, representation).loop();
       if (cache.size() >= CACHE_LIMIT) {
         cache.clear();
       }
       cache.put(type, d);
     }
     return d;
+  }
+
+  /**
+   * The description {@link #compile} compiles for {@code type}: its least-cost normalized form
+   * (processing model, no index list longer than the description's own, within the bounds of
+   * {@link EngineNormalization}), or {@code type} itself when normalization is out of bounds,
+   * finds nothing better, or its dataloop would be slower ({@link EngineNormalization#keepsDirect}).
+   * Same type map, lb and extent as {@code type}; what {@code layout describe} prints as "compiled
+   * from".
+   */
+  public static Datatype compiledDescription(Datatype type, Representation representation) {
+    if (type == null) {
+      throw new NullPointerException("compile: type is null");
+    }
+    return type.isEmpty() ? type : compileNormalized(type, representation).description();
+  }
+
+  /** A description and its dataloop. */
+  private record Compiled(Datatype description, Dataloop loop) {}
+
+  /**
+   * Compiles the normalized description, and the type as given only when the choice needs it (see
+   * {@link EngineNormalization}): a fixed-width leaf from the normalized form is kept at once.
+   */
+  private static Compiled compileNormalized(Datatype type, Representation representation) {
+    Datatype n = EngineNormalization.normalized(type);
+    Dataloop normalized = new Run(representation).compile(n);
+    if (n == type || EngineNormalization.isFixedWidthLeaf(normalized)) {
+      return new Compiled(n, normalized);
+    }
+    Dataloop direct = new Run(representation).compile(type);
+    return EngineNormalization.keepsDirect(direct, normalized) ? new Compiled(type, direct) : new Compiled(n, normalized);
   }
 
   /**
@@ -78,7 +110,11 @@ public final class DataloopCompiler {
     if (count < 0) {
       throw new IllegalArgumentException("compile: count " + count + " (expected: >= 0)");
     }
-    Dataloop one = compile(type, representation);
+    return repeat(compile(type, representation), type, count);
+  }
+
+  /** {@code count} instances of {@code one}, the dataloop of {@code type}, one extent apart (null when nothing moves). */
+  static Dataloop repeat(Dataloop one, Datatype type, long count) {
     if (one == null || count == 0) {
       return null;
     }
@@ -86,6 +122,15 @@ public final class DataloopCompiler {
       return one;
     }
     return over(Dataloop.contig(count, type.extent(), one, 0, Math.multiplyExact(count, type.extent())));
+  }
+
+  /**
+   * The dataloop of {@code type}'s description as given, without normalization and uncached: what
+   * the compiler made before it used the normalizer, for comparisons (tests, the benchmarks'
+   * {@code CompileChoiceRace}).
+   */
+  static Dataloop compileAsGiven(Datatype type, Representation representation) {
+    return type.isEmpty() ? null : new Run(representation).compile(type);
   }
 
   /** Compilation state for one representation (memoizes shared subtypes by identity). */
