@@ -15,7 +15,8 @@ import java.util.Locale;
  * pseudo-random sequence, so that no periodic pattern or merge shortens it), then commits it: the
  * {@link Datatype} itself, its compiled dataloop ({@link DataloopCompiler#compile}) and a {@link
  * Segment} over it. Prints, per n, the wall time of each step and the heap retained by the
- * committed type (after GC, the input arrays dropped), per block.
+ * committed type (after GC, the input arrays dropped), per block. Compiling includes normalization
+ * up to the compiler's bound (2^16 list entries: n <= 32768 here), see {@code EngineNormalization}.
  *
  * <pre>java -cp ... dev.layout.bench.CommitScale [maxN]   (default 10000000)</pre>
  */
@@ -28,8 +29,10 @@ public final class CommitScale {
     System.out.println("commit scale: " + Meter.machine() + "; " + Meter.jvm());
     System.out.printf(Locale.ROOT, "%10s %10s %10s %10s %10s %12s %10s%n", "n", "type ms", "compile ms", "segment ms", "total ms", "retained MB",
         "B/block");
-    // Warm the code paths once on a small type so the first row measures the algorithm, not the JIT.
+    // Warm the code paths so the first rows measure the algorithm, not the JIT: types within the
+    // compiler's normalization bound (normalized first) and beyond it (compiled as given).
     for (int i = 0; i < 5; i++) {
+      commitTimed(5_000 + i, new Object[1]);
       commitTimed(50_000 + i, new Object[1]);
     }
     for (long n = 1000; n <= maxN; n *= 10) {

@@ -16,8 +16,17 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Compiles datatypes into {@link Dataloop}s, applying the build-time optimizations of Ross, Miller
- * and Gropp (2003):
+ * Compiles datatypes into {@link Dataloop}s. A type is first normalized (Träff 2014: its least-cost
+ * con/vec/idx description under the processing model, never with a longer index list than it
+ * stores, for descriptions of at most {@code EngineNormalization.MAX_LIST_ENTRIES} (2^16) list entries),
+ * and the normalized description is compiled, unless the type as given compiles to a single
+ * fixed-width leaf and the normalized one does not ({@code EngineNormalization}). Normalization
+ * finds what the rewrites below cannot: vectors hidden in index lists above the leaves (nested
+ * loops of rows given as a list of row starts), index lists of blocks of one width for {@code
+ * indexed} types with short varying blocks, merged nested vectors. Compilation then applies the
+ * build-time optimizations of Ross, Miller and Gropp (2003), which still matter on normalized
+ * forms (coalescing, the periodic patterns the word kernels use, runs for dense types) and do all
+ * the work beyond the bound:
  *
  * <ul>
  *   <li>a type whose data is one contiguous run becomes a single byte run ("bytes" leaf), whatever
@@ -73,8 +82,8 @@ public final class DataloopCompiler {
   /**
    * The description {@link #compile} compiles for {@code type}: its least-cost normalized form
    * (processing model, no index list longer than the description's own, within the bounds of
-   * {@link EngineNormalization}), or {@code type} itself when normalization is out of bounds,
-   * finds nothing better, or its dataloop would be slower ({@link EngineNormalization#keepsDirect}).
+   * {@code EngineNormalization}), or {@code type} itself when normalization is out of bounds,
+   * finds nothing better, or its dataloop would be slower ({@code EngineNormalization.keepsDirect}).
    * Same type map, lb and extent as {@code type}; what {@code layout describe} prints as "compiled
    * from".
    */
