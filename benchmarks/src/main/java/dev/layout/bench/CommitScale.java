@@ -53,6 +53,23 @@ public final class CommitScale {
 
   /** Returns {type, compile, segment} nanoseconds; keeps the segment (and through it the type and dataloop) in keep[0]. */
   private static long[] commitTimed(int n, Object[] keep) {
+    long[][] blocks = irregularBlocks(n);
+    long t0 = System.nanoTime();
+    Datatype t = Datatype.indexed(blocks[0], blocks[1], Primitive.FLOAT64);
+    long t1 = System.nanoTime();
+    DataloopCompiler.compile(t, Representation.NATIVE);
+    long t2 = System.nanoTime();
+    Segment s = Segment.layout(t, 1);
+    long t3 = System.nanoTime();
+    keep[0] = s;
+    return new long[] {t1 - t0, t2 - t1, t3 - t2};
+  }
+
+  /**
+   * {lengths, displacements} of n irregular blocks: 1 or 2 elements with gaps of 1 to 3, from a
+   * fixed xorshift sequence (no periodic pattern, nothing to merge).
+   */
+  public static long[][] irregularBlocks(int n) {
     long[] lens = new long[n];
     long[] disp = new long[n];
     long x = 0x9E3779B97F4A7C15L;
@@ -65,15 +82,7 @@ public final class CommitScale {
       disp[i] = at;
       at += lens[i] + 1 + ((x >>> 1) & 1) + ((x >>> 2) & 1);
     }
-    long t0 = System.nanoTime();
-    Datatype t = Datatype.indexed(lens, disp, Primitive.FLOAT64);
-    long t1 = System.nanoTime();
-    DataloopCompiler.compile(t, Representation.NATIVE);
-    long t2 = System.nanoTime();
-    Segment s = Segment.layout(t, 1);
-    long t3 = System.nanoTime();
-    keep[0] = s;
-    return new long[] {t1 - t0, t2 - t1, t3 - t2};
+    return new long[][] {lens, disp};
   }
 
   private static void gc() {

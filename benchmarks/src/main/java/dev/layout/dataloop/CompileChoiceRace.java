@@ -1,5 +1,6 @@
 package dev.layout.dataloop;
 
+import dev.layout.bench.CommitScale;
 import dev.layout.bench.Meter;
 import dev.layout.bench.Target;
 import dev.layout.datatype.Datatype;
@@ -46,7 +47,8 @@ public final class CompileChoiceRace {
       }
     }
     p.put("row starts as a list, rows of 16 strided float64", Datatype.hindexedBlock(1, rows, Datatype.vector(16, 1, 2, Primitive.FLOAT64)));
-    p.put("indexed, blocks of 1-2 float64 (irregular)", irregularIndexed(n));
+    long[][] irregular = CommitScale.irregularBlocks(n);
+    p.put("indexed, blocks of 1-2 float64 (irregular)", Datatype.indexed(irregular[0], irregular[1], Primitive.FLOAT64));
     long[] shortRows = new long[n / 20 * 20];
     for (int i = 0; i < shortRows.length; i++) {
       shortRows[i] = 100L * (i / 20) + 2L * (i % 20);
@@ -69,23 +71,6 @@ public final class CompileChoiceRace {
         List.of(Primitive.FLOAT64, Primitive.FLOAT64, Primitive.FLOAT64, Primitive.FLOAT64)));
     p.put("list of 4-field float64 records", Datatype.indexedBlock(1, atoms.stream().mapToLong(Long::longValue).toArray(), atom));
     return p;
-  }
-
-  /** n blocks of 1 or 2 float64 with gaps of 1 to 3 (CommitScale's sequence). */
-  static Datatype irregularIndexed(int n) {
-    long[] lens = new long[n];
-    long[] disp = new long[n];
-    long x = 0x9E3779B97F4A7C15L;
-    long at = 0;
-    for (int i = 0; i < n; i++) {
-      x ^= x << 13;
-      x ^= x >>> 7;
-      x ^= x << 17;
-      lens[i] = 1 + (x & 1);
-      disp[i] = at;
-      at += lens[i] + 1 + ((x >>> 1) & 1) + ((x >>> 2) & 1);
-    }
-    return Datatype.indexed(lens, disp, Primitive.FLOAT64);
   }
 
   private static void race(String name, Datatype t) throws Exception {

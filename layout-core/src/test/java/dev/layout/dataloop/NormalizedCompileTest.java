@@ -147,19 +147,16 @@ class NormalizedCompileTest {
     assertThat(Packing.packExternal32(t, 2, b.bytes(), b.origin())).isEqualTo(TypeMaps.naivePack(t, 2, b.bytes(), b.origin(), true));
   }
 
-  /** n blocks of 1 or 2 float64 with gaps of 1 to 3 (CommitScale's pseudo-random sequence). */
+  /** n blocks of 1 or 2 float64 with gaps of 1 to 3, drawn from a seeded generator. */
   static Datatype irregularIndexed(int n) {
+    java.util.Random r = new java.util.Random(n);
     long[] lens = new long[n];
     long[] disp = new long[n];
-    long x = 0x9E3779B97F4A7C15L;
     long at = 0;
     for (int i = 0; i < n; i++) {
-      x ^= x << 13;
-      x ^= x >>> 7;
-      x ^= x << 17;
-      lens[i] = 1 + (x & 1);
+      lens[i] = 1 + r.nextInt(2);
       disp[i] = at;
-      at += lens[i] + 1 + ((x >>> 1) & 1) + ((x >>> 2) & 1);
+      at += lens[i] + 1 + r.nextInt(3);
     }
     return Datatype.indexed(lens, disp, Primitive.FLOAT64);
   }
