@@ -15,7 +15,8 @@ import java.util.Locale;
  * pseudo-random sequence, so that no periodic pattern or merge shortens it), then commits it: the
  * {@link Datatype} itself, its compiled dataloop ({@link DataloopCompiler#compile}) and a {@link
  * Segment} over it. Prints, per n, the wall time of each step and the heap retained by the
- * committed type (after GC, the input arrays dropped), per block.
+ * committed type (after GC, the input arrays dropped), per block. Compiling includes normalization
+ * up to the compiler's bound (2^16 list entries: n <= 32768 here), see {@code EngineNormalization}.
  *
  * <pre>java -cp ... dev.layout.bench.CommitScale [maxN]   (default 10000000)</pre>
  */
@@ -28,8 +29,10 @@ public final class CommitScale {
     System.out.println("commit scale: " + Meter.machine() + "; " + Meter.jvm());
     System.out.printf(Locale.ROOT, "%10s %10s %10s %10s %10s %12s %10s%n", "n", "type ms", "compile ms", "segment ms", "total ms", "retained MB",
         "B/block");
-    // Warm the code paths once on a small type so the first row measures the algorithm, not the JIT.
+    // Warm the code paths so the first rows measure the algorithm, not the JIT: types within the
+    // compiler's normalization bound (normalized first) and beyond it (compiled as given).
     for (int i = 0; i < 5; i++) {
+      commitTimed(5_000 + i, new Object[1]);
       commitTimed(50_000 + i, new Object[1]);
     }
     for (long n = 1000; n <= maxN; n *= 10) {
@@ -50,6 +53,23 @@ public final class CommitScale {
 
   /** Returns {type, compile, segment} nanoseconds; keeps the segment (and through it the type and dataloop) in keep[0]. */
   private static long[] commitTimed(int n, Object[] keep) {
+    long[][] blocks = irregularBlocks(n);
+    long t0 = System.nanoTime();
+    Datatype t = Datatype.indexed(blocks[0], blocks[1], Primitive.FLOAT64);
+    long t1 = System.nanoTime();
+    DataloopCompiler.compile(t, Representation.NATIVE);
+    long t2 = System.nanoTime();
+    Segment s = Segment.layout(t, 1);
+    long t3 = System.nanoTime();
+    keep[0] = s;
+    return new long[] {t1 - t0, t2 - t1, t3 - t2};
+  }
+
+  /**
+   * {lengths, displacements} of n irregular blocks: 1 or 2 elements with gaps of 1 to 3, from a
+   * fixed xorshift sequence (no periodic pattern, nothing to merge).
+   */
+  public static long[][] irregularBlocks(int n) {
     long[] lens = new long[n];
     long[] disp = new long[n];
     long x = 0x9E3779B97F4A7C15L;
@@ -62,15 +82,7 @@ public final class CommitScale {
       disp[i] = at;
       at += lens[i] + 1 + ((x >>> 1) & 1) + ((x >>> 2) & 1);
     }
-    long t0 = System.nanoTime();
-    Datatype t = Datatype.indexed(lens, disp, Primitive.FLOAT64);
-    long t1 = System.nanoTime();
-    DataloopCompiler.compile(t, Representation.NATIVE);
-    long t2 = System.nanoTime();
-    Segment s = Segment.layout(t, 1);
-    long t3 = System.nanoTime();
-    keep[0] = s;
-    return new long[] {t1 - t0, t2 - t1, t3 - t2};
+    return new long[][] {lens, disp};
   }
 
   private static void gc() {

@@ -1,6 +1,7 @@
 package dev.layout.cli;
 
 import dev.layout.dataloop.Dataloop;
+import dev.layout.dataloop.DataloopCompiler;
 import dev.layout.dataloop.Piece;
 import dev.layout.dataloop.Representation;
 import dev.layout.dataloop.Segment;
@@ -42,7 +43,9 @@ public final class DescribeCommand implements Subcommand {
     out.println("explicit bounds: " + (t.hasExplicitBounds() ? "yes (sticky lb/ub markers)" : "no"));
     out.println("contiguous:      " + (t.isContiguous() ? "yes" : "no"));
     Segment s = Segment.layout(t, count);
-    Dataloop d = rep == Representation.NATIVE ? s.dataloop() : dev.layout.dataloop.DataloopCompiler.compileCount(t, count, rep);
+    Dataloop d = rep == Representation.NATIVE ? s.dataloop() : DataloopCompiler.compileCount(t, count, rep);
+    Datatype compiled = DataloopCompiler.compiledDescription(t, rep);
+    out.println("compiled from:   " + (compiled == t ? "the type as given" : compiled + " (normalized, same type map)"));
     out.println("dataloop (count " + count + ", " + rep.name().toLowerCase(java.util.Locale.ROOT) + "):");
     if (d == null) {
       out.println("  (no data)");

@@ -16,8 +16,17 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Compiles datatypes into {@link Dataloop}s, applying the build-time optimizations of Ross, Miller
- * and Gropp (2003):
+ * Compiles datatypes into {@link Dataloop}s. A type is first normalized (Träff 2014: its least-cost
+ * con/vec/idx description under the processing model, never with a longer index list than it
+ * stores, for descriptions of at most {@code EngineNormalization.MAX_LIST_ENTRIES} (2^16) list entries),
+ * and the normalized description is compiled, unless the type as given compiles to a single
+ * fixed-width leaf and the normalized one does not ({@code EngineNormalization}). Normalization
+ * finds what the rewrites below cannot: vectors hidden in index lists above the leaves (nested
+ * loops of rows given as a list of row starts), index lists of blocks of one width for {@code
+ * indexed} types with short varying blocks, merged nested vectors. Compilation then applies the
+ * build-time optimizations of Ross, Miller and Gropp (2003), which still matter on normalized
+ * forms (coalescing, the periodic patterns the word kernels use, runs for dense types) and do all
+ * the work beyond the bound:
  *
  * <ul>
  *   <li>a type whose data is one contiguous run becomes a single byte run ("bytes" leaf), whatever
@@ -61,13 +70,45 @@ public final class DataloopCompiler {
     }
     Dataloop d = cache.get(type);
     if (d == null) {
-      d = new Run(representation).compile(type);
+      d = compileNormalized(type, representation).loop();
       if (cache.size() >= CACHE_LIMIT) {
         cache.clear();
       }
       cache.put(type, d);
     }
     return d;
+  }
+
+  /**
+   * The description {@link #compile} compiles for {@code type}: its least-cost normalized form
+   * (processing model, no index list longer than the description's own, within the bounds of
+   * {@code EngineNormalization}), or {@code type} itself when normalization is out of bounds,
+   * finds nothing better, or its dataloop would be slower ({@code EngineNormalization.keepsDirect}).
+   * Same type map, lb and extent as {@code type}; what {@code layout describe} prints as "compiled
+   * from".
+   */
+  public static Datatype compiledDescription(Datatype type, Representation representation) {
+    if (type == null) {
+      throw new NullPointerException("compile: type is null");
+    }
+    return type.isEmpty() ? type : compileNormalized(type, representation).description();
+  }
+
+  /** A description and its dataloop. */
+  private record Compiled(Datatype description, Dataloop loop) {}
+
+  /**
+   * Compiles the normalized description, and the type as given only when the choice needs it (see
+   * {@link EngineNormalization}): a fixed-width leaf from the normalized form is kept at once.
+   */
+  private static Compiled compileNormalized(Datatype type, Representation representation) {
+    Datatype n = EngineNormalization.normalized(type);
+    Dataloop normalized = new Run(representation).compile(n);
+    if (n == type || EngineNormalization.isFixedWidthLeaf(normalized)) {
+      return new Compiled(n, normalized);
+    }
+    Dataloop direct = new Run(representation).compile(type);
+    return EngineNormalization.keepsDirect(direct, normalized) ? new Compiled(type, direct) : new Compiled(n, normalized);
   }
 
   /**
@@ -78,7 +119,11 @@ public final class DataloopCompiler {
     if (count < 0) {
       throw new IllegalArgumentException("compile: count " + count + " (expected: >= 0)");
     }
-    Dataloop one = compile(type, representation);
+    return repeat(compile(type, representation), type, count);
+  }
+
+  /** {@code count} instances of {@code one}, the dataloop of {@code type}, one extent apart (null when nothing moves). */
+  static Dataloop repeat(Dataloop one, Datatype type, long count) {
     if (one == null || count == 0) {
       return null;
     }
@@ -86,6 +131,15 @@ public final class DataloopCompiler {
       return one;
     }
     return over(Dataloop.contig(count, type.extent(), one, 0, Math.multiplyExact(count, type.extent())));
+  }
+
+  /**
+   * The dataloop of {@code type}'s description as given, without normalization and uncached: what
+   * the compiler made before it used the normalizer, for comparisons (tests, the benchmarks'
+   * {@code CompileChoiceRace}).
+   */
+  static Dataloop compileAsGiven(Datatype type, Representation representation) {
+    return type.isEmpty() ? null : new Run(representation).compile(type);
   }
 
   /** Compilation state for one representation (memoizes shared subtypes by identity). */

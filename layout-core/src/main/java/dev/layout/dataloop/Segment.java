@@ -49,6 +49,11 @@ public final class Segment {
   private UnpackKernel unpackKernel;
 
   private Segment(Datatype type, long count, Representation rep, Memory user, long origin) {
+    this(type, count, rep, user, origin, null);
+  }
+
+  /** {@code one}: the dataloop of one element to walk instead of the compiler's (null: compile). */
+  private Segment(Datatype type, long count, Representation rep, Memory user, long origin, Dataloop one) {
     if (type == null) {
       throw new NullPointerException("segment: type is null");
     }
@@ -75,7 +80,7 @@ public final class Segment {
           + " needs bytes [" + lo + ", " + hi + ") of the buffer (" + (hi - lo) + " bytes), but the buffer has " + user.byteSize()
           + " bytes");
     }
-    this.root = total == 0 ? null : DataloopCompiler.compileCount(type, count, rep);
+    this.root = total == 0 ? null : one != null ? DataloopCompiler.repeat(one, type, count) : DataloopCompiler.compileCount(type, count, rep);
     int depth = root == null ? 1 : root.depth();
     this.node = new Dataloop[depth];
     this.base = new long[depth];
@@ -98,6 +103,16 @@ public final class Segment {
       throw new NullPointerException("segment: user memory is null");
     }
     return new Segment(type, count, Representation.EXTERNAL32, user, origin);
+  }
+
+  /**
+   * A native segment that walks {@code one} (a dataloop of one element of {@code type}, e.g. {@link
+   * DataloopCompiler#compileAsGiven}) instead of the compiler's choice: for comparing dataloops of
+   * the same type (the benchmarks' {@code CompileChoiceRace}). The caller vouches that {@code one}
+   * describes {@code type}'s type map.
+   */
+  static Segment over(Dataloop one, Datatype type, long count, Memory user, long origin) {
+    return new Segment(type, count, Representation.NATIVE, user, origin, one);
   }
 
   /** A segment without memory, for {@link #flatten} and {@link #process}: offsets are relative to the origin. */

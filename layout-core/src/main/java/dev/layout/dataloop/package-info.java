@@ -4,6 +4,9 @@
  * dev.layout.dataloop.Segment} walks it with an explicit stack to pack, unpack (native or
  * external32), flatten or visit any byte range of the packed stream. {@link
  * dev.layout.dataloop.Packing} has the one-call forms. Types are described in {@code
- * dev.layout.datatype}; memory targets in {@code dev.layout.memory}.
+ * dev.layout.datatype}; memory targets in {@code dev.layout.memory}. The compiler compiles the
+ * normalized (least-cost) description of a type, within bounds, and keeps its own leaf rewrites on
+ * it (see {@code EngineNormalization} for the model, the bounds and the one case where it keeps the
+ * description as given).
  */
 package dev.layout.dataloop;

@@ -86,6 +86,20 @@ public interface CostModel {
     return new Sum(a, b);
   }
 
+  /**
+   * {@code model} with idx nodes of at most {@code maxCount} entries: a longer idx node costs
+   * {@link Long#MAX_VALUE}, the saturated cost, which the normalizer never chooses. Still
+   * level-additive. The dataloop compiler normalizes under it so that normalization never trades
+   * vectors for an index list longer than the description already stores (see {@code
+   * dev.layout.dataloop.EngineNormalization}).
+   *
+   * @throws IllegalArgumentException if maxCount is below 1
+   * @throws NullPointerException if model is null
+   */
+  static CostModel withIdxLimit(CostModel model, long maxCount) {
+    return new IdxLimit(model, maxCount);
+  }
+
   /** The default model: {@code normalizer.model} of {@link #DEFAULTS}. */
   static CostModel defaults() {
     return fromProperties(DEFAULTS);
@@ -260,6 +274,35 @@ public interface CostModel {
     public String toString() {
       return "processing(Kcon=" + kcon + ",Kvec=" + kvec + ",Kidx=" + kidx
           + ",Ccon=" + ccon + ",Cvec=" + cvec + ",Cidx=" + cidx + ")";
+    }
+  }
+
+  /** A model whose idx nodes longer than {@code maxCount} cost {@link Long#MAX_VALUE} (never chosen). */
+  record IdxLimit(CostModel model, long maxCount) implements CostModel {
+    /**
+     * @throws IllegalArgumentException if maxCount is below 1
+     * @throws NullPointerException if model is null
+     */
+    public IdxLimit {
+      java.util.Objects.requireNonNull(model, "model");
+      if (maxCount < 1) {
+        throw new IllegalArgumentException("idx limit: maxCount " + maxCount + " (expected: >= 1)");
+      }
+    }
+
+    @Override
+    public long nodeCost(TypePath.Kind kind, long count, long multiplier) {
+      return kind == TypePath.Kind.IDX && count > maxCount ? Long.MAX_VALUE : model.nodeCost(kind, count, multiplier);
+    }
+
+    @Override
+    public String name() {
+      return model.name();
+    }
+
+    @Override
+    public String toString() {
+      return model + " with idx nodes <= " + maxCount;
     }
   }
 

@@ -1,6 +1,8 @@
 package dev.layout.normalize;
 
 import dev.layout.datatype.Datatype;
+import dev.layout.notation.LayoutPrinter;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
@@ -86,6 +88,40 @@ public final class Normalizer {
   public Report report(Datatype type) {
     Datatype after = normalize(type);
     return new Report(type, after, cost(type), cost(after));
+  }
+
+  /**
+   * What ships to another process for {@code type} (a halo region, a file view's filetype): the
+   * layout notation of its normalized form, with the notation's UTF-8 size and the cost before and
+   * after. The receiver parses the notation and gets the same type map, lb and extent.
+   *
+   * <pre>{@code
+   * Shipment s = Normalizer.defaults().ship(LayoutParser.parse("indexed_block(1, [0,1,2,3,8,9,10,11], float64)"));
+   * s.notation();                    // vector(2, 4, 8, float64)
+   * s.bytesBefore(); s.bytesAfter(); // 46, 24
+   * }</pre>
+   *
+   * @throws NullPointerException if type is null
+   */
+  public Shipment ship(Datatype type) {
+    Report r = report(type);
+    String after = LayoutPrinter.print(r.after());
+    return new Shipment(after, utf8Bytes(LayoutPrinter.print(type)), utf8Bytes(after), r.costBefore(), r.costAfter());
+  }
+
+  private static long utf8Bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8).length;
+  }
+
+  /**
+   * A normalized description as shipped: its notation, the notation's UTF-8 bytes and the cost
+   * before and after normalization.
+   */
+  public record Shipment(String notation, long bytesBefore, long bytesAfter, long costBefore, long costAfter) {
+    @Override
+    public String toString() {
+      return bytesBefore + " -> " + bytesAfter + " bytes, cost " + costBefore + " -> " + costAfter;
+    }
   }
 
   /** A normalization with its cost before and after. */

@@ -16,5 +16,16 @@
  * before and after can be reported. The command line is {@link
  * dev.layout.normalize.NormalizeCommand}, to be wired by the CLI. Not here: the datatype model and
  * the dataloop engine.
+ *
+ * <p>Users. The dataloop compiler ({@code dev.layout.dataloop.DataloopCompiler}) compiles every
+ * type through its normalized form under the processing model of {@code
+ * conf/normalizer.properties}, limited with {@link dev.layout.normalize.CostModel#withIdxLimit} to
+ * index nodes no longer than the description's longest list, for descriptions of at most 2^16 list
+ * entries; its own leaf rewrites then run on the normalized form, and it keeps the given
+ * description's dataloop where that is a single fixed-width leaf and the normalized one is not
+ * (rules and measurements on {@code dev.layout.dataloop.EngineNormalization}). Whatever ships a
+ * description to another process ships {@link dev.layout.normalize.Normalizer#ship}: the notation
+ * of the least-cost form under the default (storage) model, with its size and cost before and
+ * after (spark-connector's halo plan and file view data source).
  */
 package dev.layout.normalize;

@@ -27,7 +27,17 @@ class LayoutCliTest {
     Result r = run("describe", "vector(4, 1, 4, float32)");
     assertThat(r.code()).isZero();
     assertThat(r.out()).contains("size:            16", "extent:          52", "true extent:     52", "vector leaf(count=4, blockBytes=4, stride=16",
-        "contiguous blocks: 4");
+        "contiguous blocks: 4", "compiled from:   the type as given");
+  }
+
+  @Test
+  void describeShowsTheNormalizedDescriptionTheDataloopIsCompiledFrom() {
+    // 4 x 4 rows of 4 every-other float64 given as a list of row starts: three vector levels.
+    Result r = run("describe", "hindexed_block(1, [0,80,160,240,1024,1104,1184,1264,2048,2128,2208,2288,3072,3152,3232,3312], "
+        + "vector(4, 1, 2, float64))");
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).contains("(normalized, same type map)", "vector(count=4, blocklen=1, stride=1024",
+        "    vector(count=4, blocklen=1, stride=80", "      vector leaf(count=4, blockBytes=8, stride=16", "contiguous blocks: 64");
   }
 
   @Test

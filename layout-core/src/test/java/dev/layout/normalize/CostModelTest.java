@@ -75,4 +75,22 @@ class CostModelTest {
     TypePath p = Normalizer.reconstruct(DisplacementSequence.of(x), m);
     assertThat(p.cost(m)).isEqualTo(NormalizerPropertyTest.exhaustive(x, m));
   }
+
+  @Test
+  void idxLimitForbidsLongerIndexNodesOnly() {
+    CostModel p = CostModel.processing(1, 2, 3, 1, 1, 2);
+    CostModel limited = CostModel.withIdxLimit(p, 4);
+    assertThat(limited.nodeCost(TypePath.Kind.IDX, 4, 5)).isEqualTo(p.nodeCost(TypePath.Kind.IDX, 4, 5));
+    assertThat(limited.nodeCost(TypePath.Kind.IDX, 5, 1)).isEqualTo(Long.MAX_VALUE);
+    assertThat(limited.nodeCost(TypePath.Kind.VEC, 1000, 7)).isEqualTo(p.nodeCost(TypePath.Kind.VEC, 1000, 7));
+    assertThatThrownBy(() -> CostModel.withIdxLimit(p, 0)).hasMessageContaining("idx limit: maxCount 0 (expected: >= 1)");
+
+    // vec(100, 8, vec(2, 3, con(1))): the processing optimum is one idx of 200 entries; with idx
+    // nodes of at most 4 entries the reconstruction keeps the vectors, and is optimal among them.
+    long[] x = TypePath.parse("vec(100,8,vec(2,3,con(1)))").expand().toArray();
+    assertThat(Normalizer.reconstruct(DisplacementSequence.of(x), p).toString()).startsWith("idx(200,");
+    TypePath kept = Normalizer.reconstruct(DisplacementSequence.of(x), limited);
+    assertThat(kept.toString()).isEqualTo("vec(100,8,vec(2,3,con(1)))");
+    assertThat(kept.cost(limited)).isEqualTo(kept.cost(p));
+  }
 }

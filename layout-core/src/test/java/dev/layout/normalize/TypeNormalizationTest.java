@@ -23,6 +23,19 @@ class TypeNormalizationTest {
   }
 
   @Test
+  void shipmentIsTheNormalizedNotationWithItsSizeAndCostBeforeAndAfter() {
+    Datatype t = LayoutParser.parse("indexed_block(1, [0,1,2,3,8,9,10,11], float64)");
+    Normalizer.Shipment s = Normalizer.defaults().ship(t);
+    Datatype shipped = LayoutParser.parse(s.notation());
+    assertThat(shipped).isEqualTo(Normalizer.defaults().normalize(t)).hasToString("vector(2, 4, 8, float64)");
+    assertThat(new long[] {shipped.lb(), shipped.extent(), shipped.byteSize()}).containsExactly(t.lb(), t.extent(), t.byteSize());
+    assertThat(s.bytesBefore()).isEqualTo(t.toString().length());
+    assertThat(s.bytesAfter()).isEqualTo(s.notation().length()).isLessThan(s.bytesBefore());
+    assertThat(s.costBefore()).isEqualTo(Normalizer.defaults().cost(t));
+    assertThat(s.costAfter()).isEqualTo(Normalizer.defaults().cost(shipped)).isLessThan(s.costBefore());
+  }
+
+  @Test
   void homogeneousStructBecomesContiguous() {
     Normalizer.Report r = report("struct([1,1,1,1],[0,4,8,12],[float32,float32,float32,float32])");
     assertThat(r.after()).hasToString("contig(4, float32)");

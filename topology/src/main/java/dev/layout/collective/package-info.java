@@ -12,5 +12,10 @@
  * dev.layout.collective.BlockSpec} (buffer, displacement, count, layout-core datatype) describes any
  * send or receive block of any operation, and {@link dev.layout.collective.Reduction} reduces typed
  * buffers element-wise per primitive.
+ *
+ * <p>Only bytes travel, as MPI prescribes: a send block is packed (or gathered) with the sender's
+ * datatype and a receive block unpacked with the receiver's own; type signatures must match, but no
+ * type description is ever sent, so there is nothing to normalize here. Descriptions that do travel
+ * (spark-connector's halo plan and file view data source) travel normalized.
  */
 package dev.layout.collective;

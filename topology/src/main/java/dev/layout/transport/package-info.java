@@ -13,5 +13,9 @@
  * java.nio channels with a reader thread per connection were chosen over Netty: no dependency, and
  * a gathering write over user memory is one JDK call. Nothing here knows about communicators,
  * topologies or collectives.
+ *
+ * <p>A frame is a header and payload bytes: typed sends put the packed (or gathered) bytes on the
+ * wire and typed receives unpack them with the receiver's own datatype, so no datatype description
+ * crosses the connection.
  */
 package dev.layout.transport;

@@ -6,9 +6,7 @@ import dev.layout.datatype.Datatype;
 import dev.layout.naming.CartesianNaming;
 import dev.layout.normalize.Normalizer;
 import dev.layout.notation.LayoutParser;
-import dev.layout.notation.LayoutPrinter;
 import java.io.Serializable;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -84,14 +82,12 @@ public final class HaloPlan implements Serializable {
   }
 
   private static String ship(Datatype t, Normalizer normalizer, long[] bytes, long[] cost) {
-    Normalizer.Report report = normalizer.report(t);
-    String before = LayoutPrinter.print(t);
-    String after = LayoutPrinter.print(report.after());
-    bytes[0] += before.getBytes(StandardCharsets.UTF_8).length;
-    bytes[1] += after.getBytes(StandardCharsets.UTF_8).length;
-    cost[0] += report.costBefore();
-    cost[1] += report.costAfter();
-    return after;
+    Normalizer.Shipment s = normalizer.ship(t);
+    bytes[0] += s.bytesBefore();
+    bytes[1] += s.bytesAfter();
+    cost[0] += s.costBefore();
+    cost[1] += s.costAfter();
+    return s.notation();
   }
 
   public DistributedGrid grid() {

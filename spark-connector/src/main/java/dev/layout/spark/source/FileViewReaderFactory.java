@@ -49,6 +49,11 @@ final class FileViewReaderFactory implements PartitionReaderFactory {
     this.conf = conf;
   }
 
+  /** The view as shipped to the executors (its filetype normalized, see {@link FileViewSpec#shipped}). */
+  FileViewSpec spec() {
+    return spec;
+  }
+
   @Override
   public boolean supportColumnarReads(InputPartition partition) {
     return true;

@@ -5,6 +5,7 @@ import dev.layout.datatype.Datatype;
 import dev.layout.fileview.FileView;
 import dev.layout.fileview.RangePlanner;
 import dev.layout.fileview.SievingPolicy;
+import dev.layout.normalize.Normalizer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -23,6 +24,8 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Plans input partitions along the file's blocks: a partition boundary is put at the first etype
@@ -30,6 +33,8 @@ import org.apache.spark.sql.types.StructType;
  * multiple), so each partition reads one block, and prefers that block's hosts.
  */
 final class FileViewScan implements Scan, Batch {
+  private static final Logger LOG = LoggerFactory.getLogger(FileViewScan.class);
+
   private final FileViewSpec spec;
   private final StructType required;
   private final Filter[] pushed;
@@ -156,9 +161,18 @@ final class FileViewScan implements Scan, Batch {
     return new String[0];
   }
 
+  /**
+   * The readers executors run, with the view's filetype shipped as its normalized notation (see
+   * {@link FileViewSpec#shipped}); logs the shipped description's size and cost before and after.
+   */
   @Override
   public PartitionReaderFactory createReaderFactory() {
     Configuration conf = SparkSession.active().sparkContext().hadoopConfiguration();
-    return new FileViewReaderFactory(spec, required, new HadoopConf(conf));
+    if (spec.isEmpty()) {
+      return new FileViewReaderFactory(spec, required, new HadoopConf(conf)); // no partitions: nothing is read
+    }
+    FileViewSpec.Shipped shipped = spec.shipped(Normalizer.defaults());
+    LOG.info("fileview {}: filetype shipped to executors normalized, {}", spec.path, shipped.shipment());
+    return new FileViewReaderFactory(shipped.spec(), required, new HadoopConf(conf));
   }
 }

@@ -11,6 +11,7 @@ import dev.layout.datatype.Primitive;
 import dev.layout.datatype.Struct;
 import dev.layout.datatype.Subarray;
 import dev.layout.fileview.FileView;
+import dev.layout.normalize.Normalizer;
 import dev.layout.notation.LayoutParser;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -26,7 +27,9 @@ import org.apache.spark.sql.types.StructType;
 /**
  * The parsed options of one fileview table: path, displacement, etype, and either a box (a
  * subarray of {@code shape}, which coordinate filters can narrow) or a filetype in the notation.
- * Serializable: types travel as notation strings and are parsed again on executors.
+ * Serializable: types travel as notation strings and are parsed again on executors. What ships to
+ * executors is {@link #shipped}: the filetype as the notation of its normalized (least-cost)
+ * description, whatever the options described.
  */
 final class FileViewSpec implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -49,6 +52,8 @@ final class FileViewSpec implements Serializable {
   final long count;
   final long splitBytes;
   final int batchRows;
+  /** The normalized filetype's notation, which executors parse (null before {@link #shipped}). */
+  final String shippedFiletype;
 
   private transient Datatype etypeType;
   private transient Datatype filetypeType;
@@ -56,6 +61,11 @@ final class FileViewSpec implements Serializable {
 
   private FileViewSpec(String path, long disp, String etype, String filetype, long[] shape, Order order, long[] starts, long[] subsizes,
       long count, long splitBytes, int batchRows) {
+    this(path, disp, etype, filetype, shape, order, starts, subsizes, count, splitBytes, batchRows, null);
+  }
+
+  private FileViewSpec(String path, long disp, String etype, String filetype, long[] shape, Order order, long[] starts, long[] subsizes,
+      long count, long splitBytes, int batchRows, String shippedFiletype) {
     this.path = path;
     this.disp = disp;
     this.etype = etype;
@@ -67,6 +77,7 @@ final class FileViewSpec implements Serializable {
     this.count = count;
     this.splitBytes = splitBytes;
     this.batchRows = batchRows;
+    this.shippedFiletype = shippedFiletype;
   }
 
   /** Parses the options (keys in any case). */
@@ -174,6 +185,21 @@ final class FileViewSpec implements Serializable {
     return new FileViewSpec(path, disp, et, null, shape, order, st, sub, -1, split, batch);
   }
 
+  /** This spec as it ships to executors, and what normalizing its filetype did to the shipped description. */
+  record Shipped(FileViewSpec spec, Normalizer.Shipment shipment) {}
+
+  /**
+   * This view as it ships to executors: the filetype (the box's subarray, the darray, or the
+   * filetype option) replaced by the notation of its normalized form (same type map, lb and
+   * extent), which executors parse instead of rebuilding the view from the options.
+   */
+  Shipped shipped(Normalizer normalizer) {
+    Normalizer.Shipment s = normalizer.ship(filetypeType());
+    FileViewSpec spec = new FileViewSpec(path, disp, etype, filetype, shape, order, starts, subsizes, count, splitBytes, batchRows,
+        s.notation());
+    return new Shipped(spec, s);
+  }
+
   /** The same view narrowed to another box (which may be empty). */
   FileViewSpec withBox(long[] newStarts, long[] newSubsizes) {
     return new FileViewSpec(path, disp, etype, null, shape, order, newStarts, newSubsizes, -1, splitBytes, batchRows);
@@ -208,7 +234,8 @@ final class FileViewSpec implements Serializable {
 
   Datatype filetypeType() {
     if (filetypeType == null) {
-      filetypeType = isBox() ? Datatype.subarray(shape, subsizes, starts, order, etypeType()) : LayoutParser.parse(filetype);
+      filetypeType = shippedFiletype != null ? LayoutParser.parse(shippedFiletype)
+          : isBox() ? Datatype.subarray(shape, subsizes, starts, order, etypeType()) : LayoutParser.parse(filetype);
     }
     return filetypeType;
   }

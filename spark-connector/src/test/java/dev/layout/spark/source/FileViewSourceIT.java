@@ -7,6 +7,7 @@ import dev.layout.datatype.Datatype;
 import dev.layout.datatype.Primitive;
 import dev.layout.fileview.FileView;
 import dev.layout.fileview.ViewReader;
+import dev.layout.normalize.Normalizer;
 import dev.layout.notation.LayoutParser;
 import dev.layout.spark.testing.LocalSparkExtension;
 import dev.layout.spark.testing.MiniDfsExtension;
@@ -105,6 +106,47 @@ class FileViewSourceIT {
     // the same through the filetype in the notation
     Dataset<Row> viaNotation = fileview(spark, hdfsArray, Map.of("etype", "float64", "filetype", view.filetype().toString())).load();
     assertSameElements(viaNotation.collectAsList(), sequential(hdfs, hdfsArray, view));
+  }
+
+  @Test
+  void theFiletypeShipsNormalizedAndReadsGiveTheSameRows(SparkSession spark) throws Exception {
+    // The box [8, 40) x [4, 30) given as the list of its 32 row starts (bytes): the least-cost
+    // description is a vector of rows, which is what the executors get.
+    long[] rows = new long[32];
+    for (int r = 0; r < rows.length; r++) {
+      rows[r] = ((8L + r) * C + 4) * 8;
+    }
+    Datatype given = Datatype.hindexedBlock(1, rows, Datatype.contiguous(26, Primitive.FLOAT64));
+    Datatype normalized = Normalizer.defaults().normalize(given);
+    assertThat(normalized.toString().length()).isLessThan(given.toString().length());
+    Map<String, String> opts = Map.of("etype", "float64", "shape", R + "x" + C, "filetype", given.toString());
+
+    Map<String, String> withPath = new java.util.HashMap<>(opts);
+    withPath.put("path", hdfsArray);
+    FileViewSpec spec = FileViewSpec.parse(withPath);
+    FileViewReaderFactory factory = (FileViewReaderFactory) new FileViewScan(spec, spec.schema(),
+        new org.apache.spark.sql.sources.Filter[0]).createReaderFactory();
+    FileViewReaderFactory onExecutor = javaRoundTrip(factory); // as Spark ships it to a task
+    assertThat(onExecutor.spec().shippedFiletype).isEqualTo(normalized.toString());
+    assertThat(onExecutor.spec().filetypeType()).isEqualTo(normalized);
+
+    Dataset<Row> df = fileview(spark, hdfsArray, opts).load();
+    List<Row> got = df.collectAsList();
+    assertSameElements(got, sequential(hdfs, hdfsArray, new FileView(0, Primitive.FLOAT64, given)));
+    // the same rows in the same order as the equivalent box option
+    List<Row> box = fileview(spark, hdfsArray, Map.of("etype", "float64", "shape", R + "x" + C, "subarray", "8:40,4:30")).load().collectAsList();
+    assertThat(got).containsExactlyElementsOf(box);
+  }
+
+  @SuppressWarnings("unchecked")
+  static <T> T javaRoundTrip(T o) throws IOException, ClassNotFoundException {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+      out.writeObject(o);
+    }
+    try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+      return (T) in.readObject();
+    }
   }
 
   @Test

@@ -1,0 +1,138 @@
+package dev.layout.dataloop;
+
+import dev.layout.datatype.Darray;
+import dev.layout.datatype.Datatype;
+import dev.layout.datatype.DerivedType;
+import dev.layout.datatype.Indexed;
+import dev.layout.datatype.Struct;
+import dev.layout.datatype.Subarray;
+import dev.layout.normalize.CostModel;
+import dev.layout.normalize.Normalizer;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * How {@link DataloopCompiler} uses the normalizer (Träff 2014): which description it compiles.
+ * Figures are pack (unpack) speed relative to the dataloop of the description as given, from
+ * {@code java -cp ... dev.layout.dataloop.CompileChoiceRace [n]} (benchmarks module; heap, n =
+ * 32768 and 65536 blocks, three runs on a loaded 2-core machine).
+ *
+ * <p><b>Model.</b> The processing model of section 4 with the constants of {@code
+ * conf/normalizer.properties} ({@code normalizer.processing.*}, identical to {@link
+ * CostModel#DEFAULTS}): a node visited M times costs {@code M·(K + c·C)}, so the normalized form
+ * minimizes loop entries and per-element work, and an index entry (a load, then the move) costs
+ * twice a vector step. The storage model (the default, right for what ships to other processes)
+ * is not used here: it ignores visits and splits a flat list of equal blocks into a nest of short
+ * loops ({@code vec(a, vec(8, idx(4)))} given as a list: 0.73-0.89 with the storage form).
+ *
+ * <p><b>No list growth.</b> Under the processing model alone a vector of short vectors ({@code
+ * vec(a, vec(2, con(1)))}) is cheaper as one index list of 2a entries, and a list of small records
+ * as one list of all their blocks. Normalization is therefore limited ({@link
+ * CostModel#withIdxLimit}) to index nodes no longer than the longest list the description already
+ * stores: the compiler never trades vectors for a list, a compiled type's memory stays
+ * proportional to its description, and a list of records keeps its record pattern, which the
+ * word kernels hold in registers (a list of 4-field records as one flat list: 0.56-0.88).
+ *
+ * <p><b>Bounds.</b> Normalization reads every index list of the description, in {@code O(n·d(n))}
+ * for a list of n entries (d(n) divisors), with a larger constant than compilation: at the bound (2^16
+ * list entries: periodic, random, nearly periodic and irregular {@code indexed} lists) compiling
+ * took 4-15 ms at steady state against 2-9 ms without normalization, and up to 35-110 ms cold, on
+ * a loaded 2-core machine. Descriptions storing more than
+ * {@link #MAX_LIST_ENTRIES} list entries in all are compiled as given, with the compiler's own O(n)
+ * regularity detection (coalescing, stride detection, periodic patterns), so committing an n-block
+ * type stays O(n) (issue 3's irregular type of 10^6 and 10^7 blocks is not normalized). Types of
+ * more than {@link #MAX_BYTES} bytes are compiled as given too: their processing cost could
+ * overflow 64 bits.
+ *
+ * <p><b>Which dataloop is kept.</b> The normalized description is compiled, and the compiler's
+ * leaf rewrites still run on it (coalescing adjacent runs, periodic patterns for the word kernels,
+ * runs for dense types). One case compiles worse, and is decided on the two dataloops ({@link
+ * #keepsDirect}): when the description as given compiles to a single fixed-width leaf (one strided
+ * or gather loop over blocks of one width, or a record of words) and the normalized one does not
+ * (a loop over short leaves, or a leaf of varying widths), the given one is kept. That is a kernel
+ * effect the cost model cannot see: the gather loop over 8-byte blocks moves a block in about half
+ * a nanosecond, while a loop over strided rows pays a set-up per row ({@code vec(a, vec(20,
+ * con(1)))} given as a list and compiled as the nested vectors of its normalized form: 0.52-0.90),
+ * and a leaf of varying widths pays a width switch per block (the reverse case: an {@code indexed}
+ * type of 1- and 2-element blocks compiled from its element list, section 6: 1.39-2.04). Where the
+ * normalized form finds vectors above the leaves it wins (row starts given as a list over strided
+ * rows, compiled as the nested vectors the three-level strided kernel runs in one call:
+ * 1.14-1.39).
+ */
+final class EngineNormalization {
+  private EngineNormalization() {}
+
+  /** Descriptions storing more list entries than this (all lists together) are compiled as given. */
+  static final int MAX_LIST_ENTRIES = 1 << 16;
+
+  /** Types larger than this are compiled as given (their processing cost could overflow). */
+  static final long MAX_BYTES = 1L << 48;
+
+  /** The processing model of {@code conf/normalizer.properties}. */
+  static final CostModel PROCESSING = CostModel.fromProperties(CostModel.DEFAULTS, "processing");
+
+  /**
+   * The description the compiler compiles for {@code t}: its normalized form under {@link
+   * #PROCESSING} without list growth, or {@code t} itself when out of bounds or already optimal.
+   * Same type map, lb and extent as {@code t}.
+   */
+  static Datatype normalized(Datatype t) {
+    if (t.byteSize() == 0 || t.byteSize() > MAX_BYTES || !(t instanceof DerivedType)) {
+      return t;
+    }
+    Lists lists = new Lists();
+    lists.count(t);
+    if (lists.total > MAX_LIST_ENTRIES) {
+      return t;
+    }
+    Datatype n = Normalizer.of(CostModel.withIdxLimit(PROCESSING, Math.max(1, lists.longest))).normalize(t);
+    return n.equals(t) ? t : n;
+  }
+
+  /**
+   * Whether the direct compilation {@code direct} is kept over the normalized one: it is a single
+   * fixed-width leaf and the normalized one is not.
+   */
+  static boolean keepsDirect(Dataloop direct, Dataloop normalized) {
+    return isFixedWidthLeaf(direct) && !isFixedWidthLeaf(normalized);
+  }
+
+  /** One kernel loop over blocks of a single width: a run, a vector, equal blocks, or a record of words. */
+  static boolean isFixedWidthLeaf(Dataloop d) {
+    return d.leaf && (d.kind != Dataloop.Kind.INDEXED || d.words != null);
+  }
+
+  /**
+   * The list entries a description stores, as {@code DatatypeCost} counts them (indexed: lengths
+   * and displacements; struct: three arrays; subarray and darray: their parameter arrays, then
+   * their lowering), each distinct node once.
+   */
+  private static final class Lists {
+    final Map<Datatype, Boolean> seen = new IdentityHashMap<>();
+    long total;
+    long longest;
+
+    void count(Datatype t) {
+      if (!(t instanceof DerivedType d) || seen.put(t, Boolean.TRUE) != null) {
+        return;
+      }
+      long entries = 0;
+      if (t instanceof Indexed x) {
+        entries = x.uniformBlocklength() >= 0 ? x.blockCount() : 2L * x.blockCount();
+      } else if (t instanceof Struct s) {
+        entries = 3L * s.memberCount();
+      } else if (t instanceof Subarray s) {
+        entries = 3L * s.sizes().length;
+        count(s.lowered());
+      } else if (t instanceof Darray a) {
+        entries = 4L * a.gsizes().length + 2;
+        count(a.lowered());
+      }
+      total += entries;
+      longest = Math.max(longest, entries);
+      for (Datatype c : d.children()) {
+        count(c);
+      }
+    }
+  }
+}
