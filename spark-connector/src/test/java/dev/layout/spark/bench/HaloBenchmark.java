@@ -89,7 +89,7 @@ public final class HaloBenchmark {
       run(jsc, grid, ExchangeMode.SHUFFLE, 3);
       HaloMetrics b = run(jsc, grid, ExchangeMode.BARRIER, bi);
       HaloMetrics s = run(jsc, grid, ExchangeMode.SHUFFLE, si);
-      double bLoop = (b.exchangeNanos() + b.computeNanos()) / 4.0 / 1e6 / b.iterations();
+      double bLoop = (b.packNanos() + b.wireNanos() + b.computeNanos()) / 4.0 / 1e6 / b.iterations();
       double bWall = b.millisPerIteration();
       double sWall = s.millisPerIteration();
       System.out.printf("barrier: %s%n", b);

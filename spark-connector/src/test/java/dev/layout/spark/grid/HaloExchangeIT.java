@@ -36,6 +36,10 @@ class HaloExchangeIT {
     assertThat(grid.assemble(r.blocks().collect())).containsExactly(GridReference.run(grid, init, kernel, iterations));
     assertThat(r.metrics().iterations()).isEqualTo(iterations);
     assertThat(r.metrics().bytes()).isPositive();
+    // where the time went is reported in both modes: pack/unpack, moving the halos, the kernel
+    assertThat(r.metrics().packNanos()).isPositive();
+    assertThat(r.metrics().wireNanos()).isPositive();
+    assertThat(r.metrics().computeNanos()).isPositive();
     r.blocks().unpersist(false);
   }
 
