@@ -55,7 +55,10 @@ class JobsIT {
     assertThat(Files.size(out.resolve("field.png"))).isPositive();
     String summary = Files.readString(out.resolve("summary.json"));
     assertThat(summary).contains("\"min\"", "\"max\"", "\"mean\"", "\"l2\"", "\"steps\": 30", "\"mode\": \"barrier\"", "\"per_iteration_ms\"",
-        "\"bytes_exchanged\"");
+        "\"bytes_exchanged\"", "\"pack_ms\"", "\"wire_ms\"", "\"compute_ms\"");
+    // the run's metrics (Spark accumulators) are printed: traffic per iteration and the time split
+    assertThat(r.output()).containsPattern("heat: iterations 30, messages \\d+ \\([0-9.]+/iter\\), bytes \\d+ \\([0-9.]+/iter\\),"
+        + " pack [0-9.]+ ms, wire [0-9.]+ ms, compute [0-9.]+ ms");
   }
 
   @Test

@@ -116,6 +116,8 @@ public final class HeatJob {
           .put("min", min).put("max", max).put("mean", sum / field.length).put("l2", Math.sqrt(sq))
           .put("per_iteration_ms", steps == 0 ? 0.0 : r.metrics().millisPerIteration())
           .put("bytes_exchanged", r.metrics().bytes()).put("messages", r.metrics().messages())
+          .put("pack_ms", r.metrics().packNanos() / 1e6).put("wire_ms", r.metrics().wireNanos() / 1e6)
+          .put("compute_ms", r.metrics().computeNanos() / 1e6)
           .put("wall_ms", wall / 1e6)
           .put("descriptor_bytes_before", r.metrics().descriptorBytesBefore())
           .put("descriptor_bytes_after", r.metrics().descriptorBytesAfter());

@@ -114,6 +114,8 @@ public final class LifeJob {
           .put("live", live).put("final_live", SequentialLife.live(last))
           .put("per_iteration_ms", steps == 0 ? 0.0 : res.metrics().millisPerIteration())
           .put("bytes_exchanged", res.metrics().bytes()).put("messages", res.metrics().messages())
+          .put("pack_ms", res.metrics().packNanos() / 1e6).put("wire_ms", res.metrics().wireNanos() / 1e6)
+          .put("compute_ms", res.metrics().computeNanos() / 1e6)
           .write(out.resolve("summary.json"));
       System.out.println("life: " + res.metrics());
       System.out.println("life: " + SequentialLife.live(last) + " live cells after " + steps + " generations; wrote " + out.resolve("board.pbm")

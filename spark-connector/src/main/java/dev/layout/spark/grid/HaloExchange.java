@@ -1,5 +1,6 @@
 package dev.layout.spark.grid;
 
+import dev.layout.collective.Block;
 import dev.layout.collective.Collectives;
 import dev.layout.collective.PersistentCollective;
 import dev.layout.comm.Communicator;
@@ -42,7 +43,7 @@ import scala.Tuple2;
  *     .checkpoint(CheckpointPolicy.every(50, "hdfs:///tmp/heat-ckpt"))
  *     .run(grid.parallelize(jsc, init), Kernels.heat(Stencil.NINE_POINT, 0.5), 1000);
  * double[] field = grid.assemble(r.blocks().collect());
- * r.metrics();    // messages, bytes, pack / exchange / compute time
+ * r.metrics();    // messages, bytes, pack / wire / compute time
  * }</pre>
  *
  * <p>Immutable; the {@code mode}, {@code checkpoint}, {@code transport} and {@code timeout} methods
@@ -140,7 +141,7 @@ public final class HaloExchange implements Serializable {
             : runShuffle(sc, blocks, plan, kernel, iterations, c);
     long wall = System.nanoTime() - t0;
     HaloMetrics m = new HaloMetrics(c.iterations.value(), c.messages.value(), c.bytes.value(), c.pack.value(),
-        c.exchange.value(), c.compute.value(), wall, db[0], db[1]);
+        c.wire.value(), c.compute.value(), wall, db[0], db[1]);
     LOG.info("halo exchange {} {}: {}", mode, grid, m);
     return new Result(out, m);
   }
@@ -152,7 +153,7 @@ public final class HaloExchange implements Serializable {
     final LongAccumulator messages;
     final LongAccumulator bytes;
     final LongAccumulator pack;
-    final LongAccumulator exchange;
+    final LongAccumulator wire;
     final LongAccumulator compute;
 
     Counters(SparkContext sc) {
@@ -160,7 +161,7 @@ public final class HaloExchange implements Serializable {
       messages = sc.longAccumulator("layout.halo.messages");
       bytes = sc.longAccumulator("layout.halo.bytes");
       pack = sc.longAccumulator("layout.halo.packNanos");
-      exchange = sc.longAccumulator("layout.halo.exchangeNanos");
+      wire = sc.longAccumulator("layout.halo.wireNanos");
       compute = sc.longAccumulator("layout.halo.computeNanos");
     }
   }
@@ -238,8 +239,11 @@ public final class HaloExchange implements Serializable {
       GridBlock a = start.copy();
       GridBlock b = start.copy();
       Collectives coll = Collectives.on(g);
-      PersistentCollective xa = coll.alltoallwInit(local.sendBlocks(a), local.recvBlocks(a));
-      PersistentCollective xb = coll.alltoallwInit(local.sendBlocks(b), local.recvBlocks(b));
+      long[] pack = {0}; // the blocks add their pack and unpack time; the rest of the exchange is wire
+      PersistentCollective xa =
+          coll.alltoallwInit(TimedBlock.wrap(local.sendBlocks(a), pack), TimedBlock.wrap(local.recvBlocks(a), pack));
+      PersistentCollective xb =
+          coll.alltoallwInit(TimedBlock.wrap(local.sendBlocks(b), pack), TimedBlock.wrap(local.recvBlocks(b), pack));
       long m0 = world.transport().sentMessages();
       long b0 = world.transport().sentBytes();
       long exchange = 0;
@@ -274,7 +278,8 @@ public final class HaloExchange implements Serializable {
         }
         c.messages.add(messages);
         c.bytes.add(bytes);
-        c.exchange.add(exchange);
+        c.pack.add(pack[0]);
+        c.wire.add(exchange - pack[0]);
         c.compute.add(compute);
       }
       return cur;
@@ -282,6 +287,41 @@ public final class HaloExchange implements Serializable {
       throw new UncheckedIOException("haloExchange: checkpoint of rank " + rank + ": " + e.getMessage(), e);
     } finally {
       g.close();
+    }
+  }
+
+  /**
+   * A halo block that adds the time of its pack and unpack to a counter of its rank, so the barrier
+   * loop can split the alltoallw's time into pack and wire. One thread per rank runs the
+   * exchange, hence a plain array.
+   */
+  private record TimedBlock(Block block, long[] nanos) implements Block {
+    static Block[] wrap(Block[] blocks, long[] nanos) {
+      Block[] out = new Block[blocks.length];
+      for (int i = 0; i < blocks.length; i++) {
+        out[i] = new TimedBlock(blocks[i], nanos);
+      }
+      return out;
+    }
+
+    @Override
+    public int byteSize() {
+      return block.byteSize();
+    }
+
+    @Override
+    public byte[] pack() {
+      long t0 = System.nanoTime();
+      byte[] data = block.pack();
+      nanos[0] += System.nanoTime() - t0;
+      return data;
+    }
+
+    @Override
+    public void unpack(byte[] data) {
+      long t0 = System.nanoTime();
+      block.unpack(data);
+      nanos[0] += System.nanoTime() - t0;
     }
   }
 
@@ -334,12 +374,19 @@ public final class HaloExchange implements Serializable {
               halos,
               (bs, hs) -> {
                 GridBlock src = single(bs);
-                long t0 = System.nanoTime();
                 GridBlock work = src.copy();
                 HaloPlan.Local local = plan.local(src.rank());
                 int received = 0;
-                while (hs.hasNext()) {
-                  Tuple2<Integer, Halo> h = hs.next();
+                long read = 0; // pulling halos out of the shuffle: fetch and deserialization
+                long unpack = 0;
+                while (true) {
+                  long t0 = System.nanoTime();
+                  Tuple2<Integer, Halo> h = hs.hasNext() ? hs.next() : null;
+                  long t1 = System.nanoTime();
+                  read += t1 - t0;
+                  if (h == null) {
+                    break;
+                  }
                   if (h._1() != src.rank()) {
                     throw new IllegalStateException("haloExchange: halo for rank " + h._1() + " in the partition of "
                         + src + " (expected: partition r holds rank r)");
@@ -347,12 +394,14 @@ public final class HaloExchange implements Serializable {
                   Datatype t = local.recvType(h._2().slot());
                   Segment.of(t, 1, work.memory(), 0).unpack(Memory.ofArray(h._2().data()), 0, h._2().data().length);
                   received++;
+                  unpack += System.nanoTime() - t1;
                 }
                 long t1 = System.nanoTime();
                 GridBlock dst = work.copy();
                 kernel.apply(iteration, work, dst);
                 long t2 = System.nanoTime();
-                c.pack.add(t1 - t0);
+                c.pack.add(unpack);
+                c.wire.add(read);
                 c.compute.add(t2 - t1);
                 if (count && src.rank() == 0) {
                   c.iterations.add(1);

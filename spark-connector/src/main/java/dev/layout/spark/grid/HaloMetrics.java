@@ -7,9 +7,11 @@ package dev.layout.spark.grid;
  * @param iterations iterations run (not counting those restored from a checkpoint)
  * @param messages halo messages sent
  * @param bytes halo payload bytes sent
- * @param packNanos time packing and unpacking halos (shuffle mode; inside exchange in barrier mode)
- * @param exchangeNanos time in the halo exchange (barrier: alltoallw incl. pack/unpack; shuffle: 0,
- *     the shuffle's wire time is not observable from the tasks)
+ * @param packNanos time packing and unpacking halos with their datatypes (both modes)
+ * @param wireNanos time moving the packed halos: barrier mode, the alltoallw's time outside pack
+ *     and unpack (sends, waits for the neighbours, receives); shuffle mode, the reduce tasks' time
+ *     pulling halos out of the shuffle (fetch and deserialization; the map side's shuffle write is
+ *     inside Spark's writer and not counted)
  * @param computeNanos time in the kernel
  * @param wallNanos driver-side wall time of the run
  * @param descriptorBytesBefore shipped region descriptors, notation bytes before normalization
@@ -20,7 +22,7 @@ public record HaloMetrics(
     long messages,
     long bytes,
     long packNanos,
-    long exchangeNanos,
+    long wireNanos,
     long computeNanos,
     long wallNanos,
     long descriptorBytesBefore,
@@ -34,10 +36,10 @@ public record HaloMetrics(
   @Override
   public String toString() {
     return String.format(
-        "iterations %d, messages %d (%.1f/iter), bytes %d (%.0f/iter), pack %.1f ms, exchange %.1f ms, compute %.1f ms,"
+        "iterations %d, messages %d (%.1f/iter), bytes %d (%.0f/iter), pack %.1f ms, wire %.1f ms, compute %.1f ms,"
             + " wall %.1f ms (%.3f ms/iter), descriptors %d -> %d bytes",
         iterations, messages, iterations == 0 ? 0.0 : (double) messages / iterations, bytes,
-        iterations == 0 ? 0.0 : (double) bytes / iterations, packNanos / 1e6, exchangeNanos / 1e6,
+        iterations == 0 ? 0.0 : (double) bytes / iterations, packNanos / 1e6, wireNanos / 1e6,
         computeNanos / 1e6, wallNanos / 1e6, millisPerIteration(), descriptorBytesBefore, descriptorBytesAfter);
   }
 }

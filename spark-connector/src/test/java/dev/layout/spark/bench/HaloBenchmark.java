@@ -7,42 +7,77 @@ import dev.layout.spark.grid.CheckpointPolicy;
 import dev.layout.spark.grid.DistributedGrid;
 import dev.layout.spark.grid.ExchangeMode;
 import dev.layout.spark.grid.GridBlock;
+import dev.layout.spark.grid.GridFunction;
 import dev.layout.spark.grid.HaloExchange;
 import dev.layout.spark.grid.HaloMetrics;
 import dev.layout.spark.grid.HaloPlan;
 import dev.layout.spark.grid.Kernels;
 import dev.layout.spark.grid.Stencil;
 import dev.layout.spark.grid.StencilKernel;
+import dev.layout.transport.JobSecret;
+import dev.layout.transport.PingPongBenchmark;
 import dev.layout.transport.Transport;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 
 /**
  * Per-iteration time of the 2D 9-point heat stencil, 4 ranks of 512x512 float64 (global
- * 1024x1024): barrier vs shuffle on local[4], and the same barrier loop over plain threads
- * connected by the socket transport (no Spark). Prints ratios; not a test.
+ * 1024x1024, process grid 2x2): barrier vs shuffle mode on local[4], against the same exchange
+ * between four plain JVM processes over the network transport ({@link HaloProcessChild}: the
+ * barrier loop, halo datatypes and {@code TcpTransport} of a barrier task, without Spark), and
+ * four threads of one JVM over the connector's plain socket mesh. Prints figures, the issue's two
+ * ratios (shuffle/barrier, target >= 20; barrier/4 JVMs, target <= 3) and the load average; not a
+ * test.
  *
- * <p>Args: [barrierIterations=200] [shuffleIterations=20] [block=512].
+ * <pre>
+ *   ./mvnw -B -o -q -pl spark-connector -am test-compile dependency:build-classpath \
+ *       -Dmdep.outputFile=/tmp/halo.cp -Dmdep.includeScope=test
+ *   java -Xmx2g [Spark's --add-opens list, see the root pom's layout.jvm.opens] \
+ *       -cp spark-connector/target/test-classes:spark-connector/target/classes:$(cat /tmp/halo.cp) \
+ *       dev.layout.spark.bench.HaloBenchmark [barrierIterations=200] [shuffleIterations=20] [block=512]
+ * </pre>
  */
 public final class HaloBenchmark {
+  static final StencilKernel HEAT = Kernels.heat(Stencil.NINE_POINT, 0.5);
+  static final GridFunction INIT = x -> (x[0] + x[1]) % 7;
+  static final int WARMUP = 20;
+
+  private HaloBenchmark() {}
+
+  /** 2x2 blocks of n x n, fixed borders. */
+  static DistributedGrid grid(int n) {
+    return DistributedGrid.of(new int[] {2 * n, 2 * n}, new int[] {2, 2}, 1, new boolean[] {false, false});
+  }
+
   public static void main(String[] args) throws Exception {
     int bi = args.length > 0 ? Integer.parseInt(args[0]) : 200;
     int si = args.length > 1 ? Integer.parseInt(args[1]) : 20;
     int n = args.length > 2 ? Integer.parseInt(args[2]) : 512;
-    DistributedGrid grid = DistributedGrid.of(new int[] {2 * n, 2 * n}, new int[] {2, 2}, 1, new boolean[] {false, false});
-    StencilKernel heat = Kernels.heat(Stencil.NINE_POINT, 0.5);
-    System.out.printf("machine: %d cores, %s %s, %s%n", Runtime.getRuntime().availableProcessors(),
-        System.getProperty("java.vm.name"), System.getProperty("java.version"), grid);
+    DistributedGrid grid = grid(n);
+    System.out.printf(Locale.ROOT, "machine: %d cores, %s %s, %s; load average at start %.2f%n",
+        Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"),
+        System.getProperty("java.version"), grid, loadAverage());
 
-    double plain = plainThreads(grid, heat, bi);
+    // the baselines first, while no Spark threads share the cores
+    double jvms = fourJvms(n, bi);
+    double threads = plainThreads(grid, bi);
     SparkSession spark = SparkSession.builder().master("local[4]").appName("halo-bench")
         .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false").getOrCreate();
@@ -50,36 +85,100 @@ public final class HaloBenchmark {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     try {
       // warm-up of both paths
-      run(jsc, grid, heat, ExchangeMode.BARRIER, 20);
-      run(jsc, grid, heat, ExchangeMode.SHUFFLE, 3);
-      HaloMetrics b = run(jsc, grid, heat, ExchangeMode.BARRIER, bi);
-      HaloMetrics s = run(jsc, grid, heat, ExchangeMode.SHUFFLE, si);
-      double bLoop = (b.exchangeNanos() + b.computeNanos()) / 4.0 / 1e6 / b.iterations();
+      run(jsc, grid, ExchangeMode.BARRIER, WARMUP);
+      run(jsc, grid, ExchangeMode.SHUFFLE, 3);
+      HaloMetrics b = run(jsc, grid, ExchangeMode.BARRIER, bi);
+      HaloMetrics s = run(jsc, grid, ExchangeMode.SHUFFLE, si);
+      double bLoop = (b.packNanos() + b.wireNanos() + b.computeNanos()) / 4.0 / 1e6 / b.iterations();
       double bWall = b.millisPerIteration();
       double sWall = s.millisPerIteration();
       System.out.printf("barrier: %s%n", b);
       System.out.printf("shuffle: %s%n", s);
-      System.out.printf("per iteration: barrier loop %.3f ms (wall incl. ~1 s rendezvous: %.3f ms), shuffle %.3f ms,"
-          + " plain threads over sockets %.3f ms%n", bLoop, bWall, sWall, plain);
-      System.out.printf("ratios: shuffle/barrier-loop %.1fx, shuffle/barrier-wall %.1fx, barrier-loop/plain %.2fx%n",
-          sWall / bLoop, sWall / bWall, bLoop / plain);
+      System.out.printf(Locale.ROOT, "per iteration: barrier %.3f ms (loop, mean over ranks; driver wall incl. the"
+          + " ~1 s rendezvous: %.3f ms), shuffle %.3f ms, 4 JVMs over TcpTransport %.3f ms (rank 0 wall),"
+          + " 4 threads of one JVM over the socket mesh %.3f ms%n", bLoop, bWall, sWall, jvms, threads);
+      System.out.printf(Locale.ROOT, "ratios: shuffle/barrier %.1fx (wall: %.1fx; target >= 20),"
+          + " barrier/4 JVMs %.2fx (wall: %.2fx; target <= 3), barrier/4 threads %.2fx%n",
+          sWall / bLoop, sWall / bWall, bLoop / jvms, bWall / jvms, bLoop / threads);
+      System.out.printf(Locale.ROOT, "load average at end %.2f%n", loadAverage());
     } finally {
       spark.stop();
     }
   }
 
-  static HaloMetrics run(JavaSparkContext jsc, DistributedGrid grid, StencilKernel k, ExchangeMode mode, int it) {
-    JavaRDD<GridBlock> blocks = grid.parallelize(jsc, x -> (x[0] + x[1]) % 7);
+  static HaloMetrics run(JavaSparkContext jsc, DistributedGrid grid, ExchangeMode mode, int it) {
+    JavaRDD<GridBlock> blocks = grid.parallelize(jsc, INIT);
     blocks.cache().count();
     HaloExchange.Result r = HaloExchange.of(grid, Stencil.NINE_POINT).mode(mode)
-        .checkpoint(mode == ExchangeMode.SHUFFLE ? CheckpointPolicy.every(10) : CheckpointPolicy.NONE).run(blocks, k, it);
+        .checkpoint(mode == ExchangeMode.SHUFFLE ? CheckpointPolicy.every(10) : CheckpointPolicy.NONE).run(blocks, HEAT, it);
     r.blocks().unpersist(false);
     blocks.unpersist(false);
     return r.metrics();
   }
 
-  /** The barrier loop on 4 threads connected by the socket transport: ms per iteration (max over ranks). */
-  static double plainThreads(DistributedGrid grid, StencilKernel heat, int iterations) throws Exception {
+  /**
+   * The barrier loop in four JVMs started from this class path ({@link HaloProcessChild}),
+   * connected over {@code TcpTransport} with a fresh job secret: ms per iteration on rank 0, from a
+   * barrier after the warm-up to the end of the loop's closing barrier.
+   */
+  static double fourJvms(int n, int iterations) throws Exception {
+    int p = 4;
+    JobSecret secret = JobSecret.random();
+    List<Process> children = new ArrayList<>();
+    try {
+      List<BufferedReader> outs = new ArrayList<>();
+      List<CompletableFuture<String>> endpoints = new ArrayList<>();
+      for (int r = 0; r < p; r++) {
+        ProcessBuilder pb = new ProcessBuilder(PingPongBenchmark.javaCommand(HaloProcessChild.class, String.valueOf(r),
+            String.valueOf(p), String.valueOf(n), String.valueOf(WARMUP), String.valueOf(iterations)))
+            .redirectError(ProcessBuilder.Redirect.INHERIT);
+        pb.environment().put(JobSecret.ENV, secret.toBase64());
+        Process c = pb.start();
+        children.add(c);
+        BufferedReader out = new BufferedReader(new InputStreamReader(c.getInputStream(), StandardCharsets.UTF_8));
+        outs.add(out);
+        endpoints.add(CompletableFuture.supplyAsync(() -> valueAfter(out, "ENDPOINT ")));
+      }
+      List<String> eps = new ArrayList<>();
+      for (CompletableFuture<String> f : endpoints) {
+        eps.add(f.get(2, TimeUnit.MINUTES));
+      }
+      for (Process c : children) {
+        OutputStream in = c.getOutputStream();
+        in.write(("ENDPOINTS " + String.join(",", eps) + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
+      }
+      BufferedReader rank0 = outs.get(0);
+      long nanos = Long.parseLong(CompletableFuture.supplyAsync(() -> valueAfter(rank0, "NANOS ")).get(10, TimeUnit.MINUTES));
+      for (int r = 0; r < p; r++) {
+        Process c = children.get(r);
+        if (!c.waitFor(1, TimeUnit.MINUTES) || c.exitValue() != 0) {
+          throw new IllegalStateException("haloBenchmark: rank " + r + " (pid " + c.pid() + ") did not end cleanly");
+        }
+      }
+      return nanos / 1e6 / iterations;
+    } finally {
+      children.forEach(Process::destroyForcibly);
+    }
+  }
+
+  /** The rest of the first line starting with {@code prefix}. */
+  private static String valueAfter(BufferedReader r, String prefix) {
+    try {
+      String line;
+      while ((line = r.readLine()) != null) {
+        if (line.startsWith(prefix)) {
+          return line.substring(prefix.length()).trim();
+        }
+      }
+      throw new IllegalStateException("haloBenchmark: child exited before printing " + prefix.trim());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The barrier loop on 4 threads connected by the socket mesh: ms per iteration (max over ranks). */
+  static double plainThreads(DistributedGrid grid, int iterations) throws Exception {
     int p = grid.ranks();
     byte[] secret = new byte[32];
     List<TransportFactory.Binding> bindings = new ArrayList<>();
@@ -96,10 +195,10 @@ public final class HaloBenchmark {
         fs.add(pool.submit(() -> {
           try (Transport t = bindings.get(rank).connect(endpoints, Duration.ofSeconds(60));
               Communicator world = Communicator.world(t)) {
-            GridBlock b = grid.newBlock(rank, x -> (x[0] + x[1]) % 7);
-            HaloExchange.iterate(world, plan, b, heat, 20, CheckpointPolicy.NONE, null); // warm-up
+            GridBlock b = grid.newBlock(rank, INIT);
+            HaloExchange.iterate(world, plan, b, HEAT, WARMUP, CheckpointPolicy.NONE, null);
             long t0 = System.nanoTime();
-            HaloExchange.iterate(world, plan, b, heat, iterations, CheckpointPolicy.NONE, null);
+            HaloExchange.iterate(world, plan, b, HEAT, iterations, CheckpointPolicy.NONE, null);
             return System.nanoTime() - t0;
           }
         }));
@@ -114,7 +213,7 @@ public final class HaloBenchmark {
     }
   }
 
-  static String fmt(double[] x) {
-    return Arrays.toString(x);
+  private static double loadAverage() {
+    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
   }
 }

@@ -47,4 +47,12 @@ final class GridCases {
         Arguments.of("life fixed border, 1D process grid", DistributedGrid.of(new int[] {12, 20}, new int[] {1, ranks}, 1, new boolean[] {false, false}),
             Stencil.NINE_POINT, Kernels.life(), (GridFunction) x -> x[0] < 0 || x[1] < 0 || x[0] >= 12 || x[1] >= 20 ? 0.0 : lifeStart(12, 20).at(x), 25));
   }
+
+  /** Every case of {@link #cases} in every {@link ExchangeMode}: name, mode, grid, stencil, kernel, init, iterations. */
+  static Stream<Arguments> casesInBothModes(int ranks) {
+    return cases(ranks).flatMap(a -> Stream.of(ExchangeMode.values()).map(m -> {
+      Object[] x = a.get();
+      return Arguments.of(x[0], m, x[1], x[2], x[3], x[4], x[5]);
+    }));
+  }
 }

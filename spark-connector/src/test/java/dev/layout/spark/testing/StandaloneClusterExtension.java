@@ -98,6 +98,11 @@ public final class StandaloneClusterExtension
       return processes.subList(1, processes.size()).stream().map(Process::toHandle).toList();
     }
 
+    /** The executor JVMs now running: a Worker's only child processes are the executors it launched. */
+    public List<ProcessHandle> executors() {
+      return workers().stream().flatMap(ProcessHandle::children).filter(ProcessHandle::isAlive).toList();
+    }
+
     static Cluster start() {
       Path target = Path.of("target").toAbsolutePath();
       Path logs = target.resolve("cluster-logs").resolve(String.valueOf(System.currentTimeMillis()));
