@@ -488,21 +488,4 @@ public final class GraphExpander {
       }
     }
   }
-
-  /** A growable int array. */
-  static final class IntList {
-    private int[] a = new int[16];
-    private int size;
-
-    void add(int v) {
-      if (size == a.length) {
-        a = Arrays.copyOf(a, a.length * 2);
-      }
-      a[size++] = v;
-    }
-
-    int[] array() {
-      return a;
-    }
-  }
 }
