@@ -25,6 +25,7 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.ipc.WriteChannel;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
@@ -34,6 +35,8 @@ final class GraphEncoder implements Iterator<Packet> {
   private final TypeRegistry registry;
   private final BufferAllocator allocator;
   private final int packetRows;
+  private final CompressionCodec codec;
+  private final long maxPacketBytes;
   private final IdentityIndex index;
   private final Object[][] nodes; // per type, in index order
   private final int[] counts;
@@ -58,10 +61,13 @@ final class GraphEncoder implements Iterator<Packet> {
   private Class<?> lastClass;
   private NodeType lastType;
 
-  GraphEncoder(TypeRegistry registry, BufferAllocator allocator, int packetRows, Object root) {
+  GraphEncoder(TypeRegistry registry, BufferAllocator allocator, int packetRows, CompressionCodec codec, long maxPacketBytes,
+      Object root) {
     this.registry = registry;
     this.allocator = allocator;
     this.packetRows = packetRows;
+    this.codec = codec;
+    this.maxPacketBytes = maxPacketBytes;
     int n = registry.size();
     this.nodes = new Object[n][];
     for (int i = 0; i < n; i++) {
@@ -112,7 +118,7 @@ final class GraphEncoder implements Iterator<Packet> {
 
   private int mark(Object o, NodeType t) {
     int i = next(t);
-    index.put(o, i);
+    index.getOrPut(o, nodes[t.id], counts[t.id], i);
     enqueue(o, t, i);
     return i;
   }
@@ -146,7 +152,7 @@ final class GraphEncoder implements Iterator<Packet> {
       return -1;
     }
     NodeType t = registry.type(f.targetId);
-    int i = index.getOrPut(target, counts[t.id]);
+    int i = index.getOrPut(target, nodes[t.id], counts[t.id], counts[t.id]);
     if (i >= 0) {
       return i; // seen before (its class was checked then)
     }
@@ -163,44 +169,49 @@ final class GraphEncoder implements Iterator<Packet> {
 
   private void traverse() {
     for (int head = 0; head < tail; head++) {
-      Object o = queue[head];
-      queue[head] = null;
-      NodeType t = typeOf(o, null);
-      List<NodeField> fs = t.fields;
-      for (int c = 0; c < fs.size(); c++) {
-        NodeField f = fs.get(c);
-        switch (f.kind) {
-          case REF -> refs[t.id][c].add(visit(get(f, o), f, t));
-          case REF_ARRAY -> {
-            Object[] arr = (Object[]) get(f, o);
-            IntList out = refs[t.id][c];
-            if (arr == null) {
-              lens[t.id][c].add(-1);
-            } else {
-              lens[t.id][c].add(arr.length);
-              for (Object x : arr) {
-                out.add(visit(x, f, t));
-              }
-            }
-          }
-          case REF_LIST -> {
-            List<?> list = (List<?>) get(f, o);
-            IntList out = refs[t.id][c];
-            if (list == null) {
-              lens[t.id][c].add(-1);
-            } else {
-              int before = out.size();
-              for (Object x : list) {
-                out.add(visit(x, f, t));
-              }
-              lens[t.id][c].add(out.size() - before);
-            }
-          }
-          default -> {}
-        }
-      }
+      visitNode(head);
     }
     queue = null;
+  }
+
+  /** Visits queue[head]'s references in field order, recording their indices. */
+  private void visitNode(int head) {
+    Object o = queue[head];
+    queue[head] = null;
+    NodeType t = typeOf(o, null);
+    List<NodeField> fs = t.fields;
+    for (int c = 0; c < fs.size(); c++) {
+      NodeField f = fs.get(c);
+      switch (f.kind) {
+        case REF -> refs[t.id][c].add(visit(get(f, o), f, t));
+        case REF_ARRAY -> {
+          Object[] arr = (Object[]) get(f, o);
+          IntList out = refs[t.id][c];
+          if (arr == null) {
+            lens[t.id][c].add(-1);
+          } else {
+            lens[t.id][c].add(arr.length);
+            for (Object x : arr) {
+              out.add(visit(x, f, t));
+            }
+          }
+        }
+        case REF_LIST -> {
+          List<?> list = (List<?>) get(f, o);
+          IntList out = refs[t.id][c];
+          if (list == null) {
+            lens[t.id][c].add(-1);
+          } else {
+            int before = out.size();
+            for (Object x : list) {
+              out.add(visit(x, f, t));
+            }
+            lens[t.id][c].add(out.size() - before);
+          }
+        }
+        default -> {}
+      }
+    }
   }
 
   static Object get(NodeField f, Object o) {
@@ -274,12 +285,16 @@ final class GraphEncoder implements Iterator<Packet> {
         fill(t, c, vectors.get(c), objs, first, n);
       }
       root.setRowCount(n);
-      ByteArrayOutputStream bos = new ByteArrayOutputStream(256 + (int) Math.min(1 << 30, root.getFieldVectors().stream()
-          .mapToLong(FieldVector::getBufferSize).sum()));
+      long raw = root.getFieldVectors().stream().mapToLong(FieldVector::getBufferSize).sum();
+      if (raw > maxPacketBytes) {
+        throw new IllegalArgumentException("aggregate: packet of " + n + " " + t.type.getSimpleName() + " nodes holds " + raw
+            + " bytes (expected: <= maxPacketBytes " + maxPacketBytes + "; lower packetRows)");
+      }
+      ByteArrayOutputStream bos = new ByteArrayOutputStream(256 + (int) Math.min(1 << 30, raw));
       ByteBuffer prefix = ByteBuffer.allocate(Packet.DATA_FIXED).order(ByteOrder.LITTLE_ENDIAN);
       prefix.putInt(Packet.MAGIC).put((byte) 1).put(Packet.VERSION).putShort((short) 0).putInt(t.id).putInt(first).putInt(n);
       bos.write(prefix.array(), 0, Packet.DATA_FIXED);
-      try (ArrowRecordBatch batch = new VectorUnloader(root).getRecordBatch()) {
+      try (ArrowRecordBatch batch = new VectorUnloader(root, true, codec, true).getRecordBatch()) {
         MessageSerializer.serialize(new WriteChannel(Channels.newChannel(bos)), batch);
       }
       return Packet.wrap(bos.toByteArray());
@@ -376,8 +391,11 @@ final class GraphEncoder implements Iterator<Packet> {
           IntVector x = (IntVector) v;
           x.allocateNew(n);
           int[] r = refs[t.id][c].array();
+          int prev = 0;
           for (int i = 0; i < n; i++) {
-            x.set(i, r[first + i]);
+            int ref = r[first + i];
+            x.set(i, ref < 0 ? -1 : RefCoding.zigzag(ref - prev));
+            prev = ref < 0 ? prev : ref;
           }
         }
         case REF_ARRAY, REF_LIST -> {
@@ -388,6 +406,7 @@ final class GraphEncoder implements Iterator<Packet> {
           int[] len = lens[t.id][c].array();
           int k = elementCursor[t.id][c];
           int total = 0;
+          int prev = 0;
           for (int i = 0; i < n; i++) {
             int m = len[first + i];
             if (m < 0) {
@@ -396,7 +415,9 @@ final class GraphEncoder implements Iterator<Packet> {
             }
             int off = x.startNewValue(i);
             for (int e = 0; e < m; e++) {
-              data.setSafe(off + e, r[k++]);
+              int ref = r[k++];
+              data.setSafe(off + e, ref < 0 ? -1 : RefCoding.zigzag(ref - prev));
+              prev = ref < 0 ? prev : ref;
             }
             x.endValue(i, m);
             total = off + m;
