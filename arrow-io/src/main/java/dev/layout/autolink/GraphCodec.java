@@ -38,17 +38,25 @@ public final class GraphCodec {
   public static final int DEFAULT_PACKET_ROWS = 1 << 16;
   /** Default limit on the nodes of one expanded graph. */
   public static final long DEFAULT_MAX_NODES = 1L << 25;
+  /** Default ZSTD level of packet bodies (fast; the reference columns compress to almost nothing at any level). */
+  public static final int DEFAULT_COMPRESSION_LEVEL = 1;
+  /** Default limit on one packet's uncompressed Arrow buffers, in bytes (both directions). */
+  public static final long DEFAULT_MAX_PACKET_BYTES = 256L << 20;
 
   private final TypeRegistry registry;
   private final BufferAllocator allocator;
   private final int packetRows;
   private final long maxNodes;
+  private final int compressionLevel;
+  private final long maxPacketBytes;
 
   private GraphCodec(Builder b) {
     this.registry = b.registry;
     this.allocator = b.allocator;
     this.packetRows = b.packetRows;
     this.maxNodes = b.maxNodes;
+    this.compressionLevel = b.compressionLevel;
+    this.maxPacketBytes = b.maxPacketBytes;
   }
 
   public static Builder builder(TypeRegistry registry) {
@@ -64,6 +72,8 @@ public final class GraphCodec {
     private BufferAllocator allocator;
     private int packetRows = DEFAULT_PACKET_ROWS;
     private long maxNodes = DEFAULT_MAX_NODES;
+    private int compressionLevel = DEFAULT_COMPRESSION_LEVEL;
+    private long maxPacketBytes = DEFAULT_MAX_PACKET_BYTES;
 
     private Builder(TypeRegistry registry) {
       this.registry = registry;
@@ -93,6 +103,31 @@ public final class GraphCodec {
       return this;
     }
 
+    /**
+     * ZSTD level of the packets' Arrow IPC bodies (standard Arrow buffer compression, readable by any
+     * Arrow implementation with ZSTD), or 0 for uncompressed packets. Expansion reads either.
+     */
+    public Builder compressionLevel(int level) {
+      if (level < 0 || level > 22) {
+        throw new IllegalArgumentException("compressionLevel: level " + level + " (expected: 0 (none) or a ZSTD level 1..22)");
+      }
+      this.compressionLevel = level;
+      return this;
+    }
+
+    /**
+     * Largest uncompressed packet, in bytes: aggregation refuses to build a bigger one, and
+     * expansion refuses a packet announcing more before allocating anything for it (a compressed
+     * body is tiny next to what it claims to unpack to).
+     */
+    public Builder maxPacketBytes(long bytes) {
+      if (bytes < 1024) {
+        throw new IllegalArgumentException("maxPacketBytes: bytes " + bytes + " (expected: >= 1024)");
+      }
+      this.maxPacketBytes = bytes;
+      return this;
+    }
+
     public GraphCodec build() {
       if (allocator == null) {
         throw new NullPointerException("GraphCodec: allocator is null (expected: a BufferAllocator)");
@@ -115,7 +150,7 @@ public final class GraphCodec {
    * an unregistered class fails here with an {@link IllegalArgumentException}.
    */
   public Iterator<Packet> aggregate(Object root) {
-    return new GraphEncoder(registry, allocator, packetRows, root);
+    return new GraphEncoder(registry, allocator, packetRows, RefCoding.codec(compressionLevel), maxPacketBytes, root);
   }
 
   /** {@link #aggregate} as a sequential stream. */
@@ -132,7 +167,7 @@ public final class GraphCodec {
 
   /** A push-style decoder, for transports that receive packets one at a time. */
   public GraphExpander expander() {
-    return new GraphExpander(registry, allocator, maxNodes);
+    return new GraphExpander(registry, allocator, maxNodes, maxPacketBytes);
   }
 
   /**

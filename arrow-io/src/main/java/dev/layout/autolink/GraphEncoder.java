@@ -25,6 +25,7 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.ipc.WriteChannel;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
@@ -34,6 +35,8 @@ final class GraphEncoder implements Iterator<Packet> {
   private final TypeRegistry registry;
   private final BufferAllocator allocator;
   private final int packetRows;
+  private final CompressionCodec codec;
+  private final long maxPacketBytes;
   private final IdentityIndex index;
   private final Object[][] nodes; // per type, in index order
   private final int[] counts;
@@ -44,16 +47,27 @@ final class GraphEncoder implements Iterator<Packet> {
   private int type;
   private int row;
 
+  // Reference indices recorded during the traversal, per [type][field], in node order (the BFS
+  // dequeues the nodes of a type in index order): the packets copy them instead of looking every
+  // target up again. REF fields: one index per node (-1 null). REF_ARRAY/REF_LIST: the flattened
+  // element indices, and one length per node (-1 for a null container).
+  private final IntList[][] refs;
+  private final IntList[][] lens;
+  private final int[][] elementCursor; // [type][field]: next flattened element of the next packet
+
   // BFS queue (all types), and a one-entry class cache for type lookup
   private Object[] queue = new Object[16];
   private int tail;
   private Class<?> lastClass;
   private NodeType lastType;
 
-  GraphEncoder(TypeRegistry registry, BufferAllocator allocator, int packetRows, Object root) {
+  GraphEncoder(TypeRegistry registry, BufferAllocator allocator, int packetRows, CompressionCodec codec, long maxPacketBytes,
+      Object root) {
     this.registry = registry;
     this.allocator = allocator;
     this.packetRows = packetRows;
+    this.codec = codec;
+    this.maxPacketBytes = maxPacketBytes;
     int n = registry.size();
     this.nodes = new Object[n][];
     for (int i = 0; i < n; i++) {
@@ -61,6 +75,24 @@ final class GraphEncoder implements Iterator<Packet> {
     }
     this.counts = new int[n];
     this.index = new IdentityIndex(1024);
+    this.refs = new IntList[n][];
+    this.lens = new IntList[n][];
+    this.elementCursor = new int[n][];
+    for (int t = 0; t < n; t++) {
+      List<NodeField> fs = registry.type(t).fields;
+      refs[t] = new IntList[fs.size()];
+      lens[t] = new IntList[fs.size()];
+      elementCursor[t] = new int[fs.size()];
+      for (int f = 0; f < fs.size(); f++) {
+        NodeField.Kind k = fs.get(f).kind;
+        if (k.isReference()) {
+          refs[t][f] = new IntList();
+          if (k != NodeField.Kind.REF) {
+            lens[t][f] = new IntList();
+          }
+        }
+      }
+    }
     if (root != null) {
       NodeType rt = typeOf(root, null);
       entryType = rt.id;
@@ -85,66 +117,101 @@ final class GraphEncoder implements Iterator<Packet> {
   }
 
   private int mark(Object o, NodeType t) {
-    int id = t.id;
-    int i = counts[id];
+    int i = next(t);
+    index.getOrPut(o, nodes[t.id], counts[t.id], i);
+    enqueue(o, t, i);
+    return i;
+  }
+
+  /** The index the next node of type t gets. */
+  private int next(NodeType t) {
+    int i = counts[t.id];
     if (i == Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException("aggregate: nodes of " + t.type.getName() + " " + i + " (expected: fewer, indices are int32)");
     }
+    return i;
+  }
+
+  private void enqueue(Object o, NodeType t, int i) {
+    int id = t.id;
     Object[] a = nodes[id];
     if (i == a.length) {
       a = nodes[id] = java.util.Arrays.copyOf(a, (int) Math.min(Integer.MAX_VALUE - 8L, a.length * 2L));
     }
     a[i] = o;
     counts[id] = i + 1;
-    index.put(o, i);
     if (tail == queue.length) {
       queue = java.util.Arrays.copyOf(queue, queue.length * 2);
     }
     queue[tail++] = o;
-    return i;
   }
 
-  private void visit(Object target, NodeField f, NodeType from) {
-    if (target == null || index.get(target) >= 0) {
-      return;
+  /** The index of a reference's target (-1 for null), marking it when it is seen for the first time. */
+  private int visit(Object target, NodeField f, NodeType from) {
+    if (target == null) {
+      return -1;
     }
-    NodeType t = typeOf(target, from.type.getSimpleName() + "." + f.name);
-    if (t.id != f.targetId) {
+    NodeType t = registry.type(f.targetId);
+    int i = index.getOrPut(target, nodes[t.id], counts[t.id], counts[t.id]);
+    if (i >= 0) {
+      return i; // seen before (its class was checked then)
+    }
+    i = -1 - i;
+    if (target.getClass() != t.type) {
+      NodeType actual = typeOf(target, from.type.getSimpleName() + "." + f.name);
       throw new IllegalArgumentException("aggregate: field " + from.type.getSimpleName() + "." + f.name + " holds a "
-          + target.getClass().getName() + " (expected: exactly " + f.target.getName() + ", subclasses need their own field type)");
+          + actual.type.getName() + " (expected: exactly " + f.target.getName() + ", subclasses need their own field type)");
     }
-    mark(target, t);
+    next(t);
+    enqueue(target, t, i);
+    return i;
   }
 
   private void traverse() {
     for (int head = 0; head < tail; head++) {
-      Object o = queue[head];
-      queue[head] = null;
-      NodeType t = typeOf(o, null);
-      for (NodeField f : t.fields) {
-        switch (f.kind) {
-          case REF -> visit(get(f, o), f, t);
-          case REF_ARRAY -> {
-            Object[] arr = (Object[]) get(f, o);
-            if (arr != null) {
-              for (Object x : arr) {
-                visit(x, f, t);
-              }
-            }
-          }
-          case REF_LIST -> {
-            List<?> list = (List<?>) get(f, o);
-            if (list != null) {
-              for (Object x : list) {
-                visit(x, f, t);
-              }
-            }
-          }
-          default -> {}
-        }
-      }
+      visitNode(head);
     }
     queue = null;
+  }
+
+  /** Visits queue[head]'s references in field order, recording their indices. */
+  private void visitNode(int head) {
+    Object o = queue[head];
+    queue[head] = null;
+    NodeType t = typeOf(o, null);
+    List<NodeField> fs = t.fields;
+    for (int c = 0; c < fs.size(); c++) {
+      NodeField f = fs.get(c);
+      switch (f.kind) {
+        case REF -> refs[t.id][c].add(visit(get(f, o), f, t));
+        case REF_ARRAY -> {
+          Object[] arr = (Object[]) get(f, o);
+          IntList out = refs[t.id][c];
+          if (arr == null) {
+            lens[t.id][c].add(-1);
+          } else {
+            lens[t.id][c].add(arr.length);
+            for (Object x : arr) {
+              out.add(visit(x, f, t));
+            }
+          }
+        }
+        case REF_LIST -> {
+          List<?> list = (List<?>) get(f, o);
+          IntList out = refs[t.id][c];
+          if (list == null) {
+            lens[t.id][c].add(-1);
+          } else {
+            int before = out.size();
+            for (Object x : list) {
+              out.add(visit(x, f, t));
+            }
+            lens[t.id][c].add(out.size() - before);
+          }
+        }
+        default -> {}
+      }
+    }
   }
 
   static Object get(NodeField f, Object o) {
@@ -193,6 +260,8 @@ final class GraphEncoder implements Iterator<Packet> {
     row += n;
     if (row >= counts[type]) {
       nodes[type] = null; // release as we go
+      refs[type] = null;
+      lens[type] = null;
     }
     return p;
   }
@@ -213,15 +282,19 @@ final class GraphEncoder implements Iterator<Packet> {
     try (VectorSchemaRoot root = VectorSchemaRoot.create(t.schema, allocator)) {
       List<FieldVector> vectors = root.getFieldVectors();
       for (int c = 0; c < t.fields.size(); c++) {
-        fill(t.fields.get(c), vectors.get(c), objs, first, n);
+        fill(t, c, vectors.get(c), objs, first, n);
       }
       root.setRowCount(n);
-      ByteArrayOutputStream bos = new ByteArrayOutputStream(256 + (int) Math.min(1 << 30, root.getFieldVectors().stream()
-          .mapToLong(FieldVector::getBufferSize).sum()));
+      long raw = root.getFieldVectors().stream().mapToLong(FieldVector::getBufferSize).sum();
+      if (raw > maxPacketBytes) {
+        throw new IllegalArgumentException("aggregate: packet of " + n + " " + t.type.getSimpleName() + " nodes holds " + raw
+            + " bytes (expected: <= maxPacketBytes " + maxPacketBytes + "; lower packetRows)");
+      }
+      ByteArrayOutputStream bos = new ByteArrayOutputStream(256 + (int) Math.min(1 << 30, raw));
       ByteBuffer prefix = ByteBuffer.allocate(Packet.DATA_FIXED).order(ByteOrder.LITTLE_ENDIAN);
       prefix.putInt(Packet.MAGIC).put((byte) 1).put(Packet.VERSION).putShort((short) 0).putInt(t.id).putInt(first).putInt(n);
       bos.write(prefix.array(), 0, Packet.DATA_FIXED);
-      try (ArrowRecordBatch batch = new VectorUnloader(root).getRecordBatch()) {
+      try (ArrowRecordBatch batch = new VectorUnloader(root, true, codec, true).getRecordBatch()) {
         MessageSerializer.serialize(new WriteChannel(Channels.newChannel(bos)), batch);
       }
       return Packet.wrap(bos.toByteArray());
@@ -230,11 +303,8 @@ final class GraphEncoder implements Iterator<Packet> {
     }
   }
 
-  private int indexOf(Object target) {
-    return target == null ? -1 : index.get(target);
-  }
-
-  private void fill(NodeField f, FieldVector v, Object[] objs, int first, int n) {
+  private void fill(NodeType t, int c, FieldVector v, Object[] objs, int first, int n) {
+    NodeField f = t.fields.get(c);
     try {
       switch (f.kind) {
         case BOOLEAN -> {
@@ -320,39 +390,39 @@ final class GraphEncoder implements Iterator<Packet> {
         case REF -> {
           IntVector x = (IntVector) v;
           x.allocateNew(n);
+          int[] r = refs[t.id][c].array();
+          int prev = 0;
           for (int i = 0; i < n; i++) {
-            x.set(i, indexOf((Object) f.getter.invokeExact(objs[first + i])));
+            int ref = r[first + i];
+            x.set(i, ref < 0 ? -1 : RefCoding.zigzag(ref - prev));
+            prev = ref < 0 ? prev : ref;
           }
         }
         case REF_ARRAY, REF_LIST -> {
           ListVector x = (ListVector) v;
           x.allocateNew();
           IntVector data = (IntVector) x.getDataVector();
+          int[] r = refs[t.id][c].array();
+          int[] len = lens[t.id][c].array();
+          int k = elementCursor[t.id][c];
           int total = 0;
+          int prev = 0;
           for (int i = 0; i < n; i++) {
-            Object c = (Object) f.getter.invokeExact(objs[first + i]);
-            if (c == null) {
+            int m = len[first + i];
+            if (m < 0) {
               x.setNull(i);
               continue;
             }
             int off = x.startNewValue(i);
-            int len;
-            if (c instanceof Object[] arr) {
-              len = arr.length;
-              for (int k = 0; k < len; k++) {
-                data.setSafe(off + k, indexOf(arr[k]));
-              }
-            } else {
-              List<?> list = (List<?>) c;
-              len = list.size();
-              int k = 0;
-              for (Object e : list) {
-                data.setSafe(off + k++, indexOf(e));
-              }
+            for (int e = 0; e < m; e++) {
+              int ref = r[k++];
+              data.setSafe(off + e, ref < 0 ? -1 : RefCoding.zigzag(ref - prev));
+              prev = ref < 0 ? prev : ref;
             }
-            x.endValue(i, len);
-            total = off + len;
+            x.endValue(i, m);
+            total = off + m;
           }
+          elementCursor[t.id][c] = k;
           data.setValueCount(total);
         }
       }

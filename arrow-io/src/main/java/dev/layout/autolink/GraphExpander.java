@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import com.github.luben.zstd.Zstd;
 import org.apache.arrow.flatbuf.Message;
 import org.apache.arrow.flatbuf.MessageHeader;
 import org.apache.arrow.flatbuf.RecordBatch;
@@ -40,6 +41,8 @@ public final class GraphExpander {
   private final TypeRegistry registry;
   private final BufferAllocator allocator;
   private final long maxNodes;
+  private final long maxPacketBytes;
+  private int[] previousRef; // per column of the packet being read: the last non-null reference (RefCoding)
 
   private boolean header;
   private boolean failed;
@@ -55,10 +58,11 @@ public final class GraphExpander {
   private Object result;
   private boolean linked;
 
-  GraphExpander(TypeRegistry registry, BufferAllocator allocator, long maxNodes) {
+  GraphExpander(TypeRegistry registry, BufferAllocator allocator, long maxNodes, long maxPacketBytes) {
     this.registry = registry;
     this.allocator = allocator;
     this.maxNodes = maxNodes;
+    this.maxPacketBytes = maxPacketBytes;
   }
 
   public boolean hasHeader() {
@@ -222,15 +226,24 @@ public final class GraphExpander {
     if (rb == null || rb.length() != rows) {
       throw new GraphFormatException("expand: batch length " + (rb == null ? "missing" : rb.length()) + " (expected: " + rows + ")");
     }
-    if (rb.nodesLength() != countNodes(type) || rb.compression() != null) {
-      throw new GraphFormatException("expand: batch field nodes " + rb.nodesLength() + " (expected: " + countNodes(type) + ", uncompressed)");
+    if (rb.nodesLength() != countNodes(type)) {
+      throw new GraphFormatException("expand: batch field nodes " + rb.nodesLength() + " (expected: " + countNodes(type) + ")");
     }
-    for (int i = 0; i < rb.nodesLength(); i++) {
-      long len = rb.nodes(i).length();
-      if (len < 0 || len > remaining * 8L + rows) {
-        throw new GraphFormatException("expand: field node " + i + " length " + len + " (expected: <= what the body can hold)");
+    // Every column has one value per row; a list's element column at most what maxPacketBytes holds.
+    for (int i = 0, c = 0; c < type.fields.size(); c++) {
+      long len = rb.nodes(i++).length();
+      if (len != rows) {
+        throw new GraphFormatException("expand: column " + type.fields.get(c).name + " length " + len + " (expected: " + rows + ")");
+      }
+      if (type.fields.get(c).kind == NodeField.Kind.REF_ARRAY || type.fields.get(c).kind == NodeField.Kind.REF_LIST) {
+        long elements = rb.nodes(i++).length();
+        if (elements < 0 || elements > maxPacketBytes / 4) {
+          throw new GraphFormatException("expand: column " + type.fields.get(c).name + " elements " + elements + " (expected: 0.."
+              + maxPacketBytes / 4 + ", maxPacketBytes / 4)");
+        }
       }
     }
+    checkBuffers(p, rb, bodyStart, remaining);
     ArrowBuf body = allocator.buffer(bodyLen);
     ArrowRecordBatch deserialized;
     try {
@@ -244,7 +257,7 @@ public final class GraphExpander {
       throw new GraphFormatException("expand: unreadable batch: " + e.getMessage(), e);
     }
     try {
-      try (ArrowRecordBatch batch = deserialized;
+      try (ArrowRecordBatch batch = rb.compression() == null ? deserialized : decompress(deserialized, rb);
           VectorSchemaRoot root = VectorSchemaRoot.create(type.schema, allocator)) {
         new VectorLoader(root).load(batch);
         ValueVectorUtility.validateFull(root);
@@ -264,6 +277,88 @@ public final class GraphExpander {
     receivedTotal += rows;
   }
 
+  /**
+   * Buffers lie inside the body, and a compressed body announces at most {@code maxPacketBytes}
+   * uncompressed: checked before anything is allocated or decompressed (a few kilobytes of ZSTD can
+   * claim gigabytes).
+   */
+  private void checkBuffers(Packet p, RecordBatch rb, int bodyStart, int bodyLength) {
+    boolean compressed = rb.compression() != null;
+    if (compressed && rb.compression().codec() != org.apache.arrow.flatbuf.CompressionType.ZSTD) {
+      throw new GraphFormatException("expand: body compression " + rb.compression().codec() + " (expected: ZSTD "
+          + org.apache.arrow.flatbuf.CompressionType.ZSTD + " or none)");
+    }
+    ByteBuffer b = p.buffer();
+    long total = 0;
+    for (int i = 0; i < rb.buffersLength(); i++) {
+      long off = rb.buffers(i).offset();
+      long len = rb.buffers(i).length();
+      if (off < 0 || len < 0 || off + len > bodyLength) {
+        throw new GraphFormatException("expand: buffer " + i + " at " + off + " length " + len + " (expected: inside the body of "
+            + bodyLength + " bytes)");
+      }
+      long size = len;
+      if (compressed && len >= 8) {
+        long declared = b.getLong(bodyStart + (int) off);
+        size = declared == -1 ? len - 8 : declared; // -1: stored uncompressed
+        if (size < 0) {
+          throw new GraphFormatException("expand: buffer " + i + " uncompressed length " + declared + " (expected: >= 0 or -1)");
+        }
+      }
+      total += size;
+      if (total > maxPacketBytes) {
+        throw new GraphFormatException("expand: packet buffers of more than " + total + " bytes (expected: <= maxPacketBytes "
+            + maxPacketBytes + ")");
+      }
+    }
+  }
+
+  /**
+   * The batch with every ZSTD buffer decompressed into a buffer of its own (sizes were bounded by
+   * {@link #checkBuffers}); closes {@code compressed}. Decompressing here rather than in Arrow's
+   * loader keeps every buffer's ownership in one place: on a malformed frame all buffers made so
+   * far are released and nothing is half-loaded.
+   */
+  private ArrowRecordBatch decompress(ArrowRecordBatch compressed, RecordBatch rb) {
+    List<ArrowBuf> out = new ArrayList<>();
+    try (compressed) {
+      List<ArrowBuf> in = compressed.getBuffers();
+      for (int i = 0; i < in.size(); i++) {
+        ArrowBuf b = in.get(i);
+        long len = rb.buffers(i).length();
+        if (len == 0) {
+          out.add(allocator.getEmpty());
+          continue;
+        }
+        if (len < 8) {
+          throw new GraphFormatException("expand: compressed buffer " + i + " of " + len + " bytes (expected: >= 8, a length prefix)");
+        }
+        long declared = b.getLong(0);
+        ArrowBuf d;
+        if (declared == -1) { // stored uncompressed
+          d = allocator.buffer(len - 8);
+          out.add(d);
+          d.setBytes(0, b, 8, len - 8);
+          d.writerIndex(len - 8);
+        } else {
+          d = allocator.buffer(declared);
+          out.add(d);
+          long n = declared == 0 ? 0 : Zstd.decompressUnsafe(d.memoryAddress(), declared, b.memoryAddress() + 8, len - 8);
+          if (Zstd.isError(n) || n != declared) {
+            throw new GraphFormatException("expand: buffer " + i + " does not decompress to its " + declared + " bytes ("
+                + (Zstd.isError(n) ? Zstd.getErrorName(n) : n + " bytes") + ")");
+          }
+          d.writerIndex(declared);
+        }
+      }
+      return new ArrowRecordBatch(compressed.getLength(), compressed.getNodes(), out); // retains the buffers
+    } finally {
+      for (ArrowBuf d : out) {
+        d.close();
+      }
+    }
+  }
+
   private static int countNodes(NodeType t) {
     int n = 0;
     for (NodeField f : t.fields) {
@@ -274,6 +369,7 @@ public final class GraphExpander {
 
   private void instantiate(NodeType type, VectorSchemaRoot root, int first, int rows) throws GraphFormatException {
     int t = type.id;
+    previousRef = new int[type.fields.size()]; // reference differences restart in every packet
     Object[] objs = nodes[t];
     if (objs.length < first + rows) {
       long cap = Math.max((long) first + rows, Math.min(counts[t], objs.length * 2L));
@@ -361,6 +457,19 @@ public final class GraphExpander {
     }
   }
 
+  /** Decodes one coded reference of column c ({@link RefCoding}); -1 stays null. */
+  private int reference(int c, int coded) {
+    if (coded == -1) {
+      return -1;
+    }
+    long r = (long) previousRef[c] + RefCoding.unzigzag(coded);
+    if (coded < 0 || r < 0 || r > Integer.MAX_VALUE) {
+      throw new GraphFormatException("expand: reference code " + coded + " after index " + previousRef[c] + " (expected: an index >= 0)");
+    }
+    previousRef[c] = (int) r;
+    return (int) r;
+  }
+
   /** A field value as an object; references are recorded as pending and placeholders returned. */
   private Object boxed(int t, int c, NodeField f, FieldVector v, int i) {
     return switch (f.kind) {
@@ -375,7 +484,7 @@ public final class GraphExpander {
       case STRING -> v.isNull(i) ? null : new String(((VarCharVector) v).get(i), StandardCharsets.UTF_8);
       case BYTES -> v.isNull(i) ? null : ((VarBinaryVector) v).get(i);
       case REF -> {
-        pendingRefs[t][c].add(((IntVector) v).get(i));
+        pendingRefs[t][c].add(reference(c, ((IntVector) v).get(i)));
         yield null;
       }
       case REF_ARRAY, REF_LIST -> {
@@ -389,7 +498,7 @@ public final class GraphExpander {
         IntVector data = (IntVector) lv.getDataVector();
         IntList refs = pendingRefs[t][c];
         for (int k = s; k < e; k++) {
-          refs.add(data.get(k));
+          refs.add(reference(c, data.get(k)));
         }
         pendingLens[t][c].add(e - s);
         yield f.kind == NodeField.Kind.REF_ARRAY ? Array.newInstance(f.target, e - s) : new ArrayList<>(e - s);
@@ -486,23 +595,6 @@ public final class GraphExpander {
           throw new GraphFormatException("expand: cannot link " + type.type.getSimpleName() + "." + f.name + ": " + e, e);
         }
       }
-    }
-  }
-
-  /** A growable int array. */
-  static final class IntList {
-    private int[] a = new int[16];
-    private int size;
-
-    void add(int v) {
-      if (size == a.length) {
-        a = Arrays.copyOf(a, a.length * 2);
-      }
-      a[size++] = v;
-    }
-
-    int[] array() {
-      return a;
     }
   }
 }

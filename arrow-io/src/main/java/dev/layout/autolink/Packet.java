@@ -17,13 +17,17 @@ import java.nio.ByteOrder;
  * for a header {@code int64 fingerprint, int32 typeCount, int32 entryType, int32 entryIndex,
  * int32 count[typeCount]}, for a data packet {@code int32 typeId, int32 firstRow, int32 rowCount}
  * followed by one Arrow IPC record batch message (continuation, metadata length, flatbuffer
- * metadata, body). The schema is never sent: both sides derive it from the registry.
+ * metadata, body), its buffers ZSTD-compressed with Arrow's standard body compression unless the
+ * codec was built with compression level 0. Reference columns hold {@code -1} for null and
+ * otherwise zigzag-coded differences between consecutive references of the column (see {@code
+ * RefCoding}; version 2 — version 1 held the indices themselves, uncompressed). The schema is never
+ * sent: both sides derive it from the registry.
  *
  * <p>A packet wraps its byte array without copying; do not modify the array after wrapping.
  */
 public final class Packet {
   static final int MAGIC = 0x4B4E4C41; // "ALNK" little-endian
-  static final byte VERSION = 1;
+  static final byte VERSION = 2;
   static final int PREFIX = 8;
   static final int HEADER_FIXED = PREFIX + 20;
   static final int DATA_FIXED = PREFIX + 12;

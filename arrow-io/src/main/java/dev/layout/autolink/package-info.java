@@ -1,8 +1,11 @@
 /**
  * AutoLink's communication-independent part: {@link dev.layout.autolink.GraphCodec} aggregates an
  * object graph of {@link dev.layout.autolink.TypeRegistry registered} node types into bounded
- * {@link dev.layout.autolink.Packet}s (per-type Arrow record batches, references as int32 indices)
- * and expands packets back into an isomorphic graph.
+ * {@link dev.layout.autolink.Packet}s (per-type Arrow record batches, references as int32 indices
+ * coded as differences, bodies ZSTD-compressed with Arrow's standard IPC body compression) and
+ * expands packets back into an isomorphic graph. Aggregation marks each node with one probe of an
+ * identity table and records every reference index during the traversal, so building a packet
+ * copies indices instead of looking targets up again.
  *
  * <p>Transfer layers (topology communicators, Spark) are meant to sit on top and only move packets:
  * send/recv sends {@code aggregate(root)} and feeds {@link dev.layout.autolink.GraphExpander#accept}

@@ -34,6 +34,87 @@ class GraphCodecTest {
     allocator.close();
   }
 
+  @Test
+  void aReferenceCodedBelowZeroIsRefused() {
+    GraphCodec plain = GraphCodec.builder(Graphs.registry()).allocator(allocator).packetRows(4).compressionLevel(0).build();
+    byte[] d = plain.aggregateAll(ring(3)).get(1).bytes().clone();
+    ByteBuffer b = ByteBuffer.wrap(d).order(ByteOrder.LITTLE_ENDIAN);
+    int at = -1;
+    for (int i = Packet.DATA_FIXED + 8; i + 12 <= d.length && at < 0; i += 8) {
+      if (b.getInt(i) == 2 && b.getInt(i + 4) == 2 && b.getInt(i + 8) == 3) {
+        at = i;
+      }
+    }
+    assertThat(at).isPositive();
+    b.putInt(at, RefCoding.zigzag(-5)); // node 0's next would be index -5
+    GraphExpander e = plain.expander();
+    e.accept(plain.aggregateAll(ring(3)).get(0));
+    assertThatThrownBy(() -> e.accept(Packet.wrap(d))).isInstanceOf(GraphFormatException.class)
+        .hasMessage("expand: reference code 9 after index 0 (expected: an index >= 0)");
+  }
+
+  @Test
+  void zigzagCodesEveryDifferenceOfTwoIndicesWithoutTouchingTheNullMarker() {
+    int max = Integer.MAX_VALUE - 9; // largest index
+    for (int d : new int[] {0, 1, -1, 2, -2, max, -max, 1 << 30, -(1 << 30)}) {
+      assertThat(RefCoding.unzigzag(RefCoding.zigzag(d))).isEqualTo(d);
+      assertThat(RefCoding.zigzag(d)).isNotEqualTo(-1);
+    }
+    assertThat(RefCoding.zigzag(-1)).isEqualTo(1);
+    assertThat(RefCoding.zigzag(1)).isEqualTo(2);
+  }
+
+  @Test
+  void compressedAndPlainPacketsExpandAlikeAndCompressionShrinksRegularGraphs() {
+    GraphCodec plain = GraphCodec.builder(Graphs.registry()).allocator(allocator).compressionLevel(0).build();
+    GraphCodec zstd = GraphCodec.builder(Graphs.registry()).allocator(allocator).compressionLevel(3).build();
+    Graphs.DNode g = ring(2000);
+    List<Packet> p = plain.aggregateAll(g);
+    List<Packet> z = zstd.aggregateAll(g);
+    long plainBytes = p.stream().mapToLong(Packet::byteSize).sum();
+    long zstdBytes = z.stream().mapToLong(Packet::byteSize).sum();
+    // 2000 random longs (incompressible, stored raw) + two reference columns of constant differences
+    assertThat(zstdBytes).isLessThan(plainBytes * 2 / 3);
+    // either expander reads either kind of packet
+    Graphs.assertIsomorphic(g, plain.expand(z.iterator()));
+    Graphs.assertIsomorphic(g, zstd.expand(p.iterator()));
+  }
+
+  @Test
+  void aCompressedBufferClaimingMoreThanMaxPacketBytesIsRefusedBeforeAllocation() {
+    GraphCodec zstd = GraphCodec.builder(Graphs.registry()).allocator(allocator).maxPacketBytes(1 << 20).build();
+    List<Packet> ps = zstd.aggregateAll(ring(1000));
+    byte[] d = ps.get(1).bytes().clone();
+    ByteBuffer b = ByteBuffer.wrap(d).order(ByteOrder.LITTLE_ENDIAN);
+    int at = -1;
+    for (int i = Packet.DATA_FIXED + 8; i + 8 <= d.length && at < 0; i += 8) {
+      if (b.getLong(i) == 4000) { // the next column's uncompressed length: 1000 int32 codes
+        at = i;
+      }
+    }
+    assertThat(at).isPositive();
+    b.putLong(at, 1L << 40);
+    long before = allocator.getAllocatedMemory();
+    GraphExpander e = zstd.expander();
+    e.accept(ps.get(0));
+    assertThatThrownBy(() -> e.accept(Packet.wrap(d))).isInstanceOf(GraphFormatException.class)
+        .hasMessageStartingWith("expand: packet buffers of more than 1099511627")
+        .hasMessageEndingWith("(expected: <= maxPacketBytes 1048576)");
+    assertThat(allocator.getAllocatedMemory()).isEqualTo(before);
+    b.putLong(at, 3999); // a frame that does not decompress to what it claims
+    GraphExpander e2 = zstd.expander();
+    e2.accept(ps.get(0));
+    assertThatThrownBy(() -> e2.accept(Packet.wrap(d))).isInstanceOf(GraphFormatException.class)
+        .hasMessageContaining("does not decompress to its 3999 bytes");
+  }
+
+  @Test
+  void aPacketBiggerThanMaxPacketBytesIsNotBuilt() {
+    GraphCodec small = GraphCodec.builder(Graphs.registry()).allocator(allocator).maxPacketBytes(1024).build();
+    assertThatThrownBy(() -> small.aggregateAll(ring(1000))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("(expected: <= maxPacketBytes 1024; lower packetRows)");
+  }
+
   private static Graphs.DNode ring(int n) {
     return (Graphs.DNode) Graphs.build(Graphs.Shape.CYCLIC_LIST, n, 1);
   }
@@ -152,23 +233,23 @@ class GraphCodecTest {
 
   @Test
   void outOfRangeIndicesNeverYieldAGraph() {
-    List<Packet> ps = codec.aggregateAll(ring(3));
-    GraphExpander e = codec.expander();
+    // Uncompressed packets, so that the coded references can be patched in place.
+    GraphCodec plain = GraphCodec.builder(Graphs.registry()).allocator(allocator).packetRows(4).compressionLevel(0).build();
+    List<Packet> ps = plain.aggregateAll(ring(3));
+    GraphExpander e = plain.expander();
     e.accept(ps.get(0));
-    // Re-encode the data packet with a dangling index by building a ring whose packet we then patch.
     byte[] d = ps.get(1).bytes().clone();
-    // The first int32 column (next) starts the body; find the value 1 (next of node 0) and set it to 77.
-    int bodyStart = d.length - 3 * 8 - 3 * 8; // not relied on: search instead
+    // Breadth-first from the entry: next = [1, 2, 0], coded as zigzag differences [2, 2, 3]. Make
+    // node 1's difference +76, so that its next is index 77.
     boolean patched = false;
     ByteBuffer b = ByteBuffer.wrap(d).order(ByteOrder.LITTLE_ENDIAN);
     for (int i = Packet.DATA_FIXED + 8; i + 12 <= d.length && !patched; i += 8) {
-      if (b.getInt(i) == 1 && b.getInt(i + 4) == 2 && b.getInt(i + 8) == 0) {
-        b.putInt(i + 4, 77);
+      if (b.getInt(i) == 2 && b.getInt(i + 4) == 2 && b.getInt(i + 8) == 3) {
+        b.putInt(i + 4, RefCoding.zigzag(76));
         patched = true;
       }
     }
     assertThat(patched).isTrue();
-    assertThat(bodyStart).isPositive();
     assertThat(e.accept(Packet.wrap(d))).isTrue();
     assertThatThrownBy(e::result).isInstanceOf(GraphFormatException.class)
         .hasMessage("expand: DNode.next of node 1 index 77 (expected: -1..2)");

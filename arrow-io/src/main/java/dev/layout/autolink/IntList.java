@@ -1,0 +1,25 @@
+package dev.layout.autolink;
+
+import java.util.Arrays;
+
+/** A growable int array (reference indices per column, no boxing). */
+final class IntList {
+  private int[] a = new int[16];
+  private int size;
+
+  void add(int v) {
+    if (size == a.length) {
+      a = Arrays.copyOf(a, a.length * 2);
+    }
+    a[size++] = v;
+  }
+
+  int size() {
+    return size;
+  }
+
+  /** The backing array; elements {@code [0, size())} are valid. */
+  int[] array() {
+    return a;
+  }
+}
