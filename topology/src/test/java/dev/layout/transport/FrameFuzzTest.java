@@ -102,6 +102,12 @@ class FrameFuzzTest {
           assertThat(alive).as("connection dropped although every frame so far was valid").isFalse();
           break;
         }
+        if ((type == TcpTransport.EAGER || type == TcpTransport.DATA) && length > 0 && body.length != length) {
+          // A body shorter than its header claims: the peer dies here, so the stream really ends
+          // inside the body. Writing more frames would hand the transport their bytes as the rest
+          // of this body, a valid message the model below does not expect (Jazzer found this).
+          break;
+        }
         if (!alive) {
           continue;
         }
