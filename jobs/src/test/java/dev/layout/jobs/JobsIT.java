@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,6 +58,24 @@ class JobsIT {
     String summary = Files.readString(out.resolve("summary.json"));
     assertThat(summary).contains("\"min\"", "\"max\"", "\"mean\"", "\"l2\"", "\"steps\": 30", "\"mode\": \"barrier\"", "\"per_iteration_ms\"",
         "\"bytes_exchanged\"");
+    assertProgressEndsAtTotal(r.output(), "heat", 30);
+  }
+
+  /**
+   * The driver's bar in plain-line style (stderr is not a terminal here): lines {@code LABEL [#..] i/N
+   * RATE it/s  ETA T} with increasing i, then the final line {@code N/N ... done in T}.
+   */
+  static void assertProgressEndsAtTotal(String output, String label, int total) {
+    Matcher m = Pattern.compile("(?m)^" + label + " \\[[#.]{30}\\] (\\d+)/" + total + "  (.*)$").matcher(output);
+    List<Integer> counts = new ArrayList<>();
+    List<String> tails = new ArrayList<>();
+    while (m.find()) {
+      counts.add(Integer.parseInt(m.group(1)));
+      tails.add(m.group(2));
+    }
+    assertThat(counts).as("progress lines in:%n%s", output).isNotEmpty().isSorted().doesNotHaveDuplicates().endsWith(total);
+    assertThat(tails.get(tails.size() - 1)).matches("[0-9.]+ it/s  done in [0-9.]+s");
+    assertThat(tails.subList(0, tails.size() - 1)).allMatch(t -> t.matches("(--|[0-9.]+) it/s  ETA .+"));
   }
 
   @Test
@@ -72,6 +92,8 @@ class JobsIT {
         "shuffle", "--procs", "2x1x1", "--init", "raw:" + raw, "--periodic", "true", "--out", out.toString());
     assertThat(r.code()).as(r.output()).isZero();
     assertThat(RawField.read(out.resolve("field.f64"), init.length)).isEqualTo(SequentialHeat.run(grid, 27, true, init, 4));
+    assertProgressEndsAtTotal(r.output(), "heat", 4);
+    assertThat(r.output()).contains("heat [#######.......................] 1/4", "heat [###############...............] 2/4");
   }
 
   @Test
@@ -89,6 +111,7 @@ class JobsIT {
     Pbm.Board got = Pbm.read(out.resolve("board.pbm"));
     assertThat(got.cells()).isEqualTo(b);
     assertThat(Files.readString(out.resolve("summary.json"))).contains(live.append(']').toString());
+    assertProgressEndsAtTotal(r.output(), "life", 25);
   }
 
   @Test

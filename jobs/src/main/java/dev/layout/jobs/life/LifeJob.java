@@ -2,6 +2,7 @@ package dev.layout.jobs.life;
 
 import dev.layout.jobs.Images;
 import dev.layout.jobs.JobOptions;
+import dev.layout.jobs.Progress;
 import dev.layout.jobs.SparkJobs;
 import dev.layout.jobs.Summary;
 import dev.layout.jobs.grid.LiveCounter;
@@ -83,6 +84,7 @@ public final class LifeJob {
     } else {
       throw new IllegalArgumentException("life: --init " + init + " (expected: random:SEED:DENSITY or pbm:PATH)");
     }
+    Progress.Style progressStyle = Progress.Style.fromEnvironment();
     Path out = SparkJobs.outDir(o);
 
     SparkSession spark = SparkJobs.session("layout life");
@@ -96,9 +98,11 @@ public final class LifeJob {
       System.out.printf(Locale.ROOT, "life: %dx%d board, %d generations, %s mode, process grid %dx%d, %s%n", rows, cols, steps,
           mode.name().toLowerCase(Locale.ROOT), procs[0], procs[1], periodic ? "torus" : "dead border");
       CollectionAccumulator<long[]> counts = jsc.sc().collectionAccumulator("live cells per generation");
-      HaloExchange ex = SparkJobs.withCheckpoints(o, HaloExchange.of(dg, Stencil.NINE_POINT).mode(mode));
+      Progress bar = Progress.console("life", steps, progressStyle);
+      HaloExchange ex = SparkJobs.withCheckpoints(o, HaloExchange.of(dg, Stencil.NINE_POINT).mode(mode)).progress(bar::update);
       HaloExchange.Result res = ex.run(dg.parallelize(jsc, at -> inside(at, r, c) && cells[at[0] * c + at[1]] ? 1.0 : 0.0),
           new LiveCounter(counts), steps);
+      bar.finish();
       double[] field = dg.assemble(res.blocks().collect());
       boolean[] last = new boolean[field.length];
       for (int i = 0; i < field.length; i++) {
