@@ -28,12 +28,12 @@ public final class LifeJob {
 
   static JobOptions options() {
     return new JobOptions("life", List.of(
-        new JobOptions.Option("grid", "256x256", "board rows x columns (ignored with --init pbm:PATH)"),
+        new JobOptions.Option("grid", "256x256", "board rows x columns (ignored with --init pbm:PATH; an RLE pattern goes at its top-left)"),
         new JobOptions.Option("steps", "100", "generations"),
         new JobOptions.Option("mode", "barrier", "barrier or shuffle"),
         new JobOptions.Option("procs", "", "process grid like 2x2 (default: balanced over the available slots)"),
         new JobOptions.Option("periodic", "true", "true: torus; false: cells outside the board are dead"),
-        new JobOptions.Option("init", "random:42:0.3", "random:SEED:DENSITY or pbm:PATH (P1 or P4)"),
+        new JobOptions.Option("init", "random:42:0.3", "random:SEED:DENSITY, pbm:PATH (P1 or P4) or rle:PATH (B3/S23 RLE, placed at row 0, column 0)"),
         new JobOptions.Option("checkpoint-interval", "0", "checkpoint every k generations (0: never)"),
         new JobOptions.Option("checkpoint-dir", "", "checkpoint directory"),
         new JobOptions.Option("out", "life-out", "output directory")));
@@ -52,38 +52,10 @@ public final class LifeJob {
     int steps = (int) o.getLong("steps", 0, Integer.MAX_VALUE);
     ExchangeMode mode = SparkJobs.exchangeMode(o);
     boolean periodic = o.getBoolean("periodic");
-    String init = o.get("init");
-    int rows;
-    int cols;
-    boolean[] board;
-    if (init.startsWith("pbm:")) {
-      Pbm.Board b = Pbm.read(Path.of(init.substring(4)));
-      rows = b.rows();
-      cols = b.cols();
-      board = b.cells();
-    } else if (init.startsWith("random:")) {
-      String[] p = init.split(":");
-      if (p.length != 3) {
-        throw new IllegalArgumentException("life: --init " + init + " (expected: random:SEED:DENSITY)");
-      }
-      int[] g = o.getDims("grid", 2, 2);
-      rows = g[0];
-      cols = g[1];
-      double density;
-      long seed;
-      try {
-        seed = Long.parseLong(p[1]);
-        density = Double.parseDouble(p[2]);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("life: --init " + init + " (expected: random:SEED:DENSITY with an integer seed)");
-      }
-      if (!(density >= 0 && density <= 1)) {
-        throw new IllegalArgumentException("life: density " + p[2] + " (expected: 0..1)");
-      }
-      board = SequentialLife.random(rows, cols, seed, density);
-    } else {
-      throw new IllegalArgumentException("life: --init " + init + " (expected: random:SEED:DENSITY or pbm:PATH)");
-    }
+    Pbm.Board initial = initialBoard(o);
+    int rows = initial.rows();
+    int cols = initial.cols();
+    boolean[] board = initial.cells();
     Progress.Style progressStyle = Progress.Style.fromEnvironment();
     Path out = SparkJobs.outDir(o);
 
@@ -126,6 +98,54 @@ public final class LifeJob {
     } finally {
       spark.stop();
     }
+  }
+
+  /**
+   * The board {@code --init} describes: a PBM file (its own size), an RLE pattern placed at the
+   * top-left corner of a {@code --grid} board (row 0, column 0; the rest dead), or a random board
+   * of {@code --grid}.
+   *
+   * @throws IllegalArgumentException for a bad option or file content, or a pattern larger than the grid
+   */
+  static Pbm.Board initialBoard(JobOptions o) throws java.io.IOException {
+    String init = o.get("init");
+    if (init.startsWith("pbm:")) {
+      return Pbm.read(Path.of(init.substring(4)));
+    }
+    if (init.startsWith("rle:")) {
+      int[] g = o.getDims("grid", 2, 2);
+      Pbm.Board pattern = Rle.read(Path.of(init.substring(4)));
+      if (pattern.rows() > g[0] || pattern.cols() > g[1]) {
+        throw new IllegalArgumentException("life: --init " + init + ": pattern of " + pattern.rows() + " rows x " + pattern.cols()
+            + " columns does not fit --grid " + g[0] + "x" + g[1] + " (expected: a grid of at least " + pattern.rows() + "x"
+            + pattern.cols() + ")");
+      }
+      boolean[] cells = new boolean[Math.multiplyExact(g[0], g[1])];
+      for (int i = 0; i < pattern.rows(); i++) {
+        System.arraycopy(pattern.cells(), i * pattern.cols(), cells, i * g[1], pattern.cols());
+      }
+      return new Pbm.Board(g[0], g[1], cells);
+    }
+    if (init.startsWith("random:")) {
+      String[] p = init.split(":");
+      if (p.length != 3) {
+        throw new IllegalArgumentException("life: --init " + init + " (expected: random:SEED:DENSITY)");
+      }
+      int[] g = o.getDims("grid", 2, 2);
+      double density;
+      long seed;
+      try {
+        seed = Long.parseLong(p[1]);
+        density = Double.parseDouble(p[2]);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("life: --init " + init + " (expected: random:SEED:DENSITY with an integer seed)");
+      }
+      if (!(density >= 0 && density <= 1)) {
+        throw new IllegalArgumentException("life: density " + p[2] + " (expected: 0..1)");
+      }
+      return new Pbm.Board(g[0], g[1], SequentialLife.random(g[0], g[1], seed, density));
+    }
+    throw new IllegalArgumentException("life: --init " + init + " (expected: random:SEED:DENSITY, pbm:PATH or rle:PATH)");
   }
 
   private static boolean inside(int[] at, int rows, int cols) {

@@ -63,6 +63,6 @@ class LifeTest {
   void badPbmNamesFileAndOffset(@TempDir Path dir) throws IOException {
     Path bad = dir.resolve("bad.pbm");
     Files.writeString(bad, "P1\n2 2\n0 1 2 0\n");
-    assertThatThrownBy(() -> Pbm.read(bad)).isInstanceOf(IOException.class).hasMessageContaining("bad.pbm").hasMessageContaining("offset 11");
+    assertThatThrownBy(() -> Pbm.read(bad)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bad.pbm").hasMessageContaining("offset 11");
   }
 }
