@@ -115,6 +115,24 @@ class JobsIT {
   }
 
   @Test
+  void lifeBySparseAllreduceMatchesTheSequentialBoardAndCounts(@TempDir Path dir) throws Exception {
+    Path out = dir.resolve("out");
+    Run r = submit(dir.resolve("log"), "life", "--master", "local[4]", "--grid", "21x26", "--steps", "30", "--method", "allreduce",
+        "--procs", "2x2", "--init", "random:11:0.3", "--out", out.toString());
+    assertThat(r.code()).as(r.output()).isZero();
+    boolean[] b = SequentialLife.random(21, 26, 11, 0.3);
+    StringBuilder live = new StringBuilder("\"live\": [");
+    for (int g = 0; g < 30; g++) {
+      b = SequentialLife.step(b, 21, 26, true);
+      live.append(g > 0 ? "," : "").append(SequentialLife.live(b));
+    }
+    assertThat(Pbm.read(out.resolve("board.pbm")).cells()).isEqualTo(b);
+    assertThat(Files.readString(out.resolve("summary.json"))).contains(live.append(']').toString(), "\"method\": \"allreduce\"");
+    assertThat(r.output()).contains("life: sparse allreduce: generations 30");
+    assertProgressEndsAtTotal(r.output(), "life", 30);
+  }
+
+  @Test
   void fileviewReadPrintsStatisticsOfASubarrayAndWritesParquet(@TempDir Path dir) throws Exception {
     double[] a = new double[24 * 20];
     for (int k = 0; k < a.length; k++) {

@@ -1,5 +1,6 @@
 package dev.layout.spark.comm;
 
+import dev.layout.spark.shim.SparkShim;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -19,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
+import org.apache.spark.SparkContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,13 +41,15 @@ import org.slf4j.LoggerFactory;
  * with HMAC-SHA256(secret, "layout-progress" + nonce); a wrong or late answer (10 s) closes the
  * connection and counts as {@link #refused()}. After it, the sender writes one 8-byte count per
  * report. Any number of senders may connect over the receiver's life (a retried stage connects
- * again); the latest value received wins. Only counts travel, so the receiver does not prove
- * itself to the sender.
+ * again); the latest value received wins. At most {@link #MAX_CONNECTIONS} are open at once. Only
+ * counts travel, so the receiver does not prove itself to the sender.
  */
 public final class ProgressReceiver implements AutoCloseable {
   static final int MAGIC = 0x4C505247; // "LPRG"
   static final byte[] CONTEXT = "layout-progress".getBytes(StandardCharsets.US_ASCII);
   static final Duration HANDSHAKE = Duration.ofSeconds(10);
+  /** Open connections at most: one rank 0 reports at a time, so more can only be strangers. */
+  static final int MAX_CONNECTIONS = 8;
   private static final Logger LOG = LoggerFactory.getLogger(ProgressReceiver.class);
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -108,6 +112,21 @@ public final class ProgressReceiver implements AutoCloseable {
     return r;
   }
 
+  /**
+   * A receiver on the driver of {@code sc} ({@code spark.driver.bindAddress}, advertised as {@code
+   * spark.driver.host}), or null, with a warning in the log, if it cannot listen: progress is
+   * optional, the computation is not.
+   */
+  public static ProgressReceiver forDriver(SparkContext sc, byte[] secret, LongConsumer onReport) {
+    String host = SparkShim.driverHost(sc);
+    try {
+      return open(SparkShim.driverBindAddress(sc), host, secret, onReport);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("no progress reports from the running stage ({})", e.getMessage());
+      return null;
+    }
+  }
+
   public Address address() {
     return address;
   }
@@ -150,6 +169,12 @@ public final class ProgressReceiver implements AutoCloseable {
           LOG.warn("progress receiver {}: accept failed, no more progress reports: {}", address, e.getMessage());
         }
         return;
+      }
+      if (connections.size() >= MAX_CONNECTIONS) {
+        countRefused();
+        LOG.warn("progress receiver {}: refused {} ({} connections open already)", address, s.getRemoteSocketAddress(), MAX_CONNECTIONS);
+        closeQuietly(s);
+        continue;
       }
       connections.add(s);
       if (closed) {

@@ -195,7 +195,7 @@ public final class HaloExchange implements Serializable {
     TransportFactory factory = transport;
     Duration wait = timeout;
     CheckpointPolicy policy = checkpoint;
-    ProgressReceiver receiver = progress == null ? null : openReceiver(sc, secret, done);
+    ProgressReceiver receiver = progress == null ? null : ProgressReceiver.forDriver(sc, secret, done);
     ProgressReceiver.Address reportTo = receiver == null ? null : receiver.address();
     try {
       JavaRDD<GridBlock> out =
@@ -225,18 +225,6 @@ public final class HaloExchange implements Serializable {
       if (receiver != null) {
         receiver.close();
       }
-    }
-  }
-
-  /** The driver end of the progress channel, or null (logged) if it cannot listen: progress is optional. */
-  private static ProgressReceiver openReceiver(SparkContext sc, byte[] secret, LongConsumer done) {
-    String host = SparkShim.driverHost(sc);
-    String bind = SparkShim.driverBindAddress(sc);
-    try {
-      return ProgressReceiver.open(bind, host, secret, done);
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("halo exchange: no progress reports during the barrier stage ({})", e.getMessage());
-      return null;
     }
   }
 

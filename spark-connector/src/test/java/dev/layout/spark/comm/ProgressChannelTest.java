@@ -2,8 +2,11 @@ package dev.layout.spark.comm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.DataInputStream;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -82,5 +85,30 @@ class ProgressChannelTest {
     s.close();
     assertThat(s.awaitStopped(WAIT)).isTrue();
     assertThat(seen).startsWith(1L).isSorted();
+  }
+
+  @Test
+  void strangersThatNeverProveAnythingHoldAtMostEightConnections() throws Exception {
+    try (ProgressReceiver r = ProgressReceiver.open("127.0.0.1", "127.0.0.1", SECRET, seen::add)) {
+      List<Socket> strangers = new ArrayList<>();
+      try {
+        for (int k = 0; k < ProgressReceiver.MAX_CONNECTIONS; k++) {
+          Socket s = new Socket("127.0.0.1", r.address().port());
+          strangers.add(s);
+          s.setSoTimeout((int) WAIT.toMillis());
+          new DataInputStream(s.getInputStream()).readFully(new byte[4 + 32]); // greeted: the receiver holds this one
+        }
+        Socket ninth = new Socket("127.0.0.1", r.address().port());
+        strangers.add(ninth);
+        ninth.setSoTimeout((int) WAIT.toMillis());
+        assertThat(ninth.getInputStream().read()).as("the ninth is closed without a greeting").isEqualTo(-1);
+        assertThat(r.awaitRefused(1, WAIT)).isTrue();
+        assertThat(r.refused()).isEqualTo(1);
+      } finally {
+        for (Socket s : strangers) {
+          s.close();
+        }
+      }
+    }
   }
 }
