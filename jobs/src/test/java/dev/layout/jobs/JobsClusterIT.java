@@ -1,5 +1,6 @@
 package dev.layout.jobs;
 
+import static dev.layout.jobs.JobsIT.assertLifeOutputs;
 import static dev.layout.jobs.JobsIT.assertProgressEndsAtTotal;
 import static dev.layout.jobs.JobsIT.submit;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,7 +9,6 @@ import dev.layout.jobs.JobsIT.Run;
 import dev.layout.jobs.heat.SequentialHeat;
 import dev.layout.jobs.life.Pbm;
 import dev.layout.jobs.life.Rle;
-import dev.layout.jobs.life.SequentialLife;
 import dev.layout.spark.testing.StandaloneClusterExtension;
 import dev.layout.spark.testing.StandaloneClusterExtension.Cluster;
 import java.nio.file.Files;
@@ -87,13 +87,7 @@ class JobsClusterIT {
     for (int i = 0; i < pattern.rows(); i++) {
       System.arraycopy(pattern.cells(), i * pattern.cols(), b, i * cols, pattern.cols());
     }
-    StringBuilder live = new StringBuilder("\"live\": [");
-    for (int g = 0; g < steps; g++) {
-      b = SequentialLife.step(b, rows, cols, false);
-      live.append(g > 0 ? "," : "").append(SequentialLife.live(b));
-    }
-    assertThat(Pbm.read(out.resolve("board.pbm")).cells()).isEqualTo(b);
-    assertThat(Files.readString(out.resolve("summary.json"))).contains(live.append(']').toString());
+    assertLifeOutputs(out, b, rows, cols, false, steps);
     assertProgressEndsAtTotal(r.output(), "life", steps);
   }
 

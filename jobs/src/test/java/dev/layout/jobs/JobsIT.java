@@ -61,6 +61,18 @@ class JobsIT {
     assertProgressEndsAtTotal(r.output(), "heat", 30);
   }
 
+  /** A life run's board.pbm and summary's live counts are SequentialLife's, generation by generation. */
+  static void assertLifeOutputs(Path out, boolean[] initial, int rows, int cols, boolean torus, int steps) throws IOException {
+    boolean[] b = initial;
+    StringBuilder live = new StringBuilder("\"live\": [");
+    for (int g = 0; g < steps; g++) {
+      b = SequentialLife.step(b, rows, cols, torus);
+      live.append(g > 0 ? "," : "").append(SequentialLife.live(b));
+    }
+    assertThat(Pbm.read(out.resolve("board.pbm")).cells()).isEqualTo(b);
+    assertThat(Files.readString(out.resolve("summary.json"))).contains(live.append(']').toString());
+  }
+
   /**
    * The driver's bar in plain-line style (stderr is not a terminal here): lines {@code LABEL [#..] i/N
    * RATE it/s  ETA T} with increasing i, then the final line {@code N/N ... done in T}.
@@ -102,15 +114,7 @@ class JobsIT {
     Run r = submit(dir.resolve("log"), "life", "--master", "local[2]", "--grid", "20x24", "--steps", "25", "--mode", "barrier", "--procs",
         "1x2", "--init", "random:7:0.35", "--out", out.toString());
     assertThat(r.code()).as(r.output()).isZero();
-    boolean[] b = SequentialLife.random(20, 24, 7, 0.35);
-    StringBuilder live = new StringBuilder("\"live\": [");
-    for (int g = 0; g < 25; g++) {
-      b = SequentialLife.step(b, 20, 24, true);
-      live.append(g > 0 ? "," : "").append(SequentialLife.live(b));
-    }
-    Pbm.Board got = Pbm.read(out.resolve("board.pbm"));
-    assertThat(got.cells()).isEqualTo(b);
-    assertThat(Files.readString(out.resolve("summary.json"))).contains(live.append(']').toString());
+    assertLifeOutputs(out, SequentialLife.random(20, 24, 7, 0.35), 20, 24, true, 25);
     assertProgressEndsAtTotal(r.output(), "life", 25);
   }
 
@@ -120,14 +124,8 @@ class JobsIT {
     Run r = submit(dir.resolve("log"), "life", "--master", "local[4]", "--grid", "21x26", "--steps", "30", "--method", "allreduce",
         "--procs", "2x2", "--init", "random:11:0.3", "--out", out.toString());
     assertThat(r.code()).as(r.output()).isZero();
-    boolean[] b = SequentialLife.random(21, 26, 11, 0.3);
-    StringBuilder live = new StringBuilder("\"live\": [");
-    for (int g = 0; g < 30; g++) {
-      b = SequentialLife.step(b, 21, 26, true);
-      live.append(g > 0 ? "," : "").append(SequentialLife.live(b));
-    }
-    assertThat(Pbm.read(out.resolve("board.pbm")).cells()).isEqualTo(b);
-    assertThat(Files.readString(out.resolve("summary.json"))).contains(live.append(']').toString(), "\"method\": \"allreduce\"");
+    assertLifeOutputs(out, SequentialLife.random(21, 26, 11, 0.3), 21, 26, true, 30);
+    assertThat(Files.readString(out.resolve("summary.json"))).contains("\"method\": \"allreduce\"");
     assertThat(r.output()).contains("life: sparse allreduce: generations 30");
     assertProgressEndsAtTotal(r.output(), "life", 30);
   }
