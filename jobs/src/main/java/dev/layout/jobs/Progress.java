@@ -2,53 +2,180 @@ package dev.layout.jobs;
 
 import java.io.PrintStream;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 
 /**
- * A one-line progress bar on the driver console: {@code [#####.....] 50/100  12.3 it/s  ETA 4s}.
- * Redraws in place on a terminal and prints at most every 5% otherwise (logs stay readable).
+ * The driver's progress bar: {@code heat [###############...............] 50/100  10.0 it/s  ETA 5s},
+ * fed with the number of complete iterations (from any thread; see {@code HaloExchange.progress}).
+ * On a terminal it redraws one line in place (at most ten times a second); otherwise it prints a
+ * plain line for the first count and each further tenth of the run, so CI logs stay short. {@link
+ * #finish} prints the final line, {@code heat [####...#] 100/100  12.5 it/s  done in 8.1s}.
+ *
+ * <p>The rate is measured from the first count received, so the set-up before the first iteration
+ * (launching the stage, connecting the ranks) does not make the early rate look slow; "done in"
+ * is the time since the bar was made.
  */
 public final class Progress {
+  /** The environment variable that picks the {@link Style}; bin/layout-submit sets it from {@code [ -t 2 ]}. */
+  public static final String ENV = "LAYOUT_PROGRESS";
+  static final int WIDTH = 30;
+  private static final long REDRAW_NANOS = 100_000_000L;
+
+  /** How the bar is drawn. */
+  public enum Style {
+    /** Redrawn in place with carriage returns. */
+    TERMINAL,
+    /** Plain lines: the first count, each further tenth, the final line. */
+    LINES,
+    /** Nothing. */
+    OFF;
+
+    /**
+     * {@code LAYOUT_PROGRESS=terminal|lines|off}; unset: TERMINAL if the JVM has a console, else LINES.
+     *
+     * @throws IllegalArgumentException for any other value
+     */
+    public static Style fromEnvironment() {
+      return of(System.getenv(ENV), System.console() != null);
+    }
+
+    static Style of(String value, boolean console) {
+      if (value == null || value.isBlank()) {
+        return console ? TERMINAL : LINES;
+      }
+      return switch (value.trim().toLowerCase(Locale.ROOT)) {
+        case "terminal" -> TERMINAL;
+        case "lines" -> LINES;
+        case "off" -> OFF;
+        default -> throw new IllegalArgumentException(ENV + "=" + value + " (expected: terminal, lines or off)");
+      };
+    }
+  }
+
   private final PrintStream out;
   private final String label;
   private final long total;
+  private final Style style;
+  private final LongSupplier clock;
   private final long startNanos;
-  private final boolean terminal;
-  private long lastPrintedPercent = -1;
+  private long firstDone = -1;
+  private long firstNanos;
+  private long lastShown = -1;
+  private long lastTenth = -1;
+  private long lastDrawNanos;
+  private int drawnWidth;
+  private boolean finished;
 
-  public Progress(PrintStream out, String label, long total) {
-    this.out = out;
-    this.label = label;
-    this.total = Math.max(1, total);
-    this.startNanos = System.nanoTime();
-    this.terminal = System.console() != null;
+  /** A bar on stderr in the style {@code LAYOUT_PROGRESS} asks for. */
+  public static Progress console(String label, long total, Style style) {
+    return new Progress(System.err, label, total, style, System::nanoTime);
   }
 
-  /** Reports that {@code done} of the total iterations are complete. */
+  Progress(PrintStream out, String label, long total, Style style, LongSupplier nanoClock) {
+    if (total < 0) {
+      throw new IllegalArgumentException("progress: total " + total + " (expected: >= 0)");
+    }
+    this.out = out;
+    this.label = label;
+    this.total = total;
+    this.style = style;
+    this.clock = nanoClock;
+    this.startNanos = nanoClock.getAsLong();
+  }
+
+  /** Reports that {@code done} iterations are complete (counts may repeat or, after a retry, go back). */
   public synchronized void update(long done) {
-    long percent = done * 100 / total;
-    if (!terminal && percent / 5 == lastPrintedPercent / 5 && done != total) {
+    if (finished || style == Style.OFF) {
       return;
     }
-    lastPrintedPercent = percent;
-    out.print((terminal ? "\r" : "") + line(done, System.nanoTime() - startNanos) + (terminal && done != total ? "" : "\n"));
+    long now = clock.getAsLong();
+    if (firstDone < 0) {
+      firstDone = done;
+      firstNanos = now;
+    }
+    if (done == lastShown) {
+      return;
+    }
+    if (style == Style.TERMINAL) {
+      if (now - lastDrawNanos < REDRAW_NANOS && lastShown >= 0) {
+        return;
+      }
+      draw("\r" + line(done, now));
+    } else {
+      long tenth = total == 0 ? 10 : done * 10 / total;
+      if (done >= total || tenth == lastTenth) {
+        return; // the final line is finish()'s; within a tenth, stay quiet
+      }
+      lastTenth = tenth;
+      out.println(line(done, now));
+      out.flush();
+    }
+    lastShown = done;
+    lastDrawNanos = now;
+  }
+
+  /** Prints the final line: the full bar, the rate and the time since the bar was made. */
+  public synchronized void finish() {
+    if (finished || style == Style.OFF) {
+      finished = true;
+      return;
+    }
+    finished = true;
+    long now = clock.getAsLong();
+    String text = bar(total) + String.format(Locale.ROOT, "  %s it/s  done in %s", rate(total, now), formatSeconds((now - startNanos) / 1e9));
+    if (style == Style.TERMINAL) {
+      draw("\r" + text);
+      out.println();
+    } else {
+      out.println(text);
+    }
     out.flush();
   }
 
-  /** The text of the bar after {@code done} iterations in {@code elapsedNanos}. */
-  public String line(long done, long elapsedNanos) {
-    int width = 30;
-    int filled = (int) (done * width / total);
-    double seconds = elapsedNanos / 1e9;
-    double rate = seconds > 0 ? done / seconds : 0;
-    String eta = rate > 0 ? formatSeconds((total - done) / rate) : "?";
-    return String.format(Locale.ROOT, "%s [%s%s] %d/%d  %.1f it/s  ETA %s", label, "#".repeat(filled), ".".repeat(width - filled), done, total,
-        rate, eta);
+  /** The text of the bar after {@code done} iterations at clock time {@code nowNanos}. */
+  String line(long done, long nowNanos) {
+    String r = rate(done, nowNanos);
+    String eta = "?";
+    if (!r.equals("--")) {
+      double perSecond = (double) (done - firstDone) / ((nowNanos - firstNanos) / 1e9);
+      eta = formatSeconds(Math.max(0, total - done) / perSecond);
+    }
+    return bar(done) + "  " + r + " it/s  ETA " + eta;
+  }
+
+  private String bar(long done) {
+    long clamped = Math.max(0, Math.min(done, total));
+    int filled = total == 0 ? WIDTH : (int) (clamped * WIDTH / total);
+    return label + " [" + "#".repeat(filled) + ".".repeat(WIDTH - filled) + "] " + done + "/" + total;
+  }
+
+  /** Iterations per second since the first count, or "--" before a second, larger count. */
+  private String rate(long done, long nowNanos) {
+    if (firstDone < 0 || done <= firstDone || nowNanos <= firstNanos) {
+      if (done > 0 && nowNanos > startNanos && finished) {
+        return String.format(Locale.ROOT, "%.1f", done / ((nowNanos - startNanos) / 1e9));
+      }
+      return "--";
+    }
+    return String.format(Locale.ROOT, "%.1f", (done - firstDone) / ((nowNanos - firstNanos) / 1e9));
+  }
+
+  private void draw(String text) {
+    int visible = text.length() - 1;
+    String pad = visible < drawnWidth ? " ".repeat(drawnWidth - visible) : "";
+    out.print(text + pad);
+    out.flush();
+    drawnWidth = visible;
   }
 
   static String formatSeconds(double s) {
     if (s < 60) {
-      return String.format(Locale.ROOT, "%.0fs", s);
+      return String.format(Locale.ROOT, "%.1fs", s);
     }
-    return String.format(Locale.ROOT, "%dm%02ds", (long) s / 60, (long) s % 60);
+    long whole = (long) s;
+    if (whole < 3600) {
+      return String.format(Locale.ROOT, "%dm%02ds", whole / 60, whole % 60);
+    }
+    return String.format(Locale.ROOT, "%dh%02dm", whole / 3600, whole % 3600 / 60);
   }
 }

@@ -11,14 +11,26 @@ import org.apache.spark.sql.SparkSession;
 public final class SparkJobs {
   private SparkJobs() {}
 
-  /** The session spark-submit configured (local[*] when nothing is set). */
+  /**
+   * The session spark-submit configured (local[*] when nothing is set). Unless the user set it,
+   * {@code spark.scheduler.minRegisteredResourcesRatio} is 1: on a cluster the session is ready
+   * only once the requested executors ({@code --total-executor-cores}, {@code --num-executors})
+   * have registered, or after {@code spark.scheduler.maxRegisteredResourcesWaitingTime} (30 s by
+   * default). A barrier stage needs all its slots at launch, and the default process grid is
+   * taken from the registered cores, so neither may be decided on the first executors alone.
+   */
   public static SparkSession session(String appName) {
     SparkSession.Builder b = SparkSession.builder().appName(appName);
     if (System.getProperty("spark.master") == null) {
       b.master("local[*]");
     }
+    if (System.getProperty(MIN_REGISTERED_RATIO) == null) {
+      b.config(MIN_REGISTERED_RATIO, "1.0");
+    }
     return b.getOrCreate();
   }
+
+  private static final String MIN_REGISTERED_RATIO = "spark.scheduler.minRegisteredResourcesRatio";
 
   /**
    * The process grid: {@code --procs 2x2} as given, otherwise the balanced factorization

@@ -35,10 +35,4 @@ class JobOptionsTest {
         .hasMessage("heat: --mode mpi (expected one of: barrier, shuffle)");
     assertThat(heat().usage()).contains("--grid", "default: 64x64", "--conf-file");
   }
-
-  @Test
-  void progressLineShowsCountRateAndEta() {
-    Progress p = new Progress(System.out, "heat", 100);
-    assertThat(p.line(50, 5_000_000_000L)).isEqualTo("heat [###############...............] 50/100  10.0 it/s  ETA 5s");
-  }
 }

@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,6 +61,36 @@ class JobsIT {
     // the run's metrics (Spark accumulators) are printed: traffic per iteration and the time split
     assertThat(r.output()).containsPattern("heat: iterations 30, messages \\d+ \\([0-9.]+/iter\\), bytes \\d+ \\([0-9.]+/iter\\),"
         + " pack [0-9.]+ ms, wire [0-9.]+ ms, compute [0-9.]+ ms");
+    assertProgressEndsAtTotal(r.output(), "heat", 30);
+  }
+
+  /** A life run's board.pbm and summary's live counts are SequentialLife's, generation by generation. */
+  static void assertLifeOutputs(Path out, boolean[] initial, int rows, int cols, boolean torus, int steps) throws IOException {
+    boolean[] b = initial;
+    StringBuilder live = new StringBuilder("\"live\": [");
+    for (int g = 0; g < steps; g++) {
+      b = SequentialLife.step(b, rows, cols, torus);
+      live.append(g > 0 ? "," : "").append(SequentialLife.live(b));
+    }
+    assertThat(Pbm.read(out.resolve("board.pbm")).cells()).isEqualTo(b);
+    assertThat(Files.readString(out.resolve("summary.json"))).contains(live.append(']').toString());
+  }
+
+  /**
+   * The driver's bar in plain-line style (stderr is not a terminal here): lines {@code LABEL [#..] i/N
+   * RATE it/s  ETA T} with increasing i, then the final line {@code N/N ... done in T}.
+   */
+  static void assertProgressEndsAtTotal(String output, String label, int total) {
+    Matcher m = Pattern.compile("(?m)^" + label + " \\[[#.]{30}\\] (\\d+)/" + total + "  (.*)$").matcher(output);
+    List<Integer> counts = new ArrayList<>();
+    List<String> tails = new ArrayList<>();
+    while (m.find()) {
+      counts.add(Integer.parseInt(m.group(1)));
+      tails.add(m.group(2));
+    }
+    assertThat(counts).as("progress lines in:%n%s", output).isNotEmpty().isSorted().doesNotHaveDuplicates().endsWith(total);
+    assertThat(tails.get(tails.size() - 1)).matches("[0-9.]+ it/s  done in [0-9.]+s");
+    assertThat(tails.subList(0, tails.size() - 1)).allMatch(t -> t.matches("(--|[0-9.]+) it/s  ETA .+"));
   }
 
   @Test
@@ -75,6 +107,8 @@ class JobsIT {
         "shuffle", "--procs", "2x1x1", "--init", "raw:" + raw, "--periodic", "true", "--out", out.toString());
     assertThat(r.code()).as(r.output()).isZero();
     assertThat(RawField.read(out.resolve("field.f64"), init.length)).isEqualTo(SequentialHeat.run(grid, 27, true, init, 4));
+    assertProgressEndsAtTotal(r.output(), "heat", 4);
+    assertThat(r.output()).contains("heat [#######.......................] 1/4", "heat [###############...............] 2/4");
   }
 
   @Test
@@ -83,15 +117,20 @@ class JobsIT {
     Run r = submit(dir.resolve("log"), "life", "--master", "local[2]", "--grid", "20x24", "--steps", "25", "--mode", "barrier", "--procs",
         "1x2", "--init", "random:7:0.35", "--out", out.toString());
     assertThat(r.code()).as(r.output()).isZero();
-    boolean[] b = SequentialLife.random(20, 24, 7, 0.35);
-    StringBuilder live = new StringBuilder("\"live\": [");
-    for (int g = 0; g < 25; g++) {
-      b = SequentialLife.step(b, 20, 24, true);
-      live.append(g > 0 ? "," : "").append(SequentialLife.live(b));
-    }
-    Pbm.Board got = Pbm.read(out.resolve("board.pbm"));
-    assertThat(got.cells()).isEqualTo(b);
-    assertThat(Files.readString(out.resolve("summary.json"))).contains(live.append(']').toString());
+    assertLifeOutputs(out, SequentialLife.random(20, 24, 7, 0.35), 20, 24, true, 25);
+    assertProgressEndsAtTotal(r.output(), "life", 25);
+  }
+
+  @Test
+  void lifeBySparseAllreduceMatchesTheSequentialBoardAndCounts(@TempDir Path dir) throws Exception {
+    Path out = dir.resolve("out");
+    Run r = submit(dir.resolve("log"), "life", "--master", "local[4]", "--grid", "21x26", "--steps", "30", "--method", "allreduce",
+        "--procs", "2x2", "--init", "random:11:0.3", "--out", out.toString());
+    assertThat(r.code()).as(r.output()).isZero();
+    assertLifeOutputs(out, SequentialLife.random(21, 26, 11, 0.3), 21, 26, true, 30);
+    assertThat(Files.readString(out.resolve("summary.json"))).contains("\"method\": \"allreduce\"");
+    assertThat(r.output()).contains("life: sparse allreduce: generations 30");
+    assertProgressEndsAtTotal(r.output(), "life", 30);
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.layout.jobs.heat;
 
 import dev.layout.jobs.Images;
 import dev.layout.jobs.JobOptions;
+import dev.layout.jobs.Progress;
 import dev.layout.jobs.RawField;
 import dev.layout.jobs.SparkJobs;
 import dev.layout.jobs.Summary;
@@ -76,6 +77,7 @@ public final class HeatJob {
     } else {
       throw new IllegalArgumentException("heat: --init " + init + " (expected: plate or raw:PATH)");
     }
+    Progress.Style progressStyle = Progress.Style.fromEnvironment();
     Path out = SparkJobs.outDir(o);
 
     SparkSession spark = SparkJobs.session("layout heat");
@@ -91,9 +93,11 @@ public final class HeatJob {
           java.util.Arrays.stream(grid).mapToObj(Integer::toString).toList()), points, steps, mode.name().toLowerCase(Locale.ROOT),
           String.join("x", java.util.Arrays.stream(procs).mapToObj(Integer::toString).toList()), periodic ? "periodic" : "fixed boundary");
       JavaRDD<GridBlock> blocks = dg.parallelize(jsc, f);
-      HaloExchange ex = SparkJobs.withCheckpoints(o, HaloExchange.of(dg, stencil).mode(mode));
+      Progress bar = Progress.console("heat", steps, progressStyle);
+      HaloExchange ex = SparkJobs.withCheckpoints(o, HaloExchange.of(dg, stencil).mode(mode)).progress(bar::update);
       long t0 = System.nanoTime();
       HaloExchange.Result r = ex.run(blocks, kernel, steps);
+      bar.finish();
       double[] field = dg.assemble(r.blocks().collect());
       long wall = System.nanoTime() - t0;
 

@@ -2,16 +2,20 @@ package dev.layout.jobs.life;
 
 import dev.layout.jobs.Images;
 import dev.layout.jobs.JobOptions;
+import dev.layout.jobs.Progress;
 import dev.layout.jobs.SparkJobs;
 import dev.layout.jobs.Summary;
 import dev.layout.jobs.grid.LiveCounter;
 import dev.layout.spark.grid.DistributedGrid;
 import dev.layout.spark.grid.ExchangeMode;
+import dev.layout.spark.grid.GridBlock;
 import dev.layout.spark.grid.HaloExchange;
 import dev.layout.spark.grid.Stencil;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.util.CollectionAccumulator;
@@ -21,18 +25,37 @@ import org.apache.spark.util.CollectionAccumulator;
  * Chebyshev (9-point) neighbourhood, on a torus ({@code --periodic true}, default) or with dead
  * cells outside. Writes {@code board.pbm} (P1), {@code board.png} and {@code summary.json} with the
  * live-cell count after each generation.
+ *
+ * <p>{@code --method halo} (default) exchanges the blocks' edges with subarray datatypes (barrier
+ * or shuffle mode, checkpoints) and runs a Life kernel per block. {@code --method allreduce} uses
+ * the sparse allreduce of Träff et al. (2021, Section 3.4, Listing 7) on the graph communicator of
+ * each block's Chebyshev neighbour blocks ({@link AllreduceLife}, barrier mode). Listing 7 has one
+ * cell per process, whose state is the vector reduced. With a block per process that does not
+ * carry over directly: the allreduce reduces ONE vector that a process contributes identically to
+ * all its neighbours, while each neighbour needs a different edge of the block. The blocked form
+ * indexes the vector by board position instead of by neighbour: every process writes its partial
+ * live-neighbour counts for the cells around its block at those cells' positions ({@link
+ * BoundaryIndex} names each block-edge cell so that no two cells a process can receive share a
+ * position), and the sum a process receives is, at each of its edge cells, exactly the number of
+ * live neighbours in other blocks. It is exact for every board and process grid (open or torus,
+ * uneven blocks, rings of one or two blocks), at several times the bytes of the halo exchange.
+ *
+ * <p>{@code --init rle:PATH} places the pattern with its top-left cell at row 0, column 0 of the
+ * {@code --grid} board; {@code pbm:PATH} gives the board and its size.
  */
 public final class LifeJob {
   private LifeJob() {}
 
   static JobOptions options() {
     return new JobOptions("life", List.of(
-        new JobOptions.Option("grid", "256x256", "board rows x columns (ignored with --init pbm:PATH)"),
+        new JobOptions.Option("grid", "256x256", "board rows x columns (ignored with --init pbm:PATH; an RLE pattern goes at its top-left)"),
         new JobOptions.Option("steps", "100", "generations"),
         new JobOptions.Option("mode", "barrier", "barrier or shuffle"),
+        new JobOptions.Option("method", "halo", "halo (halo exchange + a Life kernel per block) or allreduce (the sparse allreduce of"
+            + " Traff et al. 2021 on the Chebyshev neighbourhood; barrier mode, no checkpoints)"),
         new JobOptions.Option("procs", "", "process grid like 2x2 (default: balanced over the available slots)"),
         new JobOptions.Option("periodic", "true", "true: torus; false: cells outside the board are dead"),
-        new JobOptions.Option("init", "random:42:0.3", "random:SEED:DENSITY or pbm:PATH (P1 or P4)"),
+        new JobOptions.Option("init", "random:42:0.3", "random:SEED:DENSITY, pbm:PATH (P1 or P4) or rle:PATH (B3/S23 RLE, placed at row 0, column 0)"),
         new JobOptions.Option("checkpoint-interval", "0", "checkpoint every k generations (0: never)"),
         new JobOptions.Option("checkpoint-dir", "", "checkpoint directory"),
         new JobOptions.Option("out", "life-out", "output directory")));
@@ -51,23 +74,124 @@ public final class LifeJob {
     int steps = (int) o.getLong("steps", 0, Integer.MAX_VALUE);
     ExchangeMode mode = SparkJobs.exchangeMode(o);
     boolean periodic = o.getBoolean("periodic");
+    boolean allreduce = o.getChoice("method", "halo", "allreduce").equals("allreduce");
+    if (allreduce && mode != ExchangeMode.BARRIER) {
+      throw new IllegalArgumentException("life: --method allreduce with --mode " + o.get("mode")
+          + " (expected: --mode barrier; the sparse allreduce runs on the communicator of the barrier tasks)");
+    }
+    if (allreduce && o.getLong("checkpoint-interval", 0, Integer.MAX_VALUE) > 0) {
+      throw new IllegalArgumentException("life: --checkpoint-interval " + o.get("checkpoint-interval")
+          + " with --method allreduce (expected: 0; checkpoints are implemented for --method halo)");
+    }
+    Pbm.Board initial = initialBoard(o);
+    int rows = initial.rows();
+    int cols = initial.cols();
+    boolean[] board = initial.cells();
+    Progress.Style progressStyle = Progress.Style.fromEnvironment();
+    Path out = SparkJobs.outDir(o);
+
+    SparkSession spark = SparkJobs.session("layout life");
+    try {
+      JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+      int[] procs = SparkJobs.processGrid(o, jsc, 2);
+      DistributedGrid dg = DistributedGrid.of(new int[] {rows, cols}, procs, 1, new boolean[] {periodic, periodic});
+      boolean[] cells = board;
+      int c = cols;
+      int r = rows;
+      System.out.printf(Locale.ROOT, "life: %dx%d board, %d generations, %s mode, %s, process grid %dx%d, %s%n", rows, cols, steps,
+          mode.name().toLowerCase(Locale.ROOT), allreduce ? "sparse allreduce" : "halo exchange", procs[0], procs[1],
+          periodic ? "torus" : "dead border");
+      CollectionAccumulator<long[]> counts = jsc.sc().collectionAccumulator("live cells per generation");
+      Progress bar = Progress.console("life", steps, progressStyle);
+      JavaRDD<GridBlock> blocks = dg.parallelize(jsc, at -> inside(at, r, c) && cells[at[0] * c + at[1]] ? 1.0 : 0.0);
+      JavaRDD<GridBlock> result;
+      double perIteration;
+      long bytes;
+      long messages;
+      String metrics;
+      double[] timeSplit; // pack, wire, compute ms; the allreduce formulation does not split its time
+      if (allreduce) {
+        AllreduceLife.Result res = AllreduceLife.run(jsc, dg, blocks, steps, counts, bar::update, Duration.ofMinutes(2));
+        result = res.blocks();
+        perIteration = res.metrics().millisPerGeneration();
+        bytes = res.metrics().bytes();
+        messages = res.metrics().messages();
+        metrics = res.metrics().toString();
+        timeSplit = null;
+      } else {
+        HaloExchange ex = SparkJobs.withCheckpoints(o, HaloExchange.of(dg, Stencil.NINE_POINT).mode(mode)).progress(bar::update);
+        HaloExchange.Result res = ex.run(blocks, new LiveCounter(counts), steps);
+        result = res.blocks();
+        perIteration = res.metrics().millisPerIteration();
+        bytes = res.metrics().bytes();
+        messages = res.metrics().messages();
+        metrics = res.metrics().toString();
+        timeSplit = new double[] {res.metrics().packNanos() / 1e6, res.metrics().wireNanos() / 1e6,
+            res.metrics().computeNanos() / 1e6};
+      }
+      bar.finish();
+      double[] field = dg.assemble(result.collect());
+      boolean[] last = new boolean[field.length];
+      for (int i = 0; i < field.length; i++) {
+        last[i] = field[i] != 0;
+      }
+      long[] live = new long[steps];
+      for (long[] e : counts.value()) {
+        live[(int) e[0]] += e[1];
+      }
+      Pbm.writeP1(last, rows, cols, out.resolve("board.pbm"));
+      Images.board(last, rows, cols, out.resolve("board.png"));
+      Summary summary = new Summary().put("grid", rows + "x" + cols).put("steps", steps).put("mode", mode.name().toLowerCase(Locale.ROOT))
+          .put("method", allreduce ? "allreduce" : "halo")
+          .put("procs", procs[0] + "x" + procs[1])
+          .put("live", live).put("final_live", SequentialLife.live(last))
+          .put("per_iteration_ms", steps == 0 ? 0.0 : perIteration)
+          .put("bytes_exchanged", bytes).put("messages", messages);
+      if (timeSplit != null) {
+        summary.put("pack_ms", timeSplit[0]).put("wire_ms", timeSplit[1]).put("compute_ms", timeSplit[2]);
+      }
+      summary.write(out.resolve("summary.json"));
+      System.out.println("life: " + metrics);
+      System.out.println("life: " + SequentialLife.live(last) + " live cells after " + steps + " generations; wrote " + out.resolve("board.pbm")
+          + ", " + out.resolve("board.png") + ", " + out.resolve("summary.json"));
+      return 0;
+    } finally {
+      spark.stop();
+    }
+  }
+
+  /**
+   * The board {@code --init} describes: a PBM file (its own size), an RLE pattern placed at the
+   * top-left corner of a {@code --grid} board (row 0, column 0; the rest dead), or a random board
+   * of {@code --grid}.
+   *
+   * @throws IllegalArgumentException for a bad option or file content, or a pattern larger than the grid
+   */
+  static Pbm.Board initialBoard(JobOptions o) throws java.io.IOException {
     String init = o.get("init");
-    int rows;
-    int cols;
-    boolean[] board;
     if (init.startsWith("pbm:")) {
-      Pbm.Board b = Pbm.read(Path.of(init.substring(4)));
-      rows = b.rows();
-      cols = b.cols();
-      board = b.cells();
-    } else if (init.startsWith("random:")) {
+      return Pbm.read(Path.of(init.substring(4)));
+    }
+    if (init.startsWith("rle:")) {
+      int[] g = o.getDims("grid", 2, 2);
+      Pbm.Board pattern = Rle.read(Path.of(init.substring(4)));
+      if (pattern.rows() > g[0] || pattern.cols() > g[1]) {
+        throw new IllegalArgumentException("life: --init " + init + ": pattern of " + pattern.rows() + " rows x " + pattern.cols()
+            + " columns does not fit --grid " + g[0] + "x" + g[1] + " (expected: a grid of at least " + pattern.rows() + "x"
+            + pattern.cols() + ")");
+      }
+      boolean[] cells = new boolean[Math.multiplyExact(g[0], g[1])];
+      for (int i = 0; i < pattern.rows(); i++) {
+        System.arraycopy(pattern.cells(), i * pattern.cols(), cells, i * g[1], pattern.cols());
+      }
+      return new Pbm.Board(g[0], g[1], cells);
+    }
+    if (init.startsWith("random:")) {
       String[] p = init.split(":");
       if (p.length != 3) {
         throw new IllegalArgumentException("life: --init " + init + " (expected: random:SEED:DENSITY)");
       }
       int[] g = o.getDims("grid", 2, 2);
-      rows = g[0];
-      cols = g[1];
       double density;
       long seed;
       try {
@@ -79,51 +203,9 @@ public final class LifeJob {
       if (!(density >= 0 && density <= 1)) {
         throw new IllegalArgumentException("life: density " + p[2] + " (expected: 0..1)");
       }
-      board = SequentialLife.random(rows, cols, seed, density);
-    } else {
-      throw new IllegalArgumentException("life: --init " + init + " (expected: random:SEED:DENSITY or pbm:PATH)");
+      return new Pbm.Board(g[0], g[1], SequentialLife.random(g[0], g[1], seed, density));
     }
-    Path out = SparkJobs.outDir(o);
-
-    SparkSession spark = SparkJobs.session("layout life");
-    try {
-      JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-      int[] procs = SparkJobs.processGrid(o, jsc, 2);
-      DistributedGrid dg = DistributedGrid.of(new int[] {rows, cols}, procs, 1, new boolean[] {periodic, periodic});
-      boolean[] cells = board;
-      int c = cols;
-      int r = rows;
-      System.out.printf(Locale.ROOT, "life: %dx%d board, %d generations, %s mode, process grid %dx%d, %s%n", rows, cols, steps,
-          mode.name().toLowerCase(Locale.ROOT), procs[0], procs[1], periodic ? "torus" : "dead border");
-      CollectionAccumulator<long[]> counts = jsc.sc().collectionAccumulator("live cells per generation");
-      HaloExchange ex = SparkJobs.withCheckpoints(o, HaloExchange.of(dg, Stencil.NINE_POINT).mode(mode));
-      HaloExchange.Result res = ex.run(dg.parallelize(jsc, at -> inside(at, r, c) && cells[at[0] * c + at[1]] ? 1.0 : 0.0),
-          new LiveCounter(counts), steps);
-      double[] field = dg.assemble(res.blocks().collect());
-      boolean[] last = new boolean[field.length];
-      for (int i = 0; i < field.length; i++) {
-        last[i] = field[i] != 0;
-      }
-      long[] live = new long[steps];
-      for (long[] e : counts.value()) {
-        live[(int) e[0]] += e[1];
-      }
-      Pbm.writeP1(last, rows, cols, out.resolve("board.pbm"));
-      Images.board(last, rows, cols, out.resolve("board.png"));
-      new Summary().put("grid", rows + "x" + cols).put("steps", steps).put("mode", mode.name().toLowerCase(Locale.ROOT))
-          .put("live", live).put("final_live", SequentialLife.live(last))
-          .put("per_iteration_ms", steps == 0 ? 0.0 : res.metrics().millisPerIteration())
-          .put("bytes_exchanged", res.metrics().bytes()).put("messages", res.metrics().messages())
-          .put("pack_ms", res.metrics().packNanos() / 1e6).put("wire_ms", res.metrics().wireNanos() / 1e6)
-          .put("compute_ms", res.metrics().computeNanos() / 1e6)
-          .write(out.resolve("summary.json"));
-      System.out.println("life: " + res.metrics());
-      System.out.println("life: " + SequentialLife.live(last) + " live cells after " + steps + " generations; wrote " + out.resolve("board.pbm")
-          + ", " + out.resolve("board.png") + ", " + out.resolve("summary.json"));
-      return 0;
-    } finally {
-      spark.stop();
-    }
+    throw new IllegalArgumentException("life: --init " + init + " (expected: random:SEED:DENSITY, pbm:PATH or rle:PATH)");
   }
 
   private static boolean inside(int[] at, int rows, int cols) {

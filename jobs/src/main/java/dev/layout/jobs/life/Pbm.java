@@ -6,7 +6,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Portable bitmaps: reads P1 (plain) and P4 (raw), writes P1. 1 = black = live. */
+/**
+ * Portable bitmaps: reads P1 (plain) and P4 (raw), writes P1. 1 = black = live. A file that is not
+ * a PBM is an {@link IllegalArgumentException} naming the file and the offset (bad input, exit 2);
+ * an {@link IOException} is a failure to read or write.
+ */
 public final class Pbm {
   /** A board read from a PBM file. */
   public record Board(int rows, int cols, boolean[] cells) {}
@@ -18,7 +22,7 @@ public final class Pbm {
     int[] pos = {0};
     String magic = token(b, pos, path);
     if (!magic.equals("P1") && !magic.equals("P4")) {
-      throw new IOException(path + ": magic " + magic + " at offset 0 (expected: P1 or P4)");
+      throw new IllegalArgumentException(path + ": magic " + magic + " at offset 0 (expected: P1 or P4)");
     }
     int cols = positive(token(b, pos, path), "width", path);
     int rows = positive(token(b, pos, path), "height", path);
@@ -27,7 +31,7 @@ public final class Pbm {
       int k = 0;
       while (k < cells.length) {
         if (pos[0] >= b.length) {
-          throw new IOException(path + ": " + k + " of " + cells.length + " cells before end of file");
+          throw new IllegalArgumentException(path + ": " + k + " of " + cells.length + " cells before end of file");
         }
         byte c = b[pos[0]++];
         if (c == '#') {
@@ -37,14 +41,14 @@ public final class Pbm {
         } else if (c == '0' || c == '1') {
           cells[k++] = c == '1';
         } else if (!Character.isWhitespace(c)) {
-          throw new IOException(path + ": byte '" + (char) c + "' at offset " + (pos[0] - 1) + " (expected: 0 or 1)");
+          throw new IllegalArgumentException(path + ": byte '" + (char) c + "' at offset " + (pos[0] - 1) + " (expected: 0 or 1)");
         }
       }
     } else {
       pos[0]++; // the single whitespace after the header
       int rowBytes = (cols + 7) / 8;
       if ((long) pos[0] + (long) rowBytes * rows > b.length) {
-        throw new IOException(path + ": P4 data of " + (b.length - pos[0]) + " bytes (expected: " + (long) rowBytes * rows + ")");
+        throw new IllegalArgumentException(path + ": P4 data of " + (b.length - pos[0]) + " bytes (expected: " + (long) rowBytes * rows + ")");
       }
       for (int i = 0; i < rows; i++) {
         for (int j = 0; j < cols; j++) {
@@ -85,7 +89,7 @@ public final class Pbm {
       pos[0]++;
     }
     if (start == pos[0]) {
-      throw new IOException(path + ": header ends at offset " + start + " (expected: magic, width, height)");
+      throw new IllegalArgumentException(path + ": header ends at offset " + start + " (expected: magic, width, height)");
     }
     return new String(b, start, pos[0] - start, StandardCharsets.US_ASCII);
   }
@@ -98,7 +102,7 @@ public final class Pbm {
       }
       return v;
     } catch (NumberFormatException e) {
-      throw new IOException(path + ": " + what + " '" + s + "' (expected: a positive integer)");
+      throw new IllegalArgumentException(path + ": " + what + " '" + s + "' (expected: a positive integer)");
     }
   }
 }

@@ -63,6 +63,18 @@ class LifeTest {
   void badPbmNamesFileAndOffset(@TempDir Path dir) throws IOException {
     Path bad = dir.resolve("bad.pbm");
     Files.writeString(bad, "P1\n2 2\n0 1 2 0\n");
-    assertThatThrownBy(() -> Pbm.read(bad)).isInstanceOf(IOException.class).hasMessageContaining("bad.pbm").hasMessageContaining("offset 11");
+    assertThatThrownBy(() -> Pbm.read(bad)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bad.pbm").hasMessageContaining("offset 11");
+  }
+
+  @Test
+  void theAllreduceMethodNeedsBarrierModeAndNoCheckpoints() {
+    assertThatThrownBy(() -> LifeJob.run(new String[] {"--method", "allreduce", "--mode", "shuffle"}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("life: --method allreduce with --mode shuffle (expected: --mode barrier; the sparse allreduce runs on the communicator"
+            + " of the barrier tasks)");
+    assertThatThrownBy(() -> LifeJob.run(new String[] {"--method", "allreduce", "--checkpoint-interval", "10"}))
+        .hasMessage("life: --checkpoint-interval 10 with --method allreduce (expected: 0; checkpoints are implemented for --method halo)");
+    assertThatThrownBy(() -> LifeJob.run(new String[] {"--method", "reduce"}))
+        .hasMessage("life: --method reduce (expected one of: halo, allreduce)");
   }
 }

@@ -14,7 +14,6 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.List;
@@ -22,8 +21,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * A full mesh of TCP connections between the ranks of a barrier stage: one socket per pair
@@ -158,13 +155,7 @@ final class SocketTransport implements Transport {
   }
 
   private static byte[] mac(byte[] secret, int from, int to) {
-    try {
-      Mac m = Mac.getInstance("HmacSHA256");
-      m.init(new SecretKeySpec(secret.length == 0 ? new byte[1] : secret, "HmacSHA256"));
-      return m.doFinal(("layout:" + from + "->" + to).getBytes(StandardCharsets.UTF_8));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("sockets: HmacSHA256 unavailable", e);
-    }
+    return Hmac.sha256(secret, ("layout:" + from + "->" + to).getBytes(StandardCharsets.UTF_8));
   }
 
   private void attach(int peer, Socket s, DataOutputStream o) throws IOException {

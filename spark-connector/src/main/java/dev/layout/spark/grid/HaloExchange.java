@@ -9,6 +9,8 @@ import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
 import dev.layout.normalize.Normalizer;
 import dev.layout.spark.comm.BarrierLauncher;
+import dev.layout.spark.comm.ProgressReceiver;
+import dev.layout.spark.comm.ProgressSender;
 import dev.layout.spark.comm.SparkCommunicator;
 import dev.layout.spark.comm.TransportFactory;
 import dev.layout.spark.shim.SparkShim;
@@ -22,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongConsumer;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
@@ -46,8 +49,8 @@ import scala.Tuple2;
  * r.metrics();    // messages, bytes, pack / wire / compute time
  * }</pre>
  *
- * <p>Immutable; the {@code mode}, {@code checkpoint}, {@code transport} and {@code timeout} methods
- * return modified copies.
+ * <p>Immutable; the {@code mode}, {@code checkpoint}, {@code transport}, {@code timeout} and
+ * {@code progress} methods return modified copies.
  */
 public final class HaloExchange implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -59,15 +62,18 @@ public final class HaloExchange implements Serializable {
   private final CheckpointPolicy checkpoint;
   private final TransportFactory transport;
   private final Duration timeout;
+  // driver-side only: never shipped with a task
+  private final transient LongConsumer progress;
 
   private HaloExchange(DistributedGrid grid, Stencil stencil, ExchangeMode mode, CheckpointPolicy checkpoint,
-      TransportFactory transport, Duration timeout) {
+      TransportFactory transport, Duration timeout, LongConsumer progress) {
     this.grid = grid;
     this.stencil = stencil;
     this.mode = mode;
     this.checkpoint = checkpoint;
     this.transport = transport;
     this.timeout = timeout;
+    this.progress = progress;
   }
 
   /** Barrier mode, no checkpoints, the socket transport, 2 minute waits. */
@@ -76,19 +82,19 @@ public final class HaloExchange implements Serializable {
     Objects.requireNonNull(stencil, "stencil");
     grid.checkStencil(stencil);
     return new HaloExchange(grid, stencil, ExchangeMode.BARRIER, CheckpointPolicy.NONE, TransportFactory.tcp(),
-        Duration.ofMinutes(2));
+        Duration.ofMinutes(2), null);
   }
 
   public HaloExchange mode(ExchangeMode m) {
-    return new HaloExchange(grid, stencil, Objects.requireNonNull(m, "mode"), checkpoint, transport, timeout);
+    return new HaloExchange(grid, stencil, Objects.requireNonNull(m, "mode"), checkpoint, transport, timeout, progress);
   }
 
   public HaloExchange checkpoint(CheckpointPolicy p) {
-    return new HaloExchange(grid, stencil, mode, Objects.requireNonNull(p, "checkpoint"), transport, timeout);
+    return new HaloExchange(grid, stencil, mode, Objects.requireNonNull(p, "checkpoint"), transport, timeout, progress);
   }
 
   public HaloExchange transport(TransportFactory f) {
-    return new HaloExchange(grid, stencil, mode, checkpoint, Objects.requireNonNull(f, "transport"), timeout);
+    return new HaloExchange(grid, stencil, mode, checkpoint, Objects.requireNonNull(f, "transport"), timeout, progress);
   }
 
   /** Bound of every wait in barrier mode (mesh set-up, each exchange). */
@@ -96,7 +102,20 @@ public final class HaloExchange implements Serializable {
     if (t == null || t.isNegative() || t.isZero()) {
       throw new IllegalArgumentException("haloExchange: timeout " + t + " (expected: > 0)");
     }
-    return new HaloExchange(grid, stencil, mode, checkpoint, transport, t);
+    return new HaloExchange(grid, stencil, mode, checkpoint, transport, t, progress);
+  }
+
+  /**
+   * Tells {@code iterationsDone} on the driver how many iterations are complete while the run goes
+   * on, ending with the total. Shuffle mode calls it after each iteration's stage. Barrier mode
+   * runs the whole loop in one stage, so rank 0 reports over a {@link ProgressReceiver} on the
+   * driver (authenticated with the job secret, at most every {@link ProgressSender#MIN_INTERVAL});
+   * if that channel cannot be set up, the run goes on and only the total is reported. Called from
+   * a driver thread that is not the caller's: keep it short and thread-safe. Counts never exceed
+   * the run's iterations; after a resume from a checkpoint they start at the resumed iteration.
+   */
+  public HaloExchange progress(LongConsumer iterationsDone) {
+    return new HaloExchange(grid, stencil, mode, checkpoint, transport, timeout, Objects.requireNonNull(iterationsDone, "progress"));
   }
 
   public ExchangeMode mode() {
@@ -136,9 +155,10 @@ public final class HaloExchange implements Serializable {
     SparkContext sc = blocks.context();
     Counters c = new Counters(sc);
     long t0 = System.nanoTime();
+    LongConsumer done = progress == null ? n -> { } : n -> progress.accept(Math.min(Math.max(n, 0), iterations));
     JavaRDD<GridBlock> out =
-        mode == ExchangeMode.BARRIER ? runBarrier(sc, blocks, plan, kernel, iterations, c)
-            : runShuffle(sc, blocks, plan, kernel, iterations, c);
+        mode == ExchangeMode.BARRIER ? runBarrier(sc, blocks, plan, kernel, iterations, c, done)
+            : runShuffle(sc, blocks, plan, kernel, iterations, c, done);
     long wall = System.nanoTime() - t0;
     HaloMetrics m = new HaloMetrics(c.iterations.value(), c.messages.value(), c.bytes.value(), c.pack.value(),
         c.wire.value(), c.compute.value(), wall, db[0], db[1]);
@@ -170,30 +190,46 @@ public final class HaloExchange implements Serializable {
   // barrier
 
   private JavaRDD<GridBlock> runBarrier(SparkContext sc, JavaRDD<GridBlock> blocks, HaloPlan plan,
-      StencilKernel kernel, int iterations, Counters c) {
+      StencilKernel kernel, int iterations, Counters c, LongConsumer done) {
     BarrierLauncher.check(sc, grid.ranks());
     byte[] secret = SparkShim.jobSecret(sc);
     TransportFactory factory = transport;
     Duration wait = timeout;
     CheckpointPolicy policy = checkpoint;
-    JavaRDD<GridBlock> out =
-        SparkShim.barrierMapPartitions(
-            blocks,
-            it -> {
-              GridBlock block = single(it);
-              try (SparkCommunicator comm = SparkCommunicator.connect(factory, secret, wait)) {
-                return List.of(iterate(comm.world(), plan, block, kernel, iterations, policy, c)).iterator();
-              }
-            },
-            GridBlock.class);
-    // A failed barrier ResultStage is never retried; a barrier ShuffleMapStage is. So end the
-    // barrier stage with a shuffle that keeps block r in partition r.
-    JavaRDD<GridBlock> result =
-        out.mapToPair(b -> new Tuple2<>(b.rank(), b)).partitionBy(new RankPartitioner(grid.ranks())).values();
-    result.persist(StorageLevel.MEMORY_AND_DISK());
-    result.count();
-    return result;
+    ProgressReceiver receiver = progress == null ? null : ProgressReceiver.forDriver(sc, secret, done);
+    ProgressReceiver.Address reportTo = receiver == null ? null : receiver.address();
+    try {
+      JavaRDD<GridBlock> out =
+          SparkShim.barrierMapPartitions(
+              blocks,
+              it -> {
+                GridBlock block = single(it);
+                try (SparkCommunicator comm = SparkCommunicator.connect(factory, secret, wait);
+                    ProgressSender sender = comm.world().rank() == 0 && reportTo != null ? ProgressSender.start(reportTo, secret) : null) {
+                  LongConsumer report = sender == null ? NO_PROGRESS : sender::report;
+                  return List.of(iterate(comm.world(), plan, block, kernel, iterations, policy, c, report)).iterator();
+                }
+              },
+              GridBlock.class);
+      // A failed barrier ResultStage is never retried; a barrier ShuffleMapStage is. So end the
+      // barrier stage with a shuffle that keeps block r in partition r.
+      JavaRDD<GridBlock> result =
+          out.mapToPair(b -> new Tuple2<>(b.rank(), b)).partitionBy(new RankPartitioner(grid.ranks())).values();
+      result.persist(StorageLevel.MEMORY_AND_DISK());
+      result.count();
+      if (receiver != null) {
+        receiver.close(); // first, so that no late report follows the total
+      }
+      done.accept(iterations);
+      return result;
+    } finally {
+      if (receiver != null) {
+        receiver.close();
+      }
+    }
   }
+
+  private static final LongConsumer NO_PROGRESS = n -> { };
 
   private static GridBlock single(Iterator<GridBlock> it) {
     if (!it.hasNext()) {
@@ -215,6 +251,18 @@ public final class HaloExchange implements Serializable {
    */
   public static GridBlock iterate(Communicator world, HaloPlan plan, GridBlock block, StencilKernel kernel,
       int iterations, CheckpointPolicy policy, Counters c) {
+    return iterate(world, plan, block, kernel, iterations, policy, c, NO_PROGRESS);
+  }
+
+  /**
+   * {@link #iterate(Communicator, HaloPlan, GridBlock, StencilKernel, int, CheckpointPolicy, Counters)}
+   * that also tells {@code iterationsDone} the number of complete iterations after each one (and
+   * the resumed iteration first, after a restart from a checkpoint). It runs on the loop's thread:
+   * it must not block (a {@link ProgressSender#report} does not).
+   */
+  public static GridBlock iterate(Communicator world, HaloPlan plan, GridBlock block, StencilKernel kernel,
+      int iterations, CheckpointPolicy policy, Counters c, LongConsumer iterationsDone) {
+    Objects.requireNonNull(iterationsDone, "iterationsDone");
     int rank = world.rank();
     if (block.rank() != rank) {
       throw new IllegalStateException(
@@ -235,6 +283,9 @@ public final class HaloExchange implements Serializable {
         if (first > 0) {
           start = ckpt.load(first, rank);
         }
+      }
+      if (first > 0) {
+        iterationsDone.accept(first);
       }
       GridBlock a = start.copy();
       GridBlock b = start.copy();
@@ -268,6 +319,7 @@ public final class HaloExchange implements Serializable {
             ckpt.markComplete(i + 1);
           }
         }
+        iterationsDone.accept(i + 1);
       }
       long messages = world.transport().sentMessages() - m0;
       long bytes = world.transport().sentBytes() - b0;
@@ -337,7 +389,7 @@ public final class HaloExchange implements Serializable {
   record Halo(int slot, byte[] data) implements Serializable {}
 
   private JavaRDD<GridBlock> runShuffle(SparkContext sc, JavaRDD<GridBlock> blocks, HaloPlan plan,
-      StencilKernel kernel, int iterations, Counters c) {
+      StencilKernel kernel, int iterations, Counters c, LongConsumer done) {
     if (checkpoint.interval() > 0 && sc.getCheckpointDir().isEmpty() && checkpoint.directory() != null) {
       sc.setCheckpointDir(checkpoint.directory());
     }
@@ -425,6 +477,7 @@ public final class HaloExchange implements Serializable {
         cur.unpersist(false);
       }
       cur = next;
+      done.accept(i + 1);
     }
     return cur;
   }

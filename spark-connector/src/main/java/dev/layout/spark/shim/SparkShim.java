@@ -68,6 +68,16 @@ public final class SparkShim {
     return env.blockManager().blockManagerId().host();
   }
 
+  /** The address executors reach the driver at ({@code spark.driver.host}, set by every SparkContext). */
+  public static String driverHost(SparkContext sc) {
+    return sc.conf().get("spark.driver.host", "127.0.0.1");
+  }
+
+  /** The address the driver's sockets bind to ({@code spark.driver.bindAddress}, else the driver host). */
+  public static String driverBindAddress(SparkContext sc) {
+    return sc.conf().get("spark.driver.bindAddress", driverHost(sc));
+  }
+
   /**
    * The job secret: the application's authentication secret when {@code spark.authenticate} is
    * on, otherwise 32 random bytes generated here on the driver.

@@ -7,6 +7,10 @@ import dev.layout.spark.comm.BarrierLauncher;
 import dev.layout.spark.testing.GridReference;
 import dev.layout.spark.testing.LocalSparkExtension;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -79,6 +83,66 @@ class HaloExchangeIT {
   static final class FailOnce {
     static volatile boolean armed;
     static volatile int calls;
+  }
+
+  /**
+   * Rank 0's kernel stops at iteration 6 until the driver has heard "6 done": the count crossed
+   * from the running barrier stage to the driver, not at the stage's end.
+   */
+  @Test
+  void barrierRunReportsIterationsToTheDriverWhileTheStageRuns(JavaSparkContext jsc) {
+    DistributedGrid grid = DistributedGrid.create(new int[] {16, 16}, 4, 1, new boolean[] {false, false});
+    List<Long> seen = new CopyOnWriteArrayList<>();
+    MidRun.heard = new CountDownLatch(1);
+    HaloExchange.Result r = HaloExchange.of(grid, Stencil.NINE_POINT).mode(ExchangeMode.BARRIER)
+        .progress(n -> {
+          seen.add(n);
+          if (n >= MidRun.AT) {
+            MidRun.heard.countDown();
+          }
+        })
+        .run(grid.parallelize(jsc, GridCases.hot()), new MidRun(), 12);
+    assertThat(grid.assemble(r.blocks().collect()))
+        .containsExactly(GridReference.run(grid, GridCases.hot(), Kernels.heat(Stencil.NINE_POINT, 0.5), 12));
+    assertThat(seen).contains((long) MidRun.AT).isSorted().endsWith(12L);
+    r.blocks().unpersist(false);
+  }
+
+  @Test
+  void shuffleRunReportsEveryIteration(JavaSparkContext jsc) {
+    DistributedGrid grid = DistributedGrid.create(new int[] {12, 12}, 4, 1, new boolean[] {false, false});
+    List<Long> seen = new CopyOnWriteArrayList<>();
+    HaloExchange.Result r = HaloExchange.of(grid, Stencil.FIVE_POINT).mode(ExchangeMode.SHUFFLE).progress(seen::add)
+        .run(grid.parallelize(jsc, GridCases.hot()), Kernels.heat(Stencil.FIVE_POINT, 0.5), 5);
+    assertThat(seen).containsExactly(1L, 2L, 3L, 4L, 5L);
+    r.blocks().unpersist(false);
+  }
+
+  /** The heat kernel; on rank 0, iteration {@link #AT} first waits (bounded) for the driver's latch. */
+  static final class MidRun implements StencilKernel {
+    static final int AT = 6;
+    static volatile CountDownLatch heard;
+    private final StencilKernel heat = Kernels.heat(Stencil.NINE_POINT, 0.5);
+
+    @Override
+    public void apply(GridBlock src, GridBlock dst) {
+      heat.apply(src, dst);
+    }
+
+    @Override
+    public void apply(int iteration, GridBlock src, GridBlock dst) {
+      if (src.rank() == 0 && iteration == AT) {
+        try {
+          if (!heard.await(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the driver heard nothing of iterations 1.." + AT + " within 60 s");
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted", e);
+        }
+      }
+      heat.apply(src, dst);
+    }
   }
 
   @Test

@@ -32,6 +32,15 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * empty {@code jars/}, {@code SPARK_SCALA_VERSION=2.13}, and {@code spark.executor.extraClassPath}
  * is this JVM's class path. Ports are chosen free. Do not combine with {@link LocalSparkExtension}
  * in one JVM (one SparkContext per JVM): run cluster tests in their own failsafe execution.
+ *
+ * <p>{@link #withoutSession()} starts only the Master and the Workers, for tests that submit their
+ * own applications from other JVMs (spark-submit): they get all four cores and {@link
+ * Cluster#submitOptions()} tells them how to reach the cluster.
+ *
+ * <pre>{@code
+ * @RegisterExtension static final StandaloneClusterExtension CLUSTER = StandaloneClusterExtension.withoutSession();
+ * @Test void submits(StandaloneClusterExtension.Cluster c) { ... spark-submit c.submitOptions() ... }
+ * }</pre>
  */
 public final class StandaloneClusterExtension
     implements BeforeAllCallback, ParameterResolver, AfterTestExecutionCallback {
@@ -41,31 +50,59 @@ public final class StandaloneClusterExtension
   // Generous: on a loaded 2-core machine the first executors have taken over 3 minutes to register.
   private static final Duration STARTUP = Duration.ofSeconds(Long.getLong("layout.cluster.startupSeconds", 420));
 
+  /** Whether the extension also connects an application (a SparkSession in the test JVM). */
+  private enum Application {
+    SESSION,
+    NONE
+  }
+
+  private final Application application;
+
+  /** The cluster and a SparkSession connected to it (inject {@link SparkSession}, {@link JavaSparkContext} or {@link Cluster}). */
+  public StandaloneClusterExtension() {
+    this(Application.SESSION);
+  }
+
+  private StandaloneClusterExtension(Application application) {
+    this.application = application;
+  }
+
+  /** The Master and two Workers only, no application in the test JVM (inject {@link Cluster}). */
+  public static StandaloneClusterExtension withoutSession() {
+    return new StandaloneClusterExtension(Application.NONE);
+  }
+
+  /** The cluster with a session of this JVM, started on first use. */
   public static Cluster cluster(ExtensionContext context) {
-    return context.getRoot().getStore(NS).getOrComputeIfAbsent("cluster", k -> Cluster.start(), Cluster.class);
+    return cluster(context, Application.SESSION);
+  }
+
+  private static Cluster cluster(ExtensionContext context, Application application) {
+    return context.getRoot().getStore(NS)
+        .getOrComputeIfAbsent("cluster-" + application, k -> Cluster.start(application), Cluster.class);
   }
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    cluster(context);
+    cluster(context, application);
   }
 
   @Override
   public void afterTestExecution(ExtensionContext context) {
     if (context.getExecutionException().isPresent()) {
-      cluster(context).failed = true;
+      cluster(context, application).failed = true;
     }
   }
 
   @Override
   public boolean supportsParameter(ParameterContext p, ExtensionContext e) {
     Class<?> t = p.getParameter().getType();
-    return t == SparkSession.class || t == JavaSparkContext.class || t == Cluster.class;
+    return t == Cluster.class || application == Application.SESSION && (t == SparkSession.class || t == JavaSparkContext.class);
   }
 
   @Override
   public Object resolveParameter(ParameterContext p, ExtensionContext e) {
-    Cluster c = cluster(e);
+    Cluster c = cluster(e, application);
     Class<?> t = p.getParameter().getType();
     if (t == Cluster.class) {
       return c;
@@ -93,6 +130,17 @@ public final class StandaloneClusterExtension
       return logs;
     }
 
+    /**
+     * spark-submit options for an application of another JVM on this cluster: the master, and
+     * executors started with this JVM's class path and module flags (there is no Spark
+     * distribution to take them from).
+     */
+    public List<String> submitOptions() {
+      return List.of("--master", masterUrl,
+          "--conf", "spark.executor.extraClassPath=" + System.getProperty("java.class.path"),
+          "--conf", "spark.executor.extraJavaOptions=" + String.join(" ", jvmFlags()));
+    }
+
     /** The worker JVMs' processes (the executors are their children). */
     public List<ProcessHandle> workers() {
       return processes.subList(1, processes.size()).stream().map(Process::toHandle).toList();
@@ -103,7 +151,7 @@ public final class StandaloneClusterExtension
       return workers().stream().flatMap(ProcessHandle::children).filter(ProcessHandle::isAlive).toList();
     }
 
-    static Cluster start() {
+    static Cluster start(Application application) {
       Path target = Path.of("target").toAbsolutePath();
       Path logs = target.resolve("cluster-logs").resolve(String.valueOf(System.currentTimeMillis()));
       Cluster c = new Cluster(logs);
@@ -134,6 +182,9 @@ public final class StandaloneClusterExtension
               "--host", "127.0.0.1", "--port", String.valueOf(freePort()), "--webui-port", String.valueOf(freePort()),
               "--cores", "2", "--memory", "1g", "--work-dir", work.toString(), c.masterUrl);
           awaitLog(log, "Successfully registered with master", deadline);
+        }
+        if (application == Application.NONE) {
+          return c;
         }
         c.spark =
             SparkSession.builder()
