@@ -215,6 +215,9 @@ final class GraphEncoder implements Iterator<Packet> {
   }
 
   static Object get(NodeField f, Object o) {
+    if (f.offset >= 0) {
+      return FieldOffsets.U.getObject(o, f.offset);
+    }
     try {
       return (Object) f.getter.invokeExact(o);
     } catch (Throwable e) {
@@ -338,29 +341,53 @@ final class GraphEncoder implements Iterator<Packet> {
         case INT -> {
           IntVector x = (IntVector) v;
           x.allocateNew(n);
-          for (int i = 0; i < n; i++) {
-            x.set(i, (int) f.getter.invokeExact(objs[first + i]));
+          if (f.offset >= 0) {
+            for (int i = 0; i < n; i++) {
+              x.set(i, FieldOffsets.U.getInt(objs[first + i], f.offset));
+            }
+          } else {
+            for (int i = 0; i < n; i++) {
+              x.set(i, (int) f.getter.invokeExact(objs[first + i]));
+            }
           }
         }
         case LONG -> {
           BigIntVector x = (BigIntVector) v;
           x.allocateNew(n);
-          for (int i = 0; i < n; i++) {
-            x.set(i, (long) f.getter.invokeExact(objs[first + i]));
+          if (f.offset >= 0) {
+            for (int i = 0; i < n; i++) {
+              x.set(i, FieldOffsets.U.getLong(objs[first + i], f.offset));
+            }
+          } else {
+            for (int i = 0; i < n; i++) {
+              x.set(i, (long) f.getter.invokeExact(objs[first + i]));
+            }
           }
         }
         case FLOAT -> {
           Float4Vector x = (Float4Vector) v;
           x.allocateNew(n);
-          for (int i = 0; i < n; i++) {
-            x.set(i, (float) f.getter.invokeExact(objs[first + i]));
+          if (f.offset >= 0) {
+            for (int i = 0; i < n; i++) {
+              x.set(i, FieldOffsets.U.getFloat(objs[first + i], f.offset));
+            }
+          } else {
+            for (int i = 0; i < n; i++) {
+              x.set(i, (float) f.getter.invokeExact(objs[first + i]));
+            }
           }
         }
         case DOUBLE -> {
           Float8Vector x = (Float8Vector) v;
           x.allocateNew(n);
-          for (int i = 0; i < n; i++) {
-            x.set(i, (double) f.getter.invokeExact(objs[first + i]));
+          if (f.offset >= 0) {
+            for (int i = 0; i < n; i++) {
+              x.set(i, FieldOffsets.U.getDouble(objs[first + i], f.offset));
+            }
+          } else {
+            for (int i = 0; i < n; i++) {
+              x.set(i, (double) f.getter.invokeExact(objs[first + i]));
+            }
           }
         }
         case STRING -> {

@@ -421,26 +421,50 @@ public final class GraphExpander {
           }
           case INT -> {
             IntVector x = (IntVector) v;
-            for (int i = 0; i < rows; i++) {
-              f.setter.invokeExact(objs[first + i], x.get(i));
+            if (f.offset >= 0) {
+              for (int i = 0; i < rows; i++) {
+                FieldOffsets.U.putInt(objs[first + i], f.offset, x.get(i));
+              }
+            } else {
+              for (int i = 0; i < rows; i++) {
+                f.setter.invokeExact(objs[first + i], x.get(i));
+              }
             }
           }
           case LONG -> {
             BigIntVector x = (BigIntVector) v;
-            for (int i = 0; i < rows; i++) {
-              f.setter.invokeExact(objs[first + i], x.get(i));
+            if (f.offset >= 0) {
+              for (int i = 0; i < rows; i++) {
+                FieldOffsets.U.putLong(objs[first + i], f.offset, x.get(i));
+              }
+            } else {
+              for (int i = 0; i < rows; i++) {
+                f.setter.invokeExact(objs[first + i], x.get(i));
+              }
             }
           }
           case FLOAT -> {
             Float4Vector x = (Float4Vector) v;
-            for (int i = 0; i < rows; i++) {
-              f.setter.invokeExact(objs[first + i], x.get(i));
+            if (f.offset >= 0) {
+              for (int i = 0; i < rows; i++) {
+                FieldOffsets.U.putFloat(objs[first + i], f.offset, x.get(i));
+              }
+            } else {
+              for (int i = 0; i < rows; i++) {
+                f.setter.invokeExact(objs[first + i], x.get(i));
+              }
             }
           }
           case DOUBLE -> {
             Float8Vector x = (Float8Vector) v;
-            for (int i = 0; i < rows; i++) {
-              f.setter.invokeExact(objs[first + i], x.get(i));
+            if (f.offset >= 0) {
+              for (int i = 0; i < rows; i++) {
+                FieldOffsets.U.putDouble(objs[first + i], f.offset, x.get(i));
+              }
+            } else {
+              for (int i = 0; i < rows; i++) {
+                f.setter.invokeExact(objs[first + i], x.get(i));
+              }
             }
           }
           default -> {
@@ -564,7 +588,11 @@ public final class GraphExpander {
             for (int i = 0; i < n; i++) {
               Object target = target(f, type, i, refs[i]);
               if (target != null) {
-                f.setter.invokeExact(objs[i], target);
+                if (f.offset >= 0) {
+                  FieldOffsets.U.putObject(objs[i], f.offset, target);
+                } else {
+                  f.setter.invokeExact(objs[i], target);
+                }
               }
             }
           } else {

@@ -25,6 +25,8 @@ final class NodeField {
   final Class<?> target;
   int targetId = -1;
   final int component; // record component index, or -1
+  /** {@link FieldOffsets} offset for direct access, or -1 (records): use the handles. */
+  long offset = -1;
 
   NodeField(String name, Kind kind, Class<?> javaType, Field arrowField, MethodHandle getter, MethodHandle setter, Class<?> target,
       int component) {

@@ -201,7 +201,9 @@ public final class TypeRegistry {
             throw new IllegalArgumentException(op + ": field " + k.getSimpleName() + "." + fd.getName()
                 + " is final (expected: non-final fields in class node types, or a record)");
           }
-          fields.add(field(k, fd.getName(), fd.getType(), fd.getGenericType(), kl.unreflectGetter(fd), kl.unreflectSetter(fd), -1));
+          NodeField nf = field(k, fd.getName(), fd.getType(), fd.getGenericType(), kl.unreflectGetter(fd), kl.unreflectSetter(fd), -1);
+          nf.offset = FieldOffsets.of(fd);
+          fields.add(nf);
         }
       }
       Constructor<?> ctor;
