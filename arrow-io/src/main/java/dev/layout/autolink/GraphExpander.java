@@ -467,6 +467,12 @@ public final class GraphExpander {
               }
             }
           }
+          case REF -> {
+            // only recorded here; link() writes every reference field, null included
+            for (int i = 0; i < rows; i++) {
+              boxed(t, c, f, v, i);
+            }
+          }
           default -> {
             for (int i = 0; i < rows; i++) {
               f.setter.invokeExact(objs[first + i], boxed(t, c, f, v, i));
@@ -587,12 +593,10 @@ public final class GraphExpander {
           if (f.kind == NodeField.Kind.REF) {
             for (int i = 0; i < n; i++) {
               Object target = target(f, type, i, refs[i]);
-              if (target != null) {
-                if (f.offset >= 0) {
-                  FieldOffsets.U.putObject(objs[i], f.offset, target);
-                } else {
-                  f.setter.invokeExact(objs[i], target);
-                }
+              if (f.offset >= 0) {
+                FieldOffsets.U.putObject(objs[i], f.offset, target); // null too: a constructor may have set the field
+              } else {
+                f.setter.invokeExact(objs[i], target);
               }
             }
           } else {
