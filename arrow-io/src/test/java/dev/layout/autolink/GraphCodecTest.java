@@ -115,6 +115,31 @@ class GraphCodecTest {
         .hasMessageContaining("(expected: <= maxPacketBytes 1024; lower packetRows)");
   }
 
+  /** A node type whose constructor sets its reference: expansion must still restore a null. */
+  static final class Defaulted {
+    static final Defaulted SENTINEL = new Defaulted(0);
+    int id;
+    Defaulted other = SENTINEL;
+
+    Defaulted() {}
+
+    Defaulted(int id) {
+      this.id = id;
+      this.other = null;
+    }
+  }
+
+  @Test
+  void aReferenceTheConstructorSetsIsRestoredToNull() {
+    GraphCodec c = GraphCodec.builder(TypeRegistry.of(Defaulted.class)).allocator(allocator).build();
+    Defaulted a = new Defaulted(1);
+    Defaulted b = new Defaulted(2);
+    a.other = b; // b.other stays null
+    Defaulted copy = c.expand(c.aggregate(a), Defaulted.class);
+    assertThat(copy.other.id).isEqualTo(2);
+    assertThat(copy.other.other).isNull();
+  }
+
   private static Graphs.DNode ring(int n) {
     return (Graphs.DNode) Graphs.build(Graphs.Shape.CYCLIC_LIST, n, 1);
   }
