@@ -95,7 +95,7 @@ public final class AllreduceLife {
     long t0 = System.nanoTime();
     try {
       JavaRDD<GridBlock> out = SparkShim.barrierMapPartitions(blocks, it -> {
-        GridBlock block = single(it);
+        GridBlock block = GridBlock.onlyBlock(it, "life");
         try (SparkCommunicator comm = SparkCommunicator.connect(factory, secret, timeout);
             ProgressSender sender = comm.world().rank() == 0 && reportTo != null ? ProgressSender.start(reportTo, secret) : null) {
           Communicator world = comm.world();
@@ -126,17 +126,6 @@ public final class AllreduceLife {
         receiver.close();
       }
     }
-  }
-
-  private static GridBlock single(Iterator<GridBlock> it) {
-    if (!it.hasNext()) {
-      throw new IllegalStateException("life: empty partition (expected: one block per partition)");
-    }
-    GridBlock b = it.next();
-    if (it.hasNext()) {
-      throw new IllegalStateException("life: more than one block in the partition of rank " + b.rank());
-    }
-    return b;
   }
 
   /**

@@ -50,6 +50,23 @@ public final class GridBlock implements Serializable {
   }
 
   /** The rank (partition) this block belongs to. */
+  /**
+   * The one block of a partition (a distributed grid has one block per rank and partition); {@code
+   * op} names the caller in the error.
+   *
+   * @throws IllegalStateException if the partition holds no block or more than one
+   */
+  public static GridBlock onlyBlock(java.util.Iterator<GridBlock> partition, String op) {
+    if (!partition.hasNext()) {
+      throw new IllegalStateException(op + ": empty partition (expected: one block per partition)");
+    }
+    GridBlock b = partition.next();
+    if (partition.hasNext()) {
+      throw new IllegalStateException(op + ": more than one block in the partition of rank " + b.rank());
+    }
+    return b;
+  }
+
   public int rank() {
     return rank;
   }

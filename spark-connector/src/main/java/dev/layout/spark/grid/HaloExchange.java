@@ -203,7 +203,7 @@ public final class HaloExchange implements Serializable {
           SparkShim.barrierMapPartitions(
               blocks,
               it -> {
-                GridBlock block = single(it);
+                GridBlock block = GridBlock.onlyBlock(it, "haloExchange");
                 try (SparkCommunicator comm = SparkCommunicator.connect(factory, secret, wait);
                     ProgressSender sender = comm.world().rank() == 0 && reportTo != null ? ProgressSender.start(reportTo, secret) : null) {
                   LongConsumer report = sender == null ? NO_PROGRESS : sender::report;
@@ -230,17 +230,6 @@ public final class HaloExchange implements Serializable {
   }
 
   private static final LongConsumer NO_PROGRESS = n -> { };
-
-  private static GridBlock single(Iterator<GridBlock> it) {
-    if (!it.hasNext()) {
-      throw new IllegalStateException("haloExchange: empty partition (expected: one block per partition)");
-    }
-    GridBlock b = it.next();
-    if (it.hasNext()) {
-      throw new IllegalStateException("haloExchange: more than one block in the partition of rank " + b.rank());
-    }
-    return b;
-  }
 
   /**
    * The barrier-mode loop of one rank over an already connected world communicator: builds the
@@ -425,7 +414,7 @@ public final class HaloExchange implements Serializable {
           cur.zipPartitions(
               halos,
               (bs, hs) -> {
-                GridBlock src = single(bs);
+                GridBlock src = GridBlock.onlyBlock(bs, "haloExchange");
                 GridBlock work = src.copy();
                 HaloPlan.Local local = plan.local(src.rank());
                 int received = 0;
