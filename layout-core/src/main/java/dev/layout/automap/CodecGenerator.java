@@ -1,6 +1,8 @@
 package dev.layout.automap;
 
-import static dev.layout.automap.ClassBytes.*;
+import static dev.layout.bytecode.ClassBytes.*;
+
+import dev.layout.bytecode.ClassBytes;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.RecordComponent;

@@ -66,6 +66,9 @@ public final class Dataloop {
   final long[] words;
   final int wordLongs;
   final int wordInts;
+  /** The generated loops for {@code words} (see {@link dev.layout.memory.WordKernel}), made at first use; null until then or if none. */
+  private dev.layout.memory.WordKernel wordKernel;
+  private boolean wordKernelMade;
 
   private Dataloop(Kind kind, boolean leaf, long disp, long nblocks, long blocklen, long[] blocklens, long stride, long[] offsets,
       long ext, long[] exts, Dataloop child, Dataloop[] children, int swapUnit, long extent) {
@@ -141,6 +144,19 @@ public final class Dataloop {
   /** Most 8-byte and 4-byte moves a word pattern may have (what the word kernels keep in registers). */
   static final int MAX_WORD_LONGS = 4;
   static final int MAX_WORD_INTS = 2;
+
+  /**
+   * The generated kernel for this leaf's word moves, or null (no words, or generation off or at its
+   * bound: the generic word loops run). Racy on purpose: two threads may both look it up; the cache
+   * returns the same kernel, which has no state.
+   */
+  dev.layout.memory.WordKernel wordKernel() {
+    if (!wordKernelMade) {
+      wordKernel = words == null ? null : dev.layout.memory.WordKernel.of(words, wordLongs, wordInts, size);
+      wordKernelMade = true;
+    }
+    return wordKernel;
+  }
 
   /**
    * The blocks of a small indexed leaf as word moves: each block of a multiple of 4 bytes is its

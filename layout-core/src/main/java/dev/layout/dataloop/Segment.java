@@ -642,7 +642,7 @@ public final class Segment {
         case BLOCK_INDEXED, INDEXED -> {
           if (c.words != null) {
             // A small record of words (the Indexed test's pattern): fixed load/store sequences.
-            return MemoryAccess.gatherWords(user, u, spacing, null, 0, count, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
+            return MemoryAccess.gatherWords(c.wordKernel(), user, u, spacing, null, 0, count, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
           }
           return MemoryAccess.gatherRepeated(user, u, spacing, null, 0, count, c.offsets, c.blocklens, c.blocklen, packed, delta + stream);
         }
@@ -670,7 +670,7 @@ public final class Segment {
     long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
       if (c.words != null) {
         // A list of small records of words (MD atoms): fixed load/store sequences per record.
-        return MemoryAccess.gatherWords(user, u, 0, offsets, from, to - from, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
+        return MemoryAccess.gatherWords(c.wordKernel(), user, u, 0, offsets, from, to - from, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
       }
       if (c.kind == Dataloop.Kind.BLOCK_INDEXED || c.kind == Dataloop.Kind.INDEXED) {
         return MemoryAccess.gatherRepeated(user, u, 0, offsets, from, to - from, c.offsets, c.blocklens, c.blocklen, packed, delta + stream);
@@ -731,7 +731,7 @@ public final class Segment {
         }
         case BLOCK_INDEXED, INDEXED -> {
           if (c.words != null) {
-            return MemoryAccess.scatterWords(user, u, spacing, null, 0, count, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
+            return MemoryAccess.scatterWords(c.wordKernel(), user, u, spacing, null, 0, count, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
           }
           return MemoryAccess.scatterRepeated(packed, delta + stream, user, u, spacing, null, 0, count, c.offsets, c.blocklens, c.blocklen);
         }
@@ -757,7 +757,7 @@ public final class Segment {
     @Override
     long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
       if (c.words != null) {
-        return MemoryAccess.scatterWords(user, u, 0, offsets, from, to - from, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
+        return MemoryAccess.scatterWords(c.wordKernel(), user, u, 0, offsets, from, to - from, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
       }
       if (c.kind == Dataloop.Kind.BLOCK_INDEXED || c.kind == Dataloop.Kind.INDEXED) {
         return MemoryAccess.scatterRepeated(packed, delta + stream, user, u, 0, offsets, from, to - from, c.offsets, c.blocklens, c.blocklen);

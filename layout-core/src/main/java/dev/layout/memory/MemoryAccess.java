@@ -535,7 +535,7 @@ public final class MemoryAccess {
    * profile and compilation: the Indexed test's strided pattern and the MD atom list do not share
    * (and pollute) one loop. Returns the bytes moved.
    */
-  public static long gatherWords(Memory user, long userBase, long userStride, long[] outer, int outerFrom, long count, long[] words, int nl,
+  public static long gatherWords(WordKernel kernel, Memory user, long userBase, long userStride, long[] outer, int outerFrom, long count, long[] words, int nl,
       int ni, long size, Memory packed, long packedOffset) {
     if (CHECK_EVERY_ACCESS || count > Integer.MAX_VALUE) {
       for (long i = 0; i < count; i++) {
@@ -553,6 +553,15 @@ public final class MemoryAccess {
     Object pb = packed.base;
     long pa = packed.address + packedOffset;
     int n = (int) count;
+    if (kernel != null) {
+      // The generated loop for this pattern: offsets are constants there.
+      if (outer == null) {
+        kernel.gather(ub, ua, userStride, n, pb, pa);
+      } else {
+        kernel.gatherList(ub, ua, outer, outerFrom, n, pb, pa);
+      }
+      return count * size;
+    }
     if (outer == null) {
       switch (nl) {
         case 1 -> gatherL1(ub, ua, userStride, n, pb, pa, size, words, ni);
@@ -574,7 +583,7 @@ public final class MemoryAccess {
   }
 
   /** Unpacks {@code count} instances of a word pattern: the mirror of {@link #gatherWords}, same exploits. */
-  public static long scatterWords(Memory user, long userBase, long userStride, long[] outer, int outerFrom, long count, long[] words, int nl,
+  public static long scatterWords(WordKernel kernel, Memory user, long userBase, long userStride, long[] outer, int outerFrom, long count, long[] words, int nl,
       int ni, long size, Memory packed, long packedOffset) {
     if (CHECK_EVERY_ACCESS || count > Integer.MAX_VALUE) {
       for (long i = 0; i < count; i++) {
@@ -592,6 +601,15 @@ public final class MemoryAccess {
     Object pb = packed.base;
     long pa = packed.address + packedOffset;
     int n = (int) count;
+    if (kernel != null) {
+      // The generated loop for this pattern: offsets are constants there.
+      if (outer == null) {
+        kernel.scatter(ub, ua, userStride, n, pb, pa);
+      } else {
+        kernel.scatterList(ub, ua, outer, outerFrom, n, pb, pa);
+      }
+      return count * size;
+    }
     if (outer == null) {
       switch (nl) {
         case 1 -> scatterL1(ub, ua, userStride, n, pb, pa, size, words, ni);

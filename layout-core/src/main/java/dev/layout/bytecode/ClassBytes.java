@@ -1,4 +1,4 @@
-package dev.layout.automap;
+package dev.layout.bytecode;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -9,21 +9,25 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A minimal class-file writer (version 61, Java 17) for the straight-line accessor classes AutoMap
- * generates: no branches, hence no StackMapTable. Just enough constant pool, fields and methods.
+ * A minimal class-file writer for the classes layout generates: AutoMap's straight-line accessors
+ * (version 61) and the engine's word kernels (simple counted loops, written as version 49 so that
+ * no StackMapTable is needed). Just enough constant pool, fields, methods and forward/backward
+ * branches.
  */
-final class ClassBytes {
-  static final int ACC_PUBLIC = 0x0001;
-  static final int ACC_STATIC = 0x0008;
-  static final int ACC_FINAL = 0x0010;
-  static final int ACC_SUPER = 0x0020;
+public final class ClassBytes {
+  public static final int ACC_PUBLIC = 0x0001;
+  public static final int ACC_STATIC = 0x0008;
+  public static final int ACC_FINAL = 0x0010;
+  public static final int ACC_SUPER = 0x0020;
 
   // opcodes used by the generators
-  static final int ALOAD = 0x19, ASTORE = 0x3a, LLOAD = 0x16, ILOAD = 0x15, FLOAD = 0x17, DLOAD = 0x18;
-  static final int LADD = 0x61, NEW = 0xbb, DUP = 0x59, CHECKCAST = 0xc0, GETFIELD = 0xb4, PUTFIELD = 0xb5;
-  static final int GETSTATIC = 0xb2, INVOKEVIRTUAL = 0xb6, INVOKESPECIAL = 0xb7, INVOKESTATIC = 0xb8, AALOAD = 0x32;
-  static final int I2S = 0x93, I2C = 0x92, I2B = 0x91, RETURN = 0xb1, ARETURN = 0xb0, IRETURN = 0xac, LRETURN = 0xad;
-  static final int FRETURN = 0xae, DRETURN = 0xaf;
+  public static final int ALOAD = 0x19, ASTORE = 0x3a, LLOAD = 0x16, ILOAD = 0x15, FLOAD = 0x17, DLOAD = 0x18;
+  public static final int LADD = 0x61, NEW = 0xbb, DUP = 0x59, CHECKCAST = 0xc0, GETFIELD = 0xb4, PUTFIELD = 0xb5;
+  public static final int GETSTATIC = 0xb2, INVOKEVIRTUAL = 0xb6, INVOKESPECIAL = 0xb7, INVOKESTATIC = 0xb8, AALOAD = 0x32;
+  public static final int I2S = 0x93, I2C = 0x92, I2B = 0x91, RETURN = 0xb1, ARETURN = 0xb0, IRETURN = 0xac, LRETURN = 0xad;
+  public static final int FRETURN = 0xae, DRETURN = 0xaf;
+  public static final int ISTORE = 0x36, LSTORE = 0x37, IINC = 0x84, IADD = 0x60, I2L = 0x85, LMUL = 0x69, LALOAD = 0x2f;
+  public static final int GOTO = 0xa7, IF_ICMPGE = 0xa2, IFLE = 0x9e, ICONST_0 = 0x03, POP = 0x57;
 
   private final ByteArrayOutputStream pool = new ByteArrayOutputStream();
   private final DataOutputStream cp = new DataOutputStream(pool);
@@ -34,14 +38,27 @@ final class ClassBytes {
   private final int thisClass;
   private final int superClass;
   private final String thisName;
+  private final int version;
 
-  ClassBytes(String internalName, String superInternalName) {
+  public ClassBytes(String internalName, String superInternalName) {
+    this(internalName, superInternalName, 61);
+  }
+
+  /**
+   * A class of the given class-file major version. Version 49 (Java 5) predates StackMapTable: the
+   * JVM infers frames, so generated code may branch (loops) without this writer computing frames.
+   */
+  public ClassBytes(String internalName, String superInternalName, int majorVersion) {
+    if (majorVersion < 49 || majorVersion > 61) {
+      throw new IllegalArgumentException("ClassBytes: class-file version " + majorVersion + " (expected: 49 to 61)");
+    }
+    this.version = majorVersion;
     thisName = internalName;
     thisClass = classRef(internalName);
     superClass = classRef(superInternalName);
   }
 
-  String thisName() {
+  public String thisName() {
     return thisName;
   }
 
@@ -67,14 +84,14 @@ final class ClassBytes {
     void write(DataOutputStream out) throws IOException;
   }
 
-  int utf8(String s) {
+  public int utf8(String s) {
     return entry("U" + s, 1, o -> {
       o.writeByte(1);
       o.writeUTF(s);
     });
   }
 
-  int classRef(String internalName) {
+  public int classRef(String internalName) {
     int n = utf8(internalName);
     return entry("C" + internalName, 1, o -> {
       o.writeByte(7);
@@ -82,7 +99,7 @@ final class ClassBytes {
     });
   }
 
-  int string(String s) {
+  public int string(String s) {
     int n = utf8(s);
     return entry("S" + s, 1, o -> {
       o.writeByte(8);
@@ -90,14 +107,14 @@ final class ClassBytes {
     });
   }
 
-  int integer(int v) {
+  public int integer(int v) {
     return entry("I" + v, 1, o -> {
       o.writeByte(3);
       o.writeInt(v);
     });
   }
 
-  int longConst(long v) {
+  public int longConst(long v) {
     return entry("J" + v, 2, o -> {
       o.writeByte(5);
       o.writeLong(v);
@@ -114,7 +131,7 @@ final class ClassBytes {
     });
   }
 
-  int fieldRef(String owner, String name, String desc) {
+  public int fieldRef(String owner, String name, String desc) {
     int c = classRef(owner);
     int nt = nameAndType(name, desc);
     return entry("F" + owner + "." + name + ":" + desc, 1, o -> {
@@ -124,7 +141,7 @@ final class ClassBytes {
     });
   }
 
-  int methodRef(String owner, String name, String desc) {
+  public int methodRef(String owner, String name, String desc) {
     int c = classRef(owner);
     int nt = nameAndType(name, desc);
     return entry("M" + owner + "." + name + ":" + desc, 1, o -> {
@@ -136,7 +153,7 @@ final class ClassBytes {
 
   // ---- members ------------------------------------------------------------------------------------
 
-  void field(int access, String name, String desc) {
+  public void field(int access, String name, String desc) {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
     DataOutputStream o = new DataOutputStream(b);
     try {
@@ -150,66 +167,129 @@ final class ClassBytes {
     fields.add(b.toByteArray());
   }
 
-  /** A straight-line method body. */
-  final class Code {
+  /**
+   * A method body. Branches ({@link #label}, {@link #branch}, {@link #bind}) need a class of version
+   * 49, which carries no StackMapTable.
+   */
+  public final class Code {
     final ByteArrayOutputStream code = new ByteArrayOutputStream();
 
-    Code op(int opcode) {
+    public Code op(int opcode) {
       code.write(opcode);
       return this;
     }
 
-    Code op1(int opcode, int u1) {
+    public Code op1(int opcode, int u1) {
       code.write(opcode);
       code.write(u1);
       return this;
     }
 
-    Code op2(int opcode, int u2) {
+    public Code op2(int opcode, int u2) {
       code.write(opcode);
       code.write(u2 >>> 8);
       code.write(u2 & 0xff);
       return this;
     }
 
-    Code aload(int local) {
+    private final java.util.List<int[]> fixups = new ArrayList<>(); // {position of the opcode, label}
+    private final java.util.List<Integer> labels = new ArrayList<>();
+
+    /** A new, unbound branch target. */
+    public int label() {
+      labels.add(-1);
+      return labels.size() - 1;
+    }
+
+    /** Binds {@code label} to the current position. */
+    public Code bind(int label) {
+      labels.set(label, code.size());
+      return this;
+    }
+
+    /** A two-byte-offset branch ({@code goto}, {@code if_icmpge}, ...) to {@code label}. */
+    public Code branch(int opcode, int label) {
+      fixups.add(new int[] {code.size(), label});
+      code.write(opcode);
+      code.write(0);
+      code.write(0);
+      return this;
+    }
+
+    public Code iload(int local) {
+      return op1(ILOAD, local);
+    }
+
+    public Code istore(int local) {
+      return op1(ISTORE, local);
+    }
+
+    public Code lstore(int local) {
+      return op1(LSTORE, local);
+    }
+
+    public Code iinc(int local, int delta) {
+      code.write(IINC);
+      code.write(local);
+      code.write(delta);
+      return this;
+    }
+
+    private byte[] resolved() {
+      byte[] c = code.toByteArray();
+      for (int[] f : fixups) {
+        int target = labels.get(f[1]);
+        if (target < 0) {
+          throw new IllegalStateException("ClassBytes: label " + f[1] + " branched to but never bound");
+        }
+        int rel = target - f[0];
+        c[f[0] + 1] = (byte) (rel >> 8);
+        c[f[0] + 2] = (byte) rel;
+      }
+      return c;
+    }
+
+    public Code aload(int local) {
       return op1(ALOAD, local);
     }
 
-    Code astore(int local) {
+    public Code astore(int local) {
       return op1(ASTORE, local);
     }
 
-    Code lload(int local) {
+    public Code lload(int local) {
       return op1(LLOAD, local);
     }
 
-    Code ldcInt(int v) {
+    public Code ldcInt(int v) {
       return op2(0x13, integer(v)); // ldc_w
     }
 
-    Code ldcString(String s) {
+    public Code ldcString(String s) {
       return op2(0x13, string(s));
     }
 
-    Code ldcLong(long v) {
+    public Code ldcLong(long v) {
       return op2(0x14, longConst(v)); // ldc2_w
     }
 
-    Code checkcast(String internalName) {
+    public Code checkcast(String internalName) {
       return op2(CHECKCAST, classRef(internalName));
     }
 
-    Code invoke(int opcode, String owner, String name, String desc) {
+    public Code invoke(int opcode, String owner, String name, String desc) {
       return op2(opcode, methodRef(owner, name, desc));
     }
 
-    Code field(int opcode, String owner, String name, String desc) {
+    public Code field(int opcode, String owner, String name, String desc) {
       return op2(opcode, fieldRef(owner, name, desc));
     }
 
-    void end(int access, String name, String desc, int maxStack, int maxLocals) {
-      byte[] c = code.toByteArray();
+    public void end(int access, String name, String desc, int maxStack, int maxLocals) {
+      if (!fixups.isEmpty() && version >= 50) {
+        throw new IllegalStateException("ClassBytes: a method with branches needs class-file version 49 (no StackMapTable written), not " + version);
+      }
+      byte[] c = resolved();
       ByteArrayOutputStream b = new ByteArrayOutputStream();
       DataOutputStream o = new DataOutputStream(b);
       try {
@@ -232,22 +312,22 @@ final class ClassBytes {
     }
   }
 
-  Code code() {
+  public Code code() {
     return new Code();
   }
 
   /** A public no-arg constructor calling the superclass's. */
-  void defaultConstructor(String superInternalName) {
+  public void defaultConstructor(String superInternalName) {
     code().aload(0).invoke(INVOKESPECIAL, superInternalName, "<init>", "()V").op(RETURN).end(ACC_PUBLIC, "<init>", "()V", 1, 1);
   }
 
-  byte[] toBytes() {
+  public byte[] toBytes() {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
     DataOutputStream o = new DataOutputStream(b);
     try {
       o.writeInt(0xCAFEBABE);
       o.writeShort(0);
-      o.writeShort(61);
+      o.writeShort(version);
       o.writeShort(cpCount);
       o.write(pool.toByteArray());
       o.writeShort(ACC_PUBLIC | ACC_FINAL | ACC_SUPER);
@@ -269,11 +349,11 @@ final class ClassBytes {
     return b.toByteArray();
   }
 
-  static String internalName(Class<?> c) {
+  public static String internalName(Class<?> c) {
     return c.getName().replace('.', '/');
   }
 
-  static String descriptor(Class<?> c) {
+  public static String descriptor(Class<?> c) {
     if (c.isPrimitive()) {
       if (c == int.class) return "I";
       if (c == long.class) return "J";
@@ -292,7 +372,7 @@ final class ClassBytes {
   }
 
   /** The class-file name of a class to be defined in {@code host}'s package. */
-  static String hiddenName(Class<?> host, String suffix) {
+  public static String hiddenName(Class<?> host, String suffix) {
     String pkg = host.getPackageName();
     String simple = host.getName().substring(pkg.isEmpty() ? 0 : pkg.length() + 1).replace('$', '_');
     return (pkg.isEmpty() ? "" : pkg.replace('.', '/') + "/") + simple + "$$" + suffix;

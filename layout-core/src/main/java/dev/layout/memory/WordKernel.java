@@ -1,0 +1,145 @@
+package dev.layout.memory;
+
+import static dev.layout.bytecode.ClassBytes.*;
+
+import dev.layout.bytecode.ClassBytes;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The loops over repeated instances of one small pattern of word moves (a {@code Dataloop} leaf's
+ * {@code words}), generated per pattern as a hidden class whose offsets and instance size are
+ * constants. Exploits: with the offsets in the code, the JIT folds them into addressing modes, as in
+ * a hand-written loop over records; with the offsets in registers, C2 unrolls the loop and, needing
+ * two registers per move and copy, spills addresses to the stack and to vector registers (measured
+ * on an AMD EPYC with AVX-512: 0.25-0.5 of the hand-written loop off-heap). One class per distinct
+ * pattern, cached ({@link #MAX_CLASSES} at most; beyond, or when {@code -Dlayout.kernels.generate=false},
+ * {@link #of} returns null and the engine uses its generic word loops).
+ */
+public abstract class WordKernel {
+  /** How many distinct patterns get a generated class; a bound on metaspace for programs with many types. */
+  public static final int MAX_CLASSES = 1024;
+
+  private static final boolean GENERATE = !"false".equals(System.getProperty("layout.kernels.generate"));
+  private static final ConcurrentHashMap<Key, WordKernel> CACHE = new ConcurrentHashMap<>();
+  private static final String SELF = "dev/layout/memory/WordKernel";
+  private static final String UNSAFE = "sun/misc/Unsafe";
+  private static final String STRIDED = "(Ljava/lang/Object;JJILjava/lang/Object;J)V";
+  private static final String LISTED = "(Ljava/lang/Object;J[JIILjava/lang/Object;J)V";
+
+  protected WordKernel() {}
+
+  /** Packs instance i from {@code ub + ua + i * stride} to {@code pb + pa + i * size}, i < n. */
+  abstract void gather(Object ub, long ua, long stride, int n, Object pb, long pa);
+
+  /** Packs instance i from {@code ub + ua + outer[from + i]}. */
+  abstract void gatherList(Object ub, long ua, long[] outer, int from, int n, Object pb, long pa);
+
+  /** Unpacks: the mirror of {@link #gather}. */
+  abstract void scatter(Object ub, long ua, long stride, int n, Object pb, long pa);
+
+  /** Unpacks: the mirror of {@link #gatherList}. */
+  abstract void scatterList(Object ub, long ua, long[] outer, int from, int n, Object pb, long pa);
+
+  /**
+   * The generated kernel for {@code nl} 8-byte then {@code ni} 4-byte moves given as (user offset,
+   * packed offset) pairs in {@code words}, instances {@code size} packed bytes apart; null if
+   * generation is off or the class bound is reached.
+   */
+  public static WordKernel of(long[] words, int nl, int ni, long size) {
+    if (!GENERATE) {
+      return null;
+    }
+    if (nl < 0 || ni < 0 || nl + ni == 0 || words.length < 2 * (nl + ni) || size <= 0) {
+      throw new IllegalArgumentException("WordKernel: " + nl + " long and " + ni + " int moves of a " + size + "-byte instance in "
+          + words.length + " words (expected: at least one move, 2 words per move, size > 0)");
+    }
+    Key key = new Key(Arrays.copyOf(words, 2 * (nl + ni)), nl, size);
+    WordKernel k = CACHE.get(key);
+    if (k != null || CACHE.size() >= MAX_CLASSES) {
+      return k;
+    }
+    return CACHE.computeIfAbsent(key, WordKernel::generate);
+  }
+
+  private record Key(long[] moves, int nl, long size) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && nl == k.nl && size == k.size && Arrays.equals(moves, k.moves);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(moves) * 31 + nl * 17 + Long.hashCode(size);
+    }
+  }
+
+  private static WordKernel generate(Key key) {
+    ClassBytes cb = new ClassBytes(SELF + "$$Words", SELF, 49);
+    cb.code().aload(0).invoke(INVOKESPECIAL, SELF, "<init>", "()V").op(RETURN).end(0, "<init>", "()V", 1, 1);
+    loop(cb, key, "gather", false, true);
+    loop(cb, key, "gatherList", true, true);
+    loop(cb, key, "scatter", false, false);
+    loop(cb, key, "scatterList", true, false);
+    try {
+      MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClass(cb.toBytes(), true);
+      return (WordKernel) hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class)).invoke();
+    } catch (Throwable e) {
+      throw new IllegalStateException("WordKernel: could not define the kernel for moves " + Arrays.toString(key.moves) + ": " + e, e);
+    }
+  }
+
+  // Locals of every generated method: 0 this, 1 ub, 2-3 ua, 4-5 stride (4 outer, 5 from), 6 n, 7 pb,
+  // 8-9 pa, 10 i, 11-12 u (this instance's user address), 13-14 p (its packed address).
+  private static void loop(ClassBytes cb, Key key, String name, boolean listed, boolean gather) {
+    ClassBytes.Code c = cb.code();
+    int head = c.label();
+    int end = c.label();
+    c.op(ICONST_0).istore(10);
+    c.bind(head).iload(10).iload(6).branch(IF_ICMPGE, end);
+    c.lload(2);
+    if (listed) {
+      c.aload(4).iload(5).iload(10).op(IADD).op(LALOAD);
+    } else {
+      c.iload(10).op(I2L).lload(4).op(LMUL);
+    }
+    c.op(LADD).lstore(11);
+    c.lload(8).iload(10).op(I2L).ldcLong(key.size).op(LMUL).op(LADD).lstore(13);
+    long[] m = key.moves;
+    for (int k = 0; k < m.length / 2; k++) {
+      boolean wide = k < key.nl;
+      // gather: U.putX(pb, p + P, U.getX(ub, u + UO)); scatter: U.putX(ub, u + UO, U.getX(pb, p + P))
+      int toObj = gather ? 7 : 1;
+      int toAddr = gather ? 13 : 11;
+      long toOff = gather ? m[2 * k + 1] : m[2 * k];
+      int fromObj = gather ? 1 : 7;
+      int fromAddr = gather ? 11 : 13;
+      long fromOff = gather ? m[2 * k] : m[2 * k + 1];
+      c.field(GETSTATIC, "dev/layout/memory/Memory", "U", "L" + UNSAFE + ";");
+      c.aload(toObj);
+      address(c, toAddr, toOff);
+      c.field(GETSTATIC, "dev/layout/memory/Memory", "U", "L" + UNSAFE + ";");
+      c.aload(fromObj);
+      address(c, fromAddr, fromOff);
+      if (wide) {
+        c.invoke(INVOKEVIRTUAL, UNSAFE, "getLong", "(Ljava/lang/Object;J)J");
+        c.invoke(INVOKEVIRTUAL, UNSAFE, "putLong", "(Ljava/lang/Object;JJ)V");
+      } else {
+        c.invoke(INVOKEVIRTUAL, UNSAFE, "getInt", "(Ljava/lang/Object;J)I");
+        c.invoke(INVOKEVIRTUAL, UNSAFE, "putInt", "(Ljava/lang/Object;JI)V");
+      }
+    }
+    c.iinc(10, 1).branch(GOTO, head);
+    c.bind(end).op(RETURN);
+    c.end(0, name, listed ? LISTED : STRIDED, 12, 15);
+  }
+
+  private static void address(ClassBytes.Code c, int local, long offset) {
+    c.lload(local);
+    if (offset != 0) {
+      c.ldcLong(offset).op(LADD);
+    }
+  }
+}
