@@ -69,6 +69,9 @@ public final class Dataloop {
   /** The generated loops for {@code words} (see {@link dev.layout.memory.WordKernel}), made at first use; null until then or if none. */
   private dev.layout.memory.WordKernel wordKernel;
   private boolean wordKernelMade;
+  /** A vector of vector leaves (a plane of rows): its generated loops, made at first use; see {@link #planeKernel()}. */
+  private dev.layout.memory.PlaneKernel planeKernel;
+  private boolean planeKernelMade;
 
   private Dataloop(Kind kind, boolean leaf, long disp, long nblocks, long blocklen, long[] blocklens, long stride, long[] offsets,
       long ext, long[] exts, Dataloop child, Dataloop[] children, int swapUnit, long extent) {
@@ -144,6 +147,22 @@ public final class Dataloop {
   /** Most 8-byte and 4-byte moves a word pattern may have (what the word kernels keep in registers). */
   static final int MAX_WORD_LONGS = 4;
   static final int MAX_WORD_INTS = 2;
+
+  /**
+   * A plane of rows (this vector, blocklen 1, over a vector leaf): its generated loops, or null (not
+   * such a plane, a shape not generated, or generation off or at its bound). Racy like {@link
+   * #wordKernel}.
+   */
+  dev.layout.memory.PlaneKernel planeKernel() {
+    if (!planeKernelMade) {
+      Dataloop r = child;
+      planeKernel = kind == Kind.VECTOR && blocklen == 1 && r != null && r.leaf && r.kind == Kind.VECTOR && r.blocklen <= Integer.MAX_VALUE
+          ? dev.layout.memory.PlaneKernel.of((int) r.blocklen, r.nblocks, r.stride, nblocks, stride)
+          : null;
+      planeKernelMade = true;
+    }
+    return planeKernel;
+  }
 
   /**
    * The generated kernel for this leaf's word moves, or null (no words, or generation off or at its

@@ -661,8 +661,10 @@ public final class Segment {
       // Planes of rows of strided blocks (Flash I/O: z, y, x): one three-level strided loop.
       long row = c.nblocks * c.blocklen;
       long plane = p.nblocks * row;
-      MemoryAccess.strided3(user, u + c.disp, spacing, p.stride, c.stride, packed, delta + stream, plane, row, c.blocklen, c.blocklen, count,
-          p.nblocks, c.nblocks);
+      if (!MemoryAccess.planes(p.planeKernel(), user, u + c.disp, spacing, count, packed, delta + stream, true)) {
+        MemoryAccess.strided3(user, u + c.disp, spacing, p.stride, c.stride, packed, delta + stream, plane, row, c.blocklen, c.blocklen, count,
+            p.nblocks, c.nblocks);
+      }
       return count * plane;
     }
 
@@ -749,8 +751,10 @@ public final class Segment {
       }
       long row = c.nblocks * c.blocklen;
       long plane = p.nblocks * row;
-      MemoryAccess.strided3(packed, delta + stream, plane, row, c.blocklen, user, u + c.disp, spacing, p.stride, c.stride, c.blocklen, count,
-          p.nblocks, c.nblocks);
+      if (!MemoryAccess.planes(p.planeKernel(), user, u + c.disp, spacing, count, packed, delta + stream, false)) {
+        MemoryAccess.strided3(packed, delta + stream, plane, row, c.blocklen, user, u + c.disp, spacing, p.stride, c.stride, c.blocklen, count,
+            p.nblocks, c.nblocks);
+      }
       return count * plane;
     }
 

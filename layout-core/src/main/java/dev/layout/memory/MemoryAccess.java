@@ -175,6 +175,25 @@ public final class MemoryAccess {
   }
 
   /**
+   * Packs ({@code pack}) or unpacks {@code count} planes through a generated {@link PlaneKernel}: plane
+   * i at {@code userOffset + i * spacing} in {@code user}, packed contiguously from {@code
+   * packedOffset}. Returns false, doing nothing, when the kernel cannot run here (none, every-access
+   * checking on, or more planes than an int counts); the caller then uses {@link #strided3}.
+   */
+  public static boolean planes(PlaneKernel kernel, Memory user, long userOffset, long spacing, long count, Memory packed, long packedOffset,
+      boolean pack) {
+    if (kernel == null || CHECK_EVERY_ACCESS || count > Integer.MAX_VALUE) {
+      return false;
+    }
+    if (pack) {
+      kernel.gather(user.base, user.address + userOffset, spacing, (int) count, packed.base, packed.address + packedOffset);
+    } else {
+      kernel.scatter(user.base, user.address + userOffset, spacing, (int) count, packed.base, packed.address + packedOffset);
+    }
+    return true;
+  }
+
+  /**
    * Three nested strided loops in one call: {@code n3} planes of {@code n2} rows of {@code n1} blocks,
    * block (i, j, k) at {@code srcOffset + i * s3 + j * s2 + k * s1} going to {@code dstOffset + i *
    * d3 + j * d2 + k * d1}. The Flash I/O type's z, y and x loops (8 x 8 x 8 doubles of a block's

@@ -3,8 +3,6 @@ package dev.layout.memory;
 import static dev.layout.bytecode.ClassBytes.*;
 
 import dev.layout.bytecode.ClassBytes;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -15,17 +13,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * a hand-written loop over records; with the offsets in registers, C2 unrolls the loop and, needing
  * two registers per move and copy, spills addresses to the stack and to vector registers (measured
  * on an AMD EPYC with AVX-512: 0.25-0.5 of the hand-written loop off-heap). One class per distinct
- * pattern, cached ({@link #MAX_CLASSES} at most; beyond, or when {@code -Dlayout.kernels.generate=false},
- * {@link #of} returns null and the engine uses its generic word loops).
+ * pattern, cached (see {@link GeneratedKernels}: beyond its bound, or when {@code
+ * -Dlayout.kernels.generate=false}, {@link #of} returns null and the engine uses its generic word loops).
  */
 public abstract class WordKernel {
-  /** How many distinct patterns get a generated class; a bound on metaspace for programs with many types. */
-  public static final int MAX_CLASSES = 1024;
-
-  private static final boolean GENERATE = !"false".equals(System.getProperty("layout.kernels.generate"));
   private static final ConcurrentHashMap<Key, WordKernel> CACHE = new ConcurrentHashMap<>();
   private static final String SELF = "dev/layout/memory/WordKernel";
-  private static final String UNSAFE = "sun/misc/Unsafe";
   private static final String STRIDED = "(Ljava/lang/Object;JJILjava/lang/Object;J)V";
   private static final String LISTED = "(Ljava/lang/Object;J[JIILjava/lang/Object;J)V";
 
@@ -49,19 +42,11 @@ public abstract class WordKernel {
    * generation is off or the class bound is reached.
    */
   public static WordKernel of(long[] words, int nl, int ni, long size) {
-    if (!GENERATE) {
-      return null;
-    }
     if (nl < 0 || ni < 0 || nl + ni == 0 || words.length < 2 * (nl + ni) || size <= 0) {
       throw new IllegalArgumentException("WordKernel: " + nl + " long and " + ni + " int moves of a " + size + "-byte instance in "
           + words.length + " words (expected: at least one move, 2 words per move, size > 0)");
     }
-    Key key = new Key(Arrays.copyOf(words, 2 * (nl + ni)), nl, size);
-    WordKernel k = CACHE.get(key);
-    if (k != null || CACHE.size() >= MAX_CLASSES) {
-      return k;
-    }
-    return CACHE.computeIfAbsent(key, WordKernel::generate);
+    return GeneratedKernels.cached(CACHE, new Key(Arrays.copyOf(words, 2 * (nl + ni)), nl, size), WordKernel::generate);
   }
 
   private record Key(long[] moves, int nl, long size) {
@@ -78,17 +63,12 @@ public abstract class WordKernel {
 
   private static WordKernel generate(Key key) {
     ClassBytes cb = new ClassBytes(SELF + "$$Words", SELF, 49);
-    cb.code().aload(0).invoke(INVOKESPECIAL, SELF, "<init>", "()V").op(RETURN).end(0, "<init>", "()V", 1, 1);
+    GeneratedKernels.constructor(cb, SELF);
     loop(cb, key, "gather", false, true);
     loop(cb, key, "gatherList", true, true);
     loop(cb, key, "scatter", false, false);
     loop(cb, key, "scatterList", true, false);
-    try {
-      MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClass(cb.toBytes(), true);
-      return (WordKernel) hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class)).invoke();
-    } catch (Throwable e) {
-      throw new IllegalStateException("WordKernel: could not define the kernel for moves " + Arrays.toString(key.moves) + ": " + e, e);
-    }
+    return (WordKernel) GeneratedKernels.instantiate(cb, "word moves " + Arrays.toString(key.moves));
   }
 
   // Locals of every generated method: 0 this, 1 ub, 2-3 ua, 4-5 stride (4 outer, 5 from), 6 n, 7 pb,
@@ -117,29 +97,10 @@ public abstract class WordKernel {
       int fromObj = gather ? 1 : 7;
       int fromAddr = gather ? 11 : 13;
       long fromOff = gather ? m[2 * k] : m[2 * k + 1];
-      c.field(GETSTATIC, "dev/layout/memory/Memory", "U", "L" + UNSAFE + ";");
-      c.aload(toObj);
-      address(c, toAddr, toOff);
-      c.field(GETSTATIC, "dev/layout/memory/Memory", "U", "L" + UNSAFE + ";");
-      c.aload(fromObj);
-      address(c, fromAddr, fromOff);
-      if (wide) {
-        c.invoke(INVOKEVIRTUAL, UNSAFE, "getLong", "(Ljava/lang/Object;J)J");
-        c.invoke(INVOKEVIRTUAL, UNSAFE, "putLong", "(Ljava/lang/Object;JJ)V");
-      } else {
-        c.invoke(INVOKEVIRTUAL, UNSAFE, "getInt", "(Ljava/lang/Object;J)I");
-        c.invoke(INVOKEVIRTUAL, UNSAFE, "putInt", "(Ljava/lang/Object;JI)V");
-      }
+      GeneratedKernels.move(c, wide, toObj, toAddr, toOff, fromObj, fromAddr, fromOff);
     }
     c.iinc(10, 1).branch(GOTO, head);
     c.bind(end).op(RETURN);
     c.end(0, name, listed ? LISTED : STRIDED, 12, 15);
-  }
-
-  private static void address(ClassBytes.Code c, int local, long offset) {
-    c.lload(local);
-    if (offset != 0) {
-      c.ldcLong(offset).op(LADD);
-    }
   }
 }

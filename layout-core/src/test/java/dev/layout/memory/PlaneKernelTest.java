@@ -1,0 +1,71 @@
+package dev.layout.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Generated plane kernels move what the generic three-level strided loop ({@link
+ * MemoryAccess#strided3}) moves, pack and unpack, for random shapes including negative strides, on
+ * heap and off-heap memory.
+ */
+class PlaneKernelTest {
+  private static Memory memory(boolean offHeap, int n) {
+    return offHeap ? Memory.ofBuffer(ByteBuffer.allocateDirect(n)).slice(0, n) : Memory.ofArray(new byte[n]);
+  }
+
+  private static byte[] bytes(Memory m) {
+    return m.toArray(0, (int) m.byteSize());
+  }
+
+  @ParameterizedTest(name = "off-heap {0}")
+  @ValueSource(booleans = {false, true})
+  void generatedPlanesEqualTheGenericLoop(boolean offHeap) {
+    Random r = new Random(11);
+    for (int trial = 0; trial < 50; trial++) {
+      int width = r.nextBoolean() ? 4 : 8;
+      int blocks = 1 + r.nextInt(PlaneKernel.MAX_ROW);
+      long s1 = (width + r.nextInt(3) * 4L) * (r.nextInt(5) == 0 ? -1 : 1);
+      int rows = 1 + r.nextInt(6);
+      long rowSpan = Math.abs(s1) * blocks;
+      long s2 = (rowSpan + r.nextInt(3) * 8L) * (r.nextInt(5) == 0 ? -1 : 1);
+      int planes = 1 + r.nextInt(5);
+      long planeSpan = Math.abs(s2) * rows + rowSpan;
+      long s3 = planeSpan + r.nextInt(4) * 8L;
+      long origin = rowSpan + Math.abs(s2) * rows + 16; // room for negative strides
+      int userBytes = (int) (origin + s3 * planes + planeSpan + 16);
+      int packedBytes = width * blocks * rows * planes;
+      Memory user = memory(offHeap, userBytes);
+      for (int b = 0; b < userBytes; b++) {
+        user.putByte(b, (byte) (b * 31 + 7));
+      }
+      PlaneKernel k = PlaneKernel.of(width, blocks, s1, rows, s2);
+      assertThat(k).isNotNull();
+      long row = (long) width * blocks;
+      Memory expected = memory(offHeap, packedBytes + 8);
+      MemoryAccess.strided3(user, origin, s3, s2, s1, expected, 5, row * rows, row, width, width, planes, rows, blocks);
+      Memory got = memory(offHeap, packedBytes + 8);
+      assertThat(MemoryAccess.planes(k, user, origin, s3, planes, got, 5, true)).isTrue();
+      assertThat(bytes(got)).as("pack, trial %d", trial).isEqualTo(bytes(expected));
+
+      Memory back = memory(offHeap, userBytes);
+      Memory backExpected = memory(offHeap, userBytes);
+      MemoryAccess.strided3(expected, 5, row * rows, row, width, backExpected, origin, s3, s2, s1, width, planes, rows, blocks);
+      MemoryAccess.planes(k, back, origin, s3, planes, got, 5, false);
+      assertThat(bytes(back)).as("unpack, trial %d", trial).isEqualTo(bytes(backExpected));
+    }
+  }
+
+  @Test
+  void shapesOutsideTheGeneratedOnesGetNoKernel() {
+    assertThat(PlaneKernel.of(2, 8, 16, 8, 256)).isNull();
+    assertThat(PlaneKernel.of(8, PlaneKernel.MAX_ROW + 1, 16, 8, 512)).isNull();
+    assertThat(PlaneKernel.of(8, 8, 16, 0, 512)).isNull();
+    assertThat(PlaneKernel.of(8, 8, 192, 8, 3072)).isSameAs(PlaneKernel.of(8, 8, 192, 8, 3072));
+    assertThat(MemoryAccess.planes(null, Memory.ofArray(new byte[8]), 0, 8, 1, Memory.ofArray(new byte[8]), 0, true)).isFalse();
+  }
+}
