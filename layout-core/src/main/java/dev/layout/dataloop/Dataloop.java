@@ -156,9 +156,9 @@ public final class Dataloop {
   dev.layout.memory.PlaneKernel planeKernel() {
     if (!planeKernelMade) {
       Dataloop r = child;
-      planeKernel = kind == Kind.VECTOR && blocklen == 1 && r != null && r.leaf && r.kind == Kind.VECTOR && r.blocklen <= Integer.MAX_VALUE
-          ? dev.layout.memory.PlaneKernel.of((int) r.blocklen, r.nblocks, r.stride, nblocks, stride)
-          : null;
+      if (kind == Kind.VECTOR && blocklen == 1 && r != null && r.leaf && r.kind == Kind.VECTOR && r.blocklen <= 16) {
+        planeKernel = dev.layout.memory.PlaneKernel.of((int) r.blocklen, r.nblocks, r.stride, nblocks, stride);
+      }
       planeKernelMade = true;
     }
     return planeKernel;

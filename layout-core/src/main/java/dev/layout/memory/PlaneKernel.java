@@ -6,8 +6,8 @@ import dev.layout.bytecode.ClassBytes;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Planes of rows of strided blocks (Flash I/O's z over y over x: a vector of vectors of 4- or
- * 8-byte blocks, packed contiguously), generated per plane shape as a hidden class whose counts and
+ * Planes of rows of strided blocks (Flash I/O's z over y over x: a vector of vectors of 4-, 8- or
+ * 16-byte blocks, packed contiguously), generated per plane shape as a hidden class whose counts and
  * strides inside a plane are constants. Exploits: a row of up to {@link #MAX_ROW} blocks is
  * straight-line code with constant offsets and the row loop has a constant trip count, like the
  * hand-written loop nest; with the strides in registers, C2's unrolled loop computes every address
@@ -37,11 +37,11 @@ public abstract class PlaneKernel {
 
   /**
    * The generated kernel for planes of {@code rows} rows {@code rowStride} bytes apart, each of
-   * {@code blocks} blocks of {@code width} (4 or 8) bytes {@code blockStride} apart; null when the
+   * {@code blocks} blocks of {@code width} (4, 8 or 16) bytes {@code blockStride} apart; null when the
    * shape is not one generated here or generation is off or at its bound.
    */
   public static PlaneKernel of(int width, long blocks, long blockStride, long rows, long rowStride) {
-    if ((width != 4 && width != 8) || blocks < 1 || blocks > MAX_ROW || rows < 1 || rows > MAX_ROWS) {
+    if ((width != 4 && width != 8 && width != 16) || blocks < 1 || blocks > MAX_ROW || rows < 1 || rows > MAX_ROWS) {
       return null;
     }
     return GeneratedKernels.cached(CACHE, new Key(width, (int) blocks, blockStride, (int) rows, rowStride), PlaneKernel::generate);
@@ -77,10 +77,14 @@ public abstract class PlaneKernel {
     for (int k = 0; k < key.blocks; k++) {
       long uo = k * key.blockStride;
       long po = (long) k * key.width;
-      if (gather) {
-        GeneratedKernels.move(c, key.width == 8, 7, 14, po, 1, 12, uo);
-      } else {
-        GeneratedKernels.move(c, key.width == 8, 1, 12, uo, 7, 14, po);
+      // a 16-byte block is two 8-byte moves
+      for (int h = 0; h < key.width; h += 8) {
+        boolean wide = key.width != 4;
+        if (gather) {
+          GeneratedKernels.move(c, wide, 7, 14, po + h, 1, 12, uo + h);
+        } else {
+          GeneratedKernels.move(c, wide, 1, 12, uo + h, 7, 14, po + h);
+        }
       }
     }
     c.iinc(11, 1).branch(GOTO, rowsLoop);

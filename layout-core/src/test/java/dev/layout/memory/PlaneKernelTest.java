@@ -27,7 +27,7 @@ class PlaneKernelTest {
   void generatedPlanesEqualTheGenericLoop(boolean offHeap) {
     Random r = new Random(11);
     for (int trial = 0; trial < 50; trial++) {
-      int width = r.nextBoolean() ? 4 : 8;
+      int width = new int[] {4, 8, 16}[r.nextInt(3)];
       int blocks = 1 + r.nextInt(PlaneKernel.MAX_ROW);
       long s1 = (width + r.nextInt(3) * 4L) * (r.nextInt(5) == 0 ? -1 : 1);
       int rows = 1 + r.nextInt(6);
