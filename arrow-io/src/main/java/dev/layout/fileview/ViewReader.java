@@ -45,7 +45,12 @@ import org.apache.hadoop.fs.StreamCapabilities;
  *
  * <p>Errors are {@link IOException}s naming the path and the etype offset: a negative offset, a
  * view reaching past the end of the file ({@link EOFException}), and a file whose length or
- * modification time changed since it was opened. Not thread-safe.
+ * modification time changed since it was opened (checked after every read, and when a read fails:
+ * a read never returns normally with bytes of a changed file). Not thread-safe.
+ *
+ * <p>Memory: a positioned read holds at most {@link ReadOptions#bufferBytes()} of file data at a
+ * time whatever the view (a sieved extent is streamed through that buffer chunk by chunk); a
+ * vectored read holds one planning batch ({@link SievingPolicy#maxBatchBytes()}).
  */
 public final class ViewReader implements Closeable {
   private final FileSystem fs;
@@ -152,9 +157,12 @@ public final class ViewReader implements Closeable {
     }
     Segment user = Segment.of(memtype, count, dst, origin);
     long t0 = System.nanoTime();
-    checkUnchanged(offset);
+    // The file's status is checked once per read, after it (a file system call each: a namenode
+    // round trip on HDFS, as long as tens of 2 KiB positioned reads); a change since open, between
+    // reads or during this one, fails the read there, or where the read itself fails.
     long end = planner.fileEnd(streamOffset, bytes);
     if (end > length) {
+      checkUnchanged(offset);
       throw new EOFException("fileview: read at offset " + offset + " (" + bytes + " bytes) reaches file byte " + end + " of " + path
           + ", past its end at " + length + " bytes");
     }
