@@ -9,7 +9,8 @@ public enum ReadMode {
    * reused buffer, each chunk's data extracted before the next is read: the stream ({@code seek}
    * once, then {@code readFully} chunk after chunk, short gaps skipped by the open block reader)
    * for runs of near ranges, for ranges longer than the buffer and on the local file system; one
-   * {@code readFully(position, ...)} for a short isolated range elsewhere.
+   * {@code readFully(position, ...)} for a short isolated range elsewhere, up to {@link
+   * ReadOptions#parallelReads()} of them in flight.
    */
   POSITIONED,
   /**

@@ -16,8 +16,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -325,7 +332,8 @@ public final class ViewReader implements Closeable {
    * maxRangeBytes}: one HDFS block reader streams it, skipping the short gaps), ranges longer than
    * a chunk, and every range on the local file system (where a positioned read reopens the data and
    * checksum files); a short isolated range elsewhere takes one positioned read, which asks for
-   * exactly its bytes.
+   * exactly its bytes, and consecutive such ranges that fit the buffer together are read with up to
+   * {@link ReadOptions#parallelReads()} positioned reads in flight.
    */
   private long readChunked(RangePlanner.Batch b, long offset, Extraction e) throws IOException {
     int n = b.rangeCount();
@@ -333,23 +341,40 @@ public final class ViewReader implements Closeable {
     int piece = 0;
     long done = 0;   // bytes of piece `piece` already extracted
     long read = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; ) {
+      if (!streamed(b, i)) {
+        // A round of isolated ranges (each at most a buffer long) that fit the buffer together:
+        // positioned reads, several in flight, then extracted in order.
+        int j = i;
+        long bytes = 0;
+        while (j < n && !streamed(b, j) && bytes + b.rangeLength(j) <= bufferBytes) {
+          bytes += b.rangeLength(j++);
+        }
+        ensureChunk((int) bytes);
+        readPositioned(b, i, j, offset);
+        long at = 0;
+        for (int r = i; r < j; r++) {
+          long take = 0;
+          while (piece < b.pieceCount() && b.pieceRange(piece) == r) {
+            take += b.pieceLength(piece++);
+          }
+          e.extract(chunkMemory, at, b.rangeOffset(r), b.rangeLength(r), take);
+          at += b.rangeLength(r);
+        }
+        read += bytes;
+        i = j;
+        continue;
+      }
       long off = b.rangeOffset(i);
       long end = off + b.rangeLength(i);
-      boolean sequential = localFs || b.rangeLength(i) > bufferBytes || i > 0 && near(b.rangeOffset(i - 1) + b.rangeLength(i - 1), off)
-          || i + 1 < n && near(end, b.rangeOffset(i + 1));
       for (long c0 = off; c0 < end; ) {
         int len = (int) Math.min(bufferBytes, end - c0);
         ensureChunk(len);
         try {
-          if (sequential) {
-            if (in.getPos() != c0) {
-              in.seek(c0);
-            }
-            in.readFully(chunk, 0, len);
-          } else {
-            in.readFully(c0, chunk, 0, len);
+          if (in.getPos() != c0) {
+            in.seek(c0);
           }
+          in.readFully(chunk, 0, len);
         } catch (EOFException x) {
           throw (EOFException) new EOFException("fileview: range [" + off + ", " + end + ") of " + path + " is past its end at byte "
               + (c0 + len) + " (read at offset " + offset + "; file changed?)").initCause(x);
@@ -376,9 +401,101 @@ public final class ViewReader implements Closeable {
         e.extract(chunkMemory, 0, c0, len, take);
         c0 = c1;
       }
+      i++;
     }
     return read;
   }
+
+  /** Whether range {@code i} of {@code b} is read through the stream rather than by position (see {@link #readChunked}). */
+  private boolean streamed(RangePlanner.Batch b, int i) {
+    long off = b.rangeOffset(i);
+    long len = b.rangeLength(i);
+    return localFs || len > options.bufferBytes() || i > 0 && near(b.rangeOffset(i - 1) + b.rangeLength(i - 1), off)
+        || i + 1 < b.rangeCount() && near(off + len, b.rangeOffset(i + 1));
+  }
+
+  /**
+   * Reads ranges {@code [from, to)} of {@code b} by position into {@link #chunk}, one after the
+   * other: up to {@link ReadOptions#parallelReads()} in flight (the calling thread and helpers of a
+   * shared daemon pool take the next range until none is left). Returns when every read has ended,
+   * so no helper touches the buffer afterwards; the first failure is rethrown.
+   */
+  private void readPositioned(RangePlanner.Batch b, int from, int to, long offset) throws IOException {
+    int count = to - from;
+    long[] at = new long[count];
+    for (int k = 1; k < count; k++) {
+      at[k] = at[k - 1] + b.rangeLength(from + k - 1);
+    }
+    AtomicInteger next = new AtomicInteger();
+    AtomicReference<Failure> failure = new AtomicReference<>();
+    Runnable work = () -> {
+      for (int k = next.getAndIncrement(); k < count && failure.get() == null; k = next.getAndIncrement()) {
+        long off = b.rangeOffset(from + k);
+        int len = (int) b.rangeLength(from + k);
+        try {
+          in.readFully(off, chunk, (int) at[k], len);
+        } catch (Throwable t) {
+          failure.compareAndSet(null, new Failure(off, len, t));
+        }
+      }
+    };
+    int helpers = Math.min(options.parallelReads(), count) - 1;
+    List<Future<?>> running = new ArrayList<>(helpers);
+    try {
+      for (int h = 0; h < helpers; h++) {
+        running.add(PREADS.submit(work));
+      }
+    } catch (RejectedExecutionException full) {
+      // the calling thread reads whatever the helpers that did start leave
+    }
+    work.run();
+    boolean interrupted = false;
+    for (Future<?> f : running) {
+      while (true) {
+        try {
+          f.get();
+          break;
+        } catch (InterruptedException x) {
+          interrupted = true;   // the helpers write into the buffer: wait for them all the same
+        } catch (ExecutionException x) {
+          failure.compareAndSet(null, new Failure(-1, 0, x.getCause()));
+          break;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    Failure f = failure.get();
+    if (f != null) {
+      if (f.cause instanceof EOFException) {
+        throw (EOFException) new EOFException("fileview: range [" + f.offset + ", " + (f.offset + f.length) + ") of " + path
+            + " is past its end (read at offset " + offset + "; file changed?)").initCause(f.cause);
+      }
+      if (f.cause instanceof IOException io) {
+        throw io;
+      }
+      if (f.cause instanceof RuntimeException rt) {
+        throw rt;
+      }
+      if (f.cause instanceof Error err) {
+        throw err;
+      }
+      throw new IOException("fileview: reading " + path + " (read at offset " + offset + "): " + f.cause, f.cause);
+    }
+    if (interrupted) {
+      throw new InterruptedIOException("fileview: interrupted reading " + path + " (read at offset " + offset + ")");
+    }
+  }
+
+  private record Failure(long offset, int length, Throwable cause) {}
+
+  /** Helpers of parallel positioned reads, shared by all readers: daemon threads, gone after 30 s idle. */
+  private static final ExecutorService PREADS = new ThreadPoolExecutor(0, 1024, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+    Thread t = new Thread(r, "fileview-pread");
+    t.setDaemon(true);
+    return t;
+  });
 
   /** Makes the reused chunk buffer at least {@code bytes} long (at most {@link ReadOptions#bufferBytes()}). */
   private void ensureChunk(int bytes) {

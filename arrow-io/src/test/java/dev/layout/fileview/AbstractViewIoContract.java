@@ -226,6 +226,51 @@ abstract class AbstractViewIoContract {
     }
   }
 
+  /**
+   * Short isolated ranges are read by position with several reads in flight (as many as allowed,
+   * the round's ranges sharing the buffer), one at a time with parallelReads 1; same bytes.
+   */
+  @Test
+  void isolatedRangesAreReadInParallelWithinTheBuffer() throws IOException {
+    Path p = file("sparse-parallel.bin");
+    byte[] file = Cubes.write(fs(), p, (2 << 20) / 8);
+    // 100 bytes every 80 KiB (beyond the 64 KiB the reader streams across): 25 ranges, 10 per round of the 1000-byte buffer
+    FileView view = new FileView(0, Primitive.BYTE, Datatype.resized(0, 80 << 10, Datatype.contiguous(100, Primitive.BYTE)));
+    byte[] expected = Cubes.expected(file, view, 25);
+    for (int parallel : new int[] {1, 4}) {
+      CountingFs counting = new CountingFs(fs());
+      byte[] out = new byte[expected.length];
+      ReadOptions o = ReadOptions.defaults().withBufferBytes(1000).withParallelReads(parallel);
+      try (ViewReader r = ViewReader.open(counting, p, view, o)) {
+        r.readAt(0, out, 0, Primitive.BYTE, out.length);
+      }
+      assertThat(out).as("%d in flight", parallel).isEqualTo(expected);
+      assertThat(counting.positionedReads.get()).isEqualTo(25);
+      assertThat(counting.mostInFlight.get()).as("most positioned reads in flight").isBetween(1L, (long) parallel);
+      if (parallel == 1) {
+        assertThat(counting.mostInFlight.get()).isEqualTo(1);
+      }
+    }
+  }
+
+  /** A positioned read failing among parallel ones fails the view read with its error (the file being unchanged). */
+  @Test
+  void aFailingParallelReadFailsTheRead() throws IOException {
+    Path p = file("sparse-failing.bin");
+    Cubes.write(fs(), p, (2 << 20) / 8);
+    FileView view = new FileView(0, Primitive.BYTE, Datatype.resized(0, 80 << 10, Datatype.contiguous(100, Primitive.BYTE)));
+    CountingFs counting = new CountingFs(fs(), 3, () -> {
+      throw new IOException("injected failure of a positioned read");
+    });
+    try (ViewReader r = ViewReader.open(counting, p, view, ReadOptions.defaults().withBufferBytes(1000).withParallelReads(4))) {
+      assertThatThrownBy(() -> r.readAt(0, new byte[2500], 0, Primitive.BYTE, 2500)).isInstanceOf(IOException.class)
+          .hasMessage("injected failure of a positioned read");
+      // the reader stays usable: the next read gets the bytes
+      byte[] again = new byte[2500];
+      r.readAt(0, again, 0, Primitive.BYTE, 2500);
+    }
+  }
+
   @Test
   void fileReplacedDuringAChunkedReadIsAnError() throws IOException {
     Path p = file("replaced.bin");

@@ -10,8 +10,9 @@ import org.apache.hadoop.fs.Path;
 
 /**
  * A file system that counts what readers ask of the streams it opens: positioned reads and
- * sequential read calls, their bytes and the longest single call; {@code afterReads} runs once,
- * after the given number of read calls of either kind.
+ * sequential read calls, their bytes and the longest single call, and the most positioned reads
+ * in flight at once; {@code afterReads} runs once, after the given number of read calls of either
+ * kind (in the reading thread: an exception it throws fails that read).
  */
 final class CountingFs extends FilterFileSystem {
   final AtomicLong positionedReads = new AtomicLong();
@@ -20,6 +21,8 @@ final class CountingFs extends FilterFileSystem {
   final AtomicLong sequentialBytes = new AtomicLong();
   final AtomicLong seeks = new AtomicLong();
   final AtomicLong longestCall = new AtomicLong();
+  final AtomicLong inFlight = new AtomicLong();
+  final AtomicLong mostInFlight = new AtomicLong();
   private final long hookAt;
   private final IoAction hook;
   private boolean hooked;
@@ -46,7 +49,7 @@ final class CountingFs extends FilterFileSystem {
     return positionedBytes.get() + sequentialBytes.get();
   }
 
-  private void after(AtomicLong calls, AtomicLong bytes, long n, int asked) throws IOException {
+  private synchronized void after(AtomicLong calls, AtomicLong bytes, long n, int asked) throws IOException {
     calls.incrementAndGet();
     if (n > 0) {
       bytes.addAndGet(n);
@@ -71,7 +74,15 @@ final class CountingFs extends FilterFileSystem {
 
       @Override
       public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
-        in.readFully(position, buffer, offset, length);
+        mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+        try {
+          in.readFully(position, buffer, offset, length);
+          Thread.sleep(1);   // a round trip's worth, so that reads in flight overlap
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } finally {
+          inFlight.decrementAndGet();
+        }
         after(positionedReads, positionedBytes, length, length);
       }
 
