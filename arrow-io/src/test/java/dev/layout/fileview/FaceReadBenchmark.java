@@ -75,11 +75,17 @@ public final class FaceReadBenchmark {
       Op wholeStreamOp = () -> whole(fs, p, t, elements * 8, true);
       // The fast candidates are timed in alternation (round-robin repetitions after two warm-ups
       // each), so JIT and heap state and the machine's load affect them alike.
+      // The view with one positioned read in flight at a time: what the parallel reads add (XZ on HDFS).
+      Op serialViewOp = () -> read(fs, p, view, dst, ReadOptions.defaults().withParallelReads(1));
       double[][] m = face.equals("YZ") ? medians(reps, viewOp, wholeOp, wholeStreamOp)
-          : medians(reps, viewOp, wholeOp, wholeStreamOp, vecOp, perBlockOp);
+          : medians(reps, viewOp, wholeOp, wholeStreamOp, vecOp, perBlockOp, serialViewOp);
+      double[][] wall = lastWall;
       double[] viewT = m[0];
       double[] vec = face.equals("YZ") ? medians(1, vecOp)[0] : m[3];
       double[] perBlock = face.equals("YZ") ? medians(1, perBlockOp)[0] : m[4];
+      if (face.equals("XZ")) {
+        System.out.printf("%s XZ face: view with one positioned read in flight %.1f ms wall, %.1f ms cpu%n", label, m[5][0], m[5][1]);
+      }
       for (int k = 0; k < 2; k++) {
         double whole = Math.min(m[1][k], m[2][k]);
         double best = Math.min(vec[k], whole);
@@ -88,8 +94,25 @@ public final class FaceReadBenchmark {
             label, face, t.byteSize(), k == 0 ? "wall" : "cpu", viewT[k], vec[k], perBlock[k], whole, m[1][k], m[2][k], viewT[k] / best,
             viewT[k] / Math.min(best, perBlock[k]), perBlock[k] / viewT[k]);
       }
+      // The view against the fastest other read of the same repetition (timed next to it, under
+      // about the same load): steadier than the ratio of medians when the machine's load moves.
+      int others = face.equals("YZ") ? 2 : 4;
+      double[] paired = new double[reps];
+      for (int i = 0; i < reps; i++) {
+        double best = Double.MAX_VALUE;
+        for (int k = 1; k <= others; k++) {
+          best = Math.min(best, wall[k][i]);
+        }
+        paired[i] = wall[0][i] / best;
+      }
+      Arrays.sort(paired);
+      System.out.printf("%s %s face: view/best other of the same repetition (wall, %d reps): median %.2f, quartiles %.2f-%.2f, max %.2f%n",
+          label, face, reps, paired[reps / 2], paired[reps / 4], paired[(3 * reps) / 4], paired[reps - 1]);
     }
   }
+
+  /** Wall times of the last {@link #medians} call, [op][repetition], in the order timed. */
+  static double[][] lastWall;
 
   interface Op {
     void run() throws Exception;
@@ -120,6 +143,10 @@ public final class FaceReadBenchmark {
         ms[k][i] = (System.nanoTime() - t0) / 1e6;
         cpu[k][i] = (os.getProcessCpuTime() - c0) / 1e6;
       }
+    }
+    lastWall = new double[ops.length][];
+    for (int k = 0; k < ops.length; k++) {
+      lastWall[k] = ms[k].clone();
     }
     double[][] out = new double[ops.length][];
     for (int k = 0; k < ops.length; k++) {
