@@ -16,8 +16,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -45,7 +52,12 @@ import org.apache.hadoop.fs.StreamCapabilities;
  *
  * <p>Errors are {@link IOException}s naming the path and the etype offset: a negative offset, a
  * view reaching past the end of the file ({@link EOFException}), and a file whose length or
- * modification time changed since it was opened. Not thread-safe.
+ * modification time changed since it was opened (checked after every read, and when a read fails:
+ * a read never returns normally with bytes of a changed file). Not thread-safe.
+ *
+ * <p>Memory: a positioned read holds at most {@link ReadOptions#bufferBytes()} of file data at a
+ * time whatever the view (a sieved extent is streamed through that buffer chunk by chunk); a
+ * vectored read holds one planning batch ({@link SievingPolicy#maxBatchBytes()}).
  */
 public final class ViewReader implements Closeable {
   private final FileSystem fs;
@@ -59,9 +71,11 @@ public final class ViewReader implements Closeable {
   private final boolean nativeVectored;
   private final boolean localFs;
   private boolean closed;
-  /** Reused read buffer of positioned (and, while it lasts, vectored) reads; grows to about one batch. */
+  /** Reused read buffer of vectored reads (while it lasts); grows to about one batch. */
   private byte[] arena = new byte[0];
-  private Memory arenaMemory = Memory.ofArray(arena);
+  /** Reused read buffer of positioned (chunked) reads; grows to at most {@link ReadOptions#bufferBytes()}. */
+  private byte[] chunk = new byte[0];
+  private Memory chunkMemory = Memory.ofArray(chunk);
   private Memory staging;
 
   private ViewReader(FileSystem fs, Path path, FileView view, ReadOptions options, FSDataInputStream in, FileStatus status) {
@@ -150,57 +164,46 @@ public final class ViewReader implements Closeable {
     }
     Segment user = Segment.of(memtype, count, dst, origin);
     long t0 = System.nanoTime();
-    checkUnchanged(offset);
+    // The file's status is checked once per read, after it (a file system call each: a namenode
+    // round trip on HDFS, as long as tens of 2 KiB positioned reads); a change since open, between
+    // reads or during this one, fails the read there, or where the read itself fails.
     long end = planner.fileEnd(streamOffset, bytes);
     if (end > length) {
+      checkUnchanged(offset);
       throw new EOFException("fileview: read at offset " + offset + " (" + bytes + " bytes) reaches file byte " + end + " of " + path
           + ", past its end at " + length + " bytes");
     }
     RangePlanner.Cursor cursor = planner.plan(streamOffset, bytes);
     long fileBytes = 0;
     if (bytes > 0) {
-      // The filetype itself drives the extraction: a layout segment over the tiles of this read
-      // visits each range's stream bytes leaf by leaf (a whole strided leaf is one kernel call).
-      long tileSize = view.tileByteSize();
-      long firstTile = streamOffset / tileSize;
-      long lastTile = (streamOffset + bytes - 1) / tileSize;
-      Segment fileLayout = Segment.layout(view.filetype(), lastTile - firstTile + 1);
-      long tileStart = firstTile * tileSize;
-      long base = planner.tileBase(firstTile);
-      boolean direct = isContiguous(memtype);
-      Extract x = new Extract();
-      if (direct) {
-        dst.checkWritable("readAt");
-        x.dst = dst;
-        x.dstDelta = origin + memtype.trueLb() - (streamOffset - tileStart);
-      }
-      for (RangePlanner.Batch b = cursor.next(); b != null; b = cursor.next()) {
-        Window[] windows = read(b, offset);
-        long s = b.streamOffset();
-        int piece = 0;
-        for (int r = 0; r < b.rangeCount(); r++) {
-          long len = 0;
-          while (piece < b.pieceCount() && b.pieceRange(piece) == r) {
-            len += b.pieceLength(piece++);
-          }
-          Window w = windows[r];
-          x.src = w.memory;
-          x.srcDelta = base - b.rangeOffset(r) + w.offset;
-          x.srcEnd = w.offset + b.rangeLength(r);
-          x.srcStart = w.offset;
-          fileLayout.seek(s - tileStart);
-          if (direct) {
-            fileLayout.process(x, len);
+      Extraction e = new Extraction(streamOffset, bytes, dst, origin, memtype, user);
+      try {
+        for (RangePlanner.Batch b = cursor.next(); b != null; b = cursor.next()) {
+          if (vectored(b)) {
+            Window[] windows = readVectored(b, offset);
+            int piece = 0;
+            for (int r = 0; r < b.rangeCount(); r++) {
+              long len = 0;
+              while (piece < b.pieceCount() && b.pieceRange(piece) == r) {
+                len += b.pieceLength(piece++);
+              }
+              Window w = windows[r];
+              e.extract(w.memory, w.offset, b.rangeOffset(r), b.rangeLength(r), len);
+            }
+            fileBytes += b.readBytes();
           } else {
-            Memory staging = staging(len);
-            x.dst = staging;
-            x.dstDelta = -(s - tileStart);
-            fileLayout.process(x, len);
-            user.unpack(staging, 0, len);
+            fileBytes += readChunked(b, offset, e);
           }
-          s += len;
         }
-        fileBytes += b.readBytes();
+      } catch (IOException failed) {
+        // A file replaced or cut short mid-read fails in whatever way the file system reports
+        // (end of file, missing block): say what happened when the file's status shows it.
+        IOException changed = changedError(offset);
+        if (changed != null) {
+          changed.initCause(failed);
+          throw changed;
+        }
+        throw failed;
       }
     }
     checkUnchanged(offset);
@@ -240,12 +243,23 @@ public final class ViewReader implements Closeable {
   /** Where a range's bytes landed: file byte {@code rangeOffset + i} is {@code memory} byte {@code offset + i}. */
   private record Window(Memory memory, long offset) {}
 
-  private Window[] read(RangePlanner.Batch b, long offset) throws IOException {
-    ReadMode mode = options.mode();
-    if (mode == ReadMode.AUTO) {
-      mode = nativeVectored ? ReadMode.VECTORED : ReadMode.POSITIONED;
+  /** Whether batch {@code b} is read vectored (see {@link ReadMode}). */
+  private boolean vectored(RangePlanner.Batch b) {
+    return switch (options.mode()) {
+      case VECTORED -> true;
+      case POSITIONED -> false;
+      case AUTO -> nativeVectored && !dense(b);
+    };
+  }
+
+  /** Whether the ranges of {@code b} form one run, each within {@link #NEAR_BYTES} of the previous: one stream serves them. */
+  private static boolean dense(RangePlanner.Batch b) {
+    for (int i = 1; i < b.rangeCount(); i++) {
+      if (!near(b.rangeOffset(i - 1) + b.rangeLength(i - 1), b.rangeOffset(i))) {
+        return false;
+      }
     }
-    return mode == ReadMode.VECTORED ? readVectored(b, offset) : readPositioned(b, offset);
+    return true;
   }
 
   /** Makes the reused read buffer at least {@code bytes} long. */
@@ -256,7 +270,6 @@ public final class ViewReader implements Closeable {
       SievingPolicy p = options.sieving();
       long most = Math.min(Integer.MAX_VALUE - 64, p.maxBatchBytes() + p.maxRangeBytes() + Math.max(0, p.holeThreshold()));
       arena = new byte[(int) (bytes >= p.maxBatchBytes() / 2 ? Math.max(bytes, most) : bytes)];
-      arenaMemory = Memory.ofArray(arena);
     }
   }
 
@@ -309,37 +322,187 @@ public final class ViewReader implements Closeable {
     return out;
   }
 
-  private Window[] readPositioned(RangePlanner.Batch b, long offset) throws IOException {
-    ensureArena(b.readBytes());
+  /**
+   * Reads the ranges of {@code b} in file order, in chunks of at most {@link
+   * ReadOptions#bufferBytes()} into the reused {@link #chunk}, and extracts each chunk's pieces
+   * (whole or in part) before reading the next: memory stays at one chunk however long the
+   * (sieved) ranges. Returns the file bytes read.
+   *
+   * <p>The stream's own position serves runs of near ranges (a sieved extent split at {@code
+   * maxRangeBytes}: one HDFS block reader streams it, skipping the short gaps), ranges longer than
+   * a chunk, and every range on the local file system (where a positioned read reopens the data and
+   * checksum files); a short isolated range elsewhere takes one positioned read, which asks for
+   * exactly its bytes, and consecutive such ranges that fit the buffer together are read with up to
+   * {@link ReadOptions#parallelReads()} positioned reads in flight.
+   */
+  private long readChunked(RangePlanner.Batch b, long offset, Extraction e) throws IOException {
     int n = b.rangeCount();
-    Window[] out = new Window[n];
-    int at = 0;
-    for (int i = 0; i < n; i++) {
-      long off = b.rangeOffset(i);
-      int len = (int) b.rangeLength(i);
-      // The stream's own position serves runs of near ranges (a sieved extent split at
-      // maxRangeBytes: one HDFS block reader streams it, skipping short gaps) and every range on the
-      // local file system (where a positioned read reopens the data and checksum files); isolated
-      // ranges elsewhere take a positioned read, which asks for exactly their bytes.
-      boolean sequential = localFs || i > 0 && near(b.rangeOffset(i - 1) + b.rangeLength(i - 1), off)
-          || i + 1 < n && near(off + len, b.rangeOffset(i + 1));
-      try {
-        if (sequential) {
-          if (in.getPos() != off) {
-            in.seek(off);
-          }
-          in.readFully(arena, at, len);
-        } else {
-          in.readFully(off, arena, at, len);
+    int bufferBytes = options.bufferBytes();
+    int piece = 0;
+    long done = 0;   // bytes of piece `piece` already extracted
+    long read = 0;
+    for (int i = 0; i < n; ) {
+      if (!streamed(b, i)) {
+        // A round of isolated ranges (each at most a buffer long) that fit the buffer together:
+        // positioned reads, several in flight, then extracted in order.
+        int j = i;
+        long bytes = 0;
+        while (j < n && !streamed(b, j) && bytes + b.rangeLength(j) <= bufferBytes) {
+          bytes += b.rangeLength(j++);
         }
-      } catch (EOFException e) {
-        throw (EOFException) new EOFException("fileview: range [" + off + ", " + (off + len) + ") of " + path
-            + " is past its end (read at offset " + offset + "; file changed?)").initCause(e);
+        ensureChunk((int) bytes);
+        readPositioned(b, i, j, offset);
+        long at = 0;
+        for (int r = i; r < j; r++) {
+          long take = 0;
+          while (piece < b.pieceCount() && b.pieceRange(piece) == r) {
+            take += b.pieceLength(piece++);
+          }
+          e.extract(chunkMemory, at, b.rangeOffset(r), b.rangeLength(r), take);
+          at += b.rangeLength(r);
+        }
+        read += bytes;
+        i = j;
+        continue;
       }
-      out[i] = new Window(arenaMemory, at);
-      at += len;
+      long off = b.rangeOffset(i);
+      long end = off + b.rangeLength(i);
+      for (long c0 = off; c0 < end; ) {
+        int len = (int) Math.min(bufferBytes, end - c0);
+        ensureChunk(len);
+        try {
+          if (in.getPos() != c0) {
+            in.seek(c0);
+          }
+          in.readFully(chunk, 0, len);
+        } catch (EOFException x) {
+          throw (EOFException) new EOFException("fileview: range [" + off + ", " + end + ") of " + path + " is past its end at byte "
+              + (c0 + len) + " (read at offset " + offset + "; file changed?)").initCause(x);
+        }
+        read += len;
+        long c1 = c0 + len;
+        // The stream bytes whose file bytes lie in [c0, c1): the pieces of range i from the
+        // current one on, the last perhaps in part (the rest comes from the next chunk).
+        long take = 0;
+        while (piece < b.pieceCount() && b.pieceRange(piece) == i) {
+          long f = b.pieceOffset(piece) + done;
+          if (f >= c1) {
+            break;
+          }
+          long k = Math.min(b.pieceLength(piece) - done, c1 - f);
+          take += k;
+          done += k;
+          if (done < b.pieceLength(piece)) {
+            break;
+          }
+          piece++;
+          done = 0;
+        }
+        e.extract(chunkMemory, 0, c0, len, take);
+        c0 = c1;
+      }
+      i++;
     }
-    return out;
+    return read;
+  }
+
+  /** Whether range {@code i} of {@code b} is read through the stream rather than by position (see {@link #readChunked}). */
+  private boolean streamed(RangePlanner.Batch b, int i) {
+    long off = b.rangeOffset(i);
+    long len = b.rangeLength(i);
+    return localFs || len > options.bufferBytes() || i > 0 && near(b.rangeOffset(i - 1) + b.rangeLength(i - 1), off)
+        || i + 1 < b.rangeCount() && near(off + len, b.rangeOffset(i + 1));
+  }
+
+  /**
+   * Reads ranges {@code [from, to)} of {@code b} by position into {@link #chunk}, one after the
+   * other: up to {@link ReadOptions#parallelReads()} in flight (the calling thread and helpers of a
+   * shared daemon pool take the next range until none is left). Returns when every read has ended,
+   * so no helper touches the buffer afterwards; the first failure is rethrown.
+   */
+  private void readPositioned(RangePlanner.Batch b, int from, int to, long offset) throws IOException {
+    int count = to - from;
+    long[] at = new long[count];
+    for (int k = 1; k < count; k++) {
+      at[k] = at[k - 1] + b.rangeLength(from + k - 1);
+    }
+    AtomicInteger next = new AtomicInteger();
+    AtomicReference<Failure> failure = new AtomicReference<>();
+    Runnable work = () -> {
+      for (int k = next.getAndIncrement(); k < count && failure.get() == null; k = next.getAndIncrement()) {
+        long off = b.rangeOffset(from + k);
+        int len = (int) b.rangeLength(from + k);
+        try {
+          in.readFully(off, chunk, (int) at[k], len);
+        } catch (Throwable t) {
+          failure.compareAndSet(null, new Failure(off, len, t));
+        }
+      }
+    };
+    int helpers = Math.min(options.parallelReads(), count) - 1;
+    List<Future<?>> running = new ArrayList<>(helpers);
+    try {
+      for (int h = 0; h < helpers; h++) {
+        running.add(PREADS.submit(work));
+      }
+    } catch (RejectedExecutionException full) {
+      // the calling thread reads whatever the helpers that did start leave
+    }
+    work.run();
+    boolean interrupted = false;
+    for (Future<?> f : running) {
+      while (true) {
+        try {
+          f.get();
+          break;
+        } catch (InterruptedException x) {
+          interrupted = true;   // the helpers write into the buffer: wait for them all the same
+        } catch (ExecutionException x) {
+          failure.compareAndSet(null, new Failure(-1, 0, x.getCause()));
+          break;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    Failure f = failure.get();
+    if (f != null) {
+      if (f.cause instanceof EOFException) {
+        throw (EOFException) new EOFException("fileview: range [" + f.offset + ", " + (f.offset + f.length) + ") of " + path
+            + " is past its end (read at offset " + offset + "; file changed?)").initCause(f.cause);
+      }
+      if (f.cause instanceof IOException io) {
+        throw io;
+      }
+      if (f.cause instanceof RuntimeException rt) {
+        throw rt;
+      }
+      if (f.cause instanceof Error err) {
+        throw err;
+      }
+      throw new IOException("fileview: reading " + path + " (read at offset " + offset + "): " + f.cause, f.cause);
+    }
+    if (interrupted) {
+      throw new InterruptedIOException("fileview: interrupted reading " + path + " (read at offset " + offset + ")");
+    }
+  }
+
+  private record Failure(long offset, int length, Throwable cause) {}
+
+  /** Helpers of parallel positioned reads, shared by all readers: daemon threads, gone after 30 s idle. */
+  private static final ExecutorService PREADS = new ThreadPoolExecutor(0, 1024, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+    Thread t = new Thread(r, "fileview-pread");
+    t.setDaemon(true);
+    return t;
+  });
+
+  /** Makes the reused chunk buffer at least {@code bytes} long (at most {@link ReadOptions#bufferBytes()}). */
+  private void ensureChunk(int bytes) {
+    if (chunk.length < bytes) {
+      chunk = new byte[bytes];
+      chunkMemory = Memory.ofArray(chunk);
+    }
   }
 
   /**
@@ -352,6 +515,70 @@ public final class ViewReader implements Closeable {
   }
 
   private static final long NEAR_BYTES = 64 * 1024;
+
+  /**
+   * The extraction of one read: the filetype itself drives it, a layout segment over the tiles of
+   * the read visiting the window's file bytes leaf by leaf (a whole strided leaf is one kernel
+   * call), straight into the user's memory when the memtype is contiguous, else through a staging
+   * buffer and the memtype's unpack. Stream bytes are extracted in order, {@link #extract} call
+   * after call.
+   */
+  private final class Extraction {
+    private final Segment fileLayout;
+    private final long tileStart;
+    private final long base;
+    private final boolean direct;
+    private final Segment user;
+    private final Extract x = new Extract();
+    /** Stream offset of the next byte to extract. */
+    private long s;
+
+    Extraction(long streamOffset, long bytes, Memory dst, long origin, Datatype memtype, Segment user) {
+      long tileSize = view.tileByteSize();
+      long firstTile = streamOffset / tileSize;
+      long lastTile = (streamOffset + bytes - 1) / tileSize;
+      this.fileLayout = Segment.layout(view.filetype(), lastTile - firstTile + 1);
+      this.tileStart = firstTile * tileSize;
+      this.base = planner.tileBase(firstTile);
+      this.direct = isContiguous(memtype);
+      this.user = user;
+      this.s = streamOffset;
+      if (direct) {
+        dst.checkWritable("readAt");
+        x.dst = dst;
+        x.dstDelta = origin + memtype.trueLb() - (streamOffset - tileStart);
+      }
+      fileLayout.seek(streamOffset - tileStart);
+    }
+
+    /**
+     * Extracts the next {@code len} stream bytes, whose file bytes lie in the window of {@code
+     * windowLength} bytes at {@code memory} byte {@code memoryOffset}, which holds file bytes from
+     * {@code fileOffset} on.
+     */
+    void extract(Memory memory, long memoryOffset, long fileOffset, long windowLength, long len) {
+      if (len == 0) {
+        return;
+      }
+      x.src = memory;
+      x.srcDelta = base - fileOffset + memoryOffset;
+      x.srcStart = memoryOffset;
+      x.srcEnd = memoryOffset + windowLength;
+      if (fileLayout.position() != s - tileStart) {
+        fileLayout.seek(s - tileStart);
+      }
+      if (direct) {
+        fileLayout.process(x, len);
+      } else {
+        Memory staging = staging(len);
+        x.dst = staging;
+        x.dstDelta = -(s - tileStart);
+        fileLayout.process(x, len);
+        user.unpack(staging, 0, len);
+      }
+      s += len;
+    }
+  }
 
   /**
    * Copies the leaves of a range out of its window: file byte {@code base + o} (o a layout offset)
@@ -408,11 +635,26 @@ public final class ViewReader implements Closeable {
   }
 
   private void checkUnchanged(long offset) throws IOException {
-    FileStatus now = fs.getFileStatus(path);
+    IOException changed = changedError(offset);
+    if (changed != null) {
+      throw changed;
+    }
+  }
+
+  /** The error to throw if the file's length or modification time differ from those at open, else null. */
+  private IOException changedError(long offset) throws IOException {
+    FileStatus now;
+    try {
+      now = fs.getFileStatus(path);
+    } catch (java.io.FileNotFoundException gone) {
+      return new IOException("fileview: " + path + " changed during read at offset " + offset + " (deleted; length was " + length
+          + ", modification time " + modificationTime + ")");
+    }
     if (now.getLen() != length || now.getModificationTime() != modificationTime) {
-      throw new IOException("fileview: " + path + " changed during read at offset " + offset + " (length " + length + " -> " + now.getLen()
+      return new IOException("fileview: " + path + " changed during read at offset " + offset + " (length " + length + " -> " + now.getLen()
           + ", modification time " + modificationTime + " -> " + now.getModificationTime() + ")");
     }
+    return null;
   }
 
   @Override

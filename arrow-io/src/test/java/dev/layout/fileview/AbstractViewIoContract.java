@@ -16,6 +16,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -130,6 +131,159 @@ abstract class AbstractViewIoContract {
     byte[] positioned = readWhole(fs(), p, view, ReadOptions.defaults().withSieving(policy).withMode(ReadMode.POSITIONED));
     byte[] auto = readWhole(fs(), p, view, ReadOptions.defaults().withSieving(policy));
     assertThat(vectored).isEqualTo(positioned).isEqualTo(auto).isEqualTo(Packing.pack(filetype, 1, file, 0));
+  }
+
+  static Stream<Arguments> viewsPoliciesAndBuffers() {
+    return viewsAndPolicies().flatMap(a -> IntStream.of(1, 7, 64, 1000).mapToObj(n -> Arguments.of(a.get()[0], a.get()[1], n)));
+  }
+
+  /**
+   * Chunked reads (the buffer far smaller than the ranges, pieces cut at chunk boundaries) give the
+   * pack's bytes, in one read or in three reads at odd offsets, into a packed buffer or through a
+   * non-contiguous memtype (staging and unpack chunk by chunk), and no read call asks for more than
+   * the buffer.
+   */
+  @ParameterizedTest
+  @MethodSource("viewsPoliciesAndBuffers")
+  void chunkedReadsOfEveryBufferSizeMatchThePack(Datatype filetype, SievingPolicy policy, int buffer) throws IOException {
+    Path p = file("chunks.bin");
+    byte[] file = Cubes.write(fs(), p, N);
+    FileView view = new FileView(0, F64, filetype);
+    byte[] expected = Packing.pack(filetype, 1, file, 0);
+    CountingFs counting = new CountingFs(fs());
+    for (ReadMode mode : new ReadMode[] {ReadMode.POSITIONED, ReadMode.AUTO}) {
+      ReadOptions o = ReadOptions.defaults().withSieving(policy).withMode(mode).withBufferBytes(buffer);
+      assertThat(readWhole(fs(), p, view, o)).as("%s, %s", mode, policy).isEqualTo(expected);
+      assertThat(readWhole(counting, p, view, o)).as("%s, %s, counted", mode, policy).isEqualTo(expected);
+      byte[] parts = new byte[expected.length];
+      long etypes = expected.length / 8;
+      long[] cuts = {0, etypes / 3, etypes / 3 + 1, etypes};
+      try (ViewReader r = ViewReader.open(fs(), p, view, o)) {
+        for (int i = 0; i + 1 < cuts.length; i++) {
+          r.readAt(cuts[i], parts, cuts[i] * 8, F64, cuts[i + 1] - cuts[i]);
+        }
+        byte[] cube = new byte[file.length];
+        r.readAt(0, cube, 0, filetype, 1);
+        assertThat(Packing.pack(filetype, 1, cube, 0)).as("%s, %s, through the filetype as memtype", mode, policy).isEqualTo(expected);
+      }
+      assertThat(parts).as("%s, %s, in three reads", mode, policy).isEqualTo(expected);
+    }
+    assertThat(counting.longestCall.get()).isBetween(1L, (long) buffer);
+  }
+
+  /** A YZ face sieved into one extent is one stream: no positioned read, one seek, chunks of the buffer, the extent's bytes once. */
+  @Test
+  void aSievedFaceStreamsItsExtentInChunksOfTheBuffer() throws IOException {
+    Path p = file("dense.bin");
+    byte[] file = Cubes.write(fs(), p, N);
+    Datatype yz = VectorRegions.face(F64, SIZES, 2, 3);
+    CountingFs counting = new CountingFs(fs());
+    byte[] out = new byte[(int) yz.byteSize()];
+    ReadStats s;
+    try (ViewReader r = ViewReader.open(counting, p, new FileView(0, F64, yz), ReadOptions.defaults().withBufferBytes(512))) {
+      s = r.readAt(0, out, 0, Primitive.BYTE, out.length);
+    }
+    assertThat(out).isEqualTo(Packing.pack(yz, 1, file, 0));
+    long first = 3 * 8;
+    long end = (11 * 80 + 9 * 8 + 3) * 8 + 8;
+    assertThat(s.ranges()).isEqualTo(1);
+    assertThat(s.fileBytes()).isEqualTo(end - first);
+    assertThat(counting.positionedReads.get()).isZero();
+    assertThat(counting.seeks.get()).isEqualTo(1);
+    assertThat(counting.sequentialBytes.get()).isEqualTo(end - first);
+    assertThat(counting.longestCall.get()).isLessThanOrEqualTo(512);
+  }
+
+  /**
+   * Ranges far apart (1000 bytes every 256 KiB, beyond the 64 KiB the reader streams across): a
+   * range that fits the buffer is one positioned read (except on the local file system, which
+   * always streams), a longer one is streamed in chunks; the bytes are the pack's either way.
+   */
+  @Test
+  void isolatedRangesAreReadByPositionOrStreamedWhenLongerThanTheBuffer() throws IOException {
+    Path p = file("sparse.bin");
+    byte[] file = Cubes.write(fs(), p, (2 << 20) / 8);
+    FileView view = new FileView(0, Primitive.BYTE, Datatype.resized(0, 256 << 10, Datatype.contiguous(1000, Primitive.BYTE)));
+    byte[] expected = Cubes.expected(file, view, 8);
+    for (int buffer : new int[] {4096, 300}) {
+      CountingFs counting = new CountingFs(fs());
+      byte[] out = new byte[expected.length];
+      ReadStats s;
+      try (ViewReader r = ViewReader.open(counting, p, view, ReadOptions.defaults().withBufferBytes(buffer))) {
+        s = r.readAt(0, out, 0, Primitive.BYTE, out.length);
+      }
+      assertThat(out).as("buffer %d", buffer).isEqualTo(expected);
+      assertThat(s.ranges()).isEqualTo(8);
+      assertThat(counting.bytesRead()).as("buffer %d", buffer).isEqualTo(8000);
+      assertThat(counting.longestCall.get()).isLessThanOrEqualTo(buffer);
+      if (buffer == 4096) {
+        assertThat(counting.positionedReads.get()).as("positioned reads").isEqualTo(8);
+        assertThat(counting.sequentialReads.get()).as("sequential reads").isZero();
+      } else {
+        assertThat(counting.positionedReads.get()).as("positioned reads").isZero();
+        assertThat(counting.seeks.get()).as("one seek per range but the first, at byte 0").isEqualTo(7);
+      }
+    }
+  }
+
+  /**
+   * Short isolated ranges are read by position with several reads in flight (as many as allowed,
+   * the round's ranges sharing the buffer), one at a time with parallelReads 1; same bytes.
+   */
+  @Test
+  void isolatedRangesAreReadInParallelWithinTheBuffer() throws IOException {
+    Path p = file("sparse-parallel.bin");
+    byte[] file = Cubes.write(fs(), p, (2 << 20) / 8);
+    // 100 bytes every 80 KiB (beyond the 64 KiB the reader streams across): 25 ranges, 10 per round of the 1000-byte buffer
+    FileView view = new FileView(0, Primitive.BYTE, Datatype.resized(0, 80 << 10, Datatype.contiguous(100, Primitive.BYTE)));
+    byte[] expected = Cubes.expected(file, view, 25);
+    for (int parallel : new int[] {1, 4}) {
+      CountingFs counting = new CountingFs(fs());
+      byte[] out = new byte[expected.length];
+      ReadOptions o = ReadOptions.defaults().withBufferBytes(1000).withParallelReads(parallel);
+      try (ViewReader r = ViewReader.open(counting, p, view, o)) {
+        r.readAt(0, out, 0, Primitive.BYTE, out.length);
+      }
+      assertThat(out).as("%d in flight", parallel).isEqualTo(expected);
+      assertThat(counting.positionedReads.get()).isEqualTo(25);
+      assertThat(counting.mostInFlight.get()).as("most positioned reads in flight").isBetween(1L, (long) parallel);
+      if (parallel == 1) {
+        assertThat(counting.mostInFlight.get()).isEqualTo(1);
+      }
+    }
+  }
+
+  /** A positioned read failing among parallel ones fails the view read with its error (the file being unchanged). */
+  @Test
+  void aFailingParallelReadFailsTheRead() throws IOException {
+    Path p = file("sparse-failing.bin");
+    Cubes.write(fs(), p, (2 << 20) / 8);
+    FileView view = new FileView(0, Primitive.BYTE, Datatype.resized(0, 80 << 10, Datatype.contiguous(100, Primitive.BYTE)));
+    CountingFs counting = new CountingFs(fs(), 3, () -> {
+      throw new IOException("injected failure of a positioned read");
+    });
+    try (ViewReader r = ViewReader.open(counting, p, view, ReadOptions.defaults().withBufferBytes(1000).withParallelReads(4))) {
+      assertThatThrownBy(() -> r.readAt(0, new byte[2500], 0, Primitive.BYTE, 2500)).isInstanceOf(IOException.class)
+          .hasMessage("injected failure of a positioned read");
+      // the reader stays usable: the next read gets the bytes
+      byte[] again = new byte[2500];
+      r.readAt(0, again, 0, Primitive.BYTE, 2500);
+    }
+  }
+
+  @Test
+  void fileReplacedDuringAChunkedReadIsAnError() throws IOException {
+    Path p = file("replaced.bin");
+    Cubes.write(fs(), p, N);
+    CountingFs counting = new CountingFs(fs(), 3, () -> {
+      fs().delete(p, false);
+      Cubes.write(fs(), p, N / 2);
+    });
+    try (ViewReader r = ViewReader.open(counting, p, FileView.contiguous(0, F64), ReadOptions.defaults().withBufferBytes(256))) {
+      assertThatThrownBy(() -> r.readAt(0, new byte[(int) N * 8], 0, F64, N)).isInstanceOf(IOException.class)
+          .hasMessageContaining(p.toString()).hasMessageContaining("changed during read at offset 0");
+    }
+    assertThat(counting.readCalls()).isGreaterThanOrEqualTo(3);
   }
 
   @Test

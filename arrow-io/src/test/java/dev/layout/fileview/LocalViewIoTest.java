@@ -1,6 +1,7 @@
 package dev.layout.fileview;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.layout.datatype.Primitive;
 import dev.layout.memory.Memory;
@@ -64,6 +65,24 @@ class LocalViewIoTest extends AbstractViewIoContract {
       boolean r = super.rename(src, dst);
       check("rename after", src);
       return r;
+    }
+  }
+
+  /** A file cut short in place mid-read: the read fails with the change named, the end of file as the cause. */
+  @Test
+  void fileTruncatedDuringAChunkedReadIsAnErrorNamingTheChange() throws IOException {
+    org.apache.hadoop.fs.Path p = file("truncated.bin");
+    Cubes.write(fs(), p, N);
+    CountingFs counting = new CountingFs(fs(), 2, () -> {
+      try (java.nio.channels.FileChannel c = java.nio.channels.FileChannel.open(temp.resolve("truncated.bin"),
+          java.nio.file.StandardOpenOption.WRITE)) {
+        c.truncate(1000);
+      }
+    });
+    try (ViewReader r = ViewReader.open(counting, p, FileView.contiguous(0, Primitive.FLOAT64), ReadOptions.defaults().withBufferBytes(256))) {
+      assertThatThrownBy(() -> r.readAt(0, new byte[(int) N * 8], 0, Primitive.FLOAT64, N)).isInstanceOf(IOException.class)
+          .hasMessageContaining(p.toString()).hasMessageContaining("changed during read at offset 0").hasMessageContaining("length 7680 -> 1000")
+          .hasCauseInstanceOf(java.io.EOFException.class);
     }
   }
 
