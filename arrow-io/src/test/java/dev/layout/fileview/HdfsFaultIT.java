@@ -21,6 +21,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FilterFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DFSTestUtil;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.util.Progressable;
 import org.junit.jupiter.api.AfterAll;
@@ -94,6 +95,13 @@ class HdfsFaultIT {
     byte[] file = content();
     try (FSDataOutputStream out = hdfs.create(p, (short) 2)) {
       out.write(file);
+    }
+    // close() returns once one replica is complete; the second datanode reports its replica to the
+    // namenode asynchronously. Wait (bounded) until the namenode lists both.
+    try {
+      DFSTestUtil.waitReplication(hdfs, p, (short) 2);
+    } catch (java.util.concurrent.TimeoutException | InterruptedException e) {
+      throw new AssertionError("the second replica of " + p + " was never reported: " + e.getMessage(), e);
     }
     for (BlockLocation loc : hdfs.getFileBlockLocations(p, 0, FILE_BYTES)) {
       assertThat(loc.getNames()).as("replicas of block at %d", loc.getOffset()).hasSize(2);
