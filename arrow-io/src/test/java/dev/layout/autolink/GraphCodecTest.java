@@ -140,6 +140,55 @@ class GraphCodecTest {
     assertThat(copy.other.other).isNull();
   }
 
+  @Test
+  void graphsLargerThanATraversalChunkKeepTheirSharing() {
+    GraphCodec c = GraphCodec.builder(Graphs.registry()).allocator(allocator).packetRows(700).build();
+    // arrays and lists of thousands of elements (several lookup batches within one node), shared
+    // and null elements, two node types reached from each other
+    for (long seed = 1; seed <= 3; seed++) {
+      Object bag = Graphs.build(Graphs.Shape.BAG, 3000, seed);
+      Graphs.assertIsomorphic(bag, c.expand(c.aggregate(bag)));
+      Object mesh = Graphs.build(Graphs.Shape.MESH, 5000, seed);
+      Graphs.assertIsomorphic(mesh, c.expand(c.aggregate(mesh)));
+      Object dag = Graphs.build(Graphs.Shape.DAG, 5000, seed);
+      Graphs.assertIsomorphic(dag, c.expand(c.aggregate(dag)));
+    }
+    Graphs.Vertex hub = new Graphs.Vertex();
+    hub.edges = new Graphs.Vertex[1500];
+    for (int i = 0; i < hub.edges.length; i++) {
+      hub.edges[i] = i % 7 == 0 ? null : i % 3 == 0 ? hub : new Graphs.Vertex();
+      if (hub.edges[i] != null && hub.edges[i] != hub) {
+        hub.edges[i].id = i;
+        hub.edges[i].edges = new Graphs.Vertex[] {hub, hub.edges[i]};
+      }
+    }
+    Graphs.assertIsomorphic(hub, c.expand(c.aggregate(hub)));
+  }
+
+  @Test
+  void nodesAreNumberedInTheOrderABreadthFirstTraversalMeetsThem() {
+    GraphCodec plain = GraphCodec.builder(Graphs.registry()).allocator(allocator).compressionLevel(0).build();
+    Graphs.Node[] t = new Graphs.Node[7];
+    for (int i = 6; i >= 0; i--) {
+      t[i] = new Graphs.Node();
+      t[i].id = i;
+      t[i].left = 2 * i + 1 < 7 ? t[2 * i + 1] : null;
+      t[i].right = 2 * i + 2 < 7 ? t[2 * i + 2] : null;
+    }
+    List<Packet> ps = plain.aggregateAll(t[0]);
+    // heap order: node i's children are 2i+1 and 2i+2; ids column = 0..6
+    ByteBuffer b = ps.get(1).buffer();
+    boolean found = false;
+    for (int i = Packet.DATA_FIXED + 8; i + 28 <= ps.get(1).byteSize() && !found; i += 8) {
+      found = true;
+      for (int k = 0; k < 7; k++) {
+        found &= b.getInt(i + 4 * k) == k;
+      }
+    }
+    assertThat(found).isTrue();
+    Graphs.assertIsomorphic(t[0], plain.expand(ps.iterator()));
+  }
+
   private static Graphs.DNode ring(int n) {
     return (Graphs.DNode) Graphs.build(Graphs.Shape.CYCLIC_LIST, n, 1);
   }
