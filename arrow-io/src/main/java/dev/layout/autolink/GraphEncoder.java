@@ -1,5 +1,7 @@
 package dev.layout.autolink;
 
+import static dev.layout.autolink.FieldOffsets.U;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -40,6 +42,7 @@ final class GraphEncoder implements Iterator<Packet> {
   private final int packetRows;
   private final CompressionCodec codec;
   private final long maxPacketBytes;
+  private final boolean raw; // Columns: fixed-width columns written through their addresses
   private final IdentityIndex index;
   private final Object[][] nodes; // per type, in index order
   private final int[] counts;
@@ -73,7 +76,8 @@ final class GraphEncoder implements Iterator<Packet> {
   static final int BATCH = 512;
 
   GraphEncoder(TypeRegistry registry, BufferAllocator allocator, int packetRows, CompressionCodec codec, long maxPacketBytes,
-      Object root) {
+      boolean raw, Object root) {
+    this.raw = raw && Columns.RAW;
     this.registry = registry;
     this.allocator = allocator;
     this.packetRows = packetRows;
@@ -400,10 +404,13 @@ final class GraphEncoder implements Iterator<Packet> {
         case INT -> {
           IntVector x = (IntVector) v;
           x.allocateNew(n);
-          if (f.offset >= 0) {
+          if (raw && f.offset >= 0) {
+            long a = Columns.address(x, n, 4);
+            long off = f.offset;
             for (int i = 0; i < n; i++) {
-              x.set(i, FieldOffsets.U.getInt(objs[first + i], f.offset));
+              U.putInt(a + 4L * i, U.getInt(objs[first + i], off));
             }
+            Columns.setAllValid(x, n);
           } else {
             for (int i = 0; i < n; i++) {
               x.set(i, (int) f.getter.invokeExact(objs[first + i]));
@@ -413,10 +420,13 @@ final class GraphEncoder implements Iterator<Packet> {
         case LONG -> {
           BigIntVector x = (BigIntVector) v;
           x.allocateNew(n);
-          if (f.offset >= 0) {
+          if (raw && f.offset >= 0) {
+            long a = Columns.address(x, n, 8);
+            long off = f.offset;
             for (int i = 0; i < n; i++) {
-              x.set(i, FieldOffsets.U.getLong(objs[first + i], f.offset));
+              U.putLong(a + 8L * i, U.getLong(objs[first + i], off));
             }
+            Columns.setAllValid(x, n);
           } else {
             for (int i = 0; i < n; i++) {
               x.set(i, (long) f.getter.invokeExact(objs[first + i]));
@@ -426,10 +436,13 @@ final class GraphEncoder implements Iterator<Packet> {
         case FLOAT -> {
           Float4Vector x = (Float4Vector) v;
           x.allocateNew(n);
-          if (f.offset >= 0) {
+          if (raw && f.offset >= 0) {
+            long a = Columns.address(x, n, 4);
+            long off = f.offset;
             for (int i = 0; i < n; i++) {
-              x.set(i, FieldOffsets.U.getFloat(objs[first + i], f.offset));
+              U.putFloat(a + 4L * i, U.getFloat(objs[first + i], off));
             }
+            Columns.setAllValid(x, n);
           } else {
             for (int i = 0; i < n; i++) {
               x.set(i, (float) f.getter.invokeExact(objs[first + i]));
@@ -439,10 +452,13 @@ final class GraphEncoder implements Iterator<Packet> {
         case DOUBLE -> {
           Float8Vector x = (Float8Vector) v;
           x.allocateNew(n);
-          if (f.offset >= 0) {
+          if (raw && f.offset >= 0) {
+            long a = Columns.address(x, n, 8);
+            long off = f.offset;
             for (int i = 0; i < n; i++) {
-              x.set(i, FieldOffsets.U.getDouble(objs[first + i], f.offset));
+              U.putDouble(a + 8L * i, U.getDouble(objs[first + i], off));
             }
+            Columns.setAllValid(x, n);
           } else {
             for (int i = 0; i < n; i++) {
               x.set(i, (double) f.getter.invokeExact(objs[first + i]));
@@ -478,10 +494,20 @@ final class GraphEncoder implements Iterator<Packet> {
           x.allocateNew(n);
           int[] r = refs[t.id][c].array();
           int prev = 0;
-          for (int i = 0; i < n; i++) {
-            int ref = r[first + i];
-            x.set(i, ref < 0 ? -1 : RefCoding.zigzag(ref - prev));
-            prev = ref < 0 ? prev : ref;
+          if (raw) {
+            long a = Columns.address(x, n, 4);
+            for (int i = 0; i < n; i++) {
+              int ref = r[first + i];
+              U.putInt(a + 4L * i, ref < 0 ? -1 : RefCoding.zigzag(ref - prev));
+              prev = ref < 0 ? prev : ref;
+            }
+            Columns.setAllValid(x, n);
+          } else {
+            for (int i = 0; i < n; i++) {
+              int ref = r[first + i];
+              x.set(i, ref < 0 ? -1 : RefCoding.zigzag(ref - prev));
+              prev = ref < 0 ? prev : ref;
+            }
           }
         }
         case REF_ARRAY, REF_LIST -> {

@@ -1,5 +1,7 @@
 package dev.layout.autolink;
 
+import static dev.layout.autolink.FieldOffsets.U;
+
 import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -42,6 +44,7 @@ public final class GraphExpander {
   private final BufferAllocator allocator;
   private final long maxNodes;
   private final long maxPacketBytes;
+  private final boolean raw; // Columns: fixed-width columns read through their addresses
   private int[] previousRef; // per column of the packet being read: the last non-null reference (RefCoding)
 
   private boolean header;
@@ -58,7 +61,8 @@ public final class GraphExpander {
   private Object result;
   private boolean linked;
 
-  GraphExpander(TypeRegistry registry, BufferAllocator allocator, long maxNodes, long maxPacketBytes) {
+  GraphExpander(TypeRegistry registry, BufferAllocator allocator, long maxNodes, long maxPacketBytes, boolean raw) {
+    this.raw = raw && Columns.RAW;
     this.registry = registry;
     this.allocator = allocator;
     this.maxNodes = maxNodes;
@@ -265,6 +269,9 @@ public final class GraphExpander {
           if (v.getValueCount() != rows) {
             throw new GraphFormatException("expand: column " + v.getName() + " length " + v.getValueCount() + " (expected: " + rows + ")");
           }
+          if (!v.getField().isNullable() && v.getNullCount() != 0) {
+            throw new GraphFormatException("expand: column " + v.getName() + " holds " + v.getNullCount() + " nulls (expected: none)");
+          }
         }
         instantiate(type, root, first, rows);
       }
@@ -421,9 +428,11 @@ public final class GraphExpander {
           }
           case INT -> {
             IntVector x = (IntVector) v;
-            if (f.offset >= 0) {
+            if (raw && f.offset >= 0) {
+              long a = Columns.address(x, rows, 4);
+              long off = f.offset;
               for (int i = 0; i < rows; i++) {
-                FieldOffsets.U.putInt(objs[first + i], f.offset, x.get(i));
+                U.putInt(objs[first + i], off, U.getInt(a + 4L * i));
               }
             } else {
               for (int i = 0; i < rows; i++) {
@@ -433,9 +442,11 @@ public final class GraphExpander {
           }
           case LONG -> {
             BigIntVector x = (BigIntVector) v;
-            if (f.offset >= 0) {
+            if (raw && f.offset >= 0) {
+              long a = Columns.address(x, rows, 8);
+              long off = f.offset;
               for (int i = 0; i < rows; i++) {
-                FieldOffsets.U.putLong(objs[first + i], f.offset, x.get(i));
+                U.putLong(objs[first + i], off, U.getLong(a + 8L * i));
               }
             } else {
               for (int i = 0; i < rows; i++) {
@@ -445,9 +456,11 @@ public final class GraphExpander {
           }
           case FLOAT -> {
             Float4Vector x = (Float4Vector) v;
-            if (f.offset >= 0) {
+            if (raw && f.offset >= 0) {
+              long a = Columns.address(x, rows, 4);
+              long off = f.offset;
               for (int i = 0; i < rows; i++) {
-                FieldOffsets.U.putFloat(objs[first + i], f.offset, x.get(i));
+                U.putFloat(objs[first + i], off, U.getFloat(a + 4L * i));
               }
             } else {
               for (int i = 0; i < rows; i++) {
@@ -457,9 +470,11 @@ public final class GraphExpander {
           }
           case DOUBLE -> {
             Float8Vector x = (Float8Vector) v;
-            if (f.offset >= 0) {
+            if (raw && f.offset >= 0) {
+              long a = Columns.address(x, rows, 8);
+              long off = f.offset;
               for (int i = 0; i < rows; i++) {
-                FieldOffsets.U.putDouble(objs[first + i], f.offset, x.get(i));
+                U.putDouble(objs[first + i], off, U.getDouble(a + 8L * i));
               }
             } else {
               for (int i = 0; i < rows; i++) {
@@ -469,8 +484,18 @@ public final class GraphExpander {
           }
           case REF -> {
             // only recorded here; link() writes every reference field, null included
-            for (int i = 0; i < rows; i++) {
-              boxed(t, c, f, v, i);
+            if (raw) {
+              long a = Columns.address(v, rows, 4);
+              IntList pending = pendingRefs[t][c];
+              int[] out = pending.extend(rows);
+              int at = pending.size() - rows;
+              for (int i = 0; i < rows; i++) {
+                out[at + i] = reference(c, U.getInt(a + 4L * i));
+              }
+            } else {
+              for (int i = 0; i < rows; i++) {
+                boxed(t, c, f, v, i);
+              }
             }
           }
           default -> {
