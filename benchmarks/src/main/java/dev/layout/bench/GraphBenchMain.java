@@ -26,8 +26,8 @@ import org.apache.arrow.memory.RootAllocator;
  * rounds in which AutoLink and Kryo alternate (the order flips every round, so drift in the
  * machine's load falls on both), {@code System.gc()} before every call. Reported: the
  * interquartile mean (mean of the middle half) of the wall-clock times and of the process CPU
- * times (all threads, GC included: on a machine shared with other work, time spent descheduled is
- * charged to nobody), the fastest and slowest round, and the bytes. Java serialization, the slow
+ * times ({@link #processCpuNanos}: all threads, GC included; on a machine shared with other work,
+ * time spent descheduled is charged to nobody), the fastest and slowest round, and the bytes. Java serialization, the slow
  * reference, runs a few rounds after the others (median). Every codec's output is checked against
  * the original graph once, untimed.
  *
@@ -258,7 +258,28 @@ public final class GraphBenchMain {
     return new double[] {(t1 - t0) / 1e6, cpu0 < 0 ? Double.NaN : (cpu1 - cpu0) / 1e6};
   }
 
-  private static long processCpuNanos() {
+  /**
+   * CPU time of all the process's threads (GC and compiler threads included), in nanoseconds: the
+   * sum of {@code /proc/self/task/<tid>/schedstat}'s run times where Linux provides them (the JVM's
+   * own process CPU time comes in 10 ms clock ticks), else the JVM's figure, else -1.
+   */
+  static long processCpuNanos() {
+    long sum = 0;
+    try (var tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+      for (Path t : tasks) {
+        try {
+          String s = Files.readString(t.resolve("schedstat"));
+          sum += Long.parseLong(s.substring(0, s.indexOf(' ')));
+        } catch (java.nio.file.NoSuchFileException gone) {
+          // the thread ended meanwhile
+        }
+      }
+      if (sum > 0) {
+        return sum;
+      }
+    } catch (IOException | RuntimeException e) {
+      // not Linux
+    }
     if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
       return os.getProcessCpuTime();
     }

@@ -38,6 +38,18 @@ class GraphBenchMainTest {
   }
 
   @Test
+  void processCpuTimeGrowsWithWork() {
+    long t0 = GraphBenchMain.processCpuNanos();
+    long x = 0;
+    for (long end = System.nanoTime() + 50_000_000L; System.nanoTime() < end; ) {
+      x += Long.numberOfTrailingZeros(x + System.nanoTime());
+    }
+    long t1 = GraphBenchMain.processCpuNanos();
+    assertThat(t0).isPositive();
+    assertThat(t1 - t0).as("cpu after %d", x).isGreaterThan(10_000_000L);
+  }
+
+  @Test
   void testClassPathHasKryo5() {
     assertThat(GraphBenchMain.kryoVersion()).startsWith("kryo-5");
   }
