@@ -7,7 +7,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import com.github.luben.zstd.Zstd;
 import org.apache.arrow.flatbuf.Message;
@@ -51,7 +50,7 @@ public final class GraphExpander {
   private boolean failed;
   private int[] counts;
   private int[] received;
-  private Object[][] nodes;
+  private NodeTable[] nodes;
   private IntList[][] pendingRefs; // [type][field]: REF indices per row; REF_ARRAY/LIST flattened indices
   private IntList[][] pendingLens; // [type][field]: REF_ARRAY/LIST length per row, -1 for null
   private int entryType;
@@ -156,11 +155,11 @@ public final class GraphExpander {
     }
     counts = c;
     received = new int[n];
-    nodes = new Object[n][];
+    nodes = new NodeTable[n];
     pendingRefs = new IntList[n][];
     pendingLens = new IntList[n][];
     for (int t = 0; t < n; t++) {
-      nodes[t] = new Object[0];
+      nodes[t] = new NodeTable();
       List<NodeField> fs = registry.type(t).fields;
       pendingRefs[t] = new IntList[fs.size()];
       pendingLens[t] = new IntList[fs.size()];
@@ -377,11 +376,8 @@ public final class GraphExpander {
   private void instantiate(NodeType type, VectorSchemaRoot root, int first, int rows) throws GraphFormatException {
     int t = type.id;
     previousRef = new int[type.fields.size()]; // reference differences restart in every packet
-    Object[] objs = nodes[t];
-    if (objs.length < first + rows) {
-      long cap = Math.max((long) first + rows, Math.min(counts[t], objs.length * 2L));
-      objs = nodes[t] = Arrays.copyOf(objs, (int) cap);
-    }
+    nodes[t].ensure(first + rows);
+    Object[] objs = new Object[rows]; // this packet's nodes; into nodes[t] once created
     List<NodeField> fs = type.fields;
     List<FieldVector> vs = root.getFieldVectors();
     try {
@@ -391,12 +387,13 @@ public final class GraphExpander {
           for (int c = 0; c < fs.size(); c++) {
             args[c] = boxed(t, c, fs.get(c), vs.get(c), i);
           }
-          objs[first + i] = (Object) type.constructor.invokeExact(args);
+          objs[i] = (Object) type.constructor.invokeExact(args);
         }
+        nodes[t].put(first, objs, rows);
         return;
       }
       for (int i = 0; i < rows; i++) {
-        objs[first + i] = (Object) type.constructor.invokeExact();
+        objs[i] = (Object) type.constructor.invokeExact();
       }
       for (int c = 0; c < fs.size(); c++) {
         NodeField f = fs.get(c);
@@ -405,25 +402,25 @@ public final class GraphExpander {
           case BOOLEAN -> {
             BitVector x = (BitVector) v;
             for (int i = 0; i < rows; i++) {
-              f.setter.invokeExact(objs[first + i], x.get(i) != 0);
+              f.setter.invokeExact(objs[i], x.get(i) != 0);
             }
           }
           case BYTE -> {
             TinyIntVector x = (TinyIntVector) v;
             for (int i = 0; i < rows; i++) {
-              f.setter.invokeExact(objs[first + i], x.get(i));
+              f.setter.invokeExact(objs[i], x.get(i));
             }
           }
           case SHORT -> {
             SmallIntVector x = (SmallIntVector) v;
             for (int i = 0; i < rows; i++) {
-              f.setter.invokeExact(objs[first + i], x.get(i));
+              f.setter.invokeExact(objs[i], x.get(i));
             }
           }
           case CHAR -> {
             UInt2Vector x = (UInt2Vector) v;
             for (int i = 0; i < rows; i++) {
-              f.setter.invokeExact(objs[first + i], x.get(i));
+              f.setter.invokeExact(objs[i], x.get(i));
             }
           }
           case INT -> {
@@ -432,11 +429,11 @@ public final class GraphExpander {
               long a = Columns.address(x, rows, 4);
               long off = f.offset;
               for (int i = 0; i < rows; i++) {
-                U.putInt(objs[first + i], off, U.getInt(a + 4L * i));
+                U.putInt(objs[i], off, U.getInt(a + 4L * i));
               }
             } else {
               for (int i = 0; i < rows; i++) {
-                f.setter.invokeExact(objs[first + i], x.get(i));
+                f.setter.invokeExact(objs[i], x.get(i));
               }
             }
           }
@@ -446,11 +443,11 @@ public final class GraphExpander {
               long a = Columns.address(x, rows, 8);
               long off = f.offset;
               for (int i = 0; i < rows; i++) {
-                U.putLong(objs[first + i], off, U.getLong(a + 8L * i));
+                U.putLong(objs[i], off, U.getLong(a + 8L * i));
               }
             } else {
               for (int i = 0; i < rows; i++) {
-                f.setter.invokeExact(objs[first + i], x.get(i));
+                f.setter.invokeExact(objs[i], x.get(i));
               }
             }
           }
@@ -460,11 +457,11 @@ public final class GraphExpander {
               long a = Columns.address(x, rows, 4);
               long off = f.offset;
               for (int i = 0; i < rows; i++) {
-                U.putFloat(objs[first + i], off, U.getFloat(a + 4L * i));
+                U.putFloat(objs[i], off, U.getFloat(a + 4L * i));
               }
             } else {
               for (int i = 0; i < rows; i++) {
-                f.setter.invokeExact(objs[first + i], x.get(i));
+                f.setter.invokeExact(objs[i], x.get(i));
               }
             }
           }
@@ -474,11 +471,11 @@ public final class GraphExpander {
               long a = Columns.address(x, rows, 8);
               long off = f.offset;
               for (int i = 0; i < rows; i++) {
-                U.putDouble(objs[first + i], off, U.getDouble(a + 8L * i));
+                U.putDouble(objs[i], off, U.getDouble(a + 8L * i));
               }
             } else {
               for (int i = 0; i < rows; i++) {
-                f.setter.invokeExact(objs[first + i], x.get(i));
+                f.setter.invokeExact(objs[i], x.get(i));
               }
             }
           }
@@ -500,11 +497,12 @@ public final class GraphExpander {
           }
           default -> {
             for (int i = 0; i < rows; i++) {
-              f.setter.invokeExact(objs[first + i], boxed(t, c, f, v, i));
+              f.setter.invokeExact(objs[i], boxed(t, c, f, v, i));
             }
           }
         }
       }
+      nodes[t].put(first, objs, rows);
     } catch (RuntimeException e) {
       throw e;
     } catch (Throwable e) {
@@ -583,7 +581,7 @@ public final class GraphExpander {
       throw new GraphFormatException("expand: cannot link graph: " + e, e);
     }
     linked = true;
-    result = entryType < 0 ? null : nodes[entryType][entryIndex];
+    result = entryType < 0 ? null : nodes[entryType].get(entryIndex);
     nodes = null;
     pendingRefs = null;
     pendingLens = null;
@@ -599,14 +597,14 @@ public final class GraphExpander {
       throw new GraphFormatException("expand: " + from.type.getSimpleName() + "." + f.name + " of node " + row + " index " + idx
           + " (expected: -1.." + (counts[tt] - 1) + ")");
     }
-    return nodes[tt][idx];
+    return nodes[tt].get(idx);
   }
 
   @SuppressWarnings("unchecked")
   private void link() {
     for (int t = 0; t < counts.length; t++) {
       NodeType type = registry.type(t);
-      Object[] objs = nodes[t];
+      NodeTable objs = nodes[t];
       int n = counts[t];
       for (int c = 0; c < type.fields.size(); c++) {
         NodeField f = type.fields.get(c);
@@ -619,9 +617,9 @@ public final class GraphExpander {
             for (int i = 0; i < n; i++) {
               Object target = target(f, type, i, refs[i]);
               if (f.offset >= 0) {
-                FieldOffsets.U.putObject(objs[i], f.offset, target); // null too: a constructor may have set the field
+                FieldOffsets.U.putObject(objs.get(i), f.offset, target); // null too: a constructor may have set the field
               } else {
-                f.setter.invokeExact(objs[i], target);
+                f.setter.invokeExact(objs.get(i), target);
               }
             }
           } else {
@@ -632,7 +630,7 @@ public final class GraphExpander {
               if (len < 0) {
                 continue;
               }
-              Object container = (Object) f.getter.invokeExact(objs[i]);
+              Object container = (Object) f.getter.invokeExact(objs.get(i));
               if (f.kind == NodeField.Kind.REF_ARRAY) {
                 Object[] arr = (Object[]) container;
                 for (int j = 0; j < len; j++) {
