@@ -50,7 +50,7 @@ public final class GraphBenchMain {
   static int run(String[] args, PrintStream out) {
     List<String> a = Arrays.asList(args);
     boolean quick = a.contains("--quick");
-    int rounds = quick ? 5 : 15;
+    int rounds = quick ? 9 : 15;
     int i = a.indexOf("--rounds");
     if (i >= 0) {
       if (i + 1 >= args.length) {
@@ -66,7 +66,8 @@ public final class GraphBenchMain {
         throw new IllegalArgumentException("bench graph: unknown argument '" + args[k] + "' (expected: --quick, --rounds N)");
       }
     }
-    List<String> cmd = childCommand(quick ? new String[] {"100000", Integer.toString(rounds), "3", "1"}
+    // quick: 10^5 nodes, where a round takes milliseconds and the JIT needs more of them
+    List<String> cmd = childCommand(quick ? new String[] {"100000", Integer.toString(rounds), "15", "1"}
         : new String[] {"1000000", Integer.toString(rounds), "5", "3"});
     try {
       Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
