@@ -49,6 +49,7 @@ public final class GraphCodec {
   private final long maxNodes;
   private final int compressionLevel;
   private final long maxPacketBytes;
+  private final boolean rawColumns;
 
   private GraphCodec(Builder b) {
     this.registry = b.registry;
@@ -57,6 +58,7 @@ public final class GraphCodec {
     this.maxNodes = b.maxNodes;
     this.compressionLevel = b.compressionLevel;
     this.maxPacketBytes = b.maxPacketBytes;
+    this.rawColumns = b.rawColumns;
   }
 
   public static Builder builder(TypeRegistry registry) {
@@ -74,6 +76,7 @@ public final class GraphCodec {
     private long maxNodes = DEFAULT_MAX_NODES;
     private int compressionLevel = DEFAULT_COMPRESSION_LEVEL;
     private long maxPacketBytes = DEFAULT_MAX_PACKET_BYTES;
+    private boolean rawColumns = true;
 
     private Builder(TypeRegistry registry) {
       this.registry = registry;
@@ -128,6 +131,16 @@ public final class GraphCodec {
       return this;
     }
 
+    /**
+     * Whether fixed-width columns are read and written through their buffers' addresses ({@link
+     * Columns}; the default where Unsafe is available on a little-endian machine) or through Arrow's
+     * and the fields' accessors (tests of the portable path).
+     */
+    Builder rawColumns(boolean raw) {
+      this.rawColumns = raw;
+      return this;
+    }
+
     public GraphCodec build() {
       if (allocator == null) {
         throw new NullPointerException("GraphCodec: allocator is null (expected: a BufferAllocator)");
@@ -150,7 +163,7 @@ public final class GraphCodec {
    * an unregistered class fails here with an {@link IllegalArgumentException}.
    */
   public Iterator<Packet> aggregate(Object root) {
-    return new GraphEncoder(registry, allocator, packetRows, RefCoding.codec(compressionLevel), maxPacketBytes, root);
+    return new GraphEncoder(registry, allocator, packetRows, RefCoding.codec(compressionLevel), maxPacketBytes, rawColumns, root);
   }
 
   /** {@link #aggregate} as a sequential stream. */
@@ -167,7 +180,7 @@ public final class GraphCodec {
 
   /** A push-style decoder, for transports that receive packets one at a time. */
   public GraphExpander expander() {
-    return new GraphExpander(registry, allocator, maxNodes, maxPacketBytes);
+    return new GraphExpander(registry, allocator, maxNodes, maxPacketBytes, rawColumns);
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.layout.autolink;
 
+import static dev.layout.autolink.FieldOffsets.U;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,13 +32,17 @@ import org.apache.arrow.vector.ipc.WriteChannel;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
 
-/** Aggregation: BFS with marks at construction, then one packet per {@link #next()}. */
+/**
+ * Aggregation: a traversal with marks at construction (breadth-first within each type: the nodes of
+ * a type are visited in the order they were met), then one packet per {@link #next()}.
+ */
 final class GraphEncoder implements Iterator<Packet> {
   private final TypeRegistry registry;
   private final BufferAllocator allocator;
   private final int packetRows;
   private final CompressionCodec codec;
   private final long maxPacketBytes;
+  private final boolean raw; // Columns: fixed-width columns written through their addresses
   private final IdentityIndex index;
   private final Object[][] nodes; // per type, in index order
   private final int[] counts;
@@ -47,22 +53,31 @@ final class GraphEncoder implements Iterator<Packet> {
   private int type;
   private int row;
 
-  // Reference indices recorded during the traversal, per [type][field], in node order (the BFS
-  // dequeues the nodes of a type in index order): the packets copy them instead of looking every
+  // Reference indices recorded during the traversal, per [type][field], in node order (the
+  // traversal visits the nodes of a type in index order): the packets copy them instead of looking every
   // target up again. REF fields: one index per node (-1 null). REF_ARRAY/REF_LIST: the flattened
   // element indices, and one length per node (-1 for a null container).
   private final IntList[][] refs;
   private final IntList[][] lens;
   private final int[][] elementCursor; // [type][field]: next flattened element of the next packet
 
-  // BFS queue (all types), and a one-entry class cache for type lookup
-  private Object[] queue = new Object[16];
-  private int tail;
+  // Traversal: the nodes of each type are visited in index order, a chunk at a time (cursor[t]: the
+  // next unvisited node of type t); the chunk's targets of one field are looked up together.
+  private final int[] cursor;
+  private Object[] targets = new Object[BATCH];
+  private int[] hashes = new int[BATCH];
+  private int[] columns = new int[BATCH];
   private Class<?> lastClass;
   private NodeType lastType;
 
+  /** Nodes visited per chunk. */
+  static final int CHUNK = 256;
+  /** Targets looked up together: they and their table slots fit in L1. */
+  static final int BATCH = 512;
+
   GraphEncoder(TypeRegistry registry, BufferAllocator allocator, int packetRows, CompressionCodec codec, long maxPacketBytes,
-      Object root) {
+      boolean raw, Object root) {
+    this.raw = raw && Columns.RAW;
     this.registry = registry;
     this.allocator = allocator;
     this.packetRows = packetRows;
@@ -74,6 +89,7 @@ final class GraphEncoder implements Iterator<Packet> {
       nodes[i] = new Object[8];
     }
     this.counts = new int[n];
+    this.cursor = new int[n];
     this.index = new IdentityIndex(1024);
     this.refs = new IntList[n][];
     this.lens = new IntList[n][];
@@ -96,9 +112,15 @@ final class GraphEncoder implements Iterator<Packet> {
     if (root != null) {
       NodeType rt = typeOf(root, null);
       entryType = rt.id;
-      entryIndex = mark(root, rt);
+      entryIndex = 0;
+      index.ensureRoom(1);
+      index.getOrPut(root, IdentityIndex.hash(root), nodes[rt.id], 0, 0);
+      append(root, rt.id);
       traverse();
     }
+    targets = null;
+    hashes = null;
+    columns = null;
   }
 
   private NodeType typeOf(Object o, String via) {
@@ -116,101 +138,142 @@ final class GraphEncoder implements Iterator<Packet> {
     return t;
   }
 
-  private int mark(Object o, NodeType t) {
-    int i = next(t);
-    index.getOrPut(o, nodes[t.id], counts[t.id], i);
-    enqueue(o, t, i);
-    return i;
-  }
-
-  /** The index the next node of type t gets. */
-  private int next(NodeType t) {
-    int i = counts[t.id];
+  /** Gives o the next index of type t (o is new, its class checked). */
+  private void append(Object o, int t) {
+    int i = counts[t];
     if (i == Integer.MAX_VALUE - 8) {
-      throw new IllegalArgumentException("aggregate: nodes of " + t.type.getName() + " " + i + " (expected: fewer, indices are int32)");
+      throw new IllegalArgumentException("aggregate: nodes of " + registry.type(t).type.getName() + " " + i
+          + " (expected: fewer, indices are int32)");
     }
-    return i;
-  }
-
-  private void enqueue(Object o, NodeType t, int i) {
-    int id = t.id;
-    Object[] a = nodes[id];
+    Object[] a = nodes[t];
     if (i == a.length) {
-      a = nodes[id] = java.util.Arrays.copyOf(a, (int) Math.min(Integer.MAX_VALUE - 8L, a.length * 2L));
+      a = nodes[t] = java.util.Arrays.copyOf(a, (int) Math.min(Integer.MAX_VALUE - 8L, a.length * 2L));
     }
     a[i] = o;
-    counts[id] = i + 1;
-    if (tail == queue.length) {
-      queue = java.util.Arrays.copyOf(queue, queue.length * 2);
-    }
-    queue[tail++] = o;
+    counts[t] = i + 1;
   }
 
-  /** The index of a reference's target (-1 for null), marking it when it is seen for the first time. */
-  private int visit(Object target, NodeField f, NodeType from) {
-    if (target == null) {
-      return -1;
-    }
-    NodeType t = registry.type(f.targetId);
-    int i = index.getOrPut(target, nodes[t.id], counts[t.id], counts[t.id]);
-    if (i >= 0) {
-      return i; // seen before (its class was checked then)
-    }
-    i = -1 - i;
-    if (target.getClass() != t.type) {
-      NodeType actual = typeOf(target, from.type.getSimpleName() + "." + f.name);
-      throw new IllegalArgumentException("aggregate: field " + from.type.getSimpleName() + "." + f.name + " holds a "
-          + actual.type.getName() + " (expected: exactly " + f.target.getName() + ", subclasses need their own field type)");
-    }
-    next(t);
-    enqueue(target, t, i);
-    return i;
-  }
-
+  /**
+   * Visits every node reachable from the entry: the unvisited nodes of each type in index order, a
+   * chunk of up to {@link #CHUNK} at a time, until no type has any left. Nodes are numbered in the
+   * order they are first met (per type), so the reference columns stay small and regular as under
+   * a breadth-first traversal.
+   */
   private void traverse() {
-    for (int head = 0; head < tail; head++) {
-      visitNode(head);
+    boolean more = true;
+    while (more) {
+      more = false;
+      for (int t = 0; t < counts.length; t++) {
+        while (cursor[t] < counts[t]) {
+          int from = cursor[t];
+          int n = Math.min(CHUNK, counts[t] - from);
+          visitChunk(registry.type(t), from, n);
+          cursor[t] = from + n;
+          more = true;
+        }
+      }
     }
-    queue = null;
   }
 
-  /** Visits queue[head]'s references in field order, recording their indices. */
-  private void visitNode(int head) {
-    Object o = queue[head];
-    queue[head] = null;
-    NodeType t = typeOf(o, null);
+  /**
+   * Visits nodes [from, from + n) of type t: their targets are gathered in node order (fields in
+   * field order, elements of an array or list in element order, the order a breadth-first traversal
+   * meets them), up to {@link #BATCH} at a time, then looked up together ({@link #flush}).
+   */
+  private void visitChunk(NodeType t, int from, int n) {
+    int[] refFields = t.referenceFields;
     List<NodeField> fs = t.fields;
-    for (int c = 0; c < fs.size(); c++) {
-      NodeField f = fs.get(c);
-      switch (f.kind) {
-        case REF -> refs[t.id][c].add(visit(get(f, o), f, t));
-        case REF_ARRAY -> {
-          Object[] arr = (Object[]) get(f, o);
-          IntList out = refs[t.id][c];
-          if (arr == null) {
-            lens[t.id][c].add(-1);
-          } else {
-            lens[t.id][c].add(arr.length);
-            for (Object x : arr) {
-              out.add(visit(x, f, t));
+    Object[] objs = nodes[t.id]; // only read below nodes[t.id]'s current count: a flush may grow it, not change these
+    Object[] tg = targets;
+    int[] cs = columns;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+      Object o = objs[from + i];
+      for (int c : refFields) {
+        NodeField f = fs.get(c);
+        if (f.kind == NodeField.Kind.REF) {
+          if (k == BATCH) {
+            flush(t, k);
+            k = 0;
+          }
+          tg[k] = f.offset >= 0 ? FieldOffsets.U.getObject(o, f.offset) : get(f, o);
+          cs[k++] = c;
+          continue;
+        }
+        Object container = get(f, o);
+        IntList len = lens[t.id][c];
+        if (container == null) {
+          len.add(-1);
+          continue;
+        }
+        int m = 0;
+        if (f.kind == NodeField.Kind.REF_ARRAY) {
+          for (Object x : (Object[]) container) {
+            if (k == BATCH) {
+              flush(t, k);
+              k = 0;
             }
+            tg[k] = x;
+            cs[k++] = c;
+            m++;
+          }
+        } else {
+          for (Object x : (List<?>) container) {
+            if (k == BATCH) {
+              flush(t, k);
+              k = 0;
+            }
+            tg[k] = x;
+            cs[k++] = c;
+            m++;
           }
         }
-        case REF_LIST -> {
-          List<?> list = (List<?>) get(f, o);
-          IntList out = refs[t.id][c];
-          if (list == null) {
-            lens[t.id][c].add(-1);
-          } else {
-            int before = out.size();
-            for (Object x : list) {
-              out.add(visit(x, f, t));
-            }
-            lens[t.id][c].add(out.size() - before);
-          }
-        }
-        default -> {}
+        len.add(m);
       }
+    }
+    flush(t, k);
+  }
+
+  /**
+   * Appends the indices of {@code targets[0, k)} (reached from nodes of type from through the fields
+   * {@code columns[0, k)}) to their columns, -1 for null, numbering and recording the targets met for
+   * the first time. Two passes: the first computes every target's hash and touches its table slot,
+   * so that the slots' cache misses overlap instead of following one another; the second probes,
+   * its slots now mostly in cache.
+   */
+  private void flush(NodeType from, int k) {
+    if (k == 0) {
+      return;
+    }
+    Object[] tg = targets;
+    int[] hs = hashes;
+    int[] cs = columns;
+    List<NodeField> fs = from.fields;
+    IntList[] out = refs[from.id];
+    index.ensureRoom(k);
+    index.touch(tg, hs, k);
+    for (int i = 0; i < k; i++) {
+      Object x = tg[i];
+      tg[i] = null;
+      int c = cs[i];
+      if (x == null) {
+        out[c].add(-1);
+        continue;
+      }
+      NodeField f = fs.get(c);
+      int tt = f.targetId;
+      int count = counts[tt];
+      int idx = index.getOrPut(x, hs[i], nodes[tt], count, count);
+      if (idx < 0) {
+        idx = -1 - idx;
+        if (x.getClass() != f.target) {
+          NodeType actual = typeOf(x, from.type.getSimpleName() + "." + f.name);
+          throw new IllegalArgumentException("aggregate: field " + from.type.getSimpleName() + "." + f.name + " holds a "
+              + actual.type.getName() + " (expected: exactly " + f.target.getName() + ", subclasses need their own field type)");
+        }
+        append(x, tt);
+      }
+      out[c].add(idx);
     }
   }
 
@@ -341,10 +404,13 @@ final class GraphEncoder implements Iterator<Packet> {
         case INT -> {
           IntVector x = (IntVector) v;
           x.allocateNew(n);
-          if (f.offset >= 0) {
+          if (raw && f.offset >= 0) {
+            long a = Columns.address(x, n, 4);
+            long off = f.offset;
             for (int i = 0; i < n; i++) {
-              x.set(i, FieldOffsets.U.getInt(objs[first + i], f.offset));
+              U.putInt(a + 4L * i, U.getInt(objs[first + i], off));
             }
+            Columns.setAllValid(x, n);
           } else {
             for (int i = 0; i < n; i++) {
               x.set(i, (int) f.getter.invokeExact(objs[first + i]));
@@ -354,10 +420,13 @@ final class GraphEncoder implements Iterator<Packet> {
         case LONG -> {
           BigIntVector x = (BigIntVector) v;
           x.allocateNew(n);
-          if (f.offset >= 0) {
+          if (raw && f.offset >= 0) {
+            long a = Columns.address(x, n, 8);
+            long off = f.offset;
             for (int i = 0; i < n; i++) {
-              x.set(i, FieldOffsets.U.getLong(objs[first + i], f.offset));
+              U.putLong(a + 8L * i, U.getLong(objs[first + i], off));
             }
+            Columns.setAllValid(x, n);
           } else {
             for (int i = 0; i < n; i++) {
               x.set(i, (long) f.getter.invokeExact(objs[first + i]));
@@ -367,10 +436,13 @@ final class GraphEncoder implements Iterator<Packet> {
         case FLOAT -> {
           Float4Vector x = (Float4Vector) v;
           x.allocateNew(n);
-          if (f.offset >= 0) {
+          if (raw && f.offset >= 0) {
+            long a = Columns.address(x, n, 4);
+            long off = f.offset;
             for (int i = 0; i < n; i++) {
-              x.set(i, FieldOffsets.U.getFloat(objs[first + i], f.offset));
+              U.putFloat(a + 4L * i, U.getFloat(objs[first + i], off));
             }
+            Columns.setAllValid(x, n);
           } else {
             for (int i = 0; i < n; i++) {
               x.set(i, (float) f.getter.invokeExact(objs[first + i]));
@@ -380,10 +452,13 @@ final class GraphEncoder implements Iterator<Packet> {
         case DOUBLE -> {
           Float8Vector x = (Float8Vector) v;
           x.allocateNew(n);
-          if (f.offset >= 0) {
+          if (raw && f.offset >= 0) {
+            long a = Columns.address(x, n, 8);
+            long off = f.offset;
             for (int i = 0; i < n; i++) {
-              x.set(i, FieldOffsets.U.getDouble(objs[first + i], f.offset));
+              U.putDouble(a + 8L * i, U.getDouble(objs[first + i], off));
             }
+            Columns.setAllValid(x, n);
           } else {
             for (int i = 0; i < n; i++) {
               x.set(i, (double) f.getter.invokeExact(objs[first + i]));
@@ -419,10 +494,20 @@ final class GraphEncoder implements Iterator<Packet> {
           x.allocateNew(n);
           int[] r = refs[t.id][c].array();
           int prev = 0;
-          for (int i = 0; i < n; i++) {
-            int ref = r[first + i];
-            x.set(i, ref < 0 ? -1 : RefCoding.zigzag(ref - prev));
-            prev = ref < 0 ? prev : ref;
+          if (raw) {
+            long a = Columns.address(x, n, 4);
+            for (int i = 0; i < n; i++) {
+              int ref = r[first + i];
+              U.putInt(a + 4L * i, ref < 0 ? -1 : RefCoding.zigzag(ref - prev));
+              prev = ref < 0 ? prev : ref;
+            }
+            Columns.setAllValid(x, n);
+          } else {
+            for (int i = 0; i < n; i++) {
+              int ref = r[first + i];
+              x.set(i, ref < 0 ? -1 : RefCoding.zigzag(ref - prev));
+              prev = ref < 0 ? prev : ref;
+            }
           }
         }
         case REF_ARRAY, REF_LIST -> {

@@ -1,11 +1,12 @@
 package dev.layout.autolink;
 
+import static dev.layout.autolink.FieldOffsets.U;
+
 import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import com.github.luben.zstd.Zstd;
 import org.apache.arrow.flatbuf.Message;
@@ -42,13 +43,14 @@ public final class GraphExpander {
   private final BufferAllocator allocator;
   private final long maxNodes;
   private final long maxPacketBytes;
+  private final boolean raw; // Columns: fixed-width columns read through their addresses
   private int[] previousRef; // per column of the packet being read: the last non-null reference (RefCoding)
 
   private boolean header;
   private boolean failed;
   private int[] counts;
   private int[] received;
-  private Object[][] nodes;
+  private NodeTable[] nodes;
   private IntList[][] pendingRefs; // [type][field]: REF indices per row; REF_ARRAY/LIST flattened indices
   private IntList[][] pendingLens; // [type][field]: REF_ARRAY/LIST length per row, -1 for null
   private int entryType;
@@ -58,7 +60,8 @@ public final class GraphExpander {
   private Object result;
   private boolean linked;
 
-  GraphExpander(TypeRegistry registry, BufferAllocator allocator, long maxNodes, long maxPacketBytes) {
+  GraphExpander(TypeRegistry registry, BufferAllocator allocator, long maxNodes, long maxPacketBytes, boolean raw) {
+    this.raw = raw && Columns.RAW;
     this.registry = registry;
     this.allocator = allocator;
     this.maxNodes = maxNodes;
@@ -152,11 +155,11 @@ public final class GraphExpander {
     }
     counts = c;
     received = new int[n];
-    nodes = new Object[n][];
+    nodes = new NodeTable[n];
     pendingRefs = new IntList[n][];
     pendingLens = new IntList[n][];
     for (int t = 0; t < n; t++) {
-      nodes[t] = new Object[0];
+      nodes[t] = new NodeTable();
       List<NodeField> fs = registry.type(t).fields;
       pendingRefs[t] = new IntList[fs.size()];
       pendingLens[t] = new IntList[fs.size()];
@@ -265,6 +268,9 @@ public final class GraphExpander {
           if (v.getValueCount() != rows) {
             throw new GraphFormatException("expand: column " + v.getName() + " length " + v.getValueCount() + " (expected: " + rows + ")");
           }
+          if (!v.getField().isNullable() && v.getNullCount() != 0) {
+            throw new GraphFormatException("expand: column " + v.getName() + " holds " + v.getNullCount() + " nulls (expected: none)");
+          }
         }
         instantiate(type, root, first, rows);
       }
@@ -370,11 +376,8 @@ public final class GraphExpander {
   private void instantiate(NodeType type, VectorSchemaRoot root, int first, int rows) throws GraphFormatException {
     int t = type.id;
     previousRef = new int[type.fields.size()]; // reference differences restart in every packet
-    Object[] objs = nodes[t];
-    if (objs.length < first + rows) {
-      long cap = Math.max((long) first + rows, Math.min(counts[t], objs.length * 2L));
-      objs = nodes[t] = Arrays.copyOf(objs, (int) cap);
-    }
+    nodes[t].ensure(first + rows);
+    Object[] objs = new Object[rows]; // this packet's nodes; into nodes[t] once created
     List<NodeField> fs = type.fields;
     List<FieldVector> vs = root.getFieldVectors();
     try {
@@ -384,12 +387,13 @@ public final class GraphExpander {
           for (int c = 0; c < fs.size(); c++) {
             args[c] = boxed(t, c, fs.get(c), vs.get(c), i);
           }
-          objs[first + i] = (Object) type.constructor.invokeExact(args);
+          objs[i] = (Object) type.constructor.invokeExact(args);
         }
+        nodes[t].put(first, objs, rows);
         return;
       }
       for (int i = 0; i < rows; i++) {
-        objs[first + i] = (Object) type.constructor.invokeExact();
+        objs[i] = (Object) type.constructor.invokeExact();
       }
       for (int c = 0; c < fs.size(); c++) {
         NodeField f = fs.get(c);
@@ -398,88 +402,107 @@ public final class GraphExpander {
           case BOOLEAN -> {
             BitVector x = (BitVector) v;
             for (int i = 0; i < rows; i++) {
-              f.setter.invokeExact(objs[first + i], x.get(i) != 0);
+              f.setter.invokeExact(objs[i], x.get(i) != 0);
             }
           }
           case BYTE -> {
             TinyIntVector x = (TinyIntVector) v;
             for (int i = 0; i < rows; i++) {
-              f.setter.invokeExact(objs[first + i], x.get(i));
+              f.setter.invokeExact(objs[i], x.get(i));
             }
           }
           case SHORT -> {
             SmallIntVector x = (SmallIntVector) v;
             for (int i = 0; i < rows; i++) {
-              f.setter.invokeExact(objs[first + i], x.get(i));
+              f.setter.invokeExact(objs[i], x.get(i));
             }
           }
           case CHAR -> {
             UInt2Vector x = (UInt2Vector) v;
             for (int i = 0; i < rows; i++) {
-              f.setter.invokeExact(objs[first + i], x.get(i));
+              f.setter.invokeExact(objs[i], x.get(i));
             }
           }
           case INT -> {
             IntVector x = (IntVector) v;
-            if (f.offset >= 0) {
+            if (raw && f.offset >= 0) {
+              long a = Columns.address(x, rows, 4);
+              long off = f.offset;
               for (int i = 0; i < rows; i++) {
-                FieldOffsets.U.putInt(objs[first + i], f.offset, x.get(i));
+                U.putInt(objs[i], off, U.getInt(a + 4L * i));
               }
             } else {
               for (int i = 0; i < rows; i++) {
-                f.setter.invokeExact(objs[first + i], x.get(i));
+                f.setter.invokeExact(objs[i], x.get(i));
               }
             }
           }
           case LONG -> {
             BigIntVector x = (BigIntVector) v;
-            if (f.offset >= 0) {
+            if (raw && f.offset >= 0) {
+              long a = Columns.address(x, rows, 8);
+              long off = f.offset;
               for (int i = 0; i < rows; i++) {
-                FieldOffsets.U.putLong(objs[first + i], f.offset, x.get(i));
+                U.putLong(objs[i], off, U.getLong(a + 8L * i));
               }
             } else {
               for (int i = 0; i < rows; i++) {
-                f.setter.invokeExact(objs[first + i], x.get(i));
+                f.setter.invokeExact(objs[i], x.get(i));
               }
             }
           }
           case FLOAT -> {
             Float4Vector x = (Float4Vector) v;
-            if (f.offset >= 0) {
+            if (raw && f.offset >= 0) {
+              long a = Columns.address(x, rows, 4);
+              long off = f.offset;
               for (int i = 0; i < rows; i++) {
-                FieldOffsets.U.putFloat(objs[first + i], f.offset, x.get(i));
+                U.putFloat(objs[i], off, U.getFloat(a + 4L * i));
               }
             } else {
               for (int i = 0; i < rows; i++) {
-                f.setter.invokeExact(objs[first + i], x.get(i));
+                f.setter.invokeExact(objs[i], x.get(i));
               }
             }
           }
           case DOUBLE -> {
             Float8Vector x = (Float8Vector) v;
-            if (f.offset >= 0) {
+            if (raw && f.offset >= 0) {
+              long a = Columns.address(x, rows, 8);
+              long off = f.offset;
               for (int i = 0; i < rows; i++) {
-                FieldOffsets.U.putDouble(objs[first + i], f.offset, x.get(i));
+                U.putDouble(objs[i], off, U.getDouble(a + 8L * i));
               }
             } else {
               for (int i = 0; i < rows; i++) {
-                f.setter.invokeExact(objs[first + i], x.get(i));
+                f.setter.invokeExact(objs[i], x.get(i));
               }
             }
           }
           case REF -> {
             // only recorded here; link() writes every reference field, null included
-            for (int i = 0; i < rows; i++) {
-              boxed(t, c, f, v, i);
+            if (raw) {
+              long a = Columns.address(v, rows, 4);
+              IntList pending = pendingRefs[t][c];
+              int[] out = pending.extend(rows);
+              int at = pending.size() - rows;
+              for (int i = 0; i < rows; i++) {
+                out[at + i] = reference(c, U.getInt(a + 4L * i));
+              }
+            } else {
+              for (int i = 0; i < rows; i++) {
+                boxed(t, c, f, v, i);
+              }
             }
           }
           default -> {
             for (int i = 0; i < rows; i++) {
-              f.setter.invokeExact(objs[first + i], boxed(t, c, f, v, i));
+              f.setter.invokeExact(objs[i], boxed(t, c, f, v, i));
             }
           }
         }
       }
+      nodes[t].put(first, objs, rows);
     } catch (RuntimeException e) {
       throw e;
     } catch (Throwable e) {
@@ -558,7 +581,7 @@ public final class GraphExpander {
       throw new GraphFormatException("expand: cannot link graph: " + e, e);
     }
     linked = true;
-    result = entryType < 0 ? null : nodes[entryType][entryIndex];
+    result = entryType < 0 ? null : nodes[entryType].get(entryIndex);
     nodes = null;
     pendingRefs = null;
     pendingLens = null;
@@ -574,14 +597,14 @@ public final class GraphExpander {
       throw new GraphFormatException("expand: " + from.type.getSimpleName() + "." + f.name + " of node " + row + " index " + idx
           + " (expected: -1.." + (counts[tt] - 1) + ")");
     }
-    return nodes[tt][idx];
+    return nodes[tt].get(idx);
   }
 
   @SuppressWarnings("unchecked")
   private void link() {
     for (int t = 0; t < counts.length; t++) {
       NodeType type = registry.type(t);
-      Object[] objs = nodes[t];
+      NodeTable objs = nodes[t];
       int n = counts[t];
       for (int c = 0; c < type.fields.size(); c++) {
         NodeField f = type.fields.get(c);
@@ -594,9 +617,9 @@ public final class GraphExpander {
             for (int i = 0; i < n; i++) {
               Object target = target(f, type, i, refs[i]);
               if (f.offset >= 0) {
-                FieldOffsets.U.putObject(objs[i], f.offset, target); // null too: a constructor may have set the field
+                FieldOffsets.U.putObject(objs.get(i), f.offset, target); // null too: a constructor may have set the field
               } else {
-                f.setter.invokeExact(objs[i], target);
+                f.setter.invokeExact(objs.get(i), target);
               }
             }
           } else {
@@ -607,7 +630,7 @@ public final class GraphExpander {
               if (len < 0) {
                 continue;
               }
-              Object container = (Object) f.getter.invokeExact(objs[i]);
+              Object container = (Object) f.getter.invokeExact(objs.get(i));
               if (f.kind == NodeField.Kind.REF_ARRAY) {
                 Object[] arr = (Object[]) container;
                 for (int j = 0; j < len; j++) {

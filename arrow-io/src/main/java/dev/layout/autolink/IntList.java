@@ -14,6 +14,15 @@ final class IntList {
     a[size++] = v;
   }
 
+  /** Appends k unset elements; returns the backing array (the new ones at {@code [size() - k, size())}). */
+  int[] extend(int k) {
+    if (size + k > a.length) {
+      a = Arrays.copyOf(a, (int) Math.min(Integer.MAX_VALUE - 8L, Math.max(size + (long) k, a.length * 2L)));
+    }
+    size += k;
+    return a;
+  }
+
   int size() {
     return size;
   }

@@ -13,6 +13,8 @@ final class NodeType {
   final boolean isRecord;
   /** Classes: ()Object. Records: (Object[])Object over the canonical constructor. */
   final MethodHandle constructor;
+  /** Positions in {@link #fields} of the reference fields (REF, REF_ARRAY, REF_LIST), in field order. */
+  final int[] referenceFields;
 
   NodeType(int id, Class<?> type, List<NodeField> fields, Schema schema, boolean isRecord, MethodHandle constructor) {
     this.id = id;
@@ -21,5 +23,6 @@ final class NodeType {
     this.schema = schema;
     this.isRecord = isRecord;
     this.constructor = constructor;
+    this.referenceFields = java.util.stream.IntStream.range(0, fields.size()).filter(i -> fields.get(i).kind.isReference()).toArray();
   }
 }

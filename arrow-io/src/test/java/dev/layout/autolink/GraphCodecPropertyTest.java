@@ -28,11 +28,13 @@ class GraphCodecPropertyTest {
 
   @Property(tries = 300)
   void expandOfAggregateIsIsomorphic(@ForAll Graphs.Shape shape, @ForAll @IntRange(max = 300) int n, @ForAll long seed,
-      @ForAll @IntRange(min = 1, max = 64) int packetRows) {
-    GraphCodec codec = GraphCodec.builder(REGISTRY).allocator(allocator).packetRows(packetRows).build();
+      @ForAll @IntRange(min = 1, max = 64) int packetRows, @ForAll boolean rawEncode, @ForAll boolean rawDecode) {
+    // raw (column addresses) and portable (Arrow's and the fields' accessors) paths, either way round
+    GraphCodec codec = GraphCodec.builder(REGISTRY).allocator(allocator).packetRows(packetRows).rawColumns(rawEncode).build();
+    GraphCodec decoder = GraphCodec.builder(REGISTRY).allocator(allocator).rawColumns(rawDecode).build();
     Object graph = Graphs.build(shape, n, seed);
     List<Packet> packets = codec.aggregateAll(graph);
-    Object copy = codec.expand(packets.iterator());
+    Object copy = decoder.expand(packets.iterator());
     if (graph == null) {
       assertThat(copy).isNull();
     } else {
@@ -49,8 +51,8 @@ class GraphCodecPropertyTest {
   /** Whatever a corrupted stream holds, expand returns a fully linked graph or throws GraphFormatException: never another exception. */
   @Property(tries = 300)
   void corruptedStreamsFailCleanly(@ForAll Graphs.Shape shape, @ForAll @IntRange(max = 60) int n, @ForAll long seed,
-      @ForAll @IntRange(min = 0, max = 10_000) int where, @ForAll byte value, @ForAll boolean truncate) {
-    GraphCodec codec = GraphCodec.builder(REGISTRY).allocator(allocator).packetRows(16).build();
+      @ForAll @IntRange(min = 0, max = 10_000) int where, @ForAll byte value, @ForAll boolean truncate, @ForAll boolean raw) {
+    GraphCodec codec = GraphCodec.builder(REGISTRY).allocator(allocator).packetRows(16).rawColumns(raw).build();
     List<Packet> packets = codec.aggregateAll(Graphs.build(shape, n, seed));
     int pi = where % packets.size();
     byte[] b = packets.get(pi).bytes().clone();

@@ -140,6 +140,124 @@ class GraphCodecTest {
     assertThat(copy.other.other).isNull();
   }
 
+  @Test
+  void graphsLargerThanATraversalChunkKeepTheirSharing() {
+    GraphCodec c = GraphCodec.builder(Graphs.registry()).allocator(allocator).packetRows(700).build();
+    // arrays and lists of thousands of elements (several lookup batches within one node), shared
+    // and null elements, two node types reached from each other
+    for (long seed = 1; seed <= 3; seed++) {
+      Object bag = Graphs.build(Graphs.Shape.BAG, 3000, seed);
+      Graphs.assertIsomorphic(bag, c.expand(c.aggregate(bag)));
+      Object mesh = Graphs.build(Graphs.Shape.MESH, 5000, seed);
+      Graphs.assertIsomorphic(mesh, c.expand(c.aggregate(mesh)));
+      Object dag = Graphs.build(Graphs.Shape.DAG, 5000, seed);
+      Graphs.assertIsomorphic(dag, c.expand(c.aggregate(dag)));
+    }
+    Graphs.Vertex hub = new Graphs.Vertex();
+    hub.edges = new Graphs.Vertex[1500];
+    for (int i = 0; i < hub.edges.length; i++) {
+      hub.edges[i] = i % 7 == 0 ? null : i % 3 == 0 ? hub : new Graphs.Vertex();
+      if (hub.edges[i] != null && hub.edges[i] != hub) {
+        hub.edges[i].id = i;
+        hub.edges[i].edges = new Graphs.Vertex[] {hub, hub.edges[i]};
+      }
+    }
+    Graphs.assertIsomorphic(hub, c.expand(c.aggregate(hub)));
+  }
+
+  @Test
+  void nodesAreNumberedInTheOrderABreadthFirstTraversalMeetsThem() {
+    GraphCodec plain = GraphCodec.builder(Graphs.registry()).allocator(allocator).compressionLevel(0).build();
+    Graphs.Node[] t = new Graphs.Node[7];
+    for (int i = 6; i >= 0; i--) {
+      t[i] = new Graphs.Node();
+      t[i].id = i;
+      t[i].left = 2 * i + 1 < 7 ? t[2 * i + 1] : null;
+      t[i].right = 2 * i + 2 < 7 ? t[2 * i + 2] : null;
+    }
+    List<Packet> ps = plain.aggregateAll(t[0]);
+    // heap order: node i's children are 2i+1 and 2i+2; ids column = 0..6
+    ByteBuffer b = ps.get(1).buffer();
+    boolean found = false;
+    for (int i = Packet.DATA_FIXED + 8; i + 28 <= ps.get(1).byteSize() && !found; i += 8) {
+      found = true;
+      for (int k = 0; k < 7; k++) {
+        found &= b.getInt(i + 4 * k) == k;
+      }
+    }
+    assertThat(found).isTrue();
+    Graphs.assertIsomorphic(t[0], plain.expand(ps.iterator()));
+  }
+
+  @Test
+  void aNullInAColumnThatIsNotNullableIsRefused() throws Exception {
+    for (boolean raw : new boolean[] {true, false}) {
+      GraphCodec c = GraphCodec.builder(Graphs.registry()).allocator(allocator).rawColumns(raw).build();
+      Packet header = c.aggregateAll(ring(3)).get(0);
+      Packet data;
+      try (org.apache.arrow.vector.VectorSchemaRoot root =
+          org.apache.arrow.vector.VectorSchemaRoot.create(c.registry().schema(Graphs.DNode.class), allocator)) {
+        org.apache.arrow.vector.IntVector next = (org.apache.arrow.vector.IntVector) root.getVector("next");
+        org.apache.arrow.vector.IntVector prev = (org.apache.arrow.vector.IntVector) root.getVector("prev");
+        org.apache.arrow.vector.BigIntVector value = (org.apache.arrow.vector.BigIntVector) root.getVector("value");
+        next.allocateNew(3);
+        prev.allocateNew(3);
+        value.allocateNew(3);
+        int[][] codes = {{2, 2, 3}, {4, 3, 2}}; // next = [1, 2, 0], prev = [2, 0, 1]
+        for (int i = 0; i < 3; i++) {
+          next.set(i, codes[0][i]);
+          prev.set(i, codes[1][i]);
+          value.set(i, 10L * i);
+        }
+        value.setNull(1);
+        root.setRowCount(3);
+        data = dataPacket(1, 0, root);
+      }
+      GraphExpander e = c.expander();
+      e.accept(header);
+      assertThatThrownBy(() -> e.accept(data)).isInstanceOf(GraphFormatException.class)
+          .hasMessage("expand: column value holds 1 nulls (expected: none)");
+    }
+  }
+
+  /** A data packet as the encoder writes it, of any batch (uncompressed). */
+  static Packet dataPacket(int type, int first, org.apache.arrow.vector.VectorSchemaRoot root) throws java.io.IOException {
+    ByteArrayOutputStream bos = new ByteArrayOutputStream();
+    ByteBuffer prefix = ByteBuffer.allocate(Packet.DATA_FIXED).order(ByteOrder.LITTLE_ENDIAN);
+    prefix.putInt(Packet.MAGIC).put((byte) 1).put(Packet.VERSION).putShort((short) 0).putInt(type).putInt(first).putInt(root.getRowCount());
+    bos.write(prefix.array());
+    try (org.apache.arrow.vector.ipc.message.ArrowRecordBatch batch = new org.apache.arrow.vector.VectorUnloader(root).getRecordBatch()) {
+      org.apache.arrow.vector.ipc.message.MessageSerializer.serialize(
+          new org.apache.arrow.vector.ipc.WriteChannel(java.nio.channels.Channels.newChannel(bos)), batch);
+    }
+    return Packet.wrap(bos.toByteArray());
+  }
+
+  @Test
+  void theHandcraftedPacketOfTheNullTestIsValidWithoutTheNull() throws Exception {
+    try (org.apache.arrow.vector.VectorSchemaRoot root =
+        org.apache.arrow.vector.VectorSchemaRoot.create(codec.registry().schema(Graphs.DNode.class), allocator)) {
+      org.apache.arrow.vector.IntVector next = (org.apache.arrow.vector.IntVector) root.getVector("next");
+      org.apache.arrow.vector.IntVector prev = (org.apache.arrow.vector.IntVector) root.getVector("prev");
+      org.apache.arrow.vector.BigIntVector value = (org.apache.arrow.vector.BigIntVector) root.getVector("value");
+      next.allocateNew(3);
+      prev.allocateNew(3);
+      value.allocateNew(3);
+      int[][] codes = {{2, 2, 3}, {4, 3, 2}};
+      for (int i = 0; i < 3; i++) {
+        next.set(i, codes[0][i]);
+        prev.set(i, codes[1][i]);
+        value.set(i, 10L * i);
+      }
+      root.setRowCount(3);
+      Graphs.DNode d = (Graphs.DNode) codec.expand(List.of(codec.aggregateAll(ring(3)).get(0), dataPacket(1, 0, root)).iterator());
+      assertThat(new long[] {d.value, d.next.value, d.next.next.value, d.prev.value, d.next.prev.value}).containsExactly(0, 10, 20, 20, 0);
+      assertThat(d.next.next.next).isSameAs(d);
+      assertThat(d.next.prev).isSameAs(d);
+      assertThat(d.prev.prev.prev).isSameAs(d);
+    }
+  }
+
   private static Graphs.DNode ring(int n) {
     return (Graphs.DNode) Graphs.build(Graphs.Shape.CYCLIC_LIST, n, 1);
   }

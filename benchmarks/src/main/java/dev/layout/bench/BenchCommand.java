@@ -47,7 +47,7 @@ public final class BenchCommand implements Subcommand {
       out.println("usage: layout bench type --type \"<layout notation>\" | --type-file PATH [--count N] [--target heap|direct|offheap] [--seconds S]");
       out.println("       layout bench pack [--quick] [--case NAME,...] [--target heap,direct,offheap] [--out DIR]");
       out.println("       layout bench pingpong [--quick] [--reps N]   (two JVMs over loopback TCP: pack vs gather vs adaptive)");
-      out.println("       layout bench graph [--quick]                  (AutoLink vs Kryo vs Java serialization)");
+      out.println("       layout bench graph [--quick] [--rounds N]     (AutoLink vs Kryo 5 vs Java serialization, child JVM)");
       return args.length == 0 ? 2 : 0;
     }
     String[] rest = Arrays.copyOfRange(args, 1, args.length);

@@ -22,14 +22,16 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * AutoLink vs Kryo 5 (references on, classes registered) vs Java serialization: encode+decode of a
  * binary tree, a doubly-linked cyclic list and a grid graph ({@code nodes} nodes each). The bytes
- * are printed by {@link GraphBenchMain}. A 1 GB thread stack lets the recursive baselines finish.
+ * are printed by {@link GraphBenchMain} (the interleaved, same-JVM comparison behind {@code layout bench
+ * graph}). A 1 GB thread stack lets the recursive baselines finish; a fixed heap keeps G1 from
+ * resizing between iterations. Run with {@code -gc true} for a collection before each iteration.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3)
-@Measurement(iterations = 5)
-@Fork(value = 1, jvmArgsAppend = {"-Xss1g", "-Xmx3g", "--add-opens=java.base/java.nio=ALL-UNNAMED"})
+@Warmup(iterations = 5)
+@Measurement(iterations = 15)
+@Fork(value = 1, jvmArgsAppend = {"-Xss1g", "-Xms3g", "-Xmx3g", "--add-opens=java.base/java.nio=ALL-UNNAMED"})
 public class GraphBench {
   @Param({"TREE", "LIST", "GRID"})
   public GraphShapes.Shape shape;

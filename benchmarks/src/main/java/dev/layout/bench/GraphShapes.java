@@ -98,6 +98,79 @@ public final class GraphShapes {
     return g[0][0];
   }
 
+  /**
+   * Checks that {@code copy} is a copy of {@code original} (a graph {@link #build} made): same
+   * values, same links, same cycles; an {@link AssertionError} naming the first difference. Node
+   * values are unique in every shape, so equal values at equal positions also mean no two
+   * positions of the copy share a node.
+   */
+  public static void verify(Shape s, Object original, Object copy) {
+    switch (s) {
+      case TREE -> verifyTree((TreeNode) original, (TreeNode) copy);
+      case LIST -> verifyList((ListNode) original, (ListNode) copy);
+      case GRID -> verifyGrid((GridNode) original, (GridNode) copy);
+    }
+  }
+
+  private static void verifyTree(TreeNode a, TreeNode b) {
+    java.util.ArrayDeque<TreeNode> q = new java.util.ArrayDeque<>();
+    q.add(a);
+    q.add(b);
+    while (!q.isEmpty()) {
+      TreeNode x = q.poll();
+      TreeNode y = q.poll();
+      if (x == y || x.value != y.value || (x.left == null) != (y.left == null) || (x.right == null) != (y.right == null)) {
+        throw new AssertionError("tree copy differs at node " + x.value);
+      }
+      if (x.left != null) {
+        q.add(x.left);
+        q.add(y.left);
+      }
+      if (x.right != null) {
+        q.add(x.right);
+        q.add(y.right);
+      }
+    }
+  }
+
+  private static void verifyList(ListNode a, ListNode b) {
+    ListNode x = a;
+    ListNode y = b;
+    do {
+      if (x == y || x.value != y.value || y.next.prev != y || y.prev.next != y) {
+        throw new AssertionError("list copy differs at value " + x.value);
+      }
+      x = x.next;
+      y = y.next;
+      if ((x == a) != (y == b)) {
+        throw new AssertionError("list copy: cycle length differs (at value " + x.value + ")");
+      }
+    } while (x != a);
+  }
+
+  private static void verifyGrid(GridNode a, GridNode b) {
+    GridNode ra = a;
+    GridNode rb = b;
+    while (ra != null && rb != null) {
+      GridNode x = ra;
+      GridNode y = rb;
+      while (x != null && y != null) {
+        if (x == y || x.x != y.x || x.y != y.y || (x.north == null) != (y.north == null) || (x.west == null) != (y.west == null)
+            || (x.east == null) != (y.east == null) || (x.south == null) != (y.south == null)
+            || (y.east != null && y.east.west != y) || (y.south != null && y.south.north != y)) {
+          throw new AssertionError("grid copy differs at (" + x.x + ", " + x.y + ")");
+        }
+        x = x.east;
+        y = y.east;
+      }
+      ra = ra.south;
+      rb = rb.south;
+    }
+    if (ra != rb) {
+      throw new AssertionError("grid copy: row count differs");
+    }
+  }
+
   public static Class<?>[] classes() {
     return new Class<?>[] {TreeNode.class, ListNode.class, GridNode.class};
   }
