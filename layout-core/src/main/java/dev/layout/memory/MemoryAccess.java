@@ -313,13 +313,11 @@ public final class MemoryAccess {
     for (int i = 0; i < no; i++) {
       long s = sa + i * so;
       long d = da + i * dO;
-      // Addresses advance by adding the strides (as the hand loop does): the unrolled loop then
-      // needs no multiply per block and keeps two address registers.
       for (int j = 0; j < ni; j++) {
-        Memory.U.putLong(db, d, Memory.U.getLong(sb, s));
-        Memory.U.putLong(db, d + 8, Memory.U.getLong(sb, s + 8));
-        s += si;
-        d += di;
+        long sj = s + j * si;
+        long dj = d + j * di;
+        Memory.U.putLong(db, dj, Memory.U.getLong(sb, sj));
+        Memory.U.putLong(db, dj + 8, Memory.U.getLong(sb, sj + 8));
       }
     }
   }
