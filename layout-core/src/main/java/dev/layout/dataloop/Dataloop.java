@@ -67,11 +67,11 @@ public final class Dataloop {
   final int wordLongs;
   final int wordInts;
   /** The generated loops for {@code words} (see {@link dev.layout.memory.WordKernel}), made at first use; null until then or if none. */
-  private dev.layout.memory.WordKernel wordKernel;
-  private boolean wordKernelMade;
-  /** A vector of vector leaves (a plane of rows): its generated loops, made at first use; see {@link #planeKernel()}. */
-  private dev.layout.memory.PlaneKernel planeKernel;
-  private boolean planeKernelMade;
+  private final dev.layout.memory.WordKernel[] wordKernels = new dev.layout.memory.WordKernel[4];
+  private final boolean[] wordKernelMade = new boolean[4];
+  /** A vector of vector leaves (a plane of rows): its generated loops, made at first use; see {@link #planeKernel(int)}. */
+  private final dev.layout.memory.PlaneKernel[] planeKernels = new dev.layout.memory.PlaneKernel[4];
+  private final boolean[] planeKernelMade = new boolean[4];
 
   private Dataloop(Kind kind, boolean leaf, long disp, long nblocks, long blocklen, long[] blocklens, long stride, long[] offsets,
       long ext, long[] exts, Dataloop child, Dataloop[] children, int swapUnit, long extent) {
@@ -150,31 +150,32 @@ public final class Dataloop {
 
   /**
    * A plane of rows (this vector, blocklen 1, over a vector leaf): its generated loops, or null (not
-   * such a plane, a shape not generated, or generation off or at its bound). Racy like {@link
-   * #wordKernel}.
+   * such a plane, a shape not generated, or generation off or at its bound), for the memory kinds
+   * {@code kinds} ({@link dev.layout.memory.MemoryAccess#baseKinds}). Racy like {@link #wordKernel}.
    */
-  dev.layout.memory.PlaneKernel planeKernel() {
-    if (!planeKernelMade) {
+  dev.layout.memory.PlaneKernel planeKernel(int kinds) {
+    if (!planeKernelMade[kinds]) {
       Dataloop r = child;
       if (kind == Kind.VECTOR && blocklen == 1 && r != null && r.leaf && r.kind == Kind.VECTOR && r.blocklen <= 16) {
-        planeKernel = dev.layout.memory.PlaneKernel.of((int) r.blocklen, r.nblocks, r.stride, nblocks, stride);
+        planeKernels[kinds] = dev.layout.memory.PlaneKernel.of((int) r.blocklen, r.nblocks, r.stride, nblocks, stride, kinds);
       }
-      planeKernelMade = true;
+      planeKernelMade[kinds] = true;
     }
-    return planeKernel;
+    return planeKernels[kinds];
   }
 
   /**
    * The generated kernel for this leaf's word moves, or null (no words, or generation off or at its
-   * bound: the generic word loops run). Racy on purpose: two threads may both look it up; the cache
+   * bound: the generic word loops run), for the memory kinds {@code kinds} ({@link
+   * dev.layout.memory.MemoryAccess#baseKinds}). Racy on purpose: two threads may both look it up; the cache
    * returns the same kernel, which has no state.
    */
-  dev.layout.memory.WordKernel wordKernel() {
-    if (!wordKernelMade) {
-      wordKernel = words == null ? null : dev.layout.memory.WordKernel.of(words, wordLongs, wordInts, size);
-      wordKernelMade = true;
+  dev.layout.memory.WordKernel wordKernel(int kinds) {
+    if (!wordKernelMade[kinds]) {
+      wordKernels[kinds] = words == null ? null : dev.layout.memory.WordKernel.of(words, wordLongs, wordInts, size, kinds);
+      wordKernelMade[kinds] = true;
     }
-    return wordKernel;
+    return wordKernels[kinds];
   }
 
   /**

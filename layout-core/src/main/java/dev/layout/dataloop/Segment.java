@@ -642,7 +642,7 @@ public final class Segment {
         case BLOCK_INDEXED, INDEXED -> {
           if (c.words != null) {
             // A small record of words (the Indexed test's pattern): fixed load/store sequences.
-            return MemoryAccess.gatherWords(c.wordKernel(), user, u, spacing, null, 0, count, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
+            return MemoryAccess.gatherWords(c.wordKernel(MemoryAccess.baseKinds(user, packed)), user, u, spacing, null, 0, count, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
           }
           return MemoryAccess.gatherRepeated(user, u, spacing, null, 0, count, c.offsets, c.blocklens, c.blocklen, packed, delta + stream);
         }
@@ -661,7 +661,7 @@ public final class Segment {
       // Planes of rows of strided blocks (Flash I/O: z, y, x): one three-level strided loop.
       long row = c.nblocks * c.blocklen;
       long plane = p.nblocks * row;
-      if (!MemoryAccess.planes(p.planeKernel(), user, u + c.disp, spacing, count, packed, delta + stream, true)) {
+      if (!MemoryAccess.planes(p.planeKernel(MemoryAccess.baseKinds(user, packed)), user, u + c.disp, spacing, count, packed, delta + stream, true)) {
         MemoryAccess.strided3(user, u + c.disp, spacing, p.stride, c.stride, packed, delta + stream, plane, row, c.blocklen, c.blocklen, count,
             p.nblocks, c.nblocks);
       }
@@ -672,7 +672,7 @@ public final class Segment {
     long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
       if (c.words != null) {
         // A list of small records of words (MD atoms): fixed load/store sequences per record.
-        return MemoryAccess.gatherWords(c.wordKernel(), user, u, 0, offsets, from, to - from, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
+        return MemoryAccess.gatherWords(c.wordKernel(MemoryAccess.baseKinds(user, packed)), user, u, 0, offsets, from, to - from, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
       }
       if (c.kind == Dataloop.Kind.BLOCK_INDEXED || c.kind == Dataloop.Kind.INDEXED) {
         return MemoryAccess.gatherRepeated(user, u, 0, offsets, from, to - from, c.offsets, c.blocklens, c.blocklen, packed, delta + stream);
@@ -733,7 +733,7 @@ public final class Segment {
         }
         case BLOCK_INDEXED, INDEXED -> {
           if (c.words != null) {
-            return MemoryAccess.scatterWords(c.wordKernel(), user, u, spacing, null, 0, count, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
+            return MemoryAccess.scatterWords(c.wordKernel(MemoryAccess.baseKinds(user, packed)), user, u, spacing, null, 0, count, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
           }
           return MemoryAccess.scatterRepeated(packed, delta + stream, user, u, spacing, null, 0, count, c.offsets, c.blocklens, c.blocklen);
         }
@@ -751,7 +751,7 @@ public final class Segment {
       }
       long row = c.nblocks * c.blocklen;
       long plane = p.nblocks * row;
-      if (!MemoryAccess.planes(p.planeKernel(), user, u + c.disp, spacing, count, packed, delta + stream, false)) {
+      if (!MemoryAccess.planes(p.planeKernel(MemoryAccess.baseKinds(user, packed)), user, u + c.disp, spacing, count, packed, delta + stream, false)) {
         MemoryAccess.strided3(packed, delta + stream, plane, row, c.blocklen, user, u + c.disp, spacing, p.stride, c.stride, c.blocklen, count,
             p.nblocks, c.nblocks);
       }
@@ -761,7 +761,7 @@ public final class Segment {
     @Override
     long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
       if (c.words != null) {
-        return MemoryAccess.scatterWords(c.wordKernel(), user, u, 0, offsets, from, to - from, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
+        return MemoryAccess.scatterWords(c.wordKernel(MemoryAccess.baseKinds(user, packed)), user, u, 0, offsets, from, to - from, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
       }
       if (c.kind == Dataloop.Kind.BLOCK_INDEXED || c.kind == Dataloop.Kind.INDEXED) {
         return MemoryAccess.scatterRepeated(packed, delta + stream, user, u, 0, offsets, from, to - from, c.offsets, c.blocklens, c.blocklen);

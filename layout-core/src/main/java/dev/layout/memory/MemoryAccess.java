@@ -175,6 +175,14 @@ public final class MemoryAccess {
   }
 
   /**
+   * Which kinds of memory a kernel call joins, 0 to 3: bit 0 set when the user memory is off-heap,
+   * bit 1 when the packed memory is. Generated kernels are made per kinds, so each sees one.
+   */
+  public static int baseKinds(Memory user, Memory packed) {
+    return (user.base == null ? 1 : 0) | (packed.base == null ? 2 : 0);
+  }
+
+  /**
    * Packs ({@code pack}) or unpacks {@code count} planes through a generated {@link PlaneKernel}: plane
    * i at {@code userOffset + i * spacing} in {@code user}, packed contiguously from {@code
    * packedOffset}. Returns false, doing nothing, when the kernel cannot run here (none, every-access

@@ -41,13 +41,18 @@ public abstract class PlaneKernel {
    * shape is not one generated here or generation is off or at its bound.
    */
   public static PlaneKernel of(int width, long blocks, long blockStride, long rows, long rowStride) {
+    return of(width, blocks, blockStride, rows, rowStride, 0);
+  }
+
+  /** {@link #of(int, long, long, long, long)} for one combination of memory kinds, as {@link WordKernel#of(long[], int, int, long, int)}. */
+  public static PlaneKernel of(int width, long blocks, long blockStride, long rows, long rowStride, int kinds) {
     if ((width != 4 && width != 8 && width != 16) || blocks < 1 || blocks > MAX_ROW || rows < 1 || rows > MAX_ROWS) {
       return null;
     }
-    return GeneratedKernels.cached(CACHE, new Key(width, (int) blocks, blockStride, (int) rows, rowStride), PlaneKernel::generate);
+    return GeneratedKernels.cached(CACHE, new Key(width, (int) blocks, blockStride, (int) rows, rowStride, kinds), PlaneKernel::generate);
   }
 
-  private record Key(int width, int blocks, long blockStride, int rows, long rowStride) {}
+  private record Key(int width, int blocks, long blockStride, int rows, long rowStride, int kinds) {}
 
   private static PlaneKernel generate(Key key) {
     ClassBytes cb = new ClassBytes(SELF + "$$Planes", SELF, 49);

@@ -42,22 +42,31 @@ public abstract class WordKernel {
    * generation is off or the class bound is reached.
    */
   public static WordKernel of(long[] words, int nl, int ni, long size) {
+    return of(words, nl, ni, size, 0);
+  }
+
+  /**
+   * {@link #of(long[], int, int, long)} for one combination of memory kinds ({@link
+   * MemoryAccess#baseKinds}): the same code in a class of its own, so the JIT profiles and compiles
+   * heap and off-heap uses separately instead of one loop seeing both.
+   */
+  public static WordKernel of(long[] words, int nl, int ni, long size, int kinds) {
     if (nl < 0 || ni < 0 || nl + ni == 0 || words.length < 2 * (nl + ni) || size <= 0) {
       throw new IllegalArgumentException("WordKernel: " + nl + " long and " + ni + " int moves of a " + size + "-byte instance in "
           + words.length + " words (expected: at least one move, 2 words per move, size > 0)");
     }
-    return GeneratedKernels.cached(CACHE, new Key(Arrays.copyOf(words, 2 * (nl + ni)), nl, size), WordKernel::generate);
+    return GeneratedKernels.cached(CACHE, new Key(Arrays.copyOf(words, 2 * (nl + ni)), nl, size, kinds), WordKernel::generate);
   }
 
-  private record Key(long[] moves, int nl, long size) {
+  private record Key(long[] moves, int nl, long size, int kinds) {
     @Override
     public boolean equals(Object o) {
-      return o instanceof Key k && nl == k.nl && size == k.size && Arrays.equals(moves, k.moves);
+      return o instanceof Key k && nl == k.nl && size == k.size && kinds == k.kinds && Arrays.equals(moves, k.moves);
     }
 
     @Override
     public int hashCode() {
-      return Arrays.hashCode(moves) * 31 + nl * 17 + Long.hashCode(size);
+      return Arrays.hashCode(moves) * 31 + nl * 17 + Long.hashCode(size) * 7 + kinds;
     }
   }
 
