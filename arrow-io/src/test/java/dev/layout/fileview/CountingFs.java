@@ -3,7 +3,6 @@ package dev.layout.fileview;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FilterFileSystem;
 import org.apache.hadoop.fs.Path;
@@ -64,7 +63,7 @@ final class CountingFs extends FilterFileSystem {
   @Override
   public FSDataInputStream open(Path f, int bufferSize) throws IOException {
     FSDataInputStream in = fs.open(f, bufferSize);
-    return new FSDataInputStream(new FSInputStream() {
+    return new FSDataInputStream(new ForwardingInputStream(in) {
       @Override
       public int read(long position, byte[] buffer, int offset, int length) throws IOException {
         int n = in.read(position, buffer, offset, length);
@@ -93,16 +92,6 @@ final class CountingFs extends FilterFileSystem {
       }
 
       @Override
-      public long getPos() throws IOException {
-        return in.getPos();
-      }
-
-      @Override
-      public boolean seekToNewSource(long targetPos) throws IOException {
-        return in.seekToNewSource(targetPos);
-      }
-
-      @Override
       public int read() throws IOException {
         int b = in.read();
         after(sequentialReads, sequentialBytes, b < 0 ? 0 : 1, 1);
@@ -114,11 +103,6 @@ final class CountingFs extends FilterFileSystem {
         int n = in.read(buffer, offset, length);
         after(sequentialReads, sequentialBytes, n, length);
         return n;
-      }
-
-      @Override
-      public void close() throws IOException {
-        in.close();
       }
     });
   }

@@ -16,7 +16,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FilterFileSystem;
 import org.apache.hadoop.fs.Path;
@@ -217,7 +216,7 @@ class HdfsFaultIT {
     @Override
     public FSDataInputStream open(Path f, int bufferSize) throws IOException {
       FSDataInputStream in = fs.open(f, bufferSize);
-      return new FSDataInputStream(new FSInputStream() {
+      return new FSDataInputStream(new ForwardingInputStream(in) {
         @Override
         public int read(long position, byte[] buffer, int offset, int length) throws IOException {
           tick(reads, 1);
@@ -230,36 +229,11 @@ class HdfsFaultIT {
           in.readFully(position, buffer, offset, length);
         }
 
-        @Override
-        public void seek(long pos) throws IOException {
-          in.seek(pos);
-        }
-
-        @Override
-        public long getPos() throws IOException {
-          return in.getPos();
-        }
-
-        @Override
-        public boolean seekToNewSource(long targetPos) throws IOException {
-          return in.seekToNewSource(targetPos);
-        }
-
-        @Override
-        public int read() throws IOException {
-          return in.read();
-        }
-
         // Sequential reads count too: the reader serves runs of nearby ranges with seek + readFully.
         @Override
         public int read(byte[] buffer, int offset, int length) throws IOException {
           tick(reads, 1);
           return in.read(buffer, offset, length);
-        }
-
-        @Override
-        public void close() throws IOException {
-          in.close();
         }
       });
     }
