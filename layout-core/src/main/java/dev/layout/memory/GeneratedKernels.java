@@ -37,8 +37,13 @@ final class GeneratedKernels {
 
   /** Defines the class and calls its no-argument constructor. */
   static Object instantiate(ClassBytes cb, String what) {
+    return instantiate(cb.toBytes(), what);
+  }
+
+  /** Defines a hidden class in this package from {@code classFile} and calls its no-argument constructor. */
+  static Object instantiate(byte[] classFile, String what) {
     try {
-      MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClass(cb.toBytes(), true);
+      MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClass(classFile, true);
       return hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class)).invoke();
     } catch (Throwable e) {
       throw new IllegalStateException("could not define the generated kernel for " + what + ": " + e, e);

@@ -71,7 +71,7 @@ public final class MemoryAccess {
   }
 
   /** Under 64 bytes: words, then at most one int, one short and one byte. */
-  private static void copySmall(Object sb, long sa, Object db, long da, long length) {
+  static void copySmall(Object sb, long sa, Object db, long da, long length) {
     long i = 0;
     for (; i + 8 <= length; i += 8) {
       Memory.U.putLong(db, da + i, Memory.U.getLong(sb, sa + i));
@@ -109,32 +109,10 @@ public final class MemoryAccess {
     long sa = src.address + srcOffset;
     Object db = dst.base;
     long da = dst.address + dstOffset;
+    StridedLoops loops = StridedLoops.forKinds(sb, db);
     while (count > 0) {
       int n = (int) Math.min(count, 1 << 30);
-      if (blockBytes == 8) {
-        for (int i = 0; i < n; i++) {
-          Memory.U.putLong(db, da + i * dstStride, Memory.U.getLong(sb, sa + i * srcStride));
-        }
-      } else if (blockBytes == 4) {
-        for (int i = 0; i < n; i++) {
-          Memory.U.putInt(db, da + i * dstStride, Memory.U.getInt(sb, sa + i * srcStride));
-        }
-      } else if (blockBytes == 16) {
-        for (int i = 0; i < n; i++) {
-          long s = sa + i * srcStride;
-          long d = da + i * dstStride;
-          Memory.U.putLong(db, d, Memory.U.getLong(sb, s));
-          Memory.U.putLong(db, d + 8, Memory.U.getLong(sb, s + 8));
-        }
-      } else if (blockBytes >= 64) {
-        for (int i = 0; i < n; i++) {
-          Memory.U.copyMemory(sb, sa + i * srcStride, db, da + i * dstStride, blockBytes);
-        }
-      } else {
-        for (int i = 0; i < n; i++) {
-          copySmall(sb, sa + i * srcStride, db, da + i * dstStride, blockBytes);
-        }
-      }
+      loops.strided(sb, sa, srcStride, db, da, dstStride, blockBytes, n);
       count -= n;
       sa += n * srcStride;
       da += n * dstStride;
@@ -165,13 +143,7 @@ public final class MemoryAccess {
     long sa = src.address + srcOffset;
     Object db = dst.base;
     long da = dst.address + dstOffset;
-    if (blockBytes == 8) {
-      rows8(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, no, ni);
-    } else if (blockBytes == 4) {
-      rows4(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, no, ni);
-    } else {
-      rows16(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, no, ni);
-    }
+    StridedLoops.forKinds(sb, db).rows(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, blockBytes, no, ni);
   }
 
   /**
@@ -222,112 +194,7 @@ public final class MemoryAccess {
     long sa = src.address + srcOffset;
     Object db = dst.base;
     long da = dst.address + dstOffset;
-    if (blockBytes == 8 && ni == 8) {
-      for (long i = 0; i < n3; i++) {
-        plane8x8(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no);
-      }
-    } else if (blockBytes == 8) {
-      for (long i = 0; i < n3; i++) {
-        plane8(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
-      }
-    } else if (blockBytes == 4) {
-      for (long i = 0; i < n3; i++) {
-        rows4(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
-      }
-    } else {
-      for (long i = 0; i < n3; i++) {
-        rows16(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
-      }
-    }
-  }
-
-  /**
-   * Rows of 8-byte blocks for {@link #strided3}: a plain load/store per block. Measured on the
-   * Flash I/O type (a cache miss per load, 8 blocks per row at 192-byte spacing), this runs as fast
-   * as the hand-written loop nest where {@link #rows8}'s eight-loads-then-eight-stores body ran at
-   * 0.65-0.75 of it.
-   */
-  private static void plane8(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
-    for (int i = 0; i < no; i++) {
-      long s = sa + i * so;
-      long d = da + i * dO;
-      for (int j = 0; j < ni; j++) {
-        Memory.U.putLong(db, d + j * di, Memory.U.getLong(sb, s + j * si));
-      }
-    }
-  }
-
-  /**
-   * {@link #plane8} for rows of exactly 8 blocks (the 8 cells of an AMR block row, Flash I/O): the
-   * constant trip count lets C2 unroll the row completely, as it does for the hand-written loop, so
-   * no loop control or pre/post loop is left per row of 8.
-   */
-  private static void plane8x8(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no) {
-    for (int i = 0; i < no; i++) {
-      long s = sa + i * so;
-      long d = da + i * dO;
-      for (int j = 0; j < 8; j++) {
-        Memory.U.putLong(db, d + j * di, Memory.U.getLong(sb, s + j * si));
-      }
-    }
-  }
-
-  // One small method per width, so each nested loop pair is compiled on its own: short rows (8
-  // cells of an AMR block) then run as well as a hand-written loop nest; the 8-wide body issues
-  // eight independent loads before the stores, as an unrolled hand loop does.
-
-  private static void rows8(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
-    for (int i = 0; i < no; i++) {
-      long s = sa + i * so;
-      long d = da + i * dO;
-      int j = 0;
-      for (; j + 8 <= ni; j += 8) {
-        long s0 = s + j * si;
-        long d0 = d + j * di;
-        long v0 = Memory.U.getLong(sb, s0);
-        long v1 = Memory.U.getLong(sb, s0 + si);
-        long v2 = Memory.U.getLong(sb, s0 + 2 * si);
-        long v3 = Memory.U.getLong(sb, s0 + 3 * si);
-        long v4 = Memory.U.getLong(sb, s0 + 4 * si);
-        long v5 = Memory.U.getLong(sb, s0 + 5 * si);
-        long v6 = Memory.U.getLong(sb, s0 + 6 * si);
-        long v7 = Memory.U.getLong(sb, s0 + 7 * si);
-        Memory.U.putLong(db, d0, v0);
-        Memory.U.putLong(db, d0 + di, v1);
-        Memory.U.putLong(db, d0 + 2 * di, v2);
-        Memory.U.putLong(db, d0 + 3 * di, v3);
-        Memory.U.putLong(db, d0 + 4 * di, v4);
-        Memory.U.putLong(db, d0 + 5 * di, v5);
-        Memory.U.putLong(db, d0 + 6 * di, v6);
-        Memory.U.putLong(db, d0 + 7 * di, v7);
-      }
-      for (; j < ni; j++) {
-        Memory.U.putLong(db, d + j * di, Memory.U.getLong(sb, s + j * si));
-      }
-    }
-  }
-
-  private static void rows4(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
-    for (int i = 0; i < no; i++) {
-      long s = sa + i * so;
-      long d = da + i * dO;
-      for (int j = 0; j < ni; j++) {
-        Memory.U.putInt(db, d + j * di, Memory.U.getInt(sb, s + j * si));
-      }
-    }
-  }
-
-  private static void rows16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
-    for (int i = 0; i < no; i++) {
-      long s = sa + i * so;
-      long d = da + i * dO;
-      for (int j = 0; j < ni; j++) {
-        long sj = s + j * si;
-        long dj = d + j * di;
-        Memory.U.putLong(db, dj, Memory.U.getLong(sb, sj));
-        Memory.U.putLong(db, dj + 8, Memory.U.getLong(sb, sj + 8));
-      }
-    }
+    StridedLoops.forKinds(sb, db).planes(sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
   }
 
   /**
