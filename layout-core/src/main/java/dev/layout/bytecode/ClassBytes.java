@@ -27,7 +27,7 @@ public final class ClassBytes {
   public static final int I2S = 0x93, I2C = 0x92, I2B = 0x91, RETURN = 0xb1, ARETURN = 0xb0, IRETURN = 0xac, LRETURN = 0xad;
   public static final int FRETURN = 0xae, DRETURN = 0xaf;
   public static final int ISTORE = 0x36, LSTORE = 0x37, IINC = 0x84, IADD = 0x60, I2L = 0x85, LMUL = 0x69, LALOAD = 0x2f;
-  public static final int GOTO = 0xa7, IF_ICMPGE = 0xa2, IFLE = 0x9e, ICONST_0 = 0x03, POP = 0x57;
+  public static final int GOTO = 0xa7, IF_ICMPGE = 0xa2, IFLE = 0x9e, ICONST_0 = 0x03, POP = 0x57, ACONST_NULL = 0x01;
 
   private final ByteArrayOutputStream pool = new ByteArrayOutputStream();
   private final DataOutputStream cp = new DataOutputStream(pool);

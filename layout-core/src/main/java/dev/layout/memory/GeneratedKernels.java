@@ -42,8 +42,18 @@ final class GeneratedKernels {
 
   /** Defines a hidden class in this package from {@code classFile} and calls its no-argument constructor. */
   static Object instantiate(byte[] classFile, String what) {
+    return instantiate(classFile, null, what);
+  }
+
+  /**
+   * As {@link #instantiate(byte[], String)}, the class getting {@code classData} (read with {@link
+   * MethodHandles#classData}) when it is not null.
+   */
+  static Object instantiate(byte[] classFile, Object classData, String what) {
     try {
-      MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClass(classFile, true);
+      MethodHandles.Lookup hidden = classData == null
+          ? MethodHandles.lookup().defineHiddenClass(classFile, true)
+          : MethodHandles.lookup().defineHiddenClassWithClassData(classFile, classData, true);
       return hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class)).invoke();
     } catch (Throwable e) {
       throw new IllegalStateException("could not define the generated kernel for " + what + ": " + e, e);
@@ -53,6 +63,37 @@ final class GeneratedKernels {
   /** A package-private constructor calling {@code superName}'s. */
   static void constructor(ClassBytes cb, String superName) {
     cb.code().aload(0).invoke(INVOKESPECIAL, superName, "<init>", "()V").op(RETURN).end(0, "<init>", "()V", 1, 1);
+  }
+
+  /** Refuses a kinds value other than 0-3 or {@link WordKernel#ANY_KINDS}. */
+  static void checkKinds(String what, int kinds) {
+    if (kinds < WordKernel.ANY_KINDS || kinds > 3) {
+      throw new IllegalArgumentException(what + ": kinds " + kinds + " (expected: 0-3 from MemoryAccess.baseKinds, or -1 for any memory)");
+    }
+  }
+
+  /**
+   * Emits, at the start of a kernel for {@code kinds} ({@link MemoryAccess#baseKinds}), code that
+   * replaces the user base (local {@code userLocal}) and the packed base ({@code packedLocal}) with
+   * the constant null where that memory is off-heap and with a reference checked not to be null where
+   * it is an array. Exploits: C2 compiles an Unsafe access whose base may be either as a "mixed"
+   * access (kept in order by barriers); with the kind fixed in the code, not only in the profile,
+   * the moves compile as a hand-written loop's for that memory.
+   */
+  static void fixBases(ClassBytes.Code c, int kinds, int userLocal, int packedLocal) {
+    if (kinds == WordKernel.ANY_KINDS) {
+      return;
+    }
+    fixBase(c, (kinds & 1) != 0, userLocal);
+    fixBase(c, (kinds & 2) != 0, packedLocal);
+  }
+
+  private static void fixBase(ClassBytes.Code c, boolean offHeap, int local) {
+    if (offHeap) {
+      c.op(ACONST_NULL).astore(local);
+    } else {
+      c.aload(local).invoke(INVOKESTATIC, "java/util/Objects", "requireNonNull", "(Ljava/lang/Object;)Ljava/lang/Object;").astore(local);
+    }
   }
 
   /**

@@ -41,11 +41,12 @@ public abstract class PlaneKernel {
    * shape is not one generated here or generation is off or at its bound.
    */
   public static PlaneKernel of(int width, long blocks, long blockStride, long rows, long rowStride) {
-    return of(width, blocks, blockStride, rows, rowStride, 0);
+    return of(width, blocks, blockStride, rows, rowStride, WordKernel.ANY_KINDS);
   }
 
   /** {@link #of(int, long, long, long, long)} for one combination of memory kinds, as {@link WordKernel#of(long[], int, int, long, int)}. */
   public static PlaneKernel of(int width, long blocks, long blockStride, long rows, long rowStride, int kinds) {
+    GeneratedKernels.checkKinds("PlaneKernel", kinds);
     if ((width != 4 && width != 8 && width != 16) || blocks < 1 || blocks > MAX_ROW || rows < 1 || rows > MAX_ROWS) {
       return null;
     }
@@ -72,6 +73,7 @@ public abstract class PlaneKernel {
     int rowsLoop = c.label();
     int rowsDone = c.label();
     int end = c.label();
+    GeneratedKernels.fixBases(c, key.kinds, 1, 7);
     c.op(ICONST_0).istore(10);
     c.bind(planes).iload(10).iload(6).branch(IF_ICMPGE, end);
     c.op(ICONST_0).istore(11);

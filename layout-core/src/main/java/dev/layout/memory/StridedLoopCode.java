@@ -1,5 +1,9 @@
 package dev.layout.memory;
 
+import java.lang.constant.ConstantDescs;
+import java.lang.invoke.MethodHandles;
+import java.util.Objects;
+
 /**
  * The code of {@link StridedLoops}: this class file is defined four times as a hidden class, once per
  * combination of heap or off-heap source and destination, so each copy is profiled and compiled
@@ -7,7 +11,38 @@ package dev.layout.memory;
  * (an array or a cast of it would not verify in a hidden copy).
  */
 final class StridedLoopCode extends StridedLoops {
+  /**
+   * The kinds of memory this copy serves (bit 0: source off-heap, bit 1: destination off-heap), from
+   * the hidden class's class data; -1 in the plain class, which serves all. A constant to the JIT.
+   */
+  private static final int KINDS = kinds();
+
   StridedLoopCode() {}
+
+  private static int kinds() {
+    try {
+      Integer k = MethodHandles.classData(MethodHandles.lookup(), ConstantDescs.DEFAULT_NAME, Integer.class);
+      return k == null ? -1 : k;
+    } catch (IllegalAccessException e) {
+      return -1;
+    }
+  }
+
+  /**
+   * The source base as this copy's JIT should see it: the constant null in a copy for off-heap
+   * sources, a reference known not to be null in a copy for arrays. Exploits: C2 compiles an Unsafe
+   * access whose base may be either as a "mixed" access (kept in order by barriers, not unrolled or
+   * scheduled freely); with the kind a constant, each copy's loops compile as the hand-written loop
+   * for that memory does, whatever its profile has seen.
+   */
+  private static Object src(Object sb) {
+    return KINDS < 0 ? sb : (KINDS & 1) != 0 ? null : Objects.requireNonNull(sb);
+  }
+
+  /** {@link #src} for the destination base. */
+  private static Object dst(Object db) {
+    return KINDS < 0 ? db : (KINDS & 2) != 0 ? null : Objects.requireNonNull(db);
+  }
 
   /**
    * {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}.
@@ -17,6 +52,8 @@ final class StridedLoopCode extends StridedLoops {
    */
   @Override
   void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
+    sb = src(sb);
+    db = dst(db);
     if (blockBytes == 8) {
       for (int i = 0; i < n; i++) {
         Memory.U.putLong(db, da + i * ds, Memory.U.getLong(sb, sa + i * ss));
@@ -49,6 +86,8 @@ final class StridedLoopCode extends StridedLoops {
    */
   @Override
   void rows(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, long blockBytes, int no, int ni) {
+    sb = src(sb);
+    db = dst(db);
     if (blockBytes == 16 && tile16(so, si, dO, di, no, ni)) {
       tiled16(sb, sa, so, si, db, da, dO, di, no, ni);
     } else if (blockBytes == 8) {
@@ -68,6 +107,8 @@ final class StridedLoopCode extends StridedLoops {
   @Override
   void planes(Object sb, long sa, long s3, long s2, long s1, Object db, long da, long d3, long d2, long d1, long blockBytes, long n3, int no,
       int ni) {
+    sb = src(sb);
+    db = dst(db);
     if (blockBytes == 8 && ni == 8) {
       for (long i = 0; i < n3; i++) {
         plane8x8(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no);
@@ -120,6 +161,8 @@ final class StridedLoopCode extends StridedLoops {
    * go through {@link #rows16}.
    */
   void tiled16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
+    sb = src(sb);
+    db = dst(db);
     int i = 0;
     for (; i + 4 <= no; i += 4) {
       long s = sa + i * so;
@@ -157,6 +200,8 @@ final class StridedLoopCode extends StridedLoops {
    * of it.
    */
   void plane8(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
+    sb = src(sb);
+    db = dst(db);
     for (int i = 0; i < no; i++) {
       long s = sa + i * so;
       long d = da + i * dO;
@@ -172,6 +217,8 @@ final class StridedLoopCode extends StridedLoops {
    * no loop control or pre/post loop is left per row of 8.
    */
   void plane8x8(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no) {
+    sb = src(sb);
+    db = dst(db);
     for (int i = 0; i < no; i++) {
       long s = sa + i * so;
       long d = da + i * dO;
@@ -186,6 +233,8 @@ final class StridedLoopCode extends StridedLoops {
   // eight independent loads before the stores, as an unrolled hand loop does.
 
   void rows8(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
+    sb = src(sb);
+    db = dst(db);
     for (int i = 0; i < no; i++) {
       long s = sa + i * so;
       long d = da + i * dO;
@@ -217,6 +266,8 @@ final class StridedLoopCode extends StridedLoops {
   }
 
   void rows4(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
+    sb = src(sb);
+    db = dst(db);
     for (int i = 0; i < no; i++) {
       long s = sa + i * so;
       long d = da + i * dO;
@@ -227,6 +278,8 @@ final class StridedLoopCode extends StridedLoops {
   }
 
   void rows16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
+    sb = src(sb);
+    db = dst(db);
     for (int i = 0; i < no; i++) {
       long s = sa + i * so;
       long d = da + i * dO;

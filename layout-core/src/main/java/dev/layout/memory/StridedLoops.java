@@ -56,7 +56,7 @@ abstract class StridedLoops {
       StridedLoops shared = new StridedLoopCode();
       for (int k = 0; k < 4; k++) {
         // Without the class file (an unusual class loader) or with generation off: one shared copy.
-        c[k] = bytes == null ? shared : (StridedLoops) GeneratedKernels.instantiate(bytes, "strided loops (kinds " + k + ")");
+        c[k] = bytes == null ? shared : (StridedLoops) GeneratedKernels.instantiate(bytes, k, "strided loops (kinds " + k + ")");
       }
       return c;
     }

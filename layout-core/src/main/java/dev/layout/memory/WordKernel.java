@@ -17,6 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * -Dlayout.kernels.generate=false}, {@link #of} returns null and the engine uses its generic word loops).
  */
 public abstract class WordKernel {
+  /** The kinds value of a kernel that serves heap and off-heap memory alike. */
+  public static final int ANY_KINDS = -1;
+
   private static final ConcurrentHashMap<Key, WordKernel> CACHE = new ConcurrentHashMap<>();
   private static final String SELF = "dev/layout/memory/WordKernel";
   private static final String STRIDED = "(Ljava/lang/Object;JJILjava/lang/Object;J)V";
@@ -42,15 +45,17 @@ public abstract class WordKernel {
    * generation is off or the class bound is reached.
    */
   public static WordKernel of(long[] words, int nl, int ni, long size) {
-    return of(words, nl, ni, size, 0);
+    return of(words, nl, ni, size, ANY_KINDS);
   }
 
   /**
    * {@link #of(long[], int, int, long)} for one combination of memory kinds ({@link
    * MemoryAccess#baseKinds}): the same code in a class of its own, so the JIT profiles and compiles
-   * heap and off-heap uses separately instead of one loop seeing both.
+   * heap and off-heap uses separately instead of one loop seeing both; {@link #ANY_KINDS} for a kernel
+   * that serves any memory.
    */
   public static WordKernel of(long[] words, int nl, int ni, long size, int kinds) {
+    GeneratedKernels.checkKinds("WordKernel", kinds);
     if (nl < 0 || ni < 0 || nl + ni == 0 || words.length < 2 * (nl + ni) || size <= 0) {
       throw new IllegalArgumentException("WordKernel: " + nl + " long and " + ni + " int moves of a " + size + "-byte instance in "
           + words.length + " words (expected: at least one move, 2 words per move, size > 0)");
@@ -86,6 +91,7 @@ public abstract class WordKernel {
     ClassBytes.Code c = cb.code();
     int head = c.label();
     int end = c.label();
+    GeneratedKernels.fixBases(c, key.kinds, 1, 7);
     c.op(ICONST_0).istore(10);
     c.bind(head).iload(10).iload(6).branch(IF_ICMPGE, end);
     c.lload(2);

@@ -6,7 +6,7 @@ import java.nio.ByteBuffer;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Generated plane kernels move what the generic three-level strided loop ({@link
@@ -22,9 +22,9 @@ class PlaneKernelTest {
     return m.toArray(0, (int) m.byteSize());
   }
 
-  @ParameterizedTest(name = "off-heap {0}")
-  @ValueSource(booleans = {false, true})
-  void generatedPlanesEqualTheGenericLoop(boolean offHeap) {
+  @ParameterizedTest(name = "kinds {0}, user off-heap {1}, packed off-heap {2}")
+  @CsvSource({"-1, false, false", "-1, true, true", "-1, false, true", "0, false, false", "1, true, false", "2, false, true", "3, true, true"})
+  void generatedPlanesEqualTheGenericLoop(int kinds, boolean userOff, boolean packedOff) {
     Random r = new Random(11);
     for (int trial = 0; trial < 50; trial++) {
       int width = new int[] {4, 8, 16}[r.nextInt(3)];
@@ -39,21 +39,21 @@ class PlaneKernelTest {
       long origin = rowSpan + Math.abs(s2) * rows + 16; // room for negative strides
       int userBytes = (int) (origin + s3 * planes + planeSpan + 16);
       int packedBytes = width * blocks * rows * planes;
-      Memory user = memory(offHeap, userBytes);
+      Memory user = memory(userOff, userBytes);
       for (int b = 0; b < userBytes; b++) {
         user.putByte(b, (byte) (b * 31 + 7));
       }
-      PlaneKernel k = PlaneKernel.of(width, blocks, s1, rows, s2);
+      PlaneKernel k = PlaneKernel.of(width, blocks, s1, rows, s2, kinds);
       assertThat(k).isNotNull();
       long row = (long) width * blocks;
-      Memory expected = memory(offHeap, packedBytes + 8);
+      Memory expected = memory(packedOff, packedBytes + 8);
       MemoryAccess.strided3(user, origin, s3, s2, s1, expected, 5, row * rows, row, width, width, planes, rows, blocks);
-      Memory got = memory(offHeap, packedBytes + 8);
+      Memory got = memory(packedOff, packedBytes + 8);
       assertThat(MemoryAccess.planes(k, user, origin, s3, planes, got, 5, true)).isTrue();
       assertThat(bytes(got)).as("pack, trial %d", trial).isEqualTo(bytes(expected));
 
-      Memory back = memory(offHeap, userBytes);
-      Memory backExpected = memory(offHeap, userBytes);
+      Memory back = memory(userOff, userBytes);
+      Memory backExpected = memory(userOff, userBytes);
       MemoryAccess.strided3(expected, 5, row * rows, row, width, backExpected, origin, s3, s2, s1, width, planes, rows, blocks);
       MemoryAccess.planes(k, back, origin, s3, planes, got, 5, false);
       assertThat(bytes(back)).as("unpack, trial %d", trial).isEqualTo(bytes(backExpected));

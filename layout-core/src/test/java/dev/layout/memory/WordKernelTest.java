@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.ByteBuffer;
 import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,9 +37,9 @@ class WordKernelTest {
     return offHeap ? Memory.ofBuffer(ByteBuffer.allocateDirect(n)).slice(0, n) : Memory.ofArray(new byte[n]);
   }
 
-  @ParameterizedTest(name = "off-heap {0}")
-  @ValueSource(booleans = {false, true})
-  void generatedLoopsMoveWhatTheReferenceMoves(boolean offHeap) {
+  @ParameterizedTest(name = "kinds {0}, user off-heap {1}, packed off-heap {2}")
+  @CsvSource({"-1, false, false", "-1, true, true", "-1, true, false", "0, false, false", "1, true, false", "2, false, true", "3, true, true"})
+  void generatedLoopsMoveWhatTheReferenceMoves(int kinds, boolean userOff, boolean packedOff) {
     Random r = new Random(7);
     for (int trial = 0; trial < 60; trial++) {
       int nl = r.nextInt(5);
@@ -55,16 +55,16 @@ class WordKernelTest {
         outer[i] = (long) r.nextInt(count + 2) * stride; // repeats allowed for pack; unpack checks distinct ones below
       }
       int userBytes = (int) (stride * (count + 2) + 64);
-      Memory user = memory(offHeap, userBytes);
+      Memory user = memory(userOff, userBytes);
       for (int b = 0; b < userBytes; b++) {
         user.putByte(b, (byte) (b * 31 + 7));
       }
-      WordKernel kernel = WordKernel.of(w, nl, ni, size);
+      WordKernel kernel = WordKernel.of(w, nl, ni, size, kinds);
       assertThat(kernel).isNotNull();
 
-      Memory expected = memory(offHeap, (int) (size * count + 16));
-      Memory generated = memory(offHeap, (int) (size * count + 16));
-      Memory generic = memory(offHeap, (int) (size * count + 16));
+      Memory expected = memory(packedOff, (int) (size * count + 16));
+      Memory generated = memory(packedOff, (int) (size * count + 16));
+      Memory generic = memory(packedOff, (int) (size * count + 16));
       long[] o = listed ? outer : null;
       for (int i = 0; i < count; i++) {
         long u = 8 + (listed ? outer[1 + i] : i * stride);
@@ -82,8 +82,8 @@ class WordKernelTest {
           .isEqualTo(bytes(expected));
 
       // Unpack into a zeroed user buffer through stride addressing (distinct instances) and compare.
-      Memory back = memory(offHeap, userBytes);
-      Memory backExpected = memory(offHeap, userBytes);
+      Memory back = memory(userOff, userBytes);
+      Memory backExpected = memory(userOff, userBytes);
       MemoryAccess.scatterWords(kernel, back, 8, stride, null, 0, count, w, nl, ni, size, generated, 3);
       for (int i = 0; i < count; i++) {
         for (int k = 0; k < nl + ni; k++) {
@@ -92,13 +92,13 @@ class WordKernelTest {
       }
       assertThat(back.toArray(0, userBytes)).as("unpack, trial %d", trial).isEqualTo(backExpected.toArray(0, userBytes));
       if (listed) {
-        Memory backListed = memory(offHeap, userBytes);
+        Memory backListed = memory(userOff, userBytes);
         long[] distinct = new long[count + 1];
         for (int i = 0; i < count; i++) {
           distinct[1 + i] = (count - 1 - i) * stride; // reversed order
         }
         MemoryAccess.scatterWords(kernel, backListed, 8, 0, distinct, 1, count, w, nl, ni, size, generated, 3);
-        Memory listedExpected = memory(offHeap, userBytes);
+        Memory listedExpected = memory(userOff, userBytes);
         for (int i = 0; i < count; i++) {
           for (int k = 0; k < nl + ni; k++) {
             Memory.copy(expected, 3 + i * size + w[2 * k + 1], listedExpected, 8 + distinct[1 + i] + w[2 * k], k < nl ? 8 : 4);
@@ -118,6 +118,14 @@ class WordKernelTest {
     long[] w = {0, 0, 24, 8, 2, 0};
     assertThat(WordKernel.of(w, 2, 0, 16)).isSameAs(WordKernel.of(w.clone(), 2, 0, 16));
     assertThat(WordKernel.of(w, 2, 0, 16)).isNotSameAs(WordKernel.of(new long[] {0, 0, 32, 8, 2, 0}, 2, 0, 16));
+  }
+
+  @Test
+  void kindsOutsideTheFourCombinationsAreRefused() {
+    long[] w = {0, 0, 8, 8};
+    assertThatThrownBy(() -> WordKernel.of(w, 2, 0, 16, 4)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kinds 4");
+    assertThatThrownBy(() -> PlaneKernel.of(8, 8, 16, 8, 256, -2)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kinds -2");
+    assertThat(WordKernel.of(w, 2, 0, 16, 3)).isNotSameAs(WordKernel.of(w, 2, 0, 16, 0));
   }
 
   @Test
