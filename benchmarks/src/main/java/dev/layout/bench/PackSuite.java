@@ -10,19 +10,22 @@ import java.util.Locale;
 /**
  * The in-process version of the pack suite behind {@code layout bench pack}: every {@link RossCase}
  * at full size, pack and unpack, engine (a reused {@link Segment}) against the hand-written loop and
- * the bulk-copy ceiling, interleaved trials, best trial of each kept.
+ * the bulk-copy ceiling, in short interleaved slice pairs (the ratio is the median of the pairs').
  */
 public final class PackSuite {
-  /** One measured row. */
-  public record Row(String test, String op, String target, long bytes, double manual, double engine, double ceiling, long engineAllocPerOp) {
-    public double ratio() {
-      return engine / manual;
-    }
-
+  /**
+   * One measured row. {@code manual} and {@code engine} are medians over slices; {@code ratio} is the
+   * median of the engine/manual ratios of adjacent slice pairs (see {@link #measure}).
+   */
+  public record Row(String test, String op, String target, long bytes, double manual, double engine, double ratio, double ceiling,
+      long engineAllocPerOp) {
     public String label() {
       return test + " " + op + " " + target;
     }
   }
+
+  /** Engine/manual slice pairs per trial: each trial's time is cut into this many pairs of short slices. */
+  static final int PAIRS_PER_TRIAL = 8;
 
   private final List<Target> targets;
   private final long warmNanos;
@@ -93,26 +96,51 @@ public final class PackSuite {
     }
   }
 
+  /**
+   * Measures one row. The hand loop and the engine run in short adjacent slices (a pair every few
+   * tens of milliseconds, which goes first alternating), and the ratio is the median of the pairs'
+   * ratios. Why: on this kind of machine (a VM sharing memory bandwidth and last-level cache with
+   * other tenants) a memory-bound loop's speed drifts by 10-30% over seconds; the two halves of a pair
+   * see the same conditions, so their ratio cancels the drift, and the median ignores the pairs a
+   * burst hit. A best-of-trials ratio instead compares each side's luckiest moment, and moved by
+   * +-0.07 between runs even on rows where both sides execute the same copy calls.
+   */
   private Row measure(String test, String op, Target t, long bytes, Runnable manual, Runnable engine, Runnable copy) {
     Meter.mbPerSecond(manual, bytes, warmNanos);
     Meter.mbPerSecond(engine, bytes, warmNanos);
     Meter.mbPerSecond(copy, bytes, warmNanos / 4);
-    double m = 0;
-    double e = 0;
+    int pairs = trials * PAIRS_PER_TRIAL;
+    long slice = trialNanos / PAIRS_PER_TRIAL;
+    double[] m = new double[pairs];
+    double[] e = new double[pairs];
+    double[] r = new double[pairs];
     double c = 0;
-    for (int i = 0; i < trials; i++) {
-      // Alternate which goes first, so drift on a shared machine hurts neither side.
+    for (int i = 0; i < pairs; i++) {
       if (i % 2 == 0) {
-        m = Math.max(m, Meter.mbPerSecond(manual, bytes, trialNanos));
-        e = Math.max(e, Meter.mbPerSecond(engine, bytes, trialNanos));
+        m[i] = Meter.mbPerSecond(manual, bytes, slice);
+        e[i] = Meter.mbPerSecond(engine, bytes, slice);
       } else {
-        e = Math.max(e, Meter.mbPerSecond(engine, bytes, trialNanos));
-        m = Math.max(m, Meter.mbPerSecond(manual, bytes, trialNanos));
+        e[i] = Meter.mbPerSecond(engine, bytes, slice);
+        m[i] = Meter.mbPerSecond(manual, bytes, slice);
       }
-      c = Math.max(c, Meter.mbPerSecond(copy, bytes, trialNanos / 2));
+      r[i] = e[i] / m[i];
+      if (i % PAIRS_PER_TRIAL == 0) {
+        c = Math.max(c, Meter.mbPerSecond(copy, bytes, trialNanos / 2));
+      }
     }
     long alloc = Meter.allocatedPerRun(engine, 20);
-    return new Row(test, op, t.label(), bytes, m, e, c, alloc);
+    return new Row(test, op, t.label(), bytes, median(m), median(e), median(r), c, alloc);
+  }
+
+  /** The median of {@code values} (the mean of the middle two for an even count); sorts a copy. */
+  static double median(double[] values) {
+    if (values.length == 0) {
+      throw new IllegalArgumentException("median of no values");
+    }
+    double[] v = values.clone();
+    java.util.Arrays.sort(v);
+    int h = v.length / 2;
+    return v.length % 2 == 1 ? v[h] : (v[h - 1] + v[h]) / 2;
   }
 
   public static String header() {

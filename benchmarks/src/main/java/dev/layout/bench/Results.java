@@ -32,8 +32,9 @@ public final class Results {
     md.append("- Machine: ").append(Meter.machine()).append('\n');
     md.append("- JVM: ").append(Meter.jvm()).append('\n');
     md.append("- Layouts: `benchmarks/src/main/java/dev/layout/dataloop/RossCase.java` (Ross, Miller, Gropp 2003 suite as in "
-        + "`shared/bench/ross-suite.md`, plus application layouts). MB/s are 10^6 packed bytes per second of the measuring thread's time (" + Meter.clock() + "), best of interleaved trials; "
-        + "the ceiling is one bulk copy of the same byte count. The engine reuses one `Segment` (seek(0), then pack or unpack the whole "
+        + "`shared/bench/ross-suite.md`, plus application layouts). MB/s are 10^6 packed bytes per second of the measuring thread's time (" + Meter.clock() + "), medians over short slices; "
+        + "engine/manual is the median of the ratios of adjacent engine and manual slices (pairs alternate which runs first), so drift "
+        + "in the machine's memory speed cancels within a pair; the ceiling (best slice) is one bulk copy of the same byte count. The engine reuses one `Segment` (seek(0), then pack or unpack the whole "
         + "stream); `engine alloc B/op` is what the engine allocated per operation in steady state.\n");
     md.append("- The machine is shared (2 cores, other builds running): compare ratios within this run, never absolute numbers across runs.\n\n");
     PackSuite.Row w = PackSuite.worst(rows);
