@@ -36,7 +36,7 @@ public final class Results {
         + "engine/manual is the median of the ratios of adjacent engine and manual slices (pairs alternate which runs first), so drift "
         + "in the machine's memory speed cancels within a pair; the ceiling (best slice) is one bulk copy of the same byte count. The engine reuses one `Segment` (seek(0), then pack or unpack the whole "
         + "stream); `engine alloc B/op` is what the engine allocated per operation in steady state.\n");
-    md.append("- The machine is shared (2 cores, other builds running): compare ratios within this run, never absolute numbers across runs.\n\n");
+    md.append("- The machine may be shared (a VM; other tenants share memory bandwidth and cache): compare ratios within this run, never absolute numbers across runs.\n\n");
     PackSuite.Row w = PackSuite.worst(rows);
     if (w != null) {
       md.append(String.format(Locale.ROOT, "min engine/manual: %.2f (%s)%n%n", w.ratio(), w.label()));
