@@ -3,6 +3,7 @@ package dev.layout.dataloop;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
 import dev.layout.memory.MemoryAccess;
+import dev.layout.memory.PlaneKernel;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -454,7 +455,7 @@ public final class Segment {
         }
         case VECTOR -> {
           nb = Math.min(d.nblocks - b, left / d.blocklen);
-          got = nb == 0 ? 0 : k.vector(ub + b * d.stride, d.stride, d.blocklen, nb, stream + done, unit);
+          got = nb == 0 ? 0 : k.vectorLeaf(d, ub + b * d.stride, nb, stream + done, unit);
         }
         case BLOCK_INDEXED -> {
           nb = Math.min(d.nblocks - b, left / d.blocklen);
@@ -563,6 +564,11 @@ public final class Segment {
       return s;
     }
 
+    /** {@code count} whole blocks of the vector leaf {@code d} from block address {@code u}. */
+    long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
+      return vector(u, d.stride, d.blocklen, count, stream, unit);
+    }
+
     long vector(long u, long stride, long blockBytes, long count, long stream, int unit) {
       for (long i = 0; i < count; i++) {
         long got = run(u + i * stride, blockBytes, stream + i * blockBytes, unit, 0);
@@ -618,6 +624,21 @@ public final class Segment {
     long vector(long u, long stride, long blockBytes, long count, long stream, int unit) {
       MemoryAccess.strided(user, u, stride, packed, delta + stream, blockBytes, blockBytes, count);
       return count * blockBytes;
+    }
+
+    @Override
+    long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
+      // Long runs of blocks: generated rows with the stride as a constant, then the tail.
+      int row = PlaneKernel.MAX_ROW;
+      if (count >= 2L * row) {
+        long rows = count / row;
+        if (MemoryAccess.planes(d.rowKernel(MemoryAccess.baseKinds(user, packed)), user, u, row * d.stride, rows, packed, delta + stream, true)) {
+          long done = rows * row;
+          MemoryAccess.strided(user, u + done * d.stride, d.stride, packed, delta + stream + done * d.blocklen, d.blocklen, d.blocklen, count - done);
+          return count * d.blocklen;
+        }
+      }
+      return vector(u, d.stride, d.blocklen, count, stream, unit);
     }
 
     @Override
@@ -712,6 +733,20 @@ public final class Segment {
     long vector(long u, long stride, long blockBytes, long count, long stream, int unit) {
       MemoryAccess.strided(packed, delta + stream, blockBytes, user, u, stride, blockBytes, count);
       return count * blockBytes;
+    }
+
+    @Override
+    long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
+      int row = PlaneKernel.MAX_ROW;
+      if (count >= 2L * row) {
+        long rows = count / row;
+        if (MemoryAccess.planes(d.rowKernel(MemoryAccess.baseKinds(user, packed)), user, u, row * d.stride, rows, packed, delta + stream, false)) {
+          long done = rows * row;
+          MemoryAccess.strided(packed, delta + stream + done * d.blocklen, d.blocklen, user, u + done * d.stride, d.stride, d.blocklen, count - done);
+          return count * d.blocklen;
+        }
+      }
+      return vector(u, d.stride, d.blocklen, count, stream, unit);
     }
 
     @Override
