@@ -235,13 +235,15 @@ final class StridedLoopCode extends StridedLoops {
   }
 
   /**
-   * Whether {@code no} rows of {@code ni} 16-byte blocks go through {@link #tiled16}. Tiling changes
-   * the order of the moves, so it is used only where destination blocks cannot overlap: the
-   * destination is the tiled side (its lines never overlap, |inner| >= 64), or packed memory written
-   * back to back (a pack reading the transposed side).
+   * Whether {@code no} rows of {@code ni} 16-byte blocks go through {@link #tiled16}: when the
+   * destination is the transposed side (an unpack of FFT columns), whose lines then never overlap
+   * (|inner| >= 64), so the changed order of the moves cannot change the result. Not for a pack
+   * reading the transposed side: tiled, that measured 1.2-2.4x the hand loop in most full runs of the
+   * pack suite but 0.50-0.92 in others (same code; cause not found), where the row order stays
+   * within 0.82-1.06 of it. The tiled unpack measured 2.1-5.7x in every run.
    */
   static boolean tile16(long so, long si, long dO, long di, int no, int ni) {
-    return no >= 4 && (lineTiled(dO, di, 16) || (lineTiled(so, si, 16) && di == 16 && dO == 16L * ni));
+    return no >= 4 && lineTiled(dO, di, 16);
   }
 
   /**
