@@ -517,6 +517,21 @@ public final class Segment {
   // ---- kernels ---------------------------------------------------------------------------------
 
   /** What a walk does with each leaf. Methods return the bytes consumed (all of them unless stopping). */
+  /**
+   * Packs ({@code pack}) or unpacks the leading blocks of {@code count} whole blocks of the vector
+   * leaf {@code d} at user offset {@code u} through its generated rows ({@link Dataloop#rowKernel}:
+   * the stride a constant, {@link PlaneKernel#MAX_ROW} blocks per row), packed from {@code p}.
+   * Returns how many blocks it moved: a multiple of the row, 0 for short runs or when no kernel runs.
+   */
+  static long generatedRows(Dataloop d, Memory user, long u, long count, Memory packed, long p, boolean pack) {
+    int row = PlaneKernel.MAX_ROW;
+    if (count < 2L * row) {
+      return 0;
+    }
+    long rows = count / row;
+    return MemoryAccess.planes(d.rowKernel(MemoryAccess.baseKinds(user, packed)), user, u, row * d.stride, rows, packed, p, pack) ? rows * row : 0;
+  }
+
   abstract static class Kernel {
     /** True when every call consumes all it is given (all but flatten, which stops when full). */
     boolean whole = true;
@@ -628,17 +643,8 @@ public final class Segment {
 
     @Override
     long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
-      // Long runs of blocks: generated rows with the stride as a constant, then the tail.
-      int row = PlaneKernel.MAX_ROW;
-      if (count >= 2L * row) {
-        long rows = count / row;
-        if (MemoryAccess.planes(d.rowKernel(MemoryAccess.baseKinds(user, packed)), user, u, row * d.stride, rows, packed, delta + stream, true)) {
-          long done = rows * row;
-          MemoryAccess.strided(user, u + done * d.stride, d.stride, packed, delta + stream + done * d.blocklen, d.blocklen, d.blocklen, count - done);
-          return count * d.blocklen;
-        }
-      }
-      return vector(u, d.stride, d.blocklen, count, stream, unit);
+      long done = generatedRows(d, user, u, count, packed, delta + stream, true);
+      return done * d.blocklen + vector(u + done * d.stride, d.stride, d.blocklen, count - done, stream + done * d.blocklen, unit);
     }
 
     @Override
@@ -737,16 +743,8 @@ public final class Segment {
 
     @Override
     long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
-      int row = PlaneKernel.MAX_ROW;
-      if (count >= 2L * row) {
-        long rows = count / row;
-        if (MemoryAccess.planes(d.rowKernel(MemoryAccess.baseKinds(user, packed)), user, u, row * d.stride, rows, packed, delta + stream, false)) {
-          long done = rows * row;
-          MemoryAccess.strided(packed, delta + stream + done * d.blocklen, d.blocklen, user, u + done * d.stride, d.stride, d.blocklen, count - done);
-          return count * d.blocklen;
-        }
-      }
-      return vector(u, d.stride, d.blocklen, count, stream, unit);
+      long done = generatedRows(d, user, u, count, packed, delta + stream, false);
+      return done * d.blocklen + vector(u + done * d.stride, d.stride, d.blocklen, count - done, stream + done * d.blocklen, unit);
     }
 
     @Override
