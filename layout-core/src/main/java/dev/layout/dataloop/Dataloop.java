@@ -146,6 +146,19 @@ public final class Dataloop {
     this.wordInts = w == null ? 0 : (int) w[w.length - 1];
   }
 
+  /** This nest's cache-blocked order ({@link BlockedOrder#of} under the default budget), made at first use; null if none. */
+  private BlockedOrder blockedOrder;
+  private boolean blockedOrderMade;
+
+  /** The cache-blocked order for whole instances of this loop, or null (see {@link BlockedOrder}). Racy like {@link #wordKernel}. */
+  BlockedOrder blockedOrder() {
+    if (!blockedOrderMade) {
+      blockedOrder = BlockedOrder.of(this, BlockedOrder.BUDGET);
+      blockedOrderMade = true;
+    }
+    return blockedOrder;
+  }
+
   /** Most 8-byte and 4-byte moves a word pattern may have (what the word kernels keep in registers). */
   static final int MAX_WORD_LONGS = 4;
   static final int MAX_WORD_INTS = 2;
@@ -355,6 +368,15 @@ public final class Dataloop {
 
   public long blockCount() {
     return nblocks;
+  }
+
+  /**
+   * How whole instances of this loop run when not in packed order: "blocked: " and the permuted
+   * loops (see {@link BlockedOrder}), or null when they run in packed order.
+   */
+  public String runOrder() {
+    BlockedOrder b = blockedOrder();
+    return b == null ? null : "blocked: " + b;
   }
 
   /** Nesting depth: 1 for a leaf. */

@@ -164,6 +164,12 @@ public final class Segment {
     long r = bytePosition;
     while (true) {
       Dataloop n = node[top];
+      if (r == 0 && !n.leaf) {
+        // At the start of an instance: the walk enters it from the top (and may run it whole, blocked).
+        blk[top] = 0;
+        elem[top] = 0;
+        return;
+      }
       long b = n.findBlock(r);
       r -= n.packedBefore(b);
       blk[top] = b;
@@ -298,6 +304,15 @@ public final class Segment {
           advance();
           continue;
         }
+        if (b == 0 && elem[top] == 0 && d.size <= end - position) {
+          // A whole instance not yet begun: a strided nest may run in its cache-blocked order.
+          BlockedOrder order = d.blockedOrder();
+          if (order != null && k.mayReorder(order)) {
+            position += blocked(k, order, base[top]);
+            blk[top] = d.nblocks;
+            continue;
+          }
+        }
         Dataloop c = d.childOf(b);
         if (c.leaf && d.children == null && k.whole && c.size <= end - position) {
           // Whole leaves under this loop: batch them into kernel calls, no stack traffic per leaf.
@@ -365,6 +380,73 @@ public final class Segment {
     }
     blk[top] = b;
     elem[top] = j;
+    return done;
+  }
+
+  /**
+   * One whole instance of a nest in its blocked order (see {@link BlockedOrder}), the head's base at
+   * {@code u}, packed from the current position; returns the bytes done (the instance's size).
+   */
+  private long blocked(Kernel k, BlockedOrder order, long u) {
+    guard(order.leaf, u + order.leafBaseLo, u + order.leafBaseHi);
+    return blockedLoops(k, order, 0, u, position, BlockedOrder.firstCount(order.inner));
+  }
+
+  /**
+   * The permuted loops from {@code dim} inward, then the inner node's first {@code runs} iterations
+   * (fewer than all in the last group of a strip-mined loop). Recursion at most as deep as the stack
+   * has levels (two loops per level at most).
+   */
+  private long blockedLoops(Kernel k, BlockedOrder order, int dim, long u, long stream, long runs) {
+    if (dim == order.counts.length) {
+      return firstLoop(k, order.inner, u + order.innerDisp, stream, runs);
+    }
+    long n = order.counts[dim];
+    long us = order.userStrides[dim];
+    long ps = order.packedStrides[dim];
+    long done = 0;
+    for (long i = 0; i < n; i++) {
+      long r = dim == order.chunkLoop ? Math.min(order.chunk, BlockedOrder.firstCount(order.inner) - i * order.chunk) : runs;
+      done += blockedLoops(k, order, dim + 1, u + i * us, stream + i * ps, r);
+    }
+    return done;
+  }
+
+  /**
+   * Iterations {@code [0, runs)} of the first loop of the vector/contig nest {@code d} at user base
+   * {@code u} (its disp included), packed from {@code stream}, through the same batched kernel calls
+   * as the walk: a vector leaf, repeated leaves, or repeated planes per call. Returns the bytes done.
+   */
+  private long firstLoop(Kernel k, Dataloop d, long u, long stream, long runs) {
+    if (d.leaf) {
+      return d.kind == Dataloop.Kind.VECTOR ? k.vectorLeaf(d, u, runs, stream, 1) : k.run(u, d.blocklen, stream, 1, 0);
+    }
+    Dataloop c = d.child;
+    long cu = u + c.disp;
+    if (d.kind == Dataloop.Kind.CONTIG) {
+      // The first loop is the elements.
+      return c.leaf ? k.repeat(c, cu, d.ext, runs, stream, 1) : elements(k, c, cu, d.ext, runs, stream);
+    }
+    if (d.blocklen == 1 && c.leaf) {
+      return k.repeat(c, cu, d.stride, runs, stream, 1);
+    }
+    if (d.blocklen == 1 && planes(c)) {
+      return k.repeatPlanes(c, cu, d.stride, runs, stream, 1);
+    }
+    long done = 0;
+    for (long b = 0; b < runs; b++) {
+      long first = cu + b * d.stride;
+      done += c.leaf ? k.repeat(c, first, d.ext, d.blocklen, stream + done, 1) : elements(k, c, first, d.ext, d.blocklen, stream + done);
+    }
+    return done;
+  }
+
+  /** {@code count} whole instances of the non-leaf nest {@code c}, instance i at {@code u + i * spacing}. */
+  private long elements(Kernel k, Dataloop c, long u, long spacing, long count, long stream) {
+    long done = 0;
+    for (long j = 0; j < count; j++) {
+      done += firstLoop(k, c, u + j * spacing, stream + done, BlockedOrder.firstCount(c));
+    }
     return done;
   }
 
@@ -536,6 +618,15 @@ public final class Segment {
     /** True when every call consumes all it is given (all but flatten, which stops when full). */
     boolean whole = true;
 
+    /**
+     * Whether this kernel may move a nest's bytes in the blocked order {@code order} instead of the
+     * packed order (each byte still lands at its own packed offset). Only native pack and unpack do;
+     * flatten and visits report runs in packed order.
+     */
+    boolean mayReorder(BlockedOrder order) {
+      return false;
+    }
+
     abstract long run(long u, long len, long stream, int unit, long phase);
 
     /** One whole leaf instance at {@code u}. */
@@ -627,6 +718,12 @@ public final class Segment {
     void aim(Memory packed, long delta) {
       this.packed = packed;
       this.delta = delta;
+    }
+
+    @Override
+    boolean mayReorder(BlockedOrder order) {
+      // Packing only reads the user memory: any order writes the same packed bytes.
+      return true;
     }
 
     @Override
@@ -727,6 +824,12 @@ public final class Segment {
     void aim(Memory packed, long delta) {
       this.packed = packed;
       this.delta = delta;
+    }
+
+    @Override
+    boolean mayReorder(BlockedOrder order) {
+      // Overlapping blocks are written in packed order (the last write wins), so only disjoint nests reorder.
+      return order.disjoint;
     }
 
     @Override
