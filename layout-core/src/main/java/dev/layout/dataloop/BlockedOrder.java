@@ -48,6 +48,11 @@ final class BlockedOrder {
   /** The inner node (its first loop in groups of {@link #chunk}), and the user bytes from the head's base to its base (the disps between). */
   final Dataloop inner;
   final long innerDisp;
+  /**
+   * The moved loop is the head's own first loop (Flash I/O's variables): then a run of its
+   * iterations, not only a whole instance, can run blocked (a segment processed in pieces).
+   */
+  final boolean movedIsHeadLoop;
   /** No two blocks overlap in user memory (then unpack may reorder too). */
   final boolean disjoint;
   /** The leaf, and the lowest and highest leaf base relative to the head's base (for the footprint guard). */
@@ -56,12 +61,13 @@ final class BlockedOrder {
   final long leafBaseHi;
 
   private BlockedOrder(long[] counts, long[] userStrides, long[] packedStrides, int chunkLoop, long chunk, Dataloop inner, long innerDisp,
-      boolean disjoint, Dataloop leaf, long leafBaseLo, long leafBaseHi) {
+      boolean movedIsHeadLoop, boolean disjoint, Dataloop leaf, long leafBaseLo, long leafBaseHi) {
     this.counts = counts;
     this.userStrides = userStrides;
     this.packedStrides = packedStrides;
     this.chunkLoop = chunkLoop;
     this.chunk = chunk;
+    this.movedIsHeadLoop = movedIsHeadLoop;
     this.inner = inner;
     this.innerDisp = innerDisp;
     this.disjoint = disjoint;
@@ -214,7 +220,8 @@ final class BlockedOrder {
         hi += Math.max(0, span);
       }
     }
-    return new BlockedOrder(counts, us, ps, chunkLoop, q, innerLoop, innerDisp, disjoint(dims, leaf.blocklen), leaf, lo, hi);
+    return new BlockedOrder(counts, us, ps, chunkLoop, q, innerLoop, innerDisp, m.node == 0 && m.first, disjoint(dims, leaf.blocklen), leaf,
+        lo, hi);
   }
 
   /** Trip count of a node's first (outermost) loop: blocks of a vector, elements of a contig, 1 for a contiguous leaf. */

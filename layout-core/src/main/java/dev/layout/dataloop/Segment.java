@@ -304,13 +304,30 @@ public final class Segment {
           advance();
           continue;
         }
-        if (b == 0 && elem[top] == 0 && d.size <= end - position) {
-          // A whole instance not yet begun: a strided nest may run in its cache-blocked order.
-          BlockedOrder order = d.blockedOrder();
-          if (order != null && k.mayReorder(order)) {
-            position += blocked(k, order, base[top]);
+        BlockedOrder order = d.blockedOrder();
+        if (order != null && k.mayReorder(order)) {
+          if (b == 0 && elem[top] == 0 && d.size <= end - position) {
+            // A whole instance not yet begun: a strided nest may run in its cache-blocked order.
+            position += blocked(k, order, base[top], 0, order.counts[order.counts.length - 1]);
             blk[top] = d.nblocks;
             continue;
+          }
+          if (order.movedIsHeadLoop && (d.kind == Dataloop.Kind.CONTIG || elem[top] == 0)) {
+            // Whole iterations of the moved loop, which is this loop's own (a segment in pieces): those run blocked.
+            boolean vector = d.kind == Dataloop.Kind.VECTOR;
+            long at = vector ? b : elem[top];
+            long per = vector ? d.blocklen * d.child.size : d.child.size;
+            long m = Math.min(BlockedOrder.firstCount(d) - at, (end - position) / per);
+            if (m >= 2) {
+              position += blocked(k, order, base[top], at, m);
+              if (vector) {
+                blk[top] = b + m;
+              } else if ((elem[top] = at + m) == d.blocklen) {
+                blk[top] = 1;
+                elem[top] = 0;
+              }
+              continue;
+            }
           }
         }
         Dataloop c = d.childOf(b);
@@ -384,12 +401,16 @@ public final class Segment {
   }
 
   /**
-   * One whole instance of a nest in its blocked order (see {@link BlockedOrder}), the head's base at
-   * {@code u}, packed from the current position; returns the bytes done (the instance's size).
+   * Iterations {@code [from, from + count)} of the moved loop of a nest in its blocked order (see
+   * {@link BlockedOrder}; all of them for a whole instance), the head's base at {@code u}, packed from
+   * the current position (where iteration {@code from} starts when the moved loop is the head's own);
+   * returns the bytes done.
    */
-  private long blocked(Kernel k, BlockedOrder order, long u) {
+  private long blocked(Kernel k, BlockedOrder order, long u, long from, long count) {
+    // The whole instance lies in the checked footprint, so any run of its iterations does.
     guard(order.leaf, u + order.leafBaseLo, u + order.leafBaseHi);
-    return blockedLoops(k, order, 0, u, position, BlockedOrder.firstCount(order.inner));
+    int movedLoop = order.counts.length - 1;
+    return blockedLoops(k, order, 0, u + from * order.userStrides[movedLoop], position, BlockedOrder.firstCount(order.inner), count);
   }
 
   /**
@@ -397,17 +418,17 @@ public final class Segment {
    * (fewer than all in the last group of a strip-mined loop). Recursion at most as deep as the stack
    * has levels (two loops per level at most).
    */
-  private long blockedLoops(Kernel k, BlockedOrder order, int dim, long u, long stream, long runs) {
+  private long blockedLoops(Kernel k, BlockedOrder order, int dim, long u, long stream, long runs, long moved) {
     if (dim == order.counts.length) {
       return firstLoop(k, order.inner, u + order.innerDisp, stream, runs);
     }
-    long n = order.counts[dim];
+    long n = dim == order.counts.length - 1 ? moved : order.counts[dim];
     long us = order.userStrides[dim];
     long ps = order.packedStrides[dim];
     long done = 0;
     for (long i = 0; i < n; i++) {
       long r = dim == order.chunkLoop ? Math.min(order.chunk, BlockedOrder.firstCount(order.inner) - i * order.chunk) : runs;
-      done += blockedLoops(k, order, dim + 1, u + i * us, stream + i * ps, r);
+      done += blockedLoops(k, order, dim + 1, u + i * us, stream + i * ps, r, moved);
     }
     return done;
   }

@@ -165,6 +165,14 @@ class BlockedOrderTest {
     Memory packed = memory(packedOff, packedBytes);
     assertThat(Segment.of(t, count, user, origin).pack(packed, 0, packedBytes)).isEqualTo(packedBytes);
     assertThat(packed.toArray(0, packedBytes)).as("pack of %d x %s", count, t).isEqualTo(expected);
+    // In pieces (runs of the moved loop's iterations run blocked when it is the outermost loop).
+    long[] cuts = cuts(packedBytes, r);
+    Memory pieces = memory(packedOff, packedBytes);
+    Segment s = Segment.of(t, count, user, origin);
+    for (int i = 0; i + 1 < cuts.length; i++) {
+      assertThat(s.pack(pieces, cuts[i], cuts[i + 1] - cuts[i])).isEqualTo(cuts[i + 1] - cuts[i]);
+    }
+    assertThat(pieces.toArray(0, packedBytes)).as("pack of %d x %s in pieces %s", count, t, java.util.Arrays.toString(cuts)).isEqualTo(expected);
 
     // Unpack reference: fresh packed bytes (so overlapping blocks carry different values), the runs
     // written in packed order onto a patterned buffer (a later run overwrites an earlier one).
@@ -186,7 +194,26 @@ class BlockedOrderTest {
         want[(int) (origin + run.offset() + i)] = expected[from++];
       }
     }
+    Memory back2 = memory(userOff, userBytes);
+    Memory.copy(back, 0, back2, 0, userBytes);
     assertThat(Segment.of(t, count, back, origin).unpack(packed, 0, packedBytes)).isEqualTo(packedBytes);
     assertThat(back.toArray(0, userBytes)).as("unpack of %d x %s", count, t).isEqualTo(want);
+    Segment u = Segment.of(t, count, back2, origin);
+    for (int i = 0; i + 1 < cuts.length; i++) {
+      assertThat(u.unpack(packed, cuts[i], cuts[i + 1] - cuts[i])).isEqualTo(cuts[i + 1] - cuts[i]);
+    }
+    assertThat(back2.toArray(0, userBytes)).as("unpack of %d x %s in pieces %s", count, t, java.util.Arrays.toString(cuts)).isEqualTo(want);
+  }
+
+  /** 0, two to six random cut points, {@code n}: piece boundaries anywhere, including inside blocks. */
+  private static long[] cuts(int n, Random r) {
+    int k = 2 + r.nextInt(5);
+    long[] c = new long[k + 2];
+    for (int i = 1; i <= k; i++) {
+      c[i] = r.nextInt(n + 1);
+    }
+    c[k + 1] = n;
+    java.util.Arrays.sort(c);
+    return c;
   }
 }
