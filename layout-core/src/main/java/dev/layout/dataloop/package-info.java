@@ -7,6 +7,7 @@
  * dev.layout.datatype}; memory targets in {@code dev.layout.memory}. The compiler compiles the
  * normalized (least-cost) description of a type, within bounds, and keeps its own leaf rewrites on
  * it (see {@code EngineNormalization} for the model, the bounds and the one case where it keeps the
- * description as given).
+ * description as given). Strided nests whose outer loop has the finest user stride run in a
+ * cache-blocked order ({@code BlockedOrder}) that moves every byte to the same packed offset.
  */
 package dev.layout.dataloop;
