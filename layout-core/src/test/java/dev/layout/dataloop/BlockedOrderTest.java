@@ -53,6 +53,20 @@ class BlockedOrderTest {
   }
 
   @Test
+  void twoFieldsAndNarrowBlocksAreLeftInPackedOrder() {
+    // Complex split into real and imaginary parts; RGBA bytes to planes: blocking did not pay there.
+    Datatype split = Datatype.hvector(2, 1, 8, Datatype.vector(1 << 20, 1, 2, Primitive.FLOAT64));
+    Datatype rgba = Datatype.hvector(4, 1, 1, Datatype.vector(1 << 22, 1, 4, Primitive.UINT8));
+    Datatype rgb = Datatype.hvector(3, 1, 4, Datatype.vector(1 << 21, 1, 3, Primitive.FLOAT32));
+    assertThat(BlockedOrder.of(DataloopCompiler.compileCount(split, 1, Representation.NATIVE), BlockedOrder.BUDGET)).isNull();
+    assertThat(BlockedOrder.of(DataloopCompiler.compileCount(rgba, 1, Representation.NATIVE), BlockedOrder.BUDGET)).isNull();
+    BlockedOrder planes = BlockedOrder.of(DataloopCompiler.compileCount(rgb, 1, Representation.NATIVE), BlockedOrder.BUDGET);
+    assertThat(planes).isNotNull();
+    assertThat(planes.chunkLoop).isZero();
+    assertThat(planes.counts[planes.counts.length - 1]).isEqualTo(3);
+  }
+
+  @Test
   void nestsAlreadyInUserOrderAreLeftAlone() {
     long[] sizes = {64, 64, 64};
     Datatype face = Datatype.subarray(sizes, new long[] {64, 2, 64}, new long[] {0, 31, 0}, Order.C, Primitive.FLOAT32);
@@ -97,14 +111,16 @@ class BlockedOrderTest {
     int blocked = 0;
     int overlapping = 0;
     for (int trial = 0; trial < 24; trial++) {
-      Primitive p = switch (r.nextInt(4)) {
-        case 0 -> Primitive.FLOAT32;
-        case 1 -> Primitive.FLOAT64;
-        case 2 -> Primitive.INT16;
+      // Mostly blocks of 4 and 8 bytes (the ones that run blocked); some narrower ones and two-field
+      // records, which stay in packed order, for the walk around them.
+      Primitive p = switch (r.nextInt(6)) {
+        case 0, 1 -> Primitive.FLOAT32;
+        case 2, 3 -> Primitive.FLOAT64;
+        case 4 -> Primitive.INT16;
         default -> Primitive.INT8;
       };
       long w = p.byteSize();
-      int fields = 2 + r.nextInt(20);
+      int fields = r.nextInt(8) == 0 ? 2 : 3 + r.nextInt(19);
       long fieldStride = r.nextInt(6) == 0 ? Math.max(1, w / 2) : w * (1 + r.nextInt(2));
       long record = fields * fieldStride + w * r.nextInt(3);
       int c1 = 4 + r.nextInt(29);
@@ -165,6 +181,9 @@ class BlockedOrderTest {
     Memory packed = memory(packedOff, packedBytes);
     assertThat(Segment.of(t, count, user, origin).pack(packed, 0, packedBytes)).isEqualTo(packedBytes);
     assertThat(packed.toArray(0, packedBytes)).as("pack of %d x %s", count, t).isEqualTo(expected);
+    Memory plain = memory(packedOff, packedBytes);
+    assertThat(Segment.inPackedOrder(t, count, user, origin).pack(plain, 0, packedBytes)).isEqualTo(packedBytes);
+    assertThat(plain.toArray(0, packedBytes)).as("pack of %d x %s in packed order", count, t).isEqualTo(expected);
     // In pieces (runs of the moved loop's iterations run blocked when it is the outermost loop).
     long[] cuts = cuts(packedBytes, r);
     Memory pieces = memory(packedOff, packedBytes);

@@ -1,0 +1,110 @@
+package dev.layout.dataloop;
+
+import dev.layout.bench.Meter;
+import dev.layout.bench.Target;
+import dev.layout.datatype.Datatype;
+import dev.layout.datatype.Order;
+import dev.layout.datatype.Primitive;
+import dev.layout.memory.Memory;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What the cache-blocked loop order ({@link BlockedOrder}) gains, measured side by side in one JVM:
+ * the same segment walk with blocking (what {@link Segment#of} does) against every nest in packed
+ * order ({@link Segment#inPackedOrder}), on layouts whose outer loop has the finest user stride.
+ * Each row runs the two in adjacent 25 ms slices (12 pairs, alternating which goes first) and
+ * reports both MB/s (slice medians) and the median of the pairs' ratios.
+ *
+ * <pre>java -cp ... dev.layout.dataloop.BlockedOrderRace [heap|direct|offheap ...]   (default: heap offheap)</pre>
+ */
+public final class BlockedOrderRace {
+  private BlockedOrderRace() {}
+
+  private static final int PAIRS = 12;
+  private static final long SLICE_NANOS = 25_000_000L;
+
+  /** name -> {type, origin}. */
+  static Map<String, Object[]> layouts() {
+    Map<String, Object[]> m = new LinkedHashMap<>();
+    RossCase.Instance flash = RossCase.FLASH_IO.create(RossCase.Size.FULL);
+    m.put("Flash I/O (24 float64 per cell, 80 blocks)", new Object[] {flash.type, flash.origin});
+    // An AMR/CFD checkpoint: 10 float64 per cell, the 64^3 interior of a 72^3 block, one variable after another.
+    Datatype cell = Datatype.resized(0, 80, Primitive.FLOAT64);
+    Datatype interior = Datatype.subarray(new long[] {72, 72, 72}, new long[] {64, 64, 64}, new long[] {4, 4, 4}, Order.C, cell);
+    m.put("10 float64 per cell, 64^3 of 72^3, by variable", new Object[] {Datatype.hvector(10, 1, 8, interior), 0L});
+    // Array of records to structure of arrays: 6 float32 fields of 2^20 records, field by field.
+    m.put("AoS to SoA, 6 float32 fields x 2^20 records", new Object[] {Datatype.hvector(6, 1, 4, Datatype.vector(1 << 20, 1, 6, Primitive.FLOAT32)), 0L});
+    // Pixels to planes: RGB float32 and RGBA uint8 of 2^21 pixels, channel by channel.
+    m.put("RGB float32 to planes, 2^21 pixels", new Object[] {Datatype.hvector(3, 1, 4, Datatype.vector(1 << 21, 1, 3, Primitive.FLOAT32)), 0L});
+    m.put("RGBA uint8 to planes, 2^22 pixels", new Object[] {Datatype.hvector(4, 1, 1, Datatype.vector(1 << 22, 1, 4, Primitive.UINT8)), 0L});
+    // Complex interleaved to split: real parts then imaginary parts of 2^20 complex128.
+    m.put("complex128 to split re/im, 2^20 values", new Object[] {Datatype.hvector(2, 1, 8, Datatype.vector(1 << 20, 1, 2, Primitive.FLOAT64)), 0L});
+    return m;
+  }
+
+  public static void main(String[] args) throws Exception {
+    Target[] targets = args.length == 0 ? new Target[] {Target.HEAP, Target.OFFHEAP} : Arrays.stream(args).map(Target::parse).toArray(Target[]::new);
+    System.out.println("blocked order race: " + Meter.machine() + "; " + Meter.jvm() + "; budget " + BlockedOrder.BUDGET + " B");
+    System.out.printf(Locale.ROOT, "%-48s %-6s %-8s %14s %14s %8s%n", "layout", "op", "target", "packed MB/s", "blocked MB/s", "ratio");
+    for (Map.Entry<String, Object[]> e : layouts().entrySet()) {
+      Datatype t = (Datatype) e.getValue()[0];
+      long origin = (Long) e.getValue()[1];
+      Dataloop d = DataloopCompiler.compileCount(t, 1, Representation.NATIVE);
+      System.out.println("# " + e.getKey() + ": " + t + "\n#   run order: " + d.runOrder());
+      for (Target target : targets) {
+        race(e.getKey(), t, origin, target);
+      }
+    }
+  }
+
+  private static void race(String name, Datatype t, long origin, Target target) {
+    long packed = t.byteSize();
+    try (Target.Buf user = target.allocate(origin + t.trueUb() + 64); Target.Buf out = target.allocate(packed)) {
+      user.fillPattern();
+      Segment blocked = Segment.of(t, 1, user.memory, origin);
+      Segment plain = Segment.inPackedOrder(t, 1, user.memory, origin);
+      Memory pk = out.memory;
+      for (String op : new String[] {"pack", "unpack"}) {
+        boolean pack = op.equals("pack");
+        Runnable b = () -> run(blocked, pk, packed, pack);
+        Runnable p = () -> run(plain, pk, packed, pack);
+        for (int w = 0; w < 4; w++) {
+          Meter.mbPerSecond(b, packed, SLICE_NANOS);
+          Meter.mbPerSecond(p, packed, SLICE_NANOS);
+        }
+        double[] mb = new double[PAIRS];
+        double[] mp = new double[PAIRS];
+        double[] r = new double[PAIRS];
+        for (int i = 0; i < PAIRS; i++) {
+          if (i % 2 == 0) {
+            mb[i] = Meter.mbPerSecond(b, packed, SLICE_NANOS);
+            mp[i] = Meter.mbPerSecond(p, packed, SLICE_NANOS);
+          } else {
+            mp[i] = Meter.mbPerSecond(p, packed, SLICE_NANOS);
+            mb[i] = Meter.mbPerSecond(b, packed, SLICE_NANOS);
+          }
+          r[i] = mb[i] / mp[i];
+        }
+        System.out.printf(Locale.ROOT, "%-48s %-6s %-8s %14.1f %14.1f %8.2f%n", name, op, target.label(), median(mp), median(mb), median(r));
+      }
+    }
+  }
+
+  private static void run(Segment s, Memory packed, long n, boolean pack) {
+    s.seek(0);
+    if (pack) {
+      s.pack(packed, 0, n);
+    } else {
+      s.unpack(packed, 0, n);
+    }
+  }
+
+  private static double median(double[] v) {
+    double[] c = v.clone();
+    Arrays.sort(c);
+    return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
+  }
+}
