@@ -18,7 +18,7 @@ import java.util.Map;
  * Each row runs the two in adjacent 25 ms slices (12 pairs, alternating which goes first) and
  * reports both MB/s (slice medians) and the median of the pairs' ratios.
  *
- * <pre>java -cp ... dev.layout.dataloop.BlockedOrderRace [heap|direct|offheap ...]   (default: heap offheap)</pre>
+ * <pre>java -cp ... dev.layout.dataloop.BlockedOrderRace [heap|direct|offheap ...] [name part ...]   (default: heap offheap, all)</pre>
  */
 public final class BlockedOrderRace {
   private BlockedOrderRace() {}
@@ -26,11 +26,17 @@ public final class BlockedOrderRace {
   private static final int PAIRS = 12;
   private static final long SLICE_NANOS = 25_000_000L;
 
-  /** name -> {type, origin}. */
+  /** name -> {type, origin[, count]}. */
   static Map<String, Object[]> layouts() {
     Map<String, Object[]> m = new LinkedHashMap<>();
     RossCase.Instance flash = RossCase.FLASH_IO.create(RossCase.Size.FULL);
     m.put("Flash I/O (24 float64 per cell, 80 blocks)", new Object[] {flash.type, flash.origin});
+    // A distributed FFT's transpose: 2048 columns of a 256 x 2048 complex128 slab, column by column (count 2048 of a resized column).
+    RossCase.Instance fft = RossCase.FFT_TRANSPOSE.create(RossCase.Size.FULL);
+    m.put("FFT transpose (2048 columns of 256 complex128)", new Object[] {fft.type, fft.origin, fft.count});
+    // Matrix transposes by column types: 1024 x 1024 float64 and 2048 x 1024 float32.
+    m.put("transpose 1024 x 1024 float64", new Object[] {Datatype.resized(0, 8, Datatype.vector(1024, 1, 1024, Primitive.FLOAT64)), 0L, 1024L});
+    m.put("transpose 1024 x 2048 float32", new Object[] {Datatype.resized(0, 4, Datatype.vector(1024, 1, 2048, Primitive.FLOAT32)), 0L, 2048L});
     // An AMR/CFD checkpoint: 10 float64 per cell, the 64^3 interior of a 72^3 block, one variable after another.
     Datatype cell = Datatype.resized(0, 80, Primitive.FLOAT64);
     Datatype interior = Datatype.subarray(new long[] {72, 72, 72}, new long[] {64, 64, 64}, new long[] {4, 4, 4}, Order.C, cell);
@@ -46,26 +52,39 @@ public final class BlockedOrderRace {
   }
 
   public static void main(String[] args) throws Exception {
-    Target[] targets = args.length == 0 ? new Target[] {Target.HEAP, Target.OFFHEAP} : Arrays.stream(args).map(Target::parse).toArray(Target[]::new);
+    java.util.List<Target> chosen = new java.util.ArrayList<>();
+    java.util.List<String> names = new java.util.ArrayList<>();
+    for (String a : args) {
+      if (a.equals("heap") || a.equals("direct") || a.equals("offheap")) {
+        chosen.add(Target.parse(a));
+      } else {
+        names.add(a.toLowerCase(Locale.ROOT));
+      }
+    }
+    Target[] targets = chosen.isEmpty() ? new Target[] {Target.HEAP, Target.OFFHEAP} : chosen.toArray(new Target[0]);
     System.out.println("blocked order race: " + Meter.machine() + "; " + Meter.jvm() + "; budget " + BlockedOrder.BUDGET + " B");
     System.out.printf(Locale.ROOT, "%-48s %-6s %-8s %14s %14s %8s%n", "layout", "op", "target", "packed MB/s", "blocked MB/s", "ratio");
     for (Map.Entry<String, Object[]> e : layouts().entrySet()) {
+      if (!names.isEmpty() && names.stream().noneMatch(n -> e.getKey().toLowerCase(Locale.ROOT).contains(n))) {
+        continue;
+      }
       Datatype t = (Datatype) e.getValue()[0];
       long origin = (Long) e.getValue()[1];
-      Dataloop d = DataloopCompiler.compileCount(t, 1, Representation.NATIVE);
+      long count = e.getValue().length > 2 ? (Long) e.getValue()[2] : 1;
+      Dataloop d = DataloopCompiler.compileCount(t, count, Representation.NATIVE);
       System.out.println("# " + e.getKey() + ": " + t + "\n#   run order: " + d.runOrder());
       for (Target target : targets) {
-        race(e.getKey(), t, origin, target);
+        race(e.getKey(), t, count, origin, target);
       }
     }
   }
 
-  private static void race(String name, Datatype t, long origin, Target target) {
-    long packed = t.byteSize();
-    try (Target.Buf user = target.allocate(origin + t.trueUb() + 64); Target.Buf out = target.allocate(packed)) {
+  private static void race(String name, Datatype t, long count, long origin, Target target) {
+    long packed = t.byteSize() * count;
+    try (Target.Buf user = target.allocate(origin + t.trueUb() + (count - 1) * t.extent() + 64); Target.Buf out = target.allocate(packed)) {
       user.fillPattern();
-      Segment blocked = Segment.of(t, 1, user.memory, origin);
-      Segment plain = Segment.inPackedOrder(t, 1, user.memory, origin);
+      Segment blocked = Segment.of(t, count, user.memory, origin);
+      Segment plain = Segment.inPackedOrder(t, count, user.memory, origin);
       Memory pk = out.memory;
       for (String op : new String[] {"pack", "unpack"}) {
         boolean pack = op.equals("pack");

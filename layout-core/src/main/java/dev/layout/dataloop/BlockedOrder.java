@@ -47,6 +47,23 @@ final class BlockedOrder {
   /** Narrower blocks (bytes of RGBA pixels) move at a byte a cycle either way: blocking measured 0.93-0.98. */
   static final long MIN_BLOCK_BYTES = 4;
 
+  /**
+   * Runs of a vector leaf shorter than this go to the kernel as planes (moved loop x run, one call),
+   * longer ones as one vector-leaf call per iteration of the moved loop (generated rows of constant
+   * stride). A 1024 x 2048 float32 transpose by column types blocks into runs of 16 rows: planes of
+   * 2048 x 16 blocks per call, 1.6-2.5x packed order, pack and unpack (BlockedOrderRace).
+   */
+  static final long PLANE_MAX_RUN = 32;
+
+  /**
+   * Planes of wider blocks stay in packed order. The FFT transpose (2048 columns of 256 complex128,
+   * rows 32 KiB apart), blocked into planes of 2048 x 4 blocks, packed at 0.62-1.65 of packed order
+   * from one JVM to the next (cause not found; a hand-written tiled loop measured 1.5-2.5x steadily)
+   * and unpacked at 0.37-0.69 (the packed-order unpack already writes whole lines, {@code
+   * StridedLoopCode.tiled16}).
+   */
+  static final long PLANE_MAX_BLOCK_BYTES = 8;
+
   /** The permuted outer loops, outermost first: trip counts and the user and packed distances between iterations. */
   final long[] counts;
   final long[] userStrides;
@@ -60,6 +77,8 @@ final class BlockedOrder {
   /** The inner node (its first loop in groups of {@link #chunk}), and the user bytes from the head's base to its base (the disps between). */
   final Dataloop inner;
   final long innerDisp;
+  /** The inner node is a vector leaf run in short runs: the moved loop and the run go to the kernel as one plane per call. */
+  final boolean plane;
   /**
    * The moved loop is the head's own first loop (Flash I/O's variables): then a run of its
    * iterations, not only a whole instance, can run blocked (a segment processed in pieces).
@@ -73,13 +92,14 @@ final class BlockedOrder {
   final long leafBaseHi;
 
   private BlockedOrder(long[] counts, long[] userStrides, long[] packedStrides, int chunkLoop, long chunk, Dataloop inner, long innerDisp,
-      boolean movedIsHeadLoop, boolean disjoint, Dataloop leaf, long leafBaseLo, long leafBaseHi) {
+      boolean plane, boolean movedIsHeadLoop, boolean disjoint, Dataloop leaf, long leafBaseLo, long leafBaseHi) {
     this.counts = counts;
     this.userStrides = userStrides;
     this.packedStrides = packedStrides;
     this.chunkLoop = chunkLoop;
     this.chunk = chunk;
     this.movedIsHeadLoop = movedIsHeadLoop;
+    this.plane = plane;
     this.inner = inner;
     this.innerDisp = innerDisp;
     this.disjoint = disjoint;
@@ -100,7 +120,7 @@ final class BlockedOrder {
       sb.append(", ");
     }
     sb.setLength(sb.length() - 2);
-    sb.append(" around ").append(inner);
+    sb.append(plane ? " as planes over " : " around ").append(inner);
     if (!disjoint) {
       sb.append("; blocks overlap: unpack keeps the packed order");
     }
@@ -188,7 +208,12 @@ final class BlockedOrder {
     }
     Dataloop innerLoop = chain.get(innerNode);
     long first = firstCount(innerLoop);
-    if (q * (innerLoop.size / first) < MIN_INNER_BYTES) {
+    // A short run of a vector leaf's blocks under the moved loop goes as one plane per call (a transpose tile).
+    boolean plane = innerLoop.leaf && innerLoop.kind == Dataloop.Kind.VECTOR && q < PLANE_MAX_RUN;
+    if (plane && innerLoop.blocklen > PLANE_MAX_BLOCK_BYTES) {
+      return null;
+    }
+    if ((plane ? m.count : 1) * q * (innerLoop.size / first) < MIN_INNER_BYTES) {
       return null;
     }
     // Outer loops: those above the inner unit in packed order, then the runs of the inner node's first loop, then the moved one.
@@ -235,7 +260,7 @@ final class BlockedOrder {
         hi += Math.max(0, span);
       }
     }
-    return new BlockedOrder(counts, us, ps, chunkLoop, q, innerLoop, innerDisp, m.node == 0 && m.first, disjoint(dims, leaf.blocklen), leaf,
+    return new BlockedOrder(counts, us, ps, chunkLoop, q, innerLoop, innerDisp, plane, m.node == 0 && m.first, disjoint(dims, leaf.blocklen), leaf,
         lo, hi);
   }
 

@@ -443,6 +443,11 @@ public final class Segment {
     long n = dim == order.counts.length - 1 ? moved : order.counts[dim];
     long us = order.userStrides[dim];
     long ps = order.packedStrides[dim];
+    if (order.plane && dim == order.counts.length - 1) {
+      // The moved loop over a short run of leaf blocks: one plane (a transpose tile) per call.
+      Dataloop leaf = order.inner;
+      return k.plane(u + order.innerDisp, us, leaf.stride, stream, ps, leaf.blocklen, leaf.blocklen, n, runs);
+    }
     long done = 0;
     for (long i = 0; i < n; i++) {
       long r = dim == order.chunkLoop ? Math.min(order.chunk, BlockedOrder.firstCount(order.inner) - i * order.chunk) : runs;
@@ -709,6 +714,22 @@ public final class Segment {
       return s;
     }
 
+    /**
+     * A plane of {@code outer x inner} blocks of {@code blockBytes}: block (i, j) at user {@code u + i *
+     * userOuter + j * userInner}, packed at {@code stream + i * packedOuter + j * packedInner} (the packed
+     * side need not be contiguous: a blocked order's tile). Only for kernels that {@link #mayReorder}.
+     */
+    long plane(long u, long userOuter, long userInner, long stream, long packedOuter, long packedInner, long blockBytes, long outer,
+        long inner) {
+      long s = 0;
+      for (long i = 0; i < outer; i++) {
+        for (long j = 0; j < inner; j++) {
+          s += run(u + i * userOuter + j * userInner, blockBytes, stream + i * packedOuter + j * packedInner, 1, 0);
+        }
+      }
+      return s;
+    }
+
     /** {@code count} whole blocks of the vector leaf {@code d} from block address {@code u}. */
     long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
       return vector(u, d.stride, d.blocklen, count, stream, unit);
@@ -781,6 +802,13 @@ public final class Segment {
     long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
       long done = generatedRows(d, user, u, count, packed, delta + stream, true);
       return done * d.blocklen + vector(u + done * d.stride, d.stride, d.blocklen, count - done, stream + done * d.blocklen, unit);
+    }
+
+    @Override
+    long plane(long u, long userOuter, long userInner, long stream, long packedOuter, long packedInner, long blockBytes, long outer,
+        long inner) {
+      MemoryAccess.strided2(user, u, userOuter, userInner, packed, delta + stream, packedOuter, packedInner, blockBytes, outer, inner);
+      return outer * inner * blockBytes;
     }
 
     @Override
@@ -887,6 +915,13 @@ public final class Segment {
     long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
       long done = generatedRows(d, user, u, count, packed, delta + stream, false);
       return done * d.blocklen + vector(u + done * d.stride, d.stride, d.blocklen, count - done, stream + done * d.blocklen, unit);
+    }
+
+    @Override
+    long plane(long u, long userOuter, long userInner, long stream, long packedOuter, long packedInner, long blockBytes, long outer,
+        long inner) {
+      MemoryAccess.strided2(packed, delta + stream, packedOuter, packedInner, user, u, userOuter, userInner, blockBytes, outer, inner);
+      return outer * inner * blockBytes;
     }
 
     @Override
