@@ -16,9 +16,10 @@ import java.util.List;
  * whose cells fit in {@link #BUDGET} bytes of cache: for each 16^3 block, for each variable, the
  * block's 8^3 interior. Every line is then fetched once, and the packed side is still written
  * (read) in runs of the inner subtree's packed size. Measured against the same walk in packed order
- * (benchmarks' {@code BlockedOrderRace}, one JVM, 2 vCPU EPYC, heap and off-heap): Flash I/O
- * 1.46-1.84x, 10 float64 per cell of a 64^3 interior 2.37-2.87x, array of 6-float records to
- * structure of arrays 1.20-2.08x, RGB float32 to planes 1.27-1.81x.
+ * (benchmarks' {@code BlockedOrderRace}, one JVM, 2 vCPU EPYC, heap and off-heap, over several runs):
+ * Flash I/O 1.21-1.90x, 10 float64 per cell of a 64^3 interior 1.53-2.91x, array of 6-float records
+ * to structure of arrays 1.19-2.08x, RGB float32 to planes 1.02-1.81x, float32/float64 matrix
+ * transposes by column types 1.18-2.54x.
  *
  * <p>Each instance of {@link #inner} is still processed in its own packed order by the same kernels;
  * only the outer loops are permuted. Packing may always reorder (it reads the user memory); unpacking
