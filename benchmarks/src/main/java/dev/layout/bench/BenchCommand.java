@@ -27,7 +27,8 @@ import java.util.Set;
  *   <li>{@code layout bench pack [--quick] [--case NAME,...] [--out DIR]}: the Ross et al. suite and
  *       the application layouts ({@link RossCase}), engine vs hand-written loops; prints a table whose
  *       last line is {@code min engine/manual: X.XX (TEST)} and writes {@code RESULTS.md} and {@code
- *       results.png} into the benchmarks module (or {@code --out}).
+ *       results.png} into the benchmarks module (or {@code --out}); a {@code --quick} run or a subset
+ *       writes them under {@code benchmarks/target/bench-pack/}, never over the committed full run.
  * </ul>
  */
 public final class BenchCommand implements Subcommand {
@@ -128,7 +129,7 @@ public final class BenchCommand implements Subcommand {
     Options o = Options.parse("bench pack", args, Set.of("case", "target", "out", "trials", "slice-ms"), Set.of("quick", "help"));
     if (o.has("help")) {
       out.println("usage: layout bench pack [--quick] [--case NAME,...] [--target heap,direct,offheap] [--trials N] [--slice-ms MS] [--out DIR]");
-      out.println("writes RESULTS.md and results.png to --out DIR, else benchmarks/ (benchmarks/target/bench-pack/ for --case or --target subsets)");
+      out.println("writes RESULTS.md and results.png to --out DIR, else benchmarks/ (benchmarks/target/bench-pack/ for --quick and --case or --target subsets)");
       out.println("cases: " + Arrays.toString(RossCase.values()));
       return 0;
     }
@@ -144,8 +145,8 @@ public final class BenchCommand implements Subcommand {
     PackSuite suite = new PackSuite(targets, quick ? 150_000_000L : 400_000_000L, slice, trials);
     out.println("bench pack" + (quick ? " --quick" : "") + ": " + Meter.machine() + "; " + Meter.jvm());
     List<PackSuite.Row> rows = suite.run(cases, out);
-    // A subset (--case or --target) never replaces the committed full-suite results and their notes.
-    boolean subset = o.has("case") || o.has("target");
+    // A quick run or a subset (--case or --target) never replaces the committed full-suite results and their notes.
+    boolean subset = quick || o.has("case") || o.has("target");
     Path dir = o.has("out") ? Path.of(o.get("out", ".")) : subset ? resultsDir().resolve("target").resolve("bench-pack") : resultsDir();
     Results.write(dir, rows, quick ? "quick" : "full");
     out.println("wrote " + dir.resolve(Results.MARKDOWN) + " and " + dir.resolve(Results.CHART));
