@@ -57,13 +57,14 @@ final class BlockedOrder {
   static final long PLANE_MAX_RUN = 32;
 
   /**
-   * Planes of wider blocks stay in packed order. The FFT transpose (2048 columns of 256 complex128,
-   * rows 32 KiB apart), blocked into planes of 2048 x 4 blocks, packed at 0.62-1.65 of packed order
-   * from one JVM to the next (cause not found; a hand-written tiled loop measured 1.5-2.5x steadily)
-   * and unpacked at 0.37-0.69 (the packed-order unpack already writes whole lines, {@code
-   * StridedLoopCode.tiled16}).
+   * Planes are for blocks of 4, 8 and 16 bytes (the widths with loops of their own); nests whose
+   * plane would have other widths stay in packed order (not measured). The FFT transpose (2048 columns of 256
+   * complex128, rows 32 KiB apart) packs as planes of 2048 x 4 blocks through a loop of its own
+   * ({@code StridedLoops.columnTiles16}): 1.33-1.98x packed order; through the row loop shared with
+   * long rows it measured 0.62-1.65 from one JVM to the next. Its unpack stays in packed order (see
+   * {@code Segment.UnpackKernel#mayReorder}).
    */
-  static final long PLANE_MAX_BLOCK_BYTES = 8;
+  static final long PLANE_MAX_BLOCK_BYTES = 16;
 
   /** The permuted outer loops, outermost first: trip counts and the user and packed distances between iterations. */
   final long[] counts;
@@ -211,7 +212,7 @@ final class BlockedOrder {
     long first = firstCount(innerLoop);
     // A short run of a vector leaf's blocks under the moved loop goes as one plane per call (a transpose tile).
     boolean plane = innerLoop.leaf && innerLoop.kind == Dataloop.Kind.VECTOR && q < PLANE_MAX_RUN;
-    if (plane && innerLoop.blocklen > PLANE_MAX_BLOCK_BYTES) {
+    if (plane && innerLoop.blocklen != 4 && innerLoop.blocklen != 8 && innerLoop.blocklen != PLANE_MAX_BLOCK_BYTES) {
       return null;
     }
     if ((plane ? m.count : 1) * q * (innerLoop.size / first) < MIN_INNER_BYTES) {

@@ -807,7 +807,7 @@ public final class Segment {
     @Override
     long plane(long u, long userOuter, long userInner, long stream, long packedOuter, long packedInner, long blockBytes, long outer,
         long inner) {
-      MemoryAccess.strided2(user, u, userOuter, userInner, packed, delta + stream, packedOuter, packedInner, blockBytes, outer, inner);
+      MemoryAccess.stridedTile(user, u, userOuter, userInner, packed, delta + stream, packedOuter, packedInner, blockBytes, outer, inner);
       return outer * inner * blockBytes;
     }
 
@@ -895,8 +895,11 @@ public final class Segment {
 
     @Override
     boolean mayReorder(BlockedOrder order) {
-      // Overlapping blocks are written in packed order (the last write wins), so only disjoint nests reorder.
-      return order.disjoint;
+      // Overlapping blocks are written in packed order (the last write wins), so only disjoint nests
+      // reorder. Nor planes of 16-byte blocks: the packed-order unpack of a transposed vector leaf
+      // already writes whole lines (StridedLoopCode.tiled16); blocked into planes of 2048 x 4 blocks,
+      // FFT columns unpacked at 0.37-0.69 of that (BlockedOrderRace).
+      return order.disjoint && !(order.plane && order.inner.blocklen == 16);
     }
 
     @Override

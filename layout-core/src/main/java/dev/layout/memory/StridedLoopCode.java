@@ -371,6 +371,22 @@ final class StridedLoopCode extends StridedLoops {
     }
   }
 
+  @Override
+  void columnTiles16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
+    sb = src(sb);
+    db = dst(db);
+    for (int i = 0; i < no; i++) {
+      long s = sa + i * so;
+      long d = da + i * dO;
+      for (int j = 0; j < ni; j++) {
+        Memory.U.putLong(db, d, Memory.U.getLong(sb, s));
+        Memory.U.putLong(db, d + 8, Memory.U.getLong(sb, s + 8));
+        s += si;
+        d += di;
+      }
+    }
+  }
+
   void rows16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
     sb = src(sb);
     db = dst(db);

@@ -32,6 +32,13 @@ abstract class StridedLoops {
    */
   abstract void rows(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, long blockBytes, int no, int ni);
 
+  /**
+   * Like {@link #rows} for 16-byte blocks gathered from short columns of a transposed side ({@code
+   * ni} small, {@code si} large), in a method of its own so that its compiled loop is not shared
+   * with the long rows of the same width.
+   */
+  abstract void columnTiles16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni);
+
   /** {@code n3} planes of {@link #rows}, plane p at {@code p * s3} and {@code p * d3}. */
   abstract void planes(Object sb, long sa, long s3, long s2, long s1, Object db, long da, long d3, long d2, long d1, long blockBytes, long n3,
       int no, int ni);
