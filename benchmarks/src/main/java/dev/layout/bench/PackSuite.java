@@ -109,27 +109,38 @@ public final class PackSuite {
     Meter.mbPerSecond(manual, bytes, warmNanos);
     Meter.mbPerSecond(engine, bytes, warmNanos);
     Meter.mbPerSecond(copy, bytes, warmNanos / 4);
-    int pairs = trials * PAIRS_PER_TRIAL;
-    long slice = trialNanos / PAIRS_PER_TRIAL;
-    double[] m = new double[pairs];
-    double[] e = new double[pairs];
-    double[] r = new double[pairs];
+    Paired p = paired(manual, engine, bytes, trialNanos / PAIRS_PER_TRIAL, trials * PAIRS_PER_TRIAL);
     double c = 0;
-    for (int i = 0; i < pairs; i++) {
-      if (i % 2 == 0) {
-        m[i] = Meter.mbPerSecond(manual, bytes, slice);
-        e[i] = Meter.mbPerSecond(engine, bytes, slice);
-      } else {
-        e[i] = Meter.mbPerSecond(engine, bytes, slice);
-        m[i] = Meter.mbPerSecond(manual, bytes, slice);
-      }
-      r[i] = e[i] / m[i];
-      if (i % PAIRS_PER_TRIAL == 0) {
-        c = Math.max(c, Meter.mbPerSecond(copy, bytes, trialNanos / 2));
-      }
+    for (int i = 0; i < trials; i++) {
+      c = Math.max(c, Meter.mbPerSecond(copy, bytes, trialNanos / 2));
     }
     long alloc = Meter.allocatedPerRun(engine, 20);
-    return new Row(test, op, t.label(), bytes, median(m), median(e), median(r), c, alloc);
+    return new Row(test, op, t.label(), bytes, p.base(), p.candidate(), p.ratio(), c, alloc);
+  }
+
+  /** Medians of {@link #paired}: each side's MB/s over its slices, and candidate/base over adjacent pairs. */
+  public record Paired(double base, double candidate, double ratio) {}
+
+  /**
+   * Runs {@code base} and {@code candidate} in {@code pairs} adjacent slices of {@code sliceNanos}
+   * each (which goes first alternates) and returns the medians: each side's MB/s and the ratio
+   * candidate/base of each pair (see {@link #measure} for why pairs).
+   */
+  public static Paired paired(Runnable base, Runnable candidate, long bytes, long sliceNanos, int pairs) {
+    double[] b = new double[pairs];
+    double[] c = new double[pairs];
+    double[] r = new double[pairs];
+    for (int i = 0; i < pairs; i++) {
+      if (i % 2 == 0) {
+        b[i] = Meter.mbPerSecond(base, bytes, sliceNanos);
+        c[i] = Meter.mbPerSecond(candidate, bytes, sliceNanos);
+      } else {
+        c[i] = Meter.mbPerSecond(candidate, bytes, sliceNanos);
+        b[i] = Meter.mbPerSecond(base, bytes, sliceNanos);
+      }
+      r[i] = c[i] / b[i];
+    }
+    return new Paired(median(b), median(c), median(r));
   }
 
   /** The median of {@code values} (the mean of the middle two for an even count); sorts a copy. */

@@ -1,12 +1,12 @@
 package dev.layout.dataloop;
 
 import dev.layout.bench.Meter;
+import dev.layout.bench.PackSuite;
 import dev.layout.bench.Target;
 import dev.layout.datatype.Datatype;
 import dev.layout.datatype.Order;
 import dev.layout.datatype.Primitive;
 import dev.layout.memory.Memory;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -94,20 +94,8 @@ public final class BlockedOrderRace {
           Meter.mbPerSecond(b, packed, SLICE_NANOS);
           Meter.mbPerSecond(p, packed, SLICE_NANOS);
         }
-        double[] mb = new double[PAIRS];
-        double[] mp = new double[PAIRS];
-        double[] r = new double[PAIRS];
-        for (int i = 0; i < PAIRS; i++) {
-          if (i % 2 == 0) {
-            mb[i] = Meter.mbPerSecond(b, packed, SLICE_NANOS);
-            mp[i] = Meter.mbPerSecond(p, packed, SLICE_NANOS);
-          } else {
-            mp[i] = Meter.mbPerSecond(p, packed, SLICE_NANOS);
-            mb[i] = Meter.mbPerSecond(b, packed, SLICE_NANOS);
-          }
-          r[i] = mb[i] / mp[i];
-        }
-        System.out.printf(Locale.ROOT, "%-48s %-6s %-8s %14.1f %14.1f %8.2f%n", name, op, target.label(), median(mp), median(mb), median(r));
+        PackSuite.Paired r = PackSuite.paired(p, b, packed, SLICE_NANOS, PAIRS);
+        System.out.printf(Locale.ROOT, "%-48s %-6s %-8s %14.1f %14.1f %8.2f%n", name, op, target.label(), r.base(), r.candidate(), r.ratio());
       }
     }
   }
@@ -119,11 +107,5 @@ public final class BlockedOrderRace {
     } else {
       s.unpack(packed, 0, n);
     }
-  }
-
-  private static double median(double[] v) {
-    double[] c = v.clone();
-    Arrays.sort(c);
-    return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
   }
 }

@@ -23,7 +23,8 @@ import java.util.List;
  *
  * <p>Each instance of {@link #inner} is still processed in its own packed order by the same kernels;
  * only the outer loops are permuted. Packing may always reorder (it reads the user memory); unpacking
- * only when {@link #disjoint}: no two blocks share a user byte, so the order of writes cannot matter.
+ * only when {@link #unpackMayReorder}: no two blocks share a user byte, so the order of writes cannot
+ * matter.
  *
  * <p>Immutable; made by {@link #of}, cached per dataloop ({@link Dataloop#blockedOrder}).
  */
@@ -62,7 +63,7 @@ final class BlockedOrder {
    * complex128, rows 32 KiB apart) packs as planes of 2048 x 4 blocks through a loop of its own
    * ({@code StridedLoops.columnTiles16}): 1.33-1.98x packed order; through the row loop shared with
    * long rows it measured 0.62-1.65 from one JVM to the next. Its unpack stays in packed order (see
-   * {@code Segment.UnpackKernel#mayReorder}).
+   * {@link #unpackMayReorder}).
    */
   static final long PLANE_MAX_BLOCK_BYTES = 16;
 
@@ -86,7 +87,14 @@ final class BlockedOrder {
    * iterations, not only a whole instance, can run blocked (a segment processed in pieces).
    */
   final boolean movedIsHeadLoop;
-  /** No two blocks overlap in user memory (then unpack may reorder too). */
+  /**
+   * Whether unpack may run in this order too: the blocks are {@link #disjoint} (so the order of the
+   * writes cannot matter), and it is not a plane of 16-byte blocks. The packed-order unpack of those
+   * (FFT columns) already writes whole lines ({@code StridedLoopCode.tiled16}); blocked into planes
+   * of 2048 x 4 blocks it measured 0.37-0.69 of that (BlockedOrderRace).
+   */
+  final boolean unpackMayReorder;
+  /** No two blocks overlap in user memory. */
   final boolean disjoint;
   /** The leaf, and the lowest and highest leaf base relative to the head's base (for the footprint guard). */
   final Dataloop leaf;
@@ -102,6 +110,7 @@ final class BlockedOrder {
     this.chunk = chunk;
     this.movedIsHeadLoop = movedIsHeadLoop;
     this.plane = plane;
+    this.unpackMayReorder = disjoint && !(plane && inner.blocklen == 16);
     this.inner = inner;
     this.innerDisp = innerDisp;
     this.disjoint = disjoint;

@@ -340,9 +340,12 @@ public final class Segment {
               position += blocked(k, order, base[top], at, m);
               if (vector) {
                 blk[top] = b + m;
-              } else if ((elem[top] = at + m) == d.blocklen) {
-                blk[top] = 1;
-                elem[top] = 0;
+              } else {
+                elem[top] = at + m;
+                if (elem[top] == d.blocklen) {
+                  blk[top] = 1;
+                  elem[top] = 0;
+                }
               }
               continue;
             }
@@ -895,11 +898,8 @@ public final class Segment {
 
     @Override
     boolean mayReorder(BlockedOrder order) {
-      // Overlapping blocks are written in packed order (the last write wins), so only disjoint nests
-      // reorder. Nor planes of 16-byte blocks: the packed-order unpack of a transposed vector leaf
-      // already writes whole lines (StridedLoopCode.tiled16); blocked into planes of 2048 x 4 blocks,
-      // FFT columns unpacked at 0.37-0.69 of that (BlockedOrderRace).
-      return order.disjoint && !(order.plane && order.inner.blocklen == 16);
+      // Overlapping blocks are written in packed order (the last write wins); the plan says when not.
+      return order.unpackMayReorder;
     }
 
     @Override

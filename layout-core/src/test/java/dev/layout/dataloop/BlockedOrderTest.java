@@ -113,6 +113,7 @@ class BlockedOrderTest {
       assertThat(order.plane).isTrue();
       assertThat(order.chunk).isLessThan(BlockedOrder.PLANE_MAX_RUN);
       assertThat(order.counts[order.counts.length - 1]).isEqualTo(cols);
+      assertThat(order.unpackMayReorder).as("unpack of %d-byte planes", w).isEqualTo(w != 16);
       check(column, cols, 8, userOff, packedOff, r);
     }
   }
