@@ -72,8 +72,8 @@ public final class Dataloop {
   /** A vector of vector leaves (a plane of rows): its generated loops, made at first use; see {@link #planeKernel(int)}. */
   private final dev.layout.memory.PlaneKernel[] planeKernels = new dev.layout.memory.PlaneKernel[4];
   private final boolean[] planeKernelMade = new boolean[4];
-  private final dev.layout.memory.PlaneKernel[] rowKernels = new dev.layout.memory.PlaneKernel[4];
-  private final boolean[] rowKernelMade = new boolean[4];
+  private final dev.layout.memory.PlaneKernel[] stripKernels = new dev.layout.memory.PlaneKernel[4];
+  private final boolean[] stripKernelMade = new boolean[4];
 
   private Dataloop(Kind kind, boolean leaf, long disp, long nblocks, long blocklen, long[] blocklens, long stride, long[] offsets,
       long ext, long[] exts, Dataloop child, Dataloop[] children, int swapUnit, long extent) {
@@ -180,21 +180,20 @@ public final class Dataloop {
   }
 
   /**
-   * This vector leaf's blocks as generated rows of {@link dev.layout.memory.PlaneKernel#MAX_ROW}
-   * blocks at constant offsets (planes of one row, spaced {@code MAX_ROW * stride}), or null (not a
-   * strided leaf of 4-, 8- or 16-byte blocks, or generation off or at its bound), for the memory
-   * kinds {@code kinds}. Exploits: the stride becomes a constant in the code, as in a hand loop over
-   * a strided array, instead of a multiply per block. Racy like {@link #wordKernel}.
+   * This vector leaf's blocks as a generated strip ({@link dev.layout.memory.PlaneKernel#strip}: one
+   * loop with the stride and width literals), or null (not a strided leaf of 4-, 8- or 16-byte
+   * blocks, or generation off or at its bound), for the memory kinds {@code kinds}. Exploits: the
+   * stride becomes a constant in the code, as in a hand loop over a strided array, instead of a
+   * multiply per block. Racy like {@link #wordKernel}.
    */
-  dev.layout.memory.PlaneKernel rowKernel(int kinds) {
-    if (!rowKernelMade[kinds]) {
+  dev.layout.memory.PlaneKernel stripKernel(int kinds) {
+    if (!stripKernelMade[kinds]) {
       if (kind == Kind.VECTOR && leaf && (blocklen == 4 || blocklen == 8 || blocklen == 16) && stride != blocklen) {
-        int row = dev.layout.memory.PlaneKernel.MAX_ROW;
-        rowKernels[kinds] = dev.layout.memory.PlaneKernel.of((int) blocklen, row, stride, 1, row * stride, kinds);
+        stripKernels[kinds] = dev.layout.memory.PlaneKernel.strip((int) blocklen, stride, kinds);
       }
-      rowKernelMade[kinds] = true;
+      stripKernelMade[kinds] = true;
     }
-    return rowKernels[kinds];
+    return stripKernels[kinds];
   }
 
   /**

@@ -3,7 +3,6 @@ package dev.layout.dataloop;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
 import dev.layout.memory.MemoryAccess;
-import dev.layout.memory.PlaneKernel;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -645,22 +644,23 @@ public final class Segment {
 
   // ---- kernels ---------------------------------------------------------------------------------
 
-  /** What a walk does with each leaf. Methods return the bytes consumed (all of them unless stopping). */
+  /** Vector leaves shorter than this keep the strided loops (no generated class for a handful of blocks). */
+  static final int MIN_STRIP_BLOCKS = 32;
+
   /**
-   * Packs ({@code pack}) or unpacks the leading blocks of {@code count} whole blocks of the vector
-   * leaf {@code d} at user offset {@code u} through its generated rows ({@link Dataloop#rowKernel}:
-   * the stride a constant, {@link PlaneKernel#MAX_ROW} blocks per row), packed from {@code p}.
-   * Returns how many blocks it moved: a multiple of the row, 0 for short runs or when no kernel runs.
+   * Packs ({@code pack}) or unpacks {@code count} whole blocks of the vector leaf {@code d} at user
+   * offset {@code u} through its generated strip ({@link Dataloop#stripKernel}: the stride a
+   * constant), packed from {@code p}. Returns how many blocks it moved: all of them, or 0 for short
+   * runs or when no kernel runs.
    */
-  static long generatedRows(Dataloop d, Memory user, long u, long count, Memory packed, long p, boolean pack) {
-    int row = PlaneKernel.MAX_ROW;
-    if (count < 2L * row) {
+  static long generatedStrip(Dataloop d, Memory user, long u, long count, Memory packed, long p, boolean pack) {
+    if (count < MIN_STRIP_BLOCKS) {
       return 0;
     }
-    long rows = count / row;
-    return MemoryAccess.planes(d.rowKernel(MemoryAccess.baseKinds(user, packed)), user, u, row * d.stride, rows, packed, p, pack) ? rows * row : 0;
+    return MemoryAccess.planes(d.stripKernel(MemoryAccess.baseKinds(user, packed)), user, u, d.stride, count, packed, p, pack) ? count : 0;
   }
 
+  /** What a walk does with each leaf. Methods return the bytes consumed (all of them unless stopping). */
   abstract static class Kernel {
     /** True when every call consumes all it is given (all but flatten, which stops when full). */
     boolean whole = true;
@@ -803,7 +803,7 @@ public final class Segment {
 
     @Override
     long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
-      long done = generatedRows(d, user, u, count, packed, delta + stream, true);
+      long done = generatedStrip(d, user, u, count, packed, delta + stream, true);
       return done * d.blocklen + vector(u + done * d.stride, d.stride, d.blocklen, count - done, stream + done * d.blocklen, unit);
     }
 
@@ -916,7 +916,7 @@ public final class Segment {
 
     @Override
     long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
-      long done = generatedRows(d, user, u, count, packed, delta + stream, false);
+      long done = generatedStrip(d, user, u, count, packed, delta + stream, false);
       return done * d.blocklen + vector(u + done * d.stride, d.stride, d.blocklen, count - done, stream + done * d.blocklen, unit);
     }
 

@@ -174,8 +174,10 @@ public final class MemoryAccess {
   /**
    * Packs ({@code pack}) or unpacks {@code count} planes through a generated {@link PlaneKernel}: plane
    * i at {@code userOffset + i * spacing} in {@code user}, packed contiguously from {@code
-   * packedOffset}. Returns false, doing nothing, when the kernel cannot run here (none, every-access
-   * checking on, or more planes than an int counts); the caller then uses {@link #strided3}.
+   * packedOffset}; through a {@link PlaneKernel#strip}, {@code count} blocks at the strip's own
+   * stride ({@code spacing} unread). Returns false, doing nothing, when the kernel cannot run here
+   * (none, every-access checking on, or more planes than an int counts); the caller then uses the
+   * strided loops ({@link #strided3}, {@link #strided}).
    */
   public static boolean planes(PlaneKernel kernel, Memory user, long userOffset, long spacing, long count, Memory packed, long packedOffset,
       boolean pack) {

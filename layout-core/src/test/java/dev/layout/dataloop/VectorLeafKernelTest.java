@@ -11,10 +11,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Long strided vector leaves (which run through generated rows of 16 blocks plus a tail) pack and
- * unpack exactly the bytes the type names: widths 4, 8 and 16, strides including negative ones,
- * counts around multiples of 16, whole and in two pieces at a random split, every combination of
- * heap and off-heap user and packed memory.
+ * Strided vector leaves (which run through a generated strip from {@link Segment#MIN_STRIP_BLOCKS}
+ * blocks on, through the strided loops below that) pack and unpack exactly the bytes the type names:
+ * widths 4, 8 and 16, strides including negative ones, counts on both sides of the threshold, whole
+ * and in two pieces at a random split, every combination of heap and off-heap user and packed
+ * memory.
  */
 class VectorLeafKernelTest {
   private static Memory memory(boolean offHeap, int n) {
@@ -30,7 +31,7 @@ class VectorLeafKernelTest {
       int pick = r.nextInt(3);
       Datatype element = pick == 0 ? Primitive.FLOAT32 : pick == 1 ? Primitive.FLOAT64 : complex;
       int width = pick == 0 ? 4 : pick == 1 ? 8 : 16;
-      int n = 16 * (2 + r.nextInt(6)) + r.nextInt(17) - 8;
+      int n = Segment.MIN_STRIP_BLOCKS + r.nextInt(160) - 24;
       int strideElems = (2 + r.nextInt(3)) * (r.nextInt(4) == 0 ? -1 : 1);
       Datatype t = Datatype.vector(n, 1, strideElems, element);
       long strideBytes = (long) strideElems * width;

@@ -60,8 +60,44 @@ class PlaneKernelTest {
     }
   }
 
+  @ParameterizedTest(name = "kinds {0}, user off-heap {1}, packed off-heap {2}")
+  @CsvSource({"-1, false, false", "-1, true, true", "0, false, false", "1, true, false", "2, false, true", "3, true, true"})
+  void stripsEqualTheGenericStridedLoop(int kinds, boolean userOff, boolean packedOff) {
+    Random r = new Random(13 + kinds);
+    for (int trial = 0; trial < 40; trial++) {
+      int width = new int[] {4, 8, 16}[r.nextInt(3)];
+      long stride = (width + r.nextInt(4) * 4L) * (r.nextInt(4) == 0 ? -1 : 1);
+      int count = r.nextInt(200);
+      long span = Math.abs(stride) * count + width;
+      long origin = stride < 0 ? span + 8 : 8;
+      int userBytes = (int) (origin + span + 16);
+      int packedBytes = width * count;
+      Memory user = memory(userOff, userBytes);
+      for (int b = 0; b < userBytes; b++) {
+        user.putByte(b, (byte) (b * 31 + 7));
+      }
+      PlaneKernel k = PlaneKernel.strip(width, stride, kinds);
+      assertThat(k).isNotNull();
+      Memory expected = memory(packedOff, packedBytes + 8);
+      MemoryAccess.strided(user, origin, stride, expected, 3, width, width, count);
+      Memory got = memory(packedOff, packedBytes + 8);
+      // spacing is not read by a strip: pass a wrong one
+      assertThat(MemoryAccess.planes(k, user, origin, 12345, count, got, 3, true)).isTrue();
+      assertThat(bytes(got)).as("pack, trial %d: width %d, stride %d, count %d", trial, width, stride, count).isEqualTo(bytes(expected));
+
+      Memory back = memory(userOff, userBytes);
+      Memory backExpected = memory(userOff, userBytes);
+      MemoryAccess.strided(expected, 3, width, backExpected, origin, stride, width, count);
+      MemoryAccess.planes(k, back, origin, 12345, count, got, 3, false);
+      assertThat(bytes(back)).as("unpack, trial %d", trial).isEqualTo(bytes(backExpected));
+    }
+  }
+
   @Test
   void shapesOutsideTheGeneratedOnesGetNoKernel() {
+    assertThat(PlaneKernel.strip(2, 8, -1)).isNull();
+    assertThat(PlaneKernel.strip(8, 24, 3)).isSameAs(PlaneKernel.strip(8, 24, 3)).isNotSameAs(PlaneKernel.strip(8, 24, 2))
+        .isNotSameAs(PlaneKernel.of(8, 1, 24, 1, 24, 3));
     assertThat(PlaneKernel.of(2, 8, 16, 8, 256)).isNull();
     assertThat(PlaneKernel.of(8, PlaneKernel.MAX_ROW + 1, 16, 8, 512)).isNull();
     assertThat(PlaneKernel.of(8, 8, 16, 0, 512)).isNull();
