@@ -11,8 +11,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Strided vector leaves (which run through a generated strip from {@link Segment#MIN_STRIP_BLOCKS}
- * blocks on, through the strided loops below that) pack and unpack exactly the bytes the type names:
+ * Strided vector leaves (which run through generated code from {@link Segment#MIN_STRIP_BLOCKS}
+ * blocks on: a strip, or rows of 16 blocks plus a tail for 4-byte blocks with a heap packed side;
+ * through the strided loops below that) pack and unpack exactly the bytes the type names:
  * widths 4, 8 and 16, strides including negative ones, counts on both sides of the threshold, whole
  * and in two pieces at a random split, every combination of heap and off-heap user and packed
  * memory.
