@@ -51,7 +51,7 @@ final class BlockedOrder {
 
   /**
    * Runs of a vector leaf shorter than this go to the kernel as planes (moved loop x run, one call),
-   * longer ones as one vector-leaf call per iteration of the moved loop (generated rows of constant
+   * longer ones as one vector-leaf call per iteration of the moved loop (a generated strip of constant
    * stride). A 1024 x 2048 float32 transpose by column types blocks into runs of 16 rows: planes of
    * 2048 x 16 blocks per call, 1.6-2.5x packed order, pack and unpack (BlockedOrderRace).
    */

@@ -72,6 +72,7 @@ public final class Dataloop {
   /** A vector of vector leaves (a plane of rows): its generated loops, made at first use; see {@link #planeKernel(int)}. */
   private final dev.layout.memory.PlaneKernel[] planeKernels = new dev.layout.memory.PlaneKernel[4];
   private final boolean[] planeKernelMade = new boolean[4];
+  /** A long vector leaf: its generated loop per memory kinds, made at first use; see {@link #stripKernel(int)}. */
   private final dev.layout.memory.PlaneKernel[] stripKernels = new dev.layout.memory.PlaneKernel[4];
   private final boolean[] stripKernelMade = new boolean[4];
 
