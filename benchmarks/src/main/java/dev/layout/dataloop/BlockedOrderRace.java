@@ -52,16 +52,8 @@ public final class BlockedOrderRace {
   }
 
   public static void main(String[] args) throws Exception {
-    java.util.List<Target> chosen = new java.util.ArrayList<>();
-    java.util.List<String> names = new java.util.ArrayList<>();
-    for (String a : args) {
-      if (a.equals("heap") || a.equals("direct") || a.equals("offheap")) {
-        chosen.add(Target.parse(a));
-      } else {
-        names.add(a.toLowerCase(Locale.ROOT));
-      }
-    }
-    Target[] targets = chosen.isEmpty() ? new Target[] {Target.HEAP, Target.OFFHEAP} : chosen.toArray(new Target[0]);
+    java.util.List<Target> targets = Target.named(args, Target.HEAP, Target.OFFHEAP);
+    java.util.List<String> names = Target.others(args).stream().map(a -> a.toLowerCase(Locale.ROOT)).toList();
     System.out.println("blocked order race: " + Meter.machine() + "; " + Meter.jvm() + "; budget " + BlockedOrder.BUDGET + " B");
     System.out.printf(Locale.ROOT, "%-48s %-6s %-8s %14s %14s %8s%n", "layout", "op", "target", "packed MB/s", "blocked MB/s", "ratio");
     for (Map.Entry<String, Object[]> e : layouts().entrySet()) {

@@ -28,18 +28,8 @@ public final class MemoryFloorRace {
   private static final RossCase[] CASES = {RossCase.INDEXED_F32, RossCase.INDEXED_F64, RossCase.VECTOR_F32, RossCase.VECTOR_F64};
 
   public static void main(String[] args) {
-    java.util.List<Target> targets = new java.util.ArrayList<>();
-    java.util.List<RossCase> cases = new java.util.ArrayList<>();
-    for (String a : args) {
-      if (a.equals("heap") || a.equals("direct") || a.equals("offheap")) {
-        targets.add(Target.parse(a));
-      } else {
-        cases.add(RossCase.valueOf(a.toUpperCase(Locale.ROOT)));
-      }
-    }
-    if (targets.isEmpty()) {
-      targets = java.util.List.of(Target.HEAP, Target.OFFHEAP);
-    }
+    java.util.List<Target> targets = Target.named(args, Target.HEAP, Target.OFFHEAP);
+    java.util.List<RossCase> cases = Target.others(args).stream().map(a -> RossCase.valueOf(a.toUpperCase(Locale.ROOT))).toList();
     if (cases.isEmpty()) {
       cases = java.util.List.of(CASES);
     }

@@ -75,18 +75,8 @@ public final class TwinLoopRace {
   }
 
   public static void main(String[] args) throws Throwable {
-    java.util.List<Target> targets = new java.util.ArrayList<>();
-    java.util.List<String> cases = new java.util.ArrayList<>();
-    for (String a : args) {
-      if (a.equals("heap") || a.equals("direct") || a.equals("offheap")) {
-        targets.add(Target.parse(a));
-      } else {
-        cases.add(RossCase.valueOf(a.toUpperCase(Locale.ROOT)).name());
-      }
-    }
-    if (targets.isEmpty()) {
-      targets = java.util.List.of(Target.values());
-    }
+    java.util.List<Target> targets = Target.named(args, Target.values());
+    java.util.List<String> cases = Target.others(args).stream().map(a -> RossCase.valueOf(a.toUpperCase(Locale.ROOT)).name()).toList();
     if (cases.isEmpty()) {
       cases = java.util.List.of(DEFAULT_CASES);
     }
