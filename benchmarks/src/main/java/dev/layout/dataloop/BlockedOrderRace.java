@@ -64,7 +64,7 @@ public final class BlockedOrderRace {
       long origin = (Long) e.getValue()[1];
       long count = e.getValue().length > 2 ? (Long) e.getValue()[2] : 1;
       Dataloop d = DataloopCompiler.compileCount(t, count, Representation.NATIVE);
-      System.out.println("# " + e.getKey() + ": " + t + "\n#   run order: " + d.runOrder());
+      System.out.println("# " + e.getKey() + ": " + t + "\n#   run order: " + (d.runOrder() == null ? "packed order" : d.runOrder()));
       for (Target target : targets) {
         race(e.getKey(), t, count, origin, target);
       }
