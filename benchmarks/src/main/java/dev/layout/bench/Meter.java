@@ -37,22 +37,35 @@ public final class Meter {
    * microseconds (the 3D faces).
    */
   public static double mbPerSecond(Runnable op, long bytes, long nanos) {
+    long wall0 = System.nanoTime();
+    long t0 = now();
+    // The first run, timed on its own, sizes the batches; it counts like the others.
     long w = System.nanoTime();
     op.run();
     long one = Math.max(System.nanoTime() - w, 1);
     int batch = (int) Math.max(1, Math.min(1 << 20, BATCH_NANOS / one));
-    long runs = 0;
-    long wall0 = System.nanoTime();
-    long t0 = now();
-    long t;
-    do {
+    long runs = 1;
+    long t = now();
+    while (t - t0 < nanos && System.nanoTime() - wall0 < 20 * nanos) {
       for (int i = 0; i < batch; i++) {
         op.run();
       }
       runs += batch;
       t = now();
-    } while (t - t0 < nanos && System.nanoTime() - wall0 < 20 * nanos);
+    }
     return (double) bytes * runs / (Math.max(t - t0, 1) / 1e9) / 1e6;
+  }
+
+  /**
+   * Warms up {@code ops} before a side-by-side measurement: {@code rounds} rounds, each running every
+   * op in turn for {@code sliceNanos}, so each is compiled as it will run when measured.
+   */
+  public static void warm(long bytes, long sliceNanos, int rounds, Runnable... ops) {
+    for (int w = 0; w < rounds; w++) {
+      for (Runnable op : ops) {
+        mbPerSecond(op, bytes, sliceNanos);
+      }
+    }
   }
 
   /** Bytes allocated by this thread per run of {@code op} over {@code runs} runs, or -1 if the JVM cannot tell. */

@@ -64,7 +64,7 @@ public final class BlockedOrderRace {
       long origin = (Long) e.getValue()[1];
       long count = e.getValue().length > 2 ? (Long) e.getValue()[2] : 1;
       Dataloop d = DataloopCompiler.compileCount(t, count, Representation.NATIVE);
-      System.out.println("# " + e.getKey() + ": " + t + "\n#   run order: " + (d.runOrder() == null ? "packed order" : d.runOrder()));
+      System.out.println("# " + e.getKey() + ": " + t + "\n#   run order: " + d.runOrder());
       for (Target target : targets) {
         race(e.getKey(), t, count, origin, target);
       }
@@ -82,10 +82,7 @@ public final class BlockedOrderRace {
         boolean pack = op.equals("pack");
         Runnable b = () -> run(blocked, pk, packed, pack);
         Runnable p = () -> run(plain, pk, packed, pack);
-        for (int w = 0; w < 4; w++) {
-          Meter.mbPerSecond(b, packed, SLICE_NANOS);
-          Meter.mbPerSecond(p, packed, SLICE_NANOS);
-        }
+        Meter.warm(packed, SLICE_NANOS, 4, b, p);
         PackSuite.Paired r = PackSuite.paired(p, b, packed, SLICE_NANOS, PAIRS);
         System.out.printf(Locale.ROOT, "%-48s %-6s %-8s %14.1f %14.1f %8.2f%n", name, op, target.label(), r.base(), r.candidate(), r.ratio());
       }

@@ -68,11 +68,7 @@ public final class MemoryFloorRace {
           }
         };
         Runnable floor = pack ? () -> floorPack(ub, ua, pb, pa, packed) : () -> floorUnpack(pb, pa, ub, ua, packed);
-        for (int w = 0; w < 4; w++) {
-          Meter.mbPerSecond(manual, packed, SLICE_NANOS);
-          Meter.mbPerSecond(engine, packed, SLICE_NANOS);
-          Meter.mbPerSecond(floor, packed, SLICE_NANOS);
-        }
+        Meter.warm(packed, SLICE_NANOS, 4, manual, engine, floor);
         PackSuite.Paired em = PackSuite.paired(manual, engine, packed, SLICE_NANOS, PAIRS);
         PackSuite.Paired mf = PackSuite.paired(floor, manual, packed, SLICE_NANOS, PAIRS);
         PackSuite.Paired ef = PackSuite.paired(floor, engine, packed, SLICE_NANOS, PAIRS);

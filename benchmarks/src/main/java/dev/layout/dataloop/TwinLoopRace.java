@@ -115,11 +115,7 @@ public final class TwinLoopRace {
             seg.unpack(packed.memory, 0, n);
           }
         };
-        for (int w = 0; w < 4; w++) {
-          Meter.mbPerSecond(manual, n, SLICE_NANOS);
-          Meter.mbPerSecond(copy, n, SLICE_NANOS);
-          Meter.mbPerSecond(engine, n, SLICE_NANOS);
-        }
+        Meter.warm(n, SLICE_NANOS, 4, manual, copy, engine);
         PackSuite.Paired tw = PackSuite.paired(manual, copy, n, SLICE_NANOS, PAIRS);
         PackSuite.Paired en = PackSuite.paired(manual, engine, n, SLICE_NANOS, PAIRS);
         System.out.printf(Locale.ROOT, "%-22s %-6s %-8s %12.1f %12.1f %12.1f %8.2f %8.2f%n", title, op, target.label(), tw.base(), tw.candidate(),

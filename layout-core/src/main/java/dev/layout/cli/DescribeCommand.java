@@ -53,8 +53,7 @@ public final class DescribeCommand implements Subcommand {
       for (String line : d.toTreeString().split("\n")) {
         out.println("  " + line);
       }
-      String order = rep == Representation.NATIVE ? d.runOrder() : null;
-      out.println("run order:       " + (order == null ? "packed order" : order));
+      out.println("run order:       " + (rep == Representation.NATIVE ? d.runOrder() : "packed order"));
     }
     long blocks = 0;
     while (s.remaining() > 0) {

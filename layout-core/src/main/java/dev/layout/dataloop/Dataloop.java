@@ -181,34 +181,19 @@ public final class Dataloop {
   }
 
   /**
-   * This vector leaf's blocks as generated code for the memory kinds {@code kinds}, or null (not a
-   * strided leaf of 4-, 8- or 16-byte blocks, or generation off or at its bound): a strip ({@link
-   * dev.layout.memory.PlaneKernel#strip}: one loop with the stride and width literals) or, where
-   * {@link #stripInRows} says so, rows of {@link dev.layout.memory.PlaneKernel#MAX_ROW} straight-line
-   * blocks (planes of one row, spaced {@code MAX_ROW * stride}). Exploits: the stride becomes a
-   * constant in the code, as in a hand loop over a strided array, instead of a multiply per block.
-   * Racy like {@link #wordKernel}.
+   * This vector leaf's blocks as a generated strip ({@link dev.layout.memory.PlaneKernel#strip}) for
+   * the memory kinds {@code kinds}, or null (not a strided leaf of 4-, 8- or 16-byte blocks, or
+   * generation off or at its bound). Exploits: the stride becomes a constant in the code, as in a
+   * hand loop over a strided array, instead of a multiply per block. Racy like {@link #wordKernel}.
    */
   dev.layout.memory.PlaneKernel stripKernel(int kinds) {
     if (!stripKernelMade[kinds]) {
       if (kind == Kind.VECTOR && leaf && (blocklen == 4 || blocklen == 8 || blocklen == 16) && stride != blocklen) {
-        int row = dev.layout.memory.PlaneKernel.MAX_ROW;
-        stripKernels[kinds] = stripInRows(kinds) ? dev.layout.memory.PlaneKernel.of((int) blocklen, row, stride, 1, row * stride, kinds)
-            : dev.layout.memory.PlaneKernel.strip((int) blocklen, stride, kinds);
+        stripKernels[kinds] = dev.layout.memory.PlaneKernel.strip((int) blocklen, stride, kinds);
       }
       stripKernelMade[kinds] = true;
     }
     return stripKernels[kinds];
-  }
-
-  /**
-   * Whether {@link #stripKernel} is rows rather than one strip: 4-byte blocks with the packed side on
-   * the heap. Measured side by side (AMD EPYC, C2, 2^20 float32 at an 8-byte stride): with a heap
-   * packed side the strip ran at 0.74-0.81 of the rows (0.94 with the user side off-heap), with an
-   * off-heap packed side at 1.04-1.06; 8- and 16-byte blocks 1.02-1.05 either way.
-   */
-  boolean stripInRows(int kinds) {
-    return blocklen == 4 && (kinds & 2) == 0;
   }
 
   /**
@@ -385,12 +370,12 @@ public final class Dataloop {
   }
 
   /**
-   * How whole instances of this loop run when not in packed order: "blocked: " and the permuted
-   * loops (see {@link BlockedOrder}), or null when they run in packed order.
+   * How whole instances of this loop run: "blocked: " and the permuted loops (see {@link
+   * BlockedOrder}), or "packed order".
    */
   public String runOrder() {
     BlockedOrder b = blockedOrder();
-    return b == null ? null : "blocked: " + b;
+    return b == null ? "packed order" : "blocked: " + b;
   }
 
   /** Nesting depth: 1 for a leaf. */

@@ -3,7 +3,6 @@ package dev.layout.dataloop;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
 import dev.layout.memory.MemoryAccess;
-import dev.layout.memory.PlaneKernel;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -650,22 +649,15 @@ public final class Segment {
 
   /**
    * Packs ({@code pack}) or unpacks the leading blocks of {@code count} whole blocks of the vector
-   * leaf {@code d} at user offset {@code u} through its generated code ({@link Dataloop#stripKernel}:
-   * the stride a constant), packed from {@code p}. Returns how many blocks it moved: all of them
-   * through a strip, a multiple of {@link PlaneKernel#MAX_ROW} through rows (the caller moves the
-   * tail), 0 for short runs or when no kernel runs.
+   * leaf {@code d} at user offset {@code u} through its generated strip ({@link Dataloop#stripKernel}:
+   * the stride a constant), packed from {@code p}. Returns how many blocks it moved (see {@link
+   * MemoryAccess#strip}; the caller moves the rest), 0 for short runs or when no kernel runs.
    */
   static long generatedStrip(Dataloop d, Memory user, long u, long count, Memory packed, long p, boolean pack) {
     if (count < MIN_STRIP_BLOCKS) {
       return 0;
     }
-    int kinds = MemoryAccess.baseKinds(user, packed);
-    PlaneKernel k = d.stripKernel(kinds);
-    if (d.stripInRows(kinds)) {
-      long rows = count / PlaneKernel.MAX_ROW;
-      return MemoryAccess.planes(k, user, u, PlaneKernel.MAX_ROW * d.stride, rows, packed, p, pack) ? rows * PlaneKernel.MAX_ROW : 0;
-    }
-    return MemoryAccess.planes(k, user, u, d.stride, count, packed, p, pack) ? count : 0;
+    return MemoryAccess.strip(d.stripKernel(MemoryAccess.baseKinds(user, packed)), user, u, d.stride, count, packed, p, pack);
   }
 
   /** What a walk does with each leaf. Methods return the bytes consumed (all of them unless stopping). */
