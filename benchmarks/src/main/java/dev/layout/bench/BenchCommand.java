@@ -126,12 +126,19 @@ public final class BenchCommand implements Subcommand {
   }
 
   private int pack(String[] args, PrintStream out) throws IOException {
-    Options o = Options.parse("bench pack", args, Set.of("case", "target", "out", "trials", "slice-ms"), Set.of("quick", "help"));
+    Options o = Options.parse("bench pack", args, Set.of("case", "target", "out", "trials", "slice-ms", "forks", PackForks.ROWS_TO),
+        Set.of("quick", "help"));
     if (o.has("help")) {
-      out.println("usage: layout bench pack [--quick] [--case NAME,...] [--target heap,direct,offheap] [--trials N] [--slice-ms MS] [--out DIR]");
+      out.println("usage: layout bench pack [--quick] [--case NAME,...] [--target heap,direct,offheap] [--trials N] [--slice-ms MS] [--forks N] [--out DIR]");
       out.println("writes RESULTS.md and results.png to --out DIR, else benchmarks/ (benchmarks/target/bench-pack/ for --quick and --case or --target subsets)");
+      out.println("--forks N: run the suite in N JVMs one after another; each row is then the median over them, with their lowest and highest engine/manual");
       out.println("cases: " + Arrays.toString(RossCase.values()));
       return 0;
+    }
+    int forks = (int) o.getLong("forks", 1, 1);
+    if (forks > 1 && o.has(PackForks.ROWS_TO)) {
+      throw new IllegalArgumentException("bench pack: --forks " + forks + " with --" + PackForks.ROWS_TO + " (expected one of them: --"
+          + PackForks.ROWS_TO + " is how a fork reports to its parent)");
     }
     boolean quick = o.has("quick");
     List<RossCase> cases = o.has("case")
@@ -143,14 +150,32 @@ public final class BenchCommand implements Subcommand {
     int trials = (int) o.getLong("trials", quick ? 3 : 6, 1);
     long slice = o.getLong("slice-ms", quick ? 100 : 200, 1) * 1_000_000L;
     PackSuite suite = new PackSuite(targets, quick ? 150_000_000L : 400_000_000L, slice, trials);
-    out.println("bench pack" + (quick ? " --quick" : "") + ": " + Meter.machine() + "; " + Meter.jvm());
-    List<PackSuite.Row> rows = suite.run(cases, out);
-    // A quick run or a subset (--case or --target) never replaces the committed full-suite results and their notes.
-    boolean subset = quick || o.has("case") || o.has("target");
-    Path dir = o.has("out") ? Path.of(o.get("out", ".")) : subset ? resultsDir().resolve("target").resolve("bench-pack") : resultsDir();
-    Results.write(dir, rows, quick ? "quick" : "full");
-    out.println("wrote " + dir.resolve(Results.MARKDOWN) + " and " + dir.resolve(Results.CHART));
+    out.println("bench pack" + (quick ? " --quick" : "") + (forks > 1 ? " --forks " + forks : "") + ": " + Meter.machine() + "; " + Meter.jvm());
+    List<PackSuite.Row> rows;
+    if (forks > 1) {
+      rows = PackForks.run(forks, PackForks.without(args, "forks"), out);
+      out.println("combined over " + forks + " JVMs (median; lowest-highest):");
+      out.println(PackSuite.header());
+      for (PackSuite.Row r : rows) {
+        out.println(PackSuite.format(r));
+      }
+    } else {
+      rows = suite.run(cases, out);
+    }
+    if (o.has(PackForks.ROWS_TO)) {
+      PackForks.write(Path.of(o.get(PackForks.ROWS_TO, null)), rows);
+    } else {
+      // A quick run or a subset (--case or --target) never replaces the committed full-suite results and their notes.
+      boolean subset = quick || o.has("case") || o.has("target");
+      Path dir = o.has("out") ? Path.of(o.get("out", ".")) : subset ? resultsDir().resolve("target").resolve("bench-pack") : resultsDir();
+      Results.write(dir, rows, quick ? "quick" : "full");
+      out.println("wrote " + dir.resolve(Results.MARKDOWN) + " and " + dir.resolve(Results.CHART));
+    }
     PackSuite.Row w = PackSuite.worst(rows);
+    if (forks > 1) {
+      PackSuite.Row low = rows.stream().min(java.util.Comparator.comparingDouble(PackSuite.Row::ratioLow)).orElseThrow();
+      out.printf(Locale.ROOT, "lowest single-JVM engine/manual: %.2f (%s)%n", low.ratioLow(), low.label());
+    }
     out.printf(Locale.ROOT, "min engine/manual: %.2f (%s)%n", w.ratio(), w.label());
     return 0;
   }

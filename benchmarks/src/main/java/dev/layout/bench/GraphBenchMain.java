@@ -2,15 +2,14 @@ package dev.layout.bench;
 
 import com.esotericsoftware.kryo.Kryo;
 import dev.layout.autolink.GraphCodec;
-import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -69,45 +68,22 @@ public final class GraphBenchMain {
     // quick: 10^5 nodes, where a round takes milliseconds and the JIT needs more of them
     List<String> cmd = childCommand(quick ? new String[] {"100000", Integer.toString(rounds), "15", "1"}
         : new String[] {"1000000", Integer.toString(rounds), "5", "3"});
-    try {
-      Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line; (line = r.readLine()) != null; ) {
-          out.println(line);
-          out.flush();
-        }
-      }
-      int rc = p.waitFor();
-      if (rc != 0) {
-        throw new IllegalStateException("bench graph: the benchmark JVM exited with " + rc);
-      }
-      return 0;
-    } catch (IOException e) {
-      throw new IllegalStateException("bench graph: cannot start the benchmark JVM: " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("bench graph: interrupted", e);
-    }
+    // A full run takes a few minutes; the limit only stops a JVM that hangs.
+    ChildJvm.run(cmd, out, "", Duration.ofMinutes(60), "bench graph");
+    return 0;
   }
 
   /** java, this JVM's --add-opens flags, a fixed heap, the class path without a Kryo older than 5, this class. */
   static List<String> childCommand(String[] args) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    List<String> flags = new ArrayList<>();
     for (String x : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
       if (x.startsWith("--add-") || x.startsWith("-XX:+IgnoreUnrecognized") || x.startsWith("-Djdk.reflect")
           || x.startsWith("-Dio.netty")) {
-        cmd.add(x);
+        flags.add(x);
       }
     }
-    cmd.add("-Xms" + HEAP);
-    cmd.add("-Xmx" + HEAP);
-    cmd.add("-XX:+AlwaysPreTouch");
-    cmd.add("-cp");
-    cmd.add(classPathWithKryo5(System.getProperty("java.class.path")));
-    cmd.add(GraphBenchMain.class.getName());
-    cmd.addAll(List.of(args));
-    return cmd;
+    flags.addAll(List.of("-Xms" + HEAP, "-Xmx" + HEAP, "-XX:+AlwaysPreTouch"));
+    return ChildJvm.command(flags, classPathWithKryo5(System.getProperty("java.class.path")), GraphBenchMain.class.getName(), List.of(args));
   }
 
   /** The class path with every Kryo jar other than Kryo 5 left out ({@code kryo-shaded-4.x.jar}, {@code kryo-4.x.jar}). */

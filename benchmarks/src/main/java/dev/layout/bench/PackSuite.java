@@ -15,10 +15,18 @@ import java.util.Locale;
 public final class PackSuite {
   /**
    * One measured row. {@code manual} and {@code engine} are medians over slices; {@code ratio} is the
-   * median of the engine/manual ratios of adjacent slice pairs (see {@link #measure}).
+   * median of the engine/manual ratios of adjacent slice pairs (see {@link #measure}). A row combined
+   * from several JVMs ({@link PackForks#combine}) holds the medians over its {@code forks} and the
+   * lowest and highest of their ratios; a row from one JVM has {@code forks} 1 and its ratio as both.
    */
   public record Row(String test, String op, String target, long bytes, double manual, double engine, double ratio, double ceiling,
-      long engineAllocPerOp) {
+      long engineAllocPerOp, double ratioLow, double ratioHigh, int forks) {
+    /** A row measured in one JVM. */
+    public Row(String test, String op, String target, long bytes, double manual, double engine, double ratio, double ceiling,
+        long engineAllocPerOp) {
+      this(test, op, target, bytes, manual, engine, ratio, ceiling, engineAllocPerOp, ratio, ratio, 1);
+    }
+
     public String label() {
       return test + " " + op + " " + target;
     }
@@ -160,8 +168,9 @@ public final class PackSuite {
   }
 
   public static String format(Row r) {
-    return String.format(Locale.ROOT, "%-26s %-6s %-7s %10d %12.1f %12.1f %8.2f %12.1f %8d", r.test(), r.op(), r.target(), r.bytes(), r.manual(),
-        r.engine(), r.ratio(), r.ceiling(), r.engineAllocPerOp());
+    String row = String.format(Locale.ROOT, "%-26s %-6s %-7s %10d %12.1f %12.1f %8.2f %12.1f %8d", r.test(), r.op(), r.target(), r.bytes(),
+        r.manual(), r.engine(), r.ratio(), r.ceiling(), r.engineAllocPerOp());
+    return r.forks() == 1 ? row : row + String.format(Locale.ROOT, "  %.2f-%.2f over %d JVMs", r.ratioLow(), r.ratioHigh(), r.forks());
   }
 
   /** The row with the lowest engine/manual ratio. */

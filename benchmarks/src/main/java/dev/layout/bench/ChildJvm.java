@@ -1,0 +1,69 @@
+package dev.layout.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** A benchmark run in a JVM of its own: the command line, and running it with its output passed through. */
+final class ChildJvm {
+  private ChildJvm() {}
+
+  /** {@code java flags... -cp classPath mainClass args...}, with the java of this JVM. */
+  static List<String> command(List<String> flags, String classPath, String mainClass, List<String> args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(flags);
+    cmd.add("-cp");
+    cmd.add(classPath);
+    cmd.add(mainClass);
+    cmd.addAll(args);
+    return cmd;
+  }
+
+  /**
+   * Runs {@code cmd}, printing each line of its standard output to {@code out} after {@code prefix}
+   * (its standard error goes to this JVM's); fails if it cannot start, exits non-zero, or is still
+   * running after {@code limit} (it is then killed). {@code what} names the JVM in messages.
+   */
+  static void run(List<String> cmd, PrintStream out, String prefix, Duration limit, String what) {
+    Process p;
+    try {
+      p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    } catch (IOException e) {
+      throw new IllegalStateException(what + ": cannot start the JVM: " + e.getMessage(), e);
+    }
+    Thread pump = new Thread(() -> {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        for (String line; (line = r.readLine()) != null; ) {
+          out.println(prefix + line);
+          out.flush();
+        }
+      } catch (IOException e) {
+        // The child was killed (time limit) or closed its output: its exit code says which.
+      }
+    }, "child-jvm-output");
+    pump.setDaemon(true);
+    pump.start();
+    try {
+      if (!p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+        p.destroyForcibly();
+        throw new IllegalStateException(what + ": the JVM was still running after " + limit.toMinutes() + " min (killed)");
+      }
+      pump.join(TimeUnit.SECONDS.toMillis(30));
+    } catch (InterruptedException e) {
+      p.destroyForcibly();
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(what + ": interrupted", e);
+    }
+    if (p.exitValue() != 0) {
+      throw new IllegalStateException(what + ": the JVM exited with " + p.exitValue());
+    }
+  }
+}
