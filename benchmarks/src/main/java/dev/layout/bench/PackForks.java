@@ -21,7 +21,7 @@ import java.util.List;
  * <p>Why: within one JVM a row's ratio is tight (the interquartile range of its slice pairs is about
  * +-0.005), but JIT compilation differs from JVM to JVM (inlining, unrolling, code placement), and
  * with it a row's ratio: the 3D XZ face rows, where both sides make the same 256 bulk-copy calls,
- * measured 0.87-1.10 per cell over single-JVM runs of unchanged code. One JVM is one draw of that;
+ * measured 0.87-1.14 per cell over single-JVM runs of unchanged code. One JVM is one draw of that;
  * JMH runs forks for the same reason.
  */
 final class PackForks {
