@@ -39,6 +39,21 @@ final class ChildJvm {
     } catch (IOException e) {
       throw new IllegalStateException(what + ": cannot start the JVM: " + e.getMessage(), e);
     }
+    // If this JVM is stopped (Ctrl-C), the child goes too instead of running on for minutes unseen.
+    Thread killer = new Thread(p::destroyForcibly, "child-jvm-stop");
+    Runtime.getRuntime().addShutdownHook(killer);
+    try {
+      await(p, out, prefix, limit, what);
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(killer);
+      } catch (IllegalStateException e) {
+        // This JVM is shutting down already; the hook runs.
+      }
+    }
+  }
+
+  private static void await(Process p, PrintStream out, String prefix, Duration limit, String what) {
     Thread pump = new Thread(() -> {
       try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
         for (String line; (line = r.readLine()) != null; ) {
@@ -54,7 +69,9 @@ final class ChildJvm {
     try {
       if (!p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
         p.destroyForcibly();
-        throw new IllegalStateException(what + ": the JVM was still running after " + limit.toMinutes() + " min (killed)");
+        boolean gone = p.waitFor(30, TimeUnit.SECONDS);
+        throw new IllegalStateException(what + ": the JVM was still running after " + limit.toSeconds() + " s ("
+            + (gone ? "killed" : "killed, but still exiting 30 s later") + ")");
       }
       pump.join(TimeUnit.SECONDS.toMillis(30));
     } catch (InterruptedException e) {
