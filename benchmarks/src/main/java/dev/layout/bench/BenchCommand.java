@@ -96,14 +96,8 @@ public final class BenchCommand implements Subcommand {
     try (Target.Buf user = target.allocate(userBytes); Target.Buf packed = target.allocate(packedBytes)) {
       user.fillPattern();
       Segment seg = Segment.of(t, count, user.memory, origin);
-      Runnable pack = () -> {
-        seg.seek(0);
-        seg.pack(packed.memory, 0, packedBytes);
-      };
-      Runnable unpack = () -> {
-        seg.seek(0);
-        seg.unpack(packed.memory, 0, packedBytes);
-      };
+      Runnable pack = PackSuite.engine(seg, packed.memory, packedBytes, true);
+      Runnable unpack = PackSuite.engine(seg, packed.memory, packedBytes, false);
       Runnable copy = () -> Raw.U.copyMemory(user.base, user.address, packed.base, packed.address, packedBytes);
       long budget = seconds * 1_000_000_000L;
       Meter.mbPerSecond(pack, packedBytes, budget / 4);
@@ -149,7 +143,6 @@ public final class BenchCommand implements Subcommand {
         : quick ? List.of(Target.HEAP, Target.OFFHEAP) : List.of(Target.HEAP, Target.DIRECT, Target.OFFHEAP);
     int trials = (int) o.getLong("trials", quick ? 3 : 6, 1);
     long slice = o.getLong("slice-ms", quick ? 100 : 200, 1) * 1_000_000L;
-    PackSuite suite = new PackSuite(targets, quick ? 150_000_000L : 400_000_000L, slice, trials);
     out.println("bench pack" + (quick ? " --quick" : "") + (forks > 1 ? " --forks " + forks : "") + ": " + Meter.machine() + "; " + Meter.jvm());
     List<PackSuite.Row> rows;
     if (forks > 1) {
@@ -160,7 +153,7 @@ public final class BenchCommand implements Subcommand {
         out.println(PackSuite.format(r));
       }
     } else {
-      rows = suite.run(cases, out);
+      rows = new PackSuite(targets, quick ? 150_000_000L : 400_000_000L, slice, trials).run(cases, out);
     }
     if (o.has(PackForks.ROWS_TO)) {
       PackForks.write(Path.of(o.get(PackForks.ROWS_TO, null)), rows);

@@ -2,6 +2,7 @@ package dev.layout.bench;
 
 import dev.layout.dataloop.RossCase;
 import dev.layout.dataloop.Segment;
+import dev.layout.memory.Memory;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,14 +60,8 @@ public final class PackSuite {
           user.fillPattern();
           Segment seg = Segment.of(inst.type, inst.count, user.memory, inst.origin);
           long n = inst.packedBytes;
-          Runnable enginePack = () -> {
-            seg.seek(0);
-            seg.pack(packed.memory, 0, n);
-          };
-          Runnable engineUnpack = () -> {
-            seg.seek(0);
-            seg.unpack(packed.memory, 0, n);
-          };
+          Runnable enginePack = engine(seg, packed.memory, n, true);
+          Runnable engineUnpack = engine(seg, packed.memory, n, false);
           Runnable manualPack = () -> inst.pack(user.base, user.address, packed.base, packed.address);
           Runnable manualUnpack = () -> inst.unpack(packed.base, packed.address, user.base, user.address);
           Runnable copyPack = () -> Raw.U.copyMemory(user.base, user.address, packed.base, packed.address, n);
@@ -81,6 +76,23 @@ public final class PackSuite {
       }
     }
     return rows;
+  }
+
+  /**
+   * The engine's side of a row: {@code seg} from its start, the whole stream packed into (or
+   * unpacked from) {@code packed} at offset 0, as an application reusing one segment does.
+   */
+  public static Runnable engine(Segment seg, Memory packed, long bytes, boolean pack) {
+    if (pack) {
+      return () -> {
+        seg.seek(0);
+        seg.pack(packed, 0, bytes);
+      };
+    }
+    return () -> {
+      seg.seek(0);
+      seg.unpack(packed, 0, bytes);
+    };
   }
 
   /**

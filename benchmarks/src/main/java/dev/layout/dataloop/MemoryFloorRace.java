@@ -59,14 +59,7 @@ public final class MemoryFloorRace {
       for (String op : new String[] {"pack", "unpack"}) {
         boolean pack = op.equals("pack");
         Runnable manual = pack ? () -> in.pack(ub, ua, pb, pa) : () -> in.unpack(pb, pa, ub, ua);
-        Runnable engine = () -> {
-          seg.seek(0);
-          if (pack) {
-            seg.pack(out.memory, 0, packed);
-          } else {
-            seg.unpack(out.memory, 0, packed);
-          }
-        };
+        Runnable engine = PackSuite.engine(seg, out.memory, packed, pack);
         Runnable floor = pack ? () -> floorPack(ub, ua, pb, pa, packed) : () -> floorUnpack(pb, pa, ub, ua, packed);
         Meter.warm(packed, SLICE_NANOS, 4, manual, engine, floor);
         PackSuite.Paired em = PackSuite.paired(manual, engine, packed, SLICE_NANOS, PAIRS);

@@ -107,14 +107,7 @@ public final class TwinLoopRace {
         long secondAt = pack ? packed.address : user.address;
         Runnable manual = () -> call(mine, first, firstAt, second, secondAt);
         Runnable copy = () -> call(theirs, first, firstAt, second, secondAt);
-        Runnable engine = () -> {
-          seg.seek(0);
-          if (pack) {
-            seg.pack(packed.memory, 0, n);
-          } else {
-            seg.unpack(packed.memory, 0, n);
-          }
-        };
+        Runnable engine = PackSuite.engine(seg, packed.memory, n, pack);
         Meter.warm(n, SLICE_NANOS, 4, manual, copy, engine);
         PackSuite.Paired tw = PackSuite.paired(manual, copy, n, SLICE_NANOS, PAIRS);
         PackSuite.Paired en = PackSuite.paired(manual, engine, n, SLICE_NANOS, PAIRS);
