@@ -391,19 +391,31 @@ public final class Dataloop {
     return d + 1;
   }
 
-  /** Contiguous runs one instance is made of (before merging runs of consecutive blocks). */
+  /**
+   * Contiguous runs one instance is made of (before merging runs of consecutive blocks), by
+   * arithmetic over the tree (time proportional to its description, not to the runs);
+   * {@code Long.MAX_VALUE} when there are at least that many.
+   */
   public long runCount() {
     if (leaf) {
       return nblocks;
     }
     if (children == null && prefix == null) {
-      return Math.multiplyExact(Math.multiplyExact(nblocks, blocklen), child.runCount());
+      return saturatedProduct(saturatedProduct(nblocks, blocklen), child.runCount());
     }
     long n = 0;
     for (long b = 0; b < nblocks; b++) {
-      n = Math.addExact(n, Math.multiplyExact(blockLen(b), childOf(b).runCount()));
+      long x = saturatedProduct(blockLen(b), childOf(b).runCount());
+      if (x > Long.MAX_VALUE - n) {
+        return Long.MAX_VALUE;
+      }
+      n += x;
     }
     return n;
+  }
+
+  private static long saturatedProduct(long a, long b) {
+    return a != 0 && b > Long.MAX_VALUE / a ? Long.MAX_VALUE : a * b;
   }
 
   /** An indented, one-node-per-line rendering of the tree (what {@code layout describe} prints). */
