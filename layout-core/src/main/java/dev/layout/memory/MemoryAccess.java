@@ -46,46 +46,74 @@ public final class MemoryAccess {
   }
 
   /**
-   * One block, by width. Exploits: the widths that dominate numerical layouts (4, 8, 16, 24 bytes:
-   * a float, a double, a complex double, a 3-vector) are straight word moves with no loop; blocks
-   * under 64 bytes move as words plus a tail (cheaper than the bulk intrinsic's setup); larger
-   * blocks go to the bulk copy intrinsic.
+   * One block, by width: under 64 bytes a bounded number of word moves ({@link #copySmall}), from
+   * 64 bytes the bulk copy intrinsic.
    */
   static void copyRaw(Object sb, long sa, Object db, long da, long length) {
-    if (length == 8) {
-      Memory.U.putLong(db, da, Memory.U.getLong(sb, sa));
-    } else if (length == 4) {
-      Memory.U.putInt(db, da, Memory.U.getInt(sb, sa));
-    } else if (length == 16) {
-      Memory.U.putLong(db, da, Memory.U.getLong(sb, sa));
-      Memory.U.putLong(db, da + 8, Memory.U.getLong(sb, sa + 8));
-    } else if (length == 24) {
-      Memory.U.putLong(db, da, Memory.U.getLong(sb, sa));
-      Memory.U.putLong(db, da + 8, Memory.U.getLong(sb, sa + 8));
-      Memory.U.putLong(db, da + 16, Memory.U.getLong(sb, sa + 16));
-    } else if (length < 64) {
+    if (length < 64) {
       copySmall(sb, sa, db, da, length);
     } else {
       Memory.U.copyMemory(sb, sa, db, da, length);
     }
   }
 
-  /** Under 64 bytes: words, then at most one int, one short and one byte. */
+  /**
+   * Under 64 bytes, any width, in at most eight word moves and no loop, as good {@code memcpy}
+   * implementations move short sizes: a width between two powers of two is covered by two
+   * overlapping moves of the lower power (9-16 bytes: the first and the last 8; 17-32: the first
+   * and the last 16; 33-63: the first and the last 32). All loads come before the stores, so the
+   * bytes written twice are written with the same values.
+   */
   static void copySmall(Object sb, long sa, Object db, long da, long length) {
-    long i = 0;
-    for (; i + 8 <= length; i += 8) {
-      Memory.U.putLong(db, da + i, Memory.U.getLong(sb, sa + i));
-    }
-    if (i + 4 <= length) {
-      Memory.U.putInt(db, da + i, Memory.U.getInt(sb, sa + i));
-      i += 4;
-    }
-    if (i + 2 <= length) {
-      Memory.U.putShort(db, da + i, Memory.U.getShort(sb, sa + i));
-      i += 2;
-    }
-    if (i < length) {
-      Memory.U.putByte(db, da + i, Memory.U.getByte(sb, sa + i));
+    sun.misc.Unsafe u = Memory.U;
+    if (length >= 8) {
+      long e = length - 8;
+      if (length <= 16) {
+        long a = u.getLong(sb, sa);
+        long b = u.getLong(sb, sa + e);
+        u.putLong(db, da, a);
+        u.putLong(db, da + e, b);
+      } else if (length <= 32) {
+        long e2 = length - 16;
+        long a0 = u.getLong(sb, sa);
+        long a1 = u.getLong(sb, sa + 8);
+        long b0 = u.getLong(sb, sa + e2);
+        long b1 = u.getLong(sb, sa + e);
+        u.putLong(db, da, a0);
+        u.putLong(db, da + 8, a1);
+        u.putLong(db, da + e2, b0);
+        u.putLong(db, da + e, b1);
+      } else {
+        long e4 = length - 32;
+        long a0 = u.getLong(sb, sa);
+        long a1 = u.getLong(sb, sa + 8);
+        long a2 = u.getLong(sb, sa + 16);
+        long a3 = u.getLong(sb, sa + 24);
+        long b0 = u.getLong(sb, sa + e4);
+        long b1 = u.getLong(sb, sa + e4 + 8);
+        long b2 = u.getLong(sb, sa + e4 + 16);
+        long b3 = u.getLong(sb, sa + e);
+        u.putLong(db, da, a0);
+        u.putLong(db, da + 8, a1);
+        u.putLong(db, da + 16, a2);
+        u.putLong(db, da + 24, a3);
+        u.putLong(db, da + e4, b0);
+        u.putLong(db, da + e4 + 8, b1);
+        u.putLong(db, da + e4 + 16, b2);
+        u.putLong(db, da + e, b3);
+      }
+    } else if (length >= 4) {
+      int a = u.getInt(sb, sa);
+      int b = u.getInt(sb, sa + length - 4);
+      u.putInt(db, da, a);
+      u.putInt(db, da + length - 4, b);
+    } else if (length >= 2) {
+      short a = u.getShort(sb, sa);
+      short b = u.getShort(sb, sa + length - 2);
+      u.putShort(db, da, a);
+      u.putShort(db, da + length - 2, b);
+    } else if (length == 1) {
+      u.putByte(db, da, u.getByte(sb, sa));
     }
   }
 
