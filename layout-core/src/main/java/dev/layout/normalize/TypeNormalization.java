@@ -9,8 +9,6 @@ import dev.layout.datatype.Resized;
 import dev.layout.datatype.Struct;
 import dev.layout.datatype.Subarray;
 import dev.layout.datatype.Vector;
-import dev.layout.notation.LayoutParser;
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -87,15 +85,6 @@ final class TypeNormalization {
       return null;
     }
     return solve(ch, model);
-  }
-
-  static int runTypeOption(String text, Normalizer normalizer, PrintStream out) {
-    Datatype t = LayoutParser.parse(text);
-    Normalizer.Report r = normalizer.report(t);
-    out.println(r.after());
-    out.println("cost before=" + r.costBefore() + " after=" + r.costAfter() + " model=" + normalizer.model().name());
-    out.flush();
-    return 0;
   }
 
   // ------------------------------------------------------------------------------ recursion

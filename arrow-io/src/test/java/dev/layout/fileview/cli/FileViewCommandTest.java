@@ -1,4 +1,4 @@
-package dev.layout.fileview;
+package dev.layout.fileview.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,7 +20,17 @@ class FileViewCommandTest {
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
   private int run(String... args) {
-    return FileViewCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new FileViewCommand().run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  /** A row-major float64 array whose element i holds the value i. */
+  private static byte[] bytes(int elements) {
+    byte[] b = new byte[elements * 8];
+    dev.layout.memory.Memory m = dev.layout.memory.Memory.ofArray(b);
+    for (int i = 0; i < elements; i++) {
+      m.putDouble(8L * i, i);
+    }
+    return b;
   }
 
   private String lastLine() {
@@ -30,7 +40,7 @@ class FileViewCommandTest {
 
   @Test
   void readsAFaceThroughTheView() throws IOException {
-    byte[] data = Cubes.bytes(4 * 5 * 6);
+    byte[] data = bytes(4 * 5 * 6);
     Path file = temp.resolve("cube.bin");
     Files.write(file, data);
     String view = "subarray([4,5,6], [4,5,1], [0,0,2], C, float64)";
@@ -44,7 +54,7 @@ class FileViewCommandTest {
 
   @Test
   void offsetAndCountSelectEtypesAndPositionedModeAgrees() throws IOException {
-    byte[] data = Cubes.bytes(100);
+    byte[] data = bytes(100);
     Path file = temp.resolve("v.bin");
     Files.write(file, data);
     Path dst = temp.resolve("o.bin");
@@ -89,5 +99,42 @@ class FileViewCommandTest {
         temp.resolve("o").toString());
     assertThat(rc).isEqualTo(1);
     assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("layout: error: ").contains("missing.bin");
+  }
+
+  @Test
+  void ioErrorsSayWhy() {
+    Path missing = temp.resolve("missing.bin");
+    assertThat(run("read", "--file", missing.toString(), "--etype", "float64", "--view", "float64", "--out", temp.resolve("o").toString()))
+        .isEqualTo(1);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("--file " + missing + ": not found");
+    err.reset();
+    assertThat(run("read", "--file", temp.toString(), "--etype", "float64", "--view", "float64", "--out", temp.resolve("o").toString()))
+        .isEqualTo(1);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains(": is a directory");
+  }
+
+  @Test
+  void aFailedReadLeavesTheExistingOutputAsItWasAndNothingBeside() throws IOException {
+    Path file = Files.write(temp.resolve("small.bin"), bytes(4)); // 32 bytes
+    Path dst = Files.write(temp.resolve("keep.bin"), new byte[] {1, 2, 3});
+    // 8 float64 asked of a 4-element file: the read fails after the output was opened
+    int rc = run("read", "--file", file.toString(), "--etype", "float64", "--view", "float64", "--count", "8", "--out", dst.toString());
+    assertThat(rc).isEqualTo(1);
+    assertThat(Files.readAllBytes(dst)).containsExactly(1, 2, 3);
+    try (var files = Files.list(temp)) {
+      assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("small.bin", "keep.bin");
+    }
+  }
+
+  @Test
+  void aSuccessfulReadReplacesTheOutputAndWritesNoChecksumFile() throws IOException {
+    Path file = Files.write(temp.resolve("v.bin"), bytes(4));
+    Path dst = Files.write(temp.resolve("out.bin"), new byte[100]);
+    assertThat(run("read", "--file", file.toString(), "--etype", "float64", "--view", "float64", "--count", "4", "--out", dst.toString()))
+        .as(err.toString(StandardCharsets.UTF_8)).isZero();
+    assertThat(Files.readAllBytes(dst)).isEqualTo(bytes(4));
+    try (var files = Files.list(temp)) {
+      assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("v.bin", "out.bin");
+    }
   }
 }

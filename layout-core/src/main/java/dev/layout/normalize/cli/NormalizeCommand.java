@@ -1,4 +1,13 @@
-package dev.layout.normalize;
+package dev.layout.normalize.cli;
+
+import dev.layout.cli.InputFiles;
+import dev.layout.cli.Subcommand;
+import dev.layout.datatype.Datatype;
+import dev.layout.normalize.CostModel;
+import dev.layout.normalize.DisplacementSequence;
+import dev.layout.normalize.Normalizer;
+import dev.layout.normalize.TypePath;
+import dev.layout.notation.LayoutParser;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -12,8 +21,8 @@ import java.util.Properties;
 import java.util.Set;
 
 /**
- * {@code bin/layout normalize}: the command line of the normalizer, ready to be wired as a
- * subcommand ({@link #run(String[], PrintStream, PrintStream)} returns the exit status).
+ * {@code bin/layout normalize}: the command line of the normalizer ({@link #run(String[],
+ * PrintStream, PrintStream)} returns the exit status).
  *
  * <pre>
  * layout normalize [--model storage|processing] [--kcon A --kvec B --kidx C]
@@ -33,12 +42,20 @@ import java.util.Set;
  *       1 if a file cannot be read.
  * </ul>
  */
-public final class NormalizeCommand {
+public final class NormalizeCommand implements Subcommand {
 
   private static final Set<String> OPTIONS =
       Set.of("model", "kcon", "kvec", "kidx", "ccon", "cvec", "cidx", "disps", "input", "conf", "type");
 
-  private NormalizeCommand() {}
+  @Override
+  public String name() {
+    return "normalize";
+  }
+
+  @Override
+  public String summary() {
+    return "least-cost con/vec/idx path of a displacement list (--disps, --input) or normalized type (--type)";
+  }
 
   /** The usage text. */
   public static String usage() {
@@ -57,7 +74,8 @@ public final class NormalizeCommand {
    *
    * @return the exit status: 0 success, 1 I/O error, 2 bad arguments or input
    */
-  public static int run(String[] args, PrintStream out, PrintStream err) {
+  @Override
+  public int run(String[] args, PrintStream out, PrintStream err) {
     try {
       Map<String, String> opts = parse(args);
       if (opts.containsKey("help")) {
@@ -76,7 +94,13 @@ public final class NormalizeCommand {
       if (opts.containsKey("disps")) {
         out.println(line(normalizer, DisplacementSequence.parse(opts.get("disps"))));
       } else if (opts.containsKey("input")) {
-        Path file = Path.of(opts.get("input"));
+        Path file;
+        try {
+          file = InputFiles.readable("normalize: --input", opts.get("input"));
+        } catch (IOException e) {
+          err.println("layout: error: " + e.getMessage());
+          return 1;
+        }
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
           String text;
           int lineNo = 0;
@@ -104,7 +128,10 @@ public final class NormalizeCommand {
           return 1;
         }
       } else {
-        return TypeNormalization.runTypeOption(opts.get("type"), normalizer, out);
+        Datatype t = LayoutParser.parse(opts.get("type"));
+        Normalizer.Report r = normalizer.report(t);
+        out.println(r.after());
+        out.println("cost before=" + r.costBefore() + " after=" + r.costAfter() + " model=" + normalizer.model().name());
       }
       out.flush();
       return 0;
@@ -161,7 +188,7 @@ public final class NormalizeCommand {
   private static CostModel model(Map<String, String> opts) throws IOException {
     Properties props = new Properties(CostModel.DEFAULTS);
     if (opts.containsKey("conf")) {
-      Path conf = Path.of(opts.get("conf"));
+      Path conf = InputFiles.readable("normalize: --conf", opts.get("conf"));
       try (var r = Files.newBufferedReader(conf, StandardCharsets.UTF_8)) {
         props.load(r);
       } catch (IOException e) {

@@ -1,14 +1,23 @@
-package dev.layout.fileview;
+package dev.layout.fileview.cli;
 
+import dev.layout.cli.Subcommand;
 import dev.layout.datatype.Datatype;
+import dev.layout.fileview.FileView;
+import dev.layout.fileview.ReadMode;
+import dev.layout.fileview.ReadOptions;
+import dev.layout.fileview.ReadStats;
+import dev.layout.fileview.SievingPolicy;
+import dev.layout.fileview.ViewReader;
 import dev.layout.memory.Memory;
 import dev.layout.notation.LayoutParser;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
@@ -29,8 +38,12 @@ import org.apache.hadoop.fs.Path;
  * ranges issued and M the number of contiguous view pieces merged into another piece's range.
  * Exit status: 0 on success, 2 for bad arguments ({@code layout: error: ...}), 1 for I/O errors and
  * anything else (one line; the stack trace only with {@code --debug}).
+ *
+ * <p>{@code --out} is written under a temporary name beside it and renamed once the read is
+ * complete: a failed read leaves an existing file as it was and nothing new behind, and no {@code
+ * .crc} side file is written on a local file system.
  */
-public final class FileViewCommand {
+public final class FileViewCommand implements Subcommand {
   static final String USAGE = "usage: layout fileview read --file PATH --etype TYPE --disp BYTES --view NOTATION"
       + " [--offset N] [--count M] --out PATH [--mode auto|vectored|positioned] [--hole-threshold BYTES] [--debug]";
 
@@ -44,7 +57,7 @@ public final class FileViewCommand {
       + "  --view NOTATION        the filetype in layout notation, e.g. \"subarray([256,256,256],[256,256,1],[0,0,0],C,float64)\"\n"
       + "  --offset N             first etype of the view to read (default 0)\n"
       + "  --count M              etypes to read (default: one whole tile of the view)\n"
-      + "  --out PATH             where the packed bytes go (overwritten)\n"
+      + "  --out PATH             where the packed bytes go (replaced once the read is complete)\n"
       + "  --mode MODE            how the planned file ranges are read (default auto):\n"
       + "                           auto        vectored where the file system has a native vectored read and is not\n"
       + "                                       local (object stores), else positioned (HDFS, local file system)\n"
@@ -54,14 +67,19 @@ public final class FileViewCommand {
       + "                         (default " + SievingPolicy.DEFAULT_HOLE_THRESHOLD + "; 0 merges only adjacent pieces; -1 reads one range per piece)\n"
       + "  --debug                print stack traces of errors";
 
-  private FileViewCommand() {}
+  @Override
+  public String name() {
+    return "fileview";
+  }
 
-  public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
+  @Override
+  public String summary() {
+    return "read a file through an MPI-IO style view: fileview read --file PATH --etype T --view NOTATION --out PATH";
   }
 
   /** Runs the command; returns the exit status. */
-  public static int run(String[] args, PrintStream out, PrintStream err) {
+  @Override
+  public int run(String[] args, PrintStream out, PrintStream err) {
     boolean debug = false;
     for (String a : args) {
       debug |= a.equals("--debug");
@@ -142,23 +160,53 @@ public final class FileViewCommand {
     Path dst = new Path(outPath);
     FileSystem inFs = in.getFileSystem(conf);
     FileSystem outFs = dst.getFileSystem(conf);
+    checkInput(inFs, in);
     long esize = etype.byteSize();
     long chunk = Math.max(1, (64L << 20) / esize);
     byte[] buf = new byte[(int) Math.min(Math.multiplyExact(count, esize), chunk * esize)];
     long t0 = System.nanoTime();
     ReadStats total = new ReadStats(0, 0, 0, 0, 0);
-    try (ViewReader r = ViewReader.open(inFs, in, view, options); OutputStream o = outFs.create(dst, true)) {
-      for (long done = 0; done < count; ) {
-        long n = Math.min(chunk, count - done);
-        int bytes = (int) (n * esize);
-        total = total.plus(r.readPacked(Math.addExact(offset, done), Memory.ofArray(buf), 0, bytes));
-        o.write(buf, 0, bytes);
-        done += n;
+    outFs.setWriteChecksum(false); // no .crc beside the output on a local file system
+    Path tmp = new Path(dst.getParent(), "." + dst.getName() + ".tmp-" + Long.toHexString(System.nanoTime()));
+    boolean done = false;
+    try {
+      try (ViewReader r = ViewReader.open(inFs, in, view, options); OutputStream o = outFs.create(tmp, false)) {
+        for (long k = 0; k < count; ) {
+          long n = Math.min(chunk, count - k);
+          int bytes = (int) (n * esize);
+          total = total.plus(r.readPacked(Math.addExact(offset, k), Memory.ofArray(buf), 0, bytes));
+          o.write(buf, 0, bytes);
+          k += n;
+        }
+      }
+      if (outFs.exists(dst) && !outFs.delete(dst, false)) {
+        throw new IOException("fileview read: --out " + dst + ": cannot replace it");
+      }
+      if (!outFs.rename(tmp, dst)) {
+        throw new IOException("fileview read: --out " + dst + ": cannot rename " + tmp + " to it");
+      }
+      done = true;
+    } finally {
+      if (!done) {
+        outFs.delete(tmp, false);
       }
     }
     long ms = (System.nanoTime() - t0) / 1_000_000;
     out.println("read " + total.bytes() + " bytes in " + total.ranges() + " ranges (" + total.merged() + " merged) in " + ms + " ms");
     return 0;
+  }
+
+  /** Fails naming the path and why if it cannot be read (a missing file, a directory). */
+  private static void checkInput(FileSystem fs, Path in) throws IOException {
+    FileStatus st;
+    try {
+      st = fs.getFileStatus(in);
+    } catch (FileNotFoundException e) {
+      throw new IOException("fileview read: --file " + in + ": not found", e);
+    }
+    if (st.isDirectory()) {
+      throw new IOException("fileview read: --file " + in + ": is a directory");
+    }
   }
 
   private static String required(Map<String, String> opts, String name) {

@@ -1,4 +1,4 @@
-package dev.layout.normalize;
+package dev.layout.normalize.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,7 +22,7 @@ class NormalizeCommandTest {
   private static Result run(String... args) {
     ByteArrayOutputStream o = new ByteArrayOutputStream();
     ByteArrayOutputStream e = new ByteArrayOutputStream();
-    int status = NormalizeCommand.run(args, new PrintStream(o, true, StandardCharsets.UTF_8),
+    int status = new NormalizeCommand().run(args, new PrintStream(o, true, StandardCharsets.UTF_8),
         new PrintStream(e, true, StandardCharsets.UTF_8));
     return new Result(status, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
   }
