@@ -2,7 +2,7 @@ package dev.layout.dataloop;
 
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
-import dev.layout.memory.MemoryAccess;
+import dev.layout.dataloop.kernel.MemoryAccess;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dev.layout.memory;
+package dev.layout.dataloop.kernel;
 
 import static dev.layout.bytecode.ClassBytes.*;
 
@@ -26,7 +26,7 @@ public abstract class PlaneKernel {
   public static final int MAX_ROWS = 1 << 16;
 
   private static final ConcurrentHashMap<Key, PlaneKernel> CACHE = new ConcurrentHashMap<>();
-  private static final String SELF = "dev/layout/memory/PlaneKernel";
+  private static final String SELF = "dev/layout/dataloop/kernel/PlaneKernel";
   private static final String DESC = "(Ljava/lang/Object;JJILjava/lang/Object;J)V";
 
   protected PlaneKernel() {}

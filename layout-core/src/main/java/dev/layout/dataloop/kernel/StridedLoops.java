@@ -1,4 +1,4 @@
-package dev.layout.memory;
+package dev.layout.dataloop.kernel;
 
 import java.io.IOException;
 import java.io.InputStream;

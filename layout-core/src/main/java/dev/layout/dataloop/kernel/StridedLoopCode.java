@@ -1,5 +1,6 @@
-package dev.layout.memory;
+package dev.layout.dataloop.kernel;
 
+import dev.layout.memory.Memory;
 import java.lang.constant.ConstantDescs;
 import java.lang.invoke.MethodHandles;
 import java.util.Objects;
@@ -87,17 +88,17 @@ final class StridedLoopCode extends StridedLoops {
     if (gather) {
       if (blockBytes == 4) {
         for (int i = 0; i < n; i++) {
-          Memory.U.putInt(pb, pa + 4L * i, Memory.U.getInt(ub, ua + i * us));
+          MemoryAccess.U.putInt(pb, pa + 4L * i, MemoryAccess.U.getInt(ub, ua + i * us));
         }
       } else if (blockBytes == 8) {
         for (int i = 0; i < n; i++) {
-          Memory.U.putLong(pb, pa + 8L * i, Memory.U.getLong(ub, ua + i * us));
+          MemoryAccess.U.putLong(pb, pa + 8L * i, MemoryAccess.U.getLong(ub, ua + i * us));
         }
       } else if (blockBytes == 16) {
         for (int i = 0; i < n; i++) {
           long u = ua + i * us;
-          Memory.U.putLong(pb, pa + 16L * i, Memory.U.getLong(ub, u));
-          Memory.U.putLong(pb, pa + 16L * i + 8, Memory.U.getLong(ub, u + 8));
+          MemoryAccess.U.putLong(pb, pa + 16L * i, MemoryAccess.U.getLong(ub, u));
+          MemoryAccess.U.putLong(pb, pa + 16L * i + 8, MemoryAccess.U.getLong(ub, u + 8));
         }
       } else {
         bumped(ub, ua, us, pb, pa, blockBytes, blockBytes, n);
@@ -105,17 +106,17 @@ final class StridedLoopCode extends StridedLoops {
     } else {
       if (blockBytes == 4) {
         for (int i = 0; i < n; i++) {
-          Memory.U.putInt(ub, ua + i * us, Memory.U.getInt(pb, pa + 4L * i));
+          MemoryAccess.U.putInt(ub, ua + i * us, MemoryAccess.U.getInt(pb, pa + 4L * i));
         }
       } else if (blockBytes == 8) {
         for (int i = 0; i < n; i++) {
-          Memory.U.putLong(ub, ua + i * us, Memory.U.getLong(pb, pa + 8L * i));
+          MemoryAccess.U.putLong(ub, ua + i * us, MemoryAccess.U.getLong(pb, pa + 8L * i));
         }
       } else if (blockBytes == 16) {
         for (int i = 0; i < n; i++) {
           long u = ua + i * us;
-          Memory.U.putLong(ub, u, Memory.U.getLong(pb, pa + 16L * i));
-          Memory.U.putLong(ub, u + 8, Memory.U.getLong(pb, pa + 16L * i + 8));
+          MemoryAccess.U.putLong(ub, u, MemoryAccess.U.getLong(pb, pa + 16L * i));
+          MemoryAccess.U.putLong(ub, u + 8, MemoryAccess.U.getLong(pb, pa + 16L * i + 8));
         }
       } else {
         bumped(pb, pa, blockBytes, ub, ua, us, blockBytes, n);
@@ -129,7 +130,7 @@ final class StridedLoopCode extends StridedLoops {
     db = dst(db);
     if (blockBytes >= 64) {
       for (int i = 0; i < n; i++) {
-        Memory.U.copyMemory(sb, sa + i * ss, db, da + i * ds, blockBytes);
+        MemoryAccess.U.copyMemory(sb, sa + i * ss, db, da + i * ds, blockBytes);
       }
     } else {
       overlapped(sb, sa, ss, db, da, ds, blockBytes, n);
@@ -144,7 +145,7 @@ final class StridedLoopCode extends StridedLoops {
   void overlapped(Object sb, long sa, long ss, Object db, long da, long ds, long w, int n) {
     sb = src(sb);
     db = dst(db);
-    sun.misc.Unsafe u = Memory.U;
+    sun.misc.Unsafe u = MemoryAccess.U;
     long s = sa;
     long d = da;
     if (w > 32) {
@@ -218,20 +219,20 @@ final class StridedLoopCode extends StridedLoops {
     long d = da;
     if (blockBytes == 8) {
       for (int i = 0; i < n; i++) {
-        Memory.U.putLong(db, d, Memory.U.getLong(sb, s));
+        MemoryAccess.U.putLong(db, d, MemoryAccess.U.getLong(sb, s));
         s += ss;
         d += ds;
       }
     } else if (blockBytes == 4) {
       for (int i = 0; i < n; i++) {
-        Memory.U.putInt(db, d, Memory.U.getInt(sb, s));
+        MemoryAccess.U.putInt(db, d, MemoryAccess.U.getInt(sb, s));
         s += ss;
         d += ds;
       }
     } else if (blockBytes == 16) {
       for (int i = 0; i < n; i++) {
-        Memory.U.putLong(db, d, Memory.U.getLong(sb, s));
-        Memory.U.putLong(db, d + 8, Memory.U.getLong(sb, s + 8));
+        MemoryAccess.U.putLong(db, d, MemoryAccess.U.getLong(sb, s));
+        MemoryAccess.U.putLong(db, d + 8, MemoryAccess.U.getLong(sb, s + 8));
         s += ss;
         d += ds;
       }
@@ -332,22 +333,22 @@ final class StridedLoopCode extends StridedLoops {
       for (int j = 0; j < ni; j++) {
         long sj = s + j * si;
         long dj = d + j * di;
-        long a0 = Memory.U.getLong(sb, sj);
-        long a1 = Memory.U.getLong(sb, sj + 8);
-        long b0 = Memory.U.getLong(sb, sj + so);
-        long b1 = Memory.U.getLong(sb, sj + so + 8);
-        long c0 = Memory.U.getLong(sb, sj + 2 * so);
-        long c1 = Memory.U.getLong(sb, sj + 2 * so + 8);
-        long e0 = Memory.U.getLong(sb, sj + 3 * so);
-        long e1 = Memory.U.getLong(sb, sj + 3 * so + 8);
-        Memory.U.putLong(db, dj, a0);
-        Memory.U.putLong(db, dj + 8, a1);
-        Memory.U.putLong(db, dj + dO, b0);
-        Memory.U.putLong(db, dj + dO + 8, b1);
-        Memory.U.putLong(db, dj + 2 * dO, c0);
-        Memory.U.putLong(db, dj + 2 * dO + 8, c1);
-        Memory.U.putLong(db, dj + 3 * dO, e0);
-        Memory.U.putLong(db, dj + 3 * dO + 8, e1);
+        long a0 = MemoryAccess.U.getLong(sb, sj);
+        long a1 = MemoryAccess.U.getLong(sb, sj + 8);
+        long b0 = MemoryAccess.U.getLong(sb, sj + so);
+        long b1 = MemoryAccess.U.getLong(sb, sj + so + 8);
+        long c0 = MemoryAccess.U.getLong(sb, sj + 2 * so);
+        long c1 = MemoryAccess.U.getLong(sb, sj + 2 * so + 8);
+        long e0 = MemoryAccess.U.getLong(sb, sj + 3 * so);
+        long e1 = MemoryAccess.U.getLong(sb, sj + 3 * so + 8);
+        MemoryAccess.U.putLong(db, dj, a0);
+        MemoryAccess.U.putLong(db, dj + 8, a1);
+        MemoryAccess.U.putLong(db, dj + dO, b0);
+        MemoryAccess.U.putLong(db, dj + dO + 8, b1);
+        MemoryAccess.U.putLong(db, dj + 2 * dO, c0);
+        MemoryAccess.U.putLong(db, dj + 2 * dO + 8, c1);
+        MemoryAccess.U.putLong(db, dj + 3 * dO, e0);
+        MemoryAccess.U.putLong(db, dj + 3 * dO + 8, e1);
       }
     }
     if (i < no) {
@@ -368,7 +369,7 @@ final class StridedLoopCode extends StridedLoops {
       long s = sa + i * so;
       long d = da + i * dO;
       for (int j = 0; j < ni; j++) {
-        Memory.U.putLong(db, d + j * di, Memory.U.getLong(sb, s + j * si));
+        MemoryAccess.U.putLong(db, d + j * di, MemoryAccess.U.getLong(sb, s + j * si));
       }
     }
   }
@@ -385,7 +386,7 @@ final class StridedLoopCode extends StridedLoops {
       long s = sa + i * so;
       long d = da + i * dO;
       for (int j = 0; j < 8; j++) {
-        Memory.U.putLong(db, d + j * di, Memory.U.getLong(sb, s + j * si));
+        MemoryAccess.U.putLong(db, d + j * di, MemoryAccess.U.getLong(sb, s + j * si));
       }
     }
   }
@@ -404,25 +405,25 @@ final class StridedLoopCode extends StridedLoops {
       for (; j + 8 <= ni; j += 8) {
         long s0 = s + j * si;
         long d0 = d + j * di;
-        long v0 = Memory.U.getLong(sb, s0);
-        long v1 = Memory.U.getLong(sb, s0 + si);
-        long v2 = Memory.U.getLong(sb, s0 + 2 * si);
-        long v3 = Memory.U.getLong(sb, s0 + 3 * si);
-        long v4 = Memory.U.getLong(sb, s0 + 4 * si);
-        long v5 = Memory.U.getLong(sb, s0 + 5 * si);
-        long v6 = Memory.U.getLong(sb, s0 + 6 * si);
-        long v7 = Memory.U.getLong(sb, s0 + 7 * si);
-        Memory.U.putLong(db, d0, v0);
-        Memory.U.putLong(db, d0 + di, v1);
-        Memory.U.putLong(db, d0 + 2 * di, v2);
-        Memory.U.putLong(db, d0 + 3 * di, v3);
-        Memory.U.putLong(db, d0 + 4 * di, v4);
-        Memory.U.putLong(db, d0 + 5 * di, v5);
-        Memory.U.putLong(db, d0 + 6 * di, v6);
-        Memory.U.putLong(db, d0 + 7 * di, v7);
+        long v0 = MemoryAccess.U.getLong(sb, s0);
+        long v1 = MemoryAccess.U.getLong(sb, s0 + si);
+        long v2 = MemoryAccess.U.getLong(sb, s0 + 2 * si);
+        long v3 = MemoryAccess.U.getLong(sb, s0 + 3 * si);
+        long v4 = MemoryAccess.U.getLong(sb, s0 + 4 * si);
+        long v5 = MemoryAccess.U.getLong(sb, s0 + 5 * si);
+        long v6 = MemoryAccess.U.getLong(sb, s0 + 6 * si);
+        long v7 = MemoryAccess.U.getLong(sb, s0 + 7 * si);
+        MemoryAccess.U.putLong(db, d0, v0);
+        MemoryAccess.U.putLong(db, d0 + di, v1);
+        MemoryAccess.U.putLong(db, d0 + 2 * di, v2);
+        MemoryAccess.U.putLong(db, d0 + 3 * di, v3);
+        MemoryAccess.U.putLong(db, d0 + 4 * di, v4);
+        MemoryAccess.U.putLong(db, d0 + 5 * di, v5);
+        MemoryAccess.U.putLong(db, d0 + 6 * di, v6);
+        MemoryAccess.U.putLong(db, d0 + 7 * di, v7);
       }
       for (; j < ni; j++) {
-        Memory.U.putLong(db, d + j * di, Memory.U.getLong(sb, s + j * si));
+        MemoryAccess.U.putLong(db, d + j * di, MemoryAccess.U.getLong(sb, s + j * si));
       }
     }
   }
@@ -434,7 +435,7 @@ final class StridedLoopCode extends StridedLoops {
       long s = sa + i * so;
       long d = da + i * dO;
       for (int j = 0; j < ni; j++) {
-        Memory.U.putInt(db, d + j * di, Memory.U.getInt(sb, s + j * si));
+        MemoryAccess.U.putInt(db, d + j * di, MemoryAccess.U.getInt(sb, s + j * si));
       }
     }
   }
@@ -447,8 +448,8 @@ final class StridedLoopCode extends StridedLoops {
       long s = sa + i * so;
       long d = da + i * dO;
       for (int j = 0; j < ni; j++) {
-        Memory.U.putLong(db, d, Memory.U.getLong(sb, s));
-        Memory.U.putLong(db, d + 8, Memory.U.getLong(sb, s + 8));
+        MemoryAccess.U.putLong(db, d, MemoryAccess.U.getLong(sb, s));
+        MemoryAccess.U.putLong(db, d + 8, MemoryAccess.U.getLong(sb, s + 8));
         s += si;
         d += di;
       }
@@ -464,8 +465,8 @@ final class StridedLoopCode extends StridedLoops {
       for (int j = 0; j < ni; j++) {
         long sj = s + j * si;
         long dj = d + j * di;
-        Memory.U.putLong(db, dj, Memory.U.getLong(sb, sj));
-        Memory.U.putLong(db, dj + 8, Memory.U.getLong(sb, sj + 8));
+        MemoryAccess.U.putLong(db, dj, MemoryAccess.U.getLong(sb, sj));
+        MemoryAccess.U.putLong(db, dj + 8, MemoryAccess.U.getLong(sb, sj + 8));
       }
     }
   }

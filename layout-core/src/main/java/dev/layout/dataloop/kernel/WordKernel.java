@@ -1,4 +1,4 @@
-package dev.layout.memory;
+package dev.layout.dataloop.kernel;
 
 import static dev.layout.bytecode.ClassBytes.*;
 
@@ -21,7 +21,7 @@ public abstract class WordKernel {
   public static final int ANY_KINDS = -1;
 
   private static final ConcurrentHashMap<Key, WordKernel> CACHE = new ConcurrentHashMap<>();
-  private static final String SELF = "dev/layout/memory/WordKernel";
+  private static final String SELF = "dev/layout/dataloop/kernel/WordKernel";
   private static final String STRIDED = "(Ljava/lang/Object;JJILjava/lang/Object;J)V";
   private static final String LISTED = "(Ljava/lang/Object;J[JIILjava/lang/Object;J)V";
 
