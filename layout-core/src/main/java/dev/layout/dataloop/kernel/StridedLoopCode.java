@@ -52,9 +52,7 @@ final class StridedLoopCode extends StridedLoops {
    * and more are bulk copies. When one side is contiguous (the pack or unpack of a vector leaf), its
    * addresses use the width as a literal ({@link #packedSide}), which C2 folds into the addressing
    * mode as it does a hand loop's constant stride; two strided sides bump their addresses ({@link
-   * #bumped}). Measured on every-other-float32 (C2, 4M floats): the plain {@code base + i * stride}
-   * form on both sides ran at 4.5-5.3 GB/s off-heap, the literal packed side at 9.0-11.3; in the pack
-   * suite the literal packed side gives 1.1-2.0x the hand loops on the Vector rows, heap and off-heap.
+   * #bumped}).
    */
   @Override
   void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
@@ -307,9 +305,8 @@ final class StridedLoopCode extends StridedLoops {
    * Whether {@code no} rows of {@code ni} 16-byte blocks go through {@link #tiled16}: when the
    * destination is the transposed side (an unpack of FFT columns), whose lines then never overlap
    * (|inner| >= 64), so the changed order of the moves cannot change the result. Not for a pack
-   * reading the transposed side: tiled, that measured 1.2-2.4x the hand loop in most full runs of the
-   * pack suite but 0.50-0.92 in others (same code; cause not found), where the row order stays
-   * within 0.82-1.06 of it. The tiled unpack measured 2.1-5.7x in every run.
+   * reading the transposed side, whose tiled form was unsteady from one JVM to the next where the row
+   * order is not.
    */
   static boolean tile16(long so, long si, long dO, long di, int no, int ni) {
     return no >= 4 && lineTiled(dO, di, 16);
@@ -357,10 +354,9 @@ final class StridedLoopCode extends StridedLoops {
   }
 
   /**
-   * Rows of 8-byte blocks for {@link #planes}: a plain load/store per block. Measured on the Flash
-   * I/O type (a cache miss per load, 8 blocks per row at 192-byte spacing), this runs as fast as the
-   * hand-written loop nest where {@link #rows8}'s eight-loads-then-eight-stores body ran at 0.65-0.75
-   * of it.
+   * Rows of 8-byte blocks for {@link #planes}: a plain load/store per block, as the hand-written loop
+   * nest does. Where every load misses (Flash I/O: 8 blocks per row at 192-byte spacing), {@link
+   * #rows8}'s eight-loads-then-eight-stores body only adds register pressure.
    */
   void plane8(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
     sb = src(sb);

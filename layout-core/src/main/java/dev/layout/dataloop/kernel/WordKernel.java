@@ -11,8 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code words}), generated per pattern as a hidden class whose offsets and instance size are
  * constants. Exploits: with the offsets in the code, the JIT folds them into addressing modes, as in
  * a hand-written loop over records; with the offsets in registers, C2 unrolls the loop and, needing
- * two registers per move and copy, spills addresses to the stack and to vector registers (measured
- * on an AMD EPYC with AVX-512: 0.25-0.5 of the hand-written loop off-heap). One class per distinct
+ * two registers per move and copy, spills addresses to the stack and to vector registers. One class per distinct
  * pattern, cached (see {@link GeneratedKernels}: beyond its bound, or when {@code
  * -Dlayout.kernels.generate=false}, {@link #of} returns null and the engine uses its generic word loops).
  */
