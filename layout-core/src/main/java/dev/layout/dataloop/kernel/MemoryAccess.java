@@ -1,6 +1,6 @@
-package dev.layout.memory;
+package dev.layout.dataloop.kernel;
 
-import java.nio.ByteOrder;
+import dev.layout.memory.Memory;
 
 /**
  * Unchecked kernels for the dataloop engine, which has checked the whole footprint of an operation
@@ -9,25 +9,24 @@ import java.nio.ByteOrder;
 public final class MemoryAccess {
   private MemoryAccess() {}
 
-  private static final boolean BIG_ENDIAN_HOST = ByteOrder.nativeOrder() == ByteOrder.BIG_ENDIAN;
+  /** The kernels' handle on {@link sun.misc.Unsafe} (also read by the generated kernels). */
+  static final sun.misc.Unsafe U = unsafe();
+
+  private static sun.misc.Unsafe unsafe() {
+    try {
+      java.lang.reflect.Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+      f.setAccessible(true);
+      return (sun.misc.Unsafe) f.get(null);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError("kernels need sun.misc.Unsafe: " + e);
+    }
+  }
 
   /**
    * When true (system property {@code layout.memory.checkEveryAccess}), every kernel access is
    * bounds-checked too. For debugging the engine; the up-front footprint check is always on.
    */
   public static final boolean CHECK_EVERY_ACCESS = Boolean.getBoolean("layout.memory.checkEveryAccess");
-
-  static short le(short v) {
-    return BIG_ENDIAN_HOST ? Short.reverseBytes(v) : v;
-  }
-
-  static int le(int v) {
-    return BIG_ENDIAN_HOST ? Integer.reverseBytes(v) : v;
-  }
-
-  static long le(long v) {
-    return BIG_ENDIAN_HOST ? Long.reverseBytes(v) : v;
-  }
 
   /**
    * Copies one block. Small blocks (the common case in strided layouts: 4 or 8 bytes) move as single
@@ -38,54 +37,82 @@ public final class MemoryAccess {
       src.checkRange("kernel", srcOffset, length);
       dst.checkRange("kernel", dstOffset, length);
     }
-    Object sb = src.base;
-    long sa = src.address + srcOffset;
-    Object db = dst.base;
-    long da = dst.address + dstOffset;
+    Object sb = src.base();
+    long sa = src.address() + srcOffset;
+    Object db = dst.base();
+    long da = dst.address() + dstOffset;
     copyRaw(sb, sa, db, da, length);
   }
 
   /**
-   * One block, by width. Exploits: the widths that dominate numerical layouts (4, 8, 16, 24 bytes:
-   * a float, a double, a complex double, a 3-vector) are straight word moves with no loop; blocks
-   * under 64 bytes move as words plus a tail (cheaper than the bulk intrinsic's setup); larger
-   * blocks go to the bulk copy intrinsic.
+   * One block, by width: under 64 bytes a bounded number of word moves ({@link #copySmall}), from
+   * 64 bytes the bulk copy intrinsic.
    */
   static void copyRaw(Object sb, long sa, Object db, long da, long length) {
-    if (length == 8) {
-      Memory.U.putLong(db, da, Memory.U.getLong(sb, sa));
-    } else if (length == 4) {
-      Memory.U.putInt(db, da, Memory.U.getInt(sb, sa));
-    } else if (length == 16) {
-      Memory.U.putLong(db, da, Memory.U.getLong(sb, sa));
-      Memory.U.putLong(db, da + 8, Memory.U.getLong(sb, sa + 8));
-    } else if (length == 24) {
-      Memory.U.putLong(db, da, Memory.U.getLong(sb, sa));
-      Memory.U.putLong(db, da + 8, Memory.U.getLong(sb, sa + 8));
-      Memory.U.putLong(db, da + 16, Memory.U.getLong(sb, sa + 16));
-    } else if (length < 64) {
+    if (length < 64) {
       copySmall(sb, sa, db, da, length);
     } else {
-      Memory.U.copyMemory(sb, sa, db, da, length);
+      MemoryAccess.U.copyMemory(sb, sa, db, da, length);
     }
   }
 
-  /** Under 64 bytes: words, then at most one int, one short and one byte. */
+  /**
+   * Under 64 bytes, any width, in at most eight word moves and no loop, as good {@code memcpy}
+   * implementations move short sizes: a width between two powers of two is covered by two
+   * overlapping moves of the lower power (9-16 bytes: the first and the last 8; 17-32: the first
+   * and the last 16; 33-63: the first and the last 32). All loads come before the stores, so the
+   * bytes written twice are written with the same values.
+   */
   static void copySmall(Object sb, long sa, Object db, long da, long length) {
-    long i = 0;
-    for (; i + 8 <= length; i += 8) {
-      Memory.U.putLong(db, da + i, Memory.U.getLong(sb, sa + i));
-    }
-    if (i + 4 <= length) {
-      Memory.U.putInt(db, da + i, Memory.U.getInt(sb, sa + i));
-      i += 4;
-    }
-    if (i + 2 <= length) {
-      Memory.U.putShort(db, da + i, Memory.U.getShort(sb, sa + i));
-      i += 2;
-    }
-    if (i < length) {
-      Memory.U.putByte(db, da + i, Memory.U.getByte(sb, sa + i));
+    sun.misc.Unsafe u = MemoryAccess.U;
+    if (length >= 8) {
+      long e = length - 8;
+      if (length <= 16) {
+        long a = u.getLong(sb, sa);
+        long b = u.getLong(sb, sa + e);
+        u.putLong(db, da, a);
+        u.putLong(db, da + e, b);
+      } else if (length <= 32) {
+        long e2 = length - 16;
+        long a0 = u.getLong(sb, sa);
+        long a1 = u.getLong(sb, sa + 8);
+        long b0 = u.getLong(sb, sa + e2);
+        long b1 = u.getLong(sb, sa + e);
+        u.putLong(db, da, a0);
+        u.putLong(db, da + 8, a1);
+        u.putLong(db, da + e2, b0);
+        u.putLong(db, da + e, b1);
+      } else {
+        long e4 = length - 32;
+        long a0 = u.getLong(sb, sa);
+        long a1 = u.getLong(sb, sa + 8);
+        long a2 = u.getLong(sb, sa + 16);
+        long a3 = u.getLong(sb, sa + 24);
+        long b0 = u.getLong(sb, sa + e4);
+        long b1 = u.getLong(sb, sa + e4 + 8);
+        long b2 = u.getLong(sb, sa + e4 + 16);
+        long b3 = u.getLong(sb, sa + e);
+        u.putLong(db, da, a0);
+        u.putLong(db, da + 8, a1);
+        u.putLong(db, da + 16, a2);
+        u.putLong(db, da + 24, a3);
+        u.putLong(db, da + e4, b0);
+        u.putLong(db, da + e4 + 8, b1);
+        u.putLong(db, da + e4 + 16, b2);
+        u.putLong(db, da + e, b3);
+      }
+    } else if (length >= 4) {
+      int a = u.getInt(sb, sa);
+      int b = u.getInt(sb, sa + length - 4);
+      u.putInt(db, da, a);
+      u.putInt(db, da + length - 4, b);
+    } else if (length >= 2) {
+      short a = u.getShort(sb, sa);
+      short b = u.getShort(sb, sa + length - 2);
+      u.putShort(db, da, a);
+      u.putShort(db, da + length - 2, b);
+    } else if (length == 1) {
+      u.putByte(db, da, u.getByte(sb, sa));
     }
   }
 
@@ -105,10 +132,10 @@ public final class MemoryAccess {
         dst.checkRange("kernel", dstOffset + i * dstStride, blockBytes);
       }
     }
-    Object sb = src.base;
-    long sa = src.address + srcOffset;
-    Object db = dst.base;
-    long da = dst.address + dstOffset;
+    Object sb = src.base();
+    long sa = src.address() + srcOffset;
+    Object db = dst.base();
+    long da = dst.address() + dstOffset;
     StridedLoops loops = StridedLoops.forKinds(sb, db);
     while (count > 0) {
       int n = (int) Math.min(count, 1 << 30);
@@ -139,10 +166,10 @@ public final class MemoryAccess {
     }
     int no = (int) outer;
     int ni = (int) inner;
-    Object sb = src.base;
-    long sa = src.address + srcOffset;
-    Object db = dst.base;
-    long da = dst.address + dstOffset;
+    Object sb = src.base();
+    long sa = src.address() + srcOffset;
+    Object db = dst.base();
+    long da = dst.address() + dstOffset;
     StridedLoops.forKinds(sb, db).rows(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, blockBytes, no, ni);
   }
 
@@ -157,9 +184,9 @@ public final class MemoryAccess {
       strided2(src, srcOffset, srcOuter, srcInner, dst, dstOffset, dstOuter, dstInner, blockBytes, outer, inner);
       return;
     }
-    Object sb = src.base;
-    Object db = dst.base;
-    StridedLoops.forKinds(sb, db).columnTiles16(sb, src.address + srcOffset, srcOuter, srcInner, db, dst.address + dstOffset, dstOuter,
+    Object sb = src.base();
+    Object db = dst.base();
+    StridedLoops.forKinds(sb, db).columnTiles16(sb, src.address() + srcOffset, srcOuter, srcInner, db, dst.address() + dstOffset, dstOuter,
         dstInner, (int) outer, (int) inner);
   }
 
@@ -178,7 +205,7 @@ public final class MemoryAccess {
     int row = kernel.stripRow;
     if (row == 1) {
       // count and stride go through as they are: with count / row computed in front of the (inlined)
-      // loop, C2 compiled it at 0.37-0.60 of the hand loop (Vector(float32), off-heap alone).
+      // loop, C2 compiles a slower loop.
       return planes(kernel, user, userOffset, stride, count, packed, packedOffset, pack) ? count : 0;
     }
     long planes = count / row;
@@ -190,7 +217,7 @@ public final class MemoryAccess {
    * bit 1 when the packed memory is. Generated kernels are made per kinds, so each sees one.
    */
   public static int baseKinds(Memory user, Memory packed) {
-    return (user.base == null ? 1 : 0) | (packed.base == null ? 2 : 0);
+    return (user.base() == null ? 1 : 0) | (packed.base() == null ? 2 : 0);
   }
 
   /**
@@ -207,9 +234,9 @@ public final class MemoryAccess {
       return false;
     }
     if (pack) {
-      kernel.gather(user.base, user.address + userOffset, spacing, (int) count, packed.base, packed.address + packedOffset);
+      kernel.gather(user.base(), user.address() + userOffset, spacing, (int) count, packed.base(), packed.address() + packedOffset);
     } else {
-      kernel.scatter(user.base, user.address + userOffset, spacing, (int) count, packed.base, packed.address + packedOffset);
+      kernel.scatter(user.base(), user.address() + userOffset, spacing, (int) count, packed.base(), packed.address() + packedOffset);
     }
     return true;
   }
@@ -231,10 +258,10 @@ public final class MemoryAccess {
     }
     int no = (int) n2;
     int ni = (int) n1;
-    Object sb = src.base;
-    long sa = src.address + srcOffset;
-    Object db = dst.base;
-    long da = dst.address + dstOffset;
+    Object sb = src.base();
+    long sa = src.address() + srcOffset;
+    Object db = dst.base();
+    long da = dst.address() + dstOffset;
     StridedLoops.forKinds(sb, db).planes(sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
   }
 
@@ -257,32 +284,32 @@ public final class MemoryAccess {
         p += len;
       }
     }
-    Object sb = src.base;
-    long sa = src.address + srcBase;
-    Object db = dst.base;
-    long da = dst.address + dstOffset;
+    Object sb = src.base();
+    long sa = src.address() + srcBase;
+    Object db = dst.base();
+    long da = dst.address() + dstOffset;
     long d0 = da;
     if (lengths == null) {
       if (uniform == 8) {
         for (int b = from; b < to; b++, da += 8) {
-          Memory.U.putLong(db, da, Memory.U.getLong(sb, sa + offsets[b]));
+          MemoryAccess.U.putLong(db, da, MemoryAccess.U.getLong(sb, sa + offsets[b]));
         }
       } else if (uniform == 4) {
         for (int b = from; b < to; b++, da += 4) {
-          Memory.U.putInt(db, da, Memory.U.getInt(sb, sa + offsets[b]));
+          MemoryAccess.U.putInt(db, da, MemoryAccess.U.getInt(sb, sa + offsets[b]));
         }
       } else if (uniform == 16) {
         for (int b = from; b < to; b++, da += 16) {
           long s = sa + offsets[b];
-          Memory.U.putLong(db, da, Memory.U.getLong(sb, s));
-          Memory.U.putLong(db, da + 8, Memory.U.getLong(sb, s + 8));
+          MemoryAccess.U.putLong(db, da, MemoryAccess.U.getLong(sb, s));
+          MemoryAccess.U.putLong(db, da + 8, MemoryAccess.U.getLong(sb, s + 8));
         }
       } else if (uniform == 24) {
         for (int b = from; b < to; b++, da += 24) {
           long s = sa + offsets[b];
-          Memory.U.putLong(db, da, Memory.U.getLong(sb, s));
-          Memory.U.putLong(db, da + 8, Memory.U.getLong(sb, s + 8));
-          Memory.U.putLong(db, da + 16, Memory.U.getLong(sb, s + 16));
+          MemoryAccess.U.putLong(db, da, MemoryAccess.U.getLong(sb, s));
+          MemoryAccess.U.putLong(db, da + 8, MemoryAccess.U.getLong(sb, s + 8));
+          MemoryAccess.U.putLong(db, da + 16, MemoryAccess.U.getLong(sb, s + 16));
         }
       } else {
         for (int b = from; b < to; b++, da += uniform) {
@@ -311,32 +338,32 @@ public final class MemoryAccess {
         p += len;
       }
     }
-    Object sb = src.base;
-    long sa = src.address + srcOffset;
-    Object db = dst.base;
-    long da = dst.address + dstBase;
+    Object sb = src.base();
+    long sa = src.address() + srcOffset;
+    Object db = dst.base();
+    long da = dst.address() + dstBase;
     long s0 = sa;
     if (lengths == null) {
       if (uniform == 8) {
         for (int b = from; b < to; b++, sa += 8) {
-          Memory.U.putLong(db, da + offsets[b], Memory.U.getLong(sb, sa));
+          MemoryAccess.U.putLong(db, da + offsets[b], MemoryAccess.U.getLong(sb, sa));
         }
       } else if (uniform == 4) {
         for (int b = from; b < to; b++, sa += 4) {
-          Memory.U.putInt(db, da + offsets[b], Memory.U.getInt(sb, sa));
+          MemoryAccess.U.putInt(db, da + offsets[b], MemoryAccess.U.getInt(sb, sa));
         }
       } else if (uniform == 16) {
         for (int b = from; b < to; b++, sa += 16) {
           long d = da + offsets[b];
-          Memory.U.putLong(db, d, Memory.U.getLong(sb, sa));
-          Memory.U.putLong(db, d + 8, Memory.U.getLong(sb, sa + 8));
+          MemoryAccess.U.putLong(db, d, MemoryAccess.U.getLong(sb, sa));
+          MemoryAccess.U.putLong(db, d + 8, MemoryAccess.U.getLong(sb, sa + 8));
         }
       } else if (uniform == 24) {
         for (int b = from; b < to; b++, sa += 24) {
           long d = da + offsets[b];
-          Memory.U.putLong(db, d, Memory.U.getLong(sb, sa));
-          Memory.U.putLong(db, d + 8, Memory.U.getLong(sb, sa + 8));
-          Memory.U.putLong(db, d + 16, Memory.U.getLong(sb, sa + 16));
+          MemoryAccess.U.putLong(db, d, MemoryAccess.U.getLong(sb, sa));
+          MemoryAccess.U.putLong(db, d + 8, MemoryAccess.U.getLong(sb, sa + 8));
+          MemoryAccess.U.putLong(db, d + 16, MemoryAccess.U.getLong(sb, sa + 16));
         }
       } else {
         for (int b = from; b < to; b++, sa += uniform) {
@@ -376,10 +403,10 @@ public final class MemoryAccess {
       }
       return p - dstOffset;
     }
-    Object sb = src.base;
-    long sa = src.address + srcBase;
-    Object db = dst.base;
-    long da = dst.address + dstOffset;
+    Object sb = src.base();
+    long sa = src.address() + srcBase;
+    Object db = dst.base();
+    long da = dst.address() + dstOffset;
     long o0 = offsets[0];
     long o1 = nb > 1 ? offsets[1] : 0;
     long o2 = nb > 2 ? offsets[2] : 0;
@@ -425,10 +452,10 @@ public final class MemoryAccess {
       }
       return p - srcOffset;
     }
-    Object sb = src.base;
-    long sa = src.address + srcOffset;
-    Object db = dst.base;
-    long da = dst.address + dstBase;
+    Object sb = src.base();
+    long sa = src.address() + srcOffset;
+    Object db = dst.base();
+    long da = dst.address() + dstBase;
     long o0 = offsets[0];
     long o1 = nb > 1 ? offsets[1] : 0;
     long o2 = nb > 2 ? offsets[2] : 0;
@@ -483,10 +510,10 @@ public final class MemoryAccess {
       }
       return count * size;
     }
-    Object ub = user.base;
-    long ua = user.address + userBase;
-    Object pb = packed.base;
-    long pa = packed.address + packedOffset;
+    Object ub = user.base();
+    long ua = user.address() + userBase;
+    Object pb = packed.base();
+    long pa = packed.address() + packedOffset;
     int n = (int) count;
     if (kernel != null) {
       // The generated loop for this pattern: offsets are constants there.
@@ -531,10 +558,10 @@ public final class MemoryAccess {
       }
       return count * size;
     }
-    Object ub = user.base;
-    long ua = user.address + userBase;
-    Object pb = packed.base;
-    long pa = packed.address + packedOffset;
+    Object ub = user.base();
+    long ua = user.address() + userBase;
+    Object pb = packed.base();
+    long pa = packed.address() + packedOffset;
     int n = (int) count;
     if (kernel != null) {
       // The generated loop for this pattern: offsets are constants there.
@@ -577,11 +604,11 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + i * stride;
       long p = pa + i * size;
-      Memory.U.putLong(pb, p + p0, Memory.U.getLong(ub, u + u0));
+      MemoryAccess.U.putLong(pb, p + p0, MemoryAccess.U.getLong(ub, u + u0));
       if (ni > 0) {
-        Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
+        MemoryAccess.U.putInt(pb, p + pi0, MemoryAccess.U.getInt(ub, u + ui0));
         if (ni > 1) {
-          Memory.U.putInt(pb, p + pi1, Memory.U.getInt(ub, u + ui1));
+          MemoryAccess.U.putInt(pb, p + pi1, MemoryAccess.U.getInt(ub, u + ui1));
         }
       }
     }
@@ -599,12 +626,12 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + i * stride;
       long p = pa + i * size;
-      Memory.U.putLong(pb, p + p0, Memory.U.getLong(ub, u + u0));
-      Memory.U.putLong(pb, p + p1, Memory.U.getLong(ub, u + u1));
+      MemoryAccess.U.putLong(pb, p + p0, MemoryAccess.U.getLong(ub, u + u0));
+      MemoryAccess.U.putLong(pb, p + p1, MemoryAccess.U.getLong(ub, u + u1));
       if (ni > 0) {
-        Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
+        MemoryAccess.U.putInt(pb, p + pi0, MemoryAccess.U.getInt(ub, u + ui0));
         if (ni > 1) {
-          Memory.U.putInt(pb, p + pi1, Memory.U.getInt(ub, u + ui1));
+          MemoryAccess.U.putInt(pb, p + pi1, MemoryAccess.U.getInt(ub, u + ui1));
         }
       }
     }
@@ -624,13 +651,13 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + i * stride;
       long p = pa + i * size;
-      Memory.U.putLong(pb, p + p0, Memory.U.getLong(ub, u + u0));
-      Memory.U.putLong(pb, p + p1, Memory.U.getLong(ub, u + u1));
-      Memory.U.putLong(pb, p + p2, Memory.U.getLong(ub, u + u2));
+      MemoryAccess.U.putLong(pb, p + p0, MemoryAccess.U.getLong(ub, u + u0));
+      MemoryAccess.U.putLong(pb, p + p1, MemoryAccess.U.getLong(ub, u + u1));
+      MemoryAccess.U.putLong(pb, p + p2, MemoryAccess.U.getLong(ub, u + u2));
       if (ni > 0) {
-        Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
+        MemoryAccess.U.putInt(pb, p + pi0, MemoryAccess.U.getInt(ub, u + ui0));
         if (ni > 1) {
-          Memory.U.putInt(pb, p + pi1, Memory.U.getInt(ub, u + ui1));
+          MemoryAccess.U.putInt(pb, p + pi1, MemoryAccess.U.getInt(ub, u + ui1));
         }
       }
     }
@@ -652,14 +679,14 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + i * stride;
       long p = pa + i * size;
-      Memory.U.putLong(pb, p + p0, Memory.U.getLong(ub, u + u0));
-      Memory.U.putLong(pb, p + p1, Memory.U.getLong(ub, u + u1));
-      Memory.U.putLong(pb, p + p2, Memory.U.getLong(ub, u + u2));
-      Memory.U.putLong(pb, p + p3, Memory.U.getLong(ub, u + u3));
+      MemoryAccess.U.putLong(pb, p + p0, MemoryAccess.U.getLong(ub, u + u0));
+      MemoryAccess.U.putLong(pb, p + p1, MemoryAccess.U.getLong(ub, u + u1));
+      MemoryAccess.U.putLong(pb, p + p2, MemoryAccess.U.getLong(ub, u + u2));
+      MemoryAccess.U.putLong(pb, p + p3, MemoryAccess.U.getLong(ub, u + u3));
       if (ni > 0) {
-        Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
+        MemoryAccess.U.putInt(pb, p + pi0, MemoryAccess.U.getInt(ub, u + ui0));
         if (ni > 1) {
-          Memory.U.putInt(pb, p + pi1, Memory.U.getInt(ub, u + ui1));
+          MemoryAccess.U.putInt(pb, p + pi1, MemoryAccess.U.getInt(ub, u + ui1));
         }
       }
     }
@@ -675,11 +702,11 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + outer[from + i];
       long p = pa + i * size;
-      Memory.U.putLong(pb, p + p0, Memory.U.getLong(ub, u + u0));
+      MemoryAccess.U.putLong(pb, p + p0, MemoryAccess.U.getLong(ub, u + u0));
       if (ni > 0) {
-        Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
+        MemoryAccess.U.putInt(pb, p + pi0, MemoryAccess.U.getInt(ub, u + ui0));
         if (ni > 1) {
-          Memory.U.putInt(pb, p + pi1, Memory.U.getInt(ub, u + ui1));
+          MemoryAccess.U.putInt(pb, p + pi1, MemoryAccess.U.getInt(ub, u + ui1));
         }
       }
     }
@@ -697,12 +724,12 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + outer[from + i];
       long p = pa + i * size;
-      Memory.U.putLong(pb, p + p0, Memory.U.getLong(ub, u + u0));
-      Memory.U.putLong(pb, p + p1, Memory.U.getLong(ub, u + u1));
+      MemoryAccess.U.putLong(pb, p + p0, MemoryAccess.U.getLong(ub, u + u0));
+      MemoryAccess.U.putLong(pb, p + p1, MemoryAccess.U.getLong(ub, u + u1));
       if (ni > 0) {
-        Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
+        MemoryAccess.U.putInt(pb, p + pi0, MemoryAccess.U.getInt(ub, u + ui0));
         if (ni > 1) {
-          Memory.U.putInt(pb, p + pi1, Memory.U.getInt(ub, u + ui1));
+          MemoryAccess.U.putInt(pb, p + pi1, MemoryAccess.U.getInt(ub, u + ui1));
         }
       }
     }
@@ -722,13 +749,13 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + outer[from + i];
       long p = pa + i * size;
-      Memory.U.putLong(pb, p + p0, Memory.U.getLong(ub, u + u0));
-      Memory.U.putLong(pb, p + p1, Memory.U.getLong(ub, u + u1));
-      Memory.U.putLong(pb, p + p2, Memory.U.getLong(ub, u + u2));
+      MemoryAccess.U.putLong(pb, p + p0, MemoryAccess.U.getLong(ub, u + u0));
+      MemoryAccess.U.putLong(pb, p + p1, MemoryAccess.U.getLong(ub, u + u1));
+      MemoryAccess.U.putLong(pb, p + p2, MemoryAccess.U.getLong(ub, u + u2));
       if (ni > 0) {
-        Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
+        MemoryAccess.U.putInt(pb, p + pi0, MemoryAccess.U.getInt(ub, u + ui0));
         if (ni > 1) {
-          Memory.U.putInt(pb, p + pi1, Memory.U.getInt(ub, u + ui1));
+          MemoryAccess.U.putInt(pb, p + pi1, MemoryAccess.U.getInt(ub, u + ui1));
         }
       }
     }
@@ -750,14 +777,14 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + outer[from + i];
       long p = pa + i * size;
-      Memory.U.putLong(pb, p + p0, Memory.U.getLong(ub, u + u0));
-      Memory.U.putLong(pb, p + p1, Memory.U.getLong(ub, u + u1));
-      Memory.U.putLong(pb, p + p2, Memory.U.getLong(ub, u + u2));
-      Memory.U.putLong(pb, p + p3, Memory.U.getLong(ub, u + u3));
+      MemoryAccess.U.putLong(pb, p + p0, MemoryAccess.U.getLong(ub, u + u0));
+      MemoryAccess.U.putLong(pb, p + p1, MemoryAccess.U.getLong(ub, u + u1));
+      MemoryAccess.U.putLong(pb, p + p2, MemoryAccess.U.getLong(ub, u + u2));
+      MemoryAccess.U.putLong(pb, p + p3, MemoryAccess.U.getLong(ub, u + u3));
       if (ni > 0) {
-        Memory.U.putInt(pb, p + pi0, Memory.U.getInt(ub, u + ui0));
+        MemoryAccess.U.putInt(pb, p + pi0, MemoryAccess.U.getInt(ub, u + ui0));
         if (ni > 1) {
-          Memory.U.putInt(pb, p + pi1, Memory.U.getInt(ub, u + ui1));
+          MemoryAccess.U.putInt(pb, p + pi1, MemoryAccess.U.getInt(ub, u + ui1));
         }
       }
     }
@@ -773,11 +800,11 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + i * stride;
       long p = pa + i * size;
-      Memory.U.putLong(ub, u + u0, Memory.U.getLong(pb, p + p0));
+      MemoryAccess.U.putLong(ub, u + u0, MemoryAccess.U.getLong(pb, p + p0));
       if (ni > 0) {
-        Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
+        MemoryAccess.U.putInt(ub, u + ui0, MemoryAccess.U.getInt(pb, p + pi0));
         if (ni > 1) {
-          Memory.U.putInt(ub, u + ui1, Memory.U.getInt(pb, p + pi1));
+          MemoryAccess.U.putInt(ub, u + ui1, MemoryAccess.U.getInt(pb, p + pi1));
         }
       }
     }
@@ -795,12 +822,12 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + i * stride;
       long p = pa + i * size;
-      Memory.U.putLong(ub, u + u0, Memory.U.getLong(pb, p + p0));
-      Memory.U.putLong(ub, u + u1, Memory.U.getLong(pb, p + p1));
+      MemoryAccess.U.putLong(ub, u + u0, MemoryAccess.U.getLong(pb, p + p0));
+      MemoryAccess.U.putLong(ub, u + u1, MemoryAccess.U.getLong(pb, p + p1));
       if (ni > 0) {
-        Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
+        MemoryAccess.U.putInt(ub, u + ui0, MemoryAccess.U.getInt(pb, p + pi0));
         if (ni > 1) {
-          Memory.U.putInt(ub, u + ui1, Memory.U.getInt(pb, p + pi1));
+          MemoryAccess.U.putInt(ub, u + ui1, MemoryAccess.U.getInt(pb, p + pi1));
         }
       }
     }
@@ -820,13 +847,13 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + i * stride;
       long p = pa + i * size;
-      Memory.U.putLong(ub, u + u0, Memory.U.getLong(pb, p + p0));
-      Memory.U.putLong(ub, u + u1, Memory.U.getLong(pb, p + p1));
-      Memory.U.putLong(ub, u + u2, Memory.U.getLong(pb, p + p2));
+      MemoryAccess.U.putLong(ub, u + u0, MemoryAccess.U.getLong(pb, p + p0));
+      MemoryAccess.U.putLong(ub, u + u1, MemoryAccess.U.getLong(pb, p + p1));
+      MemoryAccess.U.putLong(ub, u + u2, MemoryAccess.U.getLong(pb, p + p2));
       if (ni > 0) {
-        Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
+        MemoryAccess.U.putInt(ub, u + ui0, MemoryAccess.U.getInt(pb, p + pi0));
         if (ni > 1) {
-          Memory.U.putInt(ub, u + ui1, Memory.U.getInt(pb, p + pi1));
+          MemoryAccess.U.putInt(ub, u + ui1, MemoryAccess.U.getInt(pb, p + pi1));
         }
       }
     }
@@ -848,14 +875,14 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + i * stride;
       long p = pa + i * size;
-      Memory.U.putLong(ub, u + u0, Memory.U.getLong(pb, p + p0));
-      Memory.U.putLong(ub, u + u1, Memory.U.getLong(pb, p + p1));
-      Memory.U.putLong(ub, u + u2, Memory.U.getLong(pb, p + p2));
-      Memory.U.putLong(ub, u + u3, Memory.U.getLong(pb, p + p3));
+      MemoryAccess.U.putLong(ub, u + u0, MemoryAccess.U.getLong(pb, p + p0));
+      MemoryAccess.U.putLong(ub, u + u1, MemoryAccess.U.getLong(pb, p + p1));
+      MemoryAccess.U.putLong(ub, u + u2, MemoryAccess.U.getLong(pb, p + p2));
+      MemoryAccess.U.putLong(ub, u + u3, MemoryAccess.U.getLong(pb, p + p3));
       if (ni > 0) {
-        Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
+        MemoryAccess.U.putInt(ub, u + ui0, MemoryAccess.U.getInt(pb, p + pi0));
         if (ni > 1) {
-          Memory.U.putInt(ub, u + ui1, Memory.U.getInt(pb, p + pi1));
+          MemoryAccess.U.putInt(ub, u + ui1, MemoryAccess.U.getInt(pb, p + pi1));
         }
       }
     }
@@ -871,11 +898,11 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + outer[from + i];
       long p = pa + i * size;
-      Memory.U.putLong(ub, u + u0, Memory.U.getLong(pb, p + p0));
+      MemoryAccess.U.putLong(ub, u + u0, MemoryAccess.U.getLong(pb, p + p0));
       if (ni > 0) {
-        Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
+        MemoryAccess.U.putInt(ub, u + ui0, MemoryAccess.U.getInt(pb, p + pi0));
         if (ni > 1) {
-          Memory.U.putInt(ub, u + ui1, Memory.U.getInt(pb, p + pi1));
+          MemoryAccess.U.putInt(ub, u + ui1, MemoryAccess.U.getInt(pb, p + pi1));
         }
       }
     }
@@ -893,12 +920,12 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + outer[from + i];
       long p = pa + i * size;
-      Memory.U.putLong(ub, u + u0, Memory.U.getLong(pb, p + p0));
-      Memory.U.putLong(ub, u + u1, Memory.U.getLong(pb, p + p1));
+      MemoryAccess.U.putLong(ub, u + u0, MemoryAccess.U.getLong(pb, p + p0));
+      MemoryAccess.U.putLong(ub, u + u1, MemoryAccess.U.getLong(pb, p + p1));
       if (ni > 0) {
-        Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
+        MemoryAccess.U.putInt(ub, u + ui0, MemoryAccess.U.getInt(pb, p + pi0));
         if (ni > 1) {
-          Memory.U.putInt(ub, u + ui1, Memory.U.getInt(pb, p + pi1));
+          MemoryAccess.U.putInt(ub, u + ui1, MemoryAccess.U.getInt(pb, p + pi1));
         }
       }
     }
@@ -918,13 +945,13 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + outer[from + i];
       long p = pa + i * size;
-      Memory.U.putLong(ub, u + u0, Memory.U.getLong(pb, p + p0));
-      Memory.U.putLong(ub, u + u1, Memory.U.getLong(pb, p + p1));
-      Memory.U.putLong(ub, u + u2, Memory.U.getLong(pb, p + p2));
+      MemoryAccess.U.putLong(ub, u + u0, MemoryAccess.U.getLong(pb, p + p0));
+      MemoryAccess.U.putLong(ub, u + u1, MemoryAccess.U.getLong(pb, p + p1));
+      MemoryAccess.U.putLong(ub, u + u2, MemoryAccess.U.getLong(pb, p + p2));
       if (ni > 0) {
-        Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
+        MemoryAccess.U.putInt(ub, u + ui0, MemoryAccess.U.getInt(pb, p + pi0));
         if (ni > 1) {
-          Memory.U.putInt(ub, u + ui1, Memory.U.getInt(pb, p + pi1));
+          MemoryAccess.U.putInt(ub, u + ui1, MemoryAccess.U.getInt(pb, p + pi1));
         }
       }
     }
@@ -946,14 +973,14 @@ public final class MemoryAccess {
     for (int i = 0; i < n; i++) {
       long u = ua + outer[from + i];
       long p = pa + i * size;
-      Memory.U.putLong(ub, u + u0, Memory.U.getLong(pb, p + p0));
-      Memory.U.putLong(ub, u + u1, Memory.U.getLong(pb, p + p1));
-      Memory.U.putLong(ub, u + u2, Memory.U.getLong(pb, p + p2));
-      Memory.U.putLong(ub, u + u3, Memory.U.getLong(pb, p + p3));
+      MemoryAccess.U.putLong(ub, u + u0, MemoryAccess.U.getLong(pb, p + p0));
+      MemoryAccess.U.putLong(ub, u + u1, MemoryAccess.U.getLong(pb, p + p1));
+      MemoryAccess.U.putLong(ub, u + u2, MemoryAccess.U.getLong(pb, p + p2));
+      MemoryAccess.U.putLong(ub, u + u3, MemoryAccess.U.getLong(pb, p + p3));
       if (ni > 0) {
-        Memory.U.putInt(ub, u + ui0, Memory.U.getInt(pb, p + pi0));
+        MemoryAccess.U.putInt(ub, u + ui0, MemoryAccess.U.getInt(pb, p + pi0));
         if (ni > 1) {
-          Memory.U.putInt(ub, u + ui1, Memory.U.getInt(pb, p + pi1));
+          MemoryAccess.U.putInt(ub, u + ui1, MemoryAccess.U.getInt(pb, p + pi1));
         }
       }
     }
@@ -964,22 +991,22 @@ public final class MemoryAccess {
     if (CHECK_EVERY_ACCESS) {
       m.checkRange("kernel", offset, length);
     }
-    Object b = m.base;
-    long a = m.address + offset;
+    Object b = m.base();
+    long a = m.address() + offset;
     switch (unit) {
       case 2 -> {
         for (long i = 0; i + 2 <= length; i += 2) {
-          Memory.U.putShort(b, a + i, Short.reverseBytes(Memory.U.getShort(b, a + i)));
+          MemoryAccess.U.putShort(b, a + i, Short.reverseBytes(MemoryAccess.U.getShort(b, a + i)));
         }
       }
       case 4 -> {
         for (long i = 0; i + 4 <= length; i += 4) {
-          Memory.U.putInt(b, a + i, Integer.reverseBytes(Memory.U.getInt(b, a + i)));
+          MemoryAccess.U.putInt(b, a + i, Integer.reverseBytes(MemoryAccess.U.getInt(b, a + i)));
         }
       }
       case 8 -> {
         for (long i = 0; i + 8 <= length; i += 8) {
-          Memory.U.putLong(b, a + i, Long.reverseBytes(Memory.U.getLong(b, a + i)));
+          MemoryAccess.U.putLong(b, a + i, Long.reverseBytes(MemoryAccess.U.getLong(b, a + i)));
         }
       }
       default -> {}
@@ -990,13 +1017,13 @@ public final class MemoryAccess {
     if (CHECK_EVERY_ACCESS) {
       m.checkRange("kernel", offset, 1);
     }
-    return Memory.U.getByte(m.base, m.address + offset);
+    return MemoryAccess.U.getByte(m.base(), m.address() + offset);
   }
 
   public static void putByte(Memory m, long offset, byte v) {
     if (CHECK_EVERY_ACCESS) {
       m.checkRange("kernel", offset, 1);
     }
-    Memory.U.putByte(m.base, m.address + offset, v);
+    MemoryAccess.U.putByte(m.base(), m.address() + offset, v);
   }
 }

@@ -1,4 +1,4 @@
-package dev.layout.memory;
+package dev.layout.dataloop.kernel;
 
 import static dev.layout.bytecode.ClassBytes.*;
 
@@ -11,13 +11,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * strides inside a plane are constants. Exploits: a row of up to {@link #MAX_ROW} blocks is
  * straight-line code with constant offsets and the row loop has a constant trip count, like the
  * hand-written loop nest; with the strides in registers, C2's unrolled loop computes every address
- * with a multiply and spills them (measured on an AMD EPYC: about half the hand loop off-heap).
+ * with a multiply and spills them.
  *
  * <p>A {@link #strip} is the one-dimensional case, a long vector leaf: one loop over its blocks with
- * the stride and width literals, the very loop a hand-written pack of a strided array is. Measured
- * against such a hand loop in a JVM that sees only off-heap memory (AMD EPYC, Vector(float32) and
- * Vector(float64) of the pack suite): 0.98-1.01, where rows of {@link #MAX_ROW} straight-line blocks
- * ran at 0.93-0.97 and the strided loop with the stride in a register at 0.55 (4-byte blocks).
+ * the stride and width literals, the very loop a hand-written pack of a strided array is.
  */
 public abstract class PlaneKernel {
   /** The longest row generated as straight-line code. */
@@ -26,7 +23,7 @@ public abstract class PlaneKernel {
   public static final int MAX_ROWS = 1 << 16;
 
   private static final ConcurrentHashMap<Key, PlaneKernel> CACHE = new ConcurrentHashMap<>();
-  private static final String SELF = "dev/layout/memory/PlaneKernel";
+  private static final String SELF = "dev/layout/dataloop/kernel/PlaneKernel";
   private static final String DESC = "(Ljava/lang/Object;JJILjava/lang/Object;J)V";
 
   protected PlaneKernel() {}
@@ -75,10 +72,8 @@ public abstract class PlaneKernel {
    *
    * <p>Its form depends on the memory: 4-byte blocks with the packed side on the heap get rows of
    * {@link #MAX_ROW} straight-line blocks (planes of one row; {@link MemoryAccess#strip} moves the
-   * whole rows and leaves the tail), everything else the one loop. Measured side by side (AMD EPYC,
-   * C2, 2^20 float32 at an 8-byte stride): with a heap packed side the one loop ran at 0.74-0.81 of
-   * the rows (0.94 with the user side off-heap), with an off-heap packed side at 1.04-1.06; 8- and
-   * 16-byte blocks 1.02-1.05 either way.
+   * whole rows and leaves the tail), everything else the one loop: C2 compiles narrow stores into a
+   * heap array better as straight-line rows.
    */
   public static PlaneKernel strip(int width, long stride, int kinds) {
     GeneratedKernels.checkKinds("PlaneKernel", kinds);

@@ -1,4 +1,4 @@
-package dev.layout.memory;
+package dev.layout.dataloop.kernel;
 
 import static dev.layout.bytecode.ClassBytes.*;
 
@@ -11,8 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code words}), generated per pattern as a hidden class whose offsets and instance size are
  * constants. Exploits: with the offsets in the code, the JIT folds them into addressing modes, as in
  * a hand-written loop over records; with the offsets in registers, C2 unrolls the loop and, needing
- * two registers per move and copy, spills addresses to the stack and to vector registers (measured
- * on an AMD EPYC with AVX-512: 0.25-0.5 of the hand-written loop off-heap). One class per distinct
+ * two registers per move and copy, spills addresses to the stack and to vector registers. One class per distinct
  * pattern, cached (see {@link GeneratedKernels}: beyond its bound, or when {@code
  * -Dlayout.kernels.generate=false}, {@link #of} returns null and the engine uses its generic word loops).
  */
@@ -21,7 +20,7 @@ public abstract class WordKernel {
   public static final int ANY_KINDS = -1;
 
   private static final ConcurrentHashMap<Key, WordKernel> CACHE = new ConcurrentHashMap<>();
-  private static final String SELF = "dev/layout/memory/WordKernel";
+  private static final String SELF = "dev/layout/dataloop/kernel/WordKernel";
   private static final String STRIDED = "(Ljava/lang/Object;JJILjava/lang/Object;J)V";
   private static final String LISTED = "(Ljava/lang/Object;J[JIILjava/lang/Object;J)V";
 

@@ -1,5 +1,6 @@
-package dev.layout.memory;
+package dev.layout.dataloop.kernel;
 
+import dev.layout.memory.Memory;
 import java.lang.constant.ConstantDescs;
 import java.lang.invoke.MethodHandles;
 import java.util.Objects;
@@ -51,9 +52,7 @@ final class StridedLoopCode extends StridedLoops {
    * and more are bulk copies. When one side is contiguous (the pack or unpack of a vector leaf), its
    * addresses use the width as a literal ({@link #packedSide}), which C2 folds into the addressing
    * mode as it does a hand loop's constant stride; two strided sides bump their addresses ({@link
-   * #bumped}). Measured on every-other-float32 (C2, 4M floats): the plain {@code base + i * stride}
-   * form on both sides ran at 4.5-5.3 GB/s off-heap, the literal packed side at 9.0-11.3; in the pack
-   * suite the literal packed side gives 1.1-2.0x the hand loops on the Vector rows, heap and off-heap.
+   * #bumped}).
    */
   @Override
   void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
@@ -87,17 +86,17 @@ final class StridedLoopCode extends StridedLoops {
     if (gather) {
       if (blockBytes == 4) {
         for (int i = 0; i < n; i++) {
-          Memory.U.putInt(pb, pa + 4L * i, Memory.U.getInt(ub, ua + i * us));
+          MemoryAccess.U.putInt(pb, pa + 4L * i, MemoryAccess.U.getInt(ub, ua + i * us));
         }
       } else if (blockBytes == 8) {
         for (int i = 0; i < n; i++) {
-          Memory.U.putLong(pb, pa + 8L * i, Memory.U.getLong(ub, ua + i * us));
+          MemoryAccess.U.putLong(pb, pa + 8L * i, MemoryAccess.U.getLong(ub, ua + i * us));
         }
       } else if (blockBytes == 16) {
         for (int i = 0; i < n; i++) {
           long u = ua + i * us;
-          Memory.U.putLong(pb, pa + 16L * i, Memory.U.getLong(ub, u));
-          Memory.U.putLong(pb, pa + 16L * i + 8, Memory.U.getLong(ub, u + 8));
+          MemoryAccess.U.putLong(pb, pa + 16L * i, MemoryAccess.U.getLong(ub, u));
+          MemoryAccess.U.putLong(pb, pa + 16L * i + 8, MemoryAccess.U.getLong(ub, u + 8));
         }
       } else {
         bumped(ub, ua, us, pb, pa, blockBytes, blockBytes, n);
@@ -105,17 +104,17 @@ final class StridedLoopCode extends StridedLoops {
     } else {
       if (blockBytes == 4) {
         for (int i = 0; i < n; i++) {
-          Memory.U.putInt(ub, ua + i * us, Memory.U.getInt(pb, pa + 4L * i));
+          MemoryAccess.U.putInt(ub, ua + i * us, MemoryAccess.U.getInt(pb, pa + 4L * i));
         }
       } else if (blockBytes == 8) {
         for (int i = 0; i < n; i++) {
-          Memory.U.putLong(ub, ua + i * us, Memory.U.getLong(pb, pa + 8L * i));
+          MemoryAccess.U.putLong(ub, ua + i * us, MemoryAccess.U.getLong(pb, pa + 8L * i));
         }
       } else if (blockBytes == 16) {
         for (int i = 0; i < n; i++) {
           long u = ua + i * us;
-          Memory.U.putLong(ub, u, Memory.U.getLong(pb, pa + 16L * i));
-          Memory.U.putLong(ub, u + 8, Memory.U.getLong(pb, pa + 16L * i + 8));
+          MemoryAccess.U.putLong(ub, u, MemoryAccess.U.getLong(pb, pa + 16L * i));
+          MemoryAccess.U.putLong(ub, u + 8, MemoryAccess.U.getLong(pb, pa + 16L * i + 8));
         }
       } else {
         bumped(pb, pa, blockBytes, ub, ua, us, blockBytes, n);
@@ -129,11 +128,83 @@ final class StridedLoopCode extends StridedLoops {
     db = dst(db);
     if (blockBytes >= 64) {
       for (int i = 0; i < n; i++) {
-        Memory.U.copyMemory(sb, sa + i * ss, db, da + i * ds, blockBytes);
+        MemoryAccess.U.copyMemory(sb, sa + i * ss, db, da + i * ds, blockBytes);
       }
     } else {
-      for (int i = 0; i < n; i++) {
-        MemoryAccess.copySmall(sb, sa + i * ss, db, da + i * ds, blockBytes);
+      overlapped(sb, sa, ss, db, da, ds, blockBytes, n);
+    }
+  }
+
+  /**
+   * Blocks of any width under 64 bytes by the overlapping word moves of {@link
+   * MemoryAccess#copySmall}, the width class chosen once per call: per class one loop of at most
+   * eight loads and eight stores per block, no branch per block.
+   */
+  void overlapped(Object sb, long sa, long ss, Object db, long da, long ds, long w, int n) {
+    sb = src(sb);
+    db = dst(db);
+    sun.misc.Unsafe u = MemoryAccess.U;
+    long s = sa;
+    long d = da;
+    if (w > 32) {
+      long e = w - 32;
+      for (int i = 0; i < n; i++, s += ss, d += ds) {
+        long a0 = u.getLong(sb, s);
+        long a1 = u.getLong(sb, s + 8);
+        long a2 = u.getLong(sb, s + 16);
+        long a3 = u.getLong(sb, s + 24);
+        long b0 = u.getLong(sb, s + e);
+        long b1 = u.getLong(sb, s + e + 8);
+        long b2 = u.getLong(sb, s + e + 16);
+        long b3 = u.getLong(sb, s + e + 24);
+        u.putLong(db, d, a0);
+        u.putLong(db, d + 8, a1);
+        u.putLong(db, d + 16, a2);
+        u.putLong(db, d + 24, a3);
+        u.putLong(db, d + e, b0);
+        u.putLong(db, d + e + 8, b1);
+        u.putLong(db, d + e + 16, b2);
+        u.putLong(db, d + e + 24, b3);
+      }
+    } else if (w > 16) {
+      long e = w - 16;
+      for (int i = 0; i < n; i++, s += ss, d += ds) {
+        long a0 = u.getLong(sb, s);
+        long a1 = u.getLong(sb, s + 8);
+        long b0 = u.getLong(sb, s + e);
+        long b1 = u.getLong(sb, s + e + 8);
+        u.putLong(db, d, a0);
+        u.putLong(db, d + 8, a1);
+        u.putLong(db, d + e, b0);
+        u.putLong(db, d + e + 8, b1);
+      }
+    } else if (w >= 8) {
+      long e = w - 8;
+      for (int i = 0; i < n; i++, s += ss, d += ds) {
+        long a = u.getLong(sb, s);
+        long b = u.getLong(sb, s + e);
+        u.putLong(db, d, a);
+        u.putLong(db, d + e, b);
+      }
+    } else if (w >= 4) {
+      long e = w - 4;
+      for (int i = 0; i < n; i++, s += ss, d += ds) {
+        int a = u.getInt(sb, s);
+        int b = u.getInt(sb, s + e);
+        u.putInt(db, d, a);
+        u.putInt(db, d + e, b);
+      }
+    } else if (w >= 2) {
+      long e = w - 2;
+      for (int i = 0; i < n; i++, s += ss, d += ds) {
+        short a = u.getShort(sb, s);
+        short b = u.getShort(sb, s + e);
+        u.putShort(db, d, a);
+        u.putShort(db, d + e, b);
+      }
+    } else {
+      for (int i = 0; i < n; i++, s += ss, d += ds) {
+        u.putByte(db, d, u.getByte(sb, s));
       }
     }
   }
@@ -146,29 +217,25 @@ final class StridedLoopCode extends StridedLoops {
     long d = da;
     if (blockBytes == 8) {
       for (int i = 0; i < n; i++) {
-        Memory.U.putLong(db, d, Memory.U.getLong(sb, s));
+        MemoryAccess.U.putLong(db, d, MemoryAccess.U.getLong(sb, s));
         s += ss;
         d += ds;
       }
     } else if (blockBytes == 4) {
       for (int i = 0; i < n; i++) {
-        Memory.U.putInt(db, d, Memory.U.getInt(sb, s));
+        MemoryAccess.U.putInt(db, d, MemoryAccess.U.getInt(sb, s));
         s += ss;
         d += ds;
       }
     } else if (blockBytes == 16) {
       for (int i = 0; i < n; i++) {
-        Memory.U.putLong(db, d, Memory.U.getLong(sb, s));
-        Memory.U.putLong(db, d + 8, Memory.U.getLong(sb, s + 8));
+        MemoryAccess.U.putLong(db, d, MemoryAccess.U.getLong(sb, s));
+        MemoryAccess.U.putLong(db, d + 8, MemoryAccess.U.getLong(sb, s + 8));
         s += ss;
         d += ds;
       }
     } else {
-      for (int i = 0; i < n; i++) {
-        MemoryAccess.copySmall(sb, s, db, d, blockBytes);
-        s += ss;
-        d += ds;
-      }
+      overlapped(sb, sa, ss, db, da, ds, blockBytes, n);
     }
   }
 
@@ -238,9 +305,8 @@ final class StridedLoopCode extends StridedLoops {
    * Whether {@code no} rows of {@code ni} 16-byte blocks go through {@link #tiled16}: when the
    * destination is the transposed side (an unpack of FFT columns), whose lines then never overlap
    * (|inner| >= 64), so the changed order of the moves cannot change the result. Not for a pack
-   * reading the transposed side: tiled, that measured 1.2-2.4x the hand loop in most full runs of the
-   * pack suite but 0.50-0.92 in others (same code; cause not found), where the row order stays
-   * within 0.82-1.06 of it. The tiled unpack measured 2.1-5.7x in every run.
+   * reading the transposed side, whose tiled form was unsteady from one JVM to the next where the row
+   * order is not.
    */
   static boolean tile16(long so, long si, long dO, long di, int no, int ni) {
     return no >= 4 && lineTiled(dO, di, 16);
@@ -264,22 +330,22 @@ final class StridedLoopCode extends StridedLoops {
       for (int j = 0; j < ni; j++) {
         long sj = s + j * si;
         long dj = d + j * di;
-        long a0 = Memory.U.getLong(sb, sj);
-        long a1 = Memory.U.getLong(sb, sj + 8);
-        long b0 = Memory.U.getLong(sb, sj + so);
-        long b1 = Memory.U.getLong(sb, sj + so + 8);
-        long c0 = Memory.U.getLong(sb, sj + 2 * so);
-        long c1 = Memory.U.getLong(sb, sj + 2 * so + 8);
-        long e0 = Memory.U.getLong(sb, sj + 3 * so);
-        long e1 = Memory.U.getLong(sb, sj + 3 * so + 8);
-        Memory.U.putLong(db, dj, a0);
-        Memory.U.putLong(db, dj + 8, a1);
-        Memory.U.putLong(db, dj + dO, b0);
-        Memory.U.putLong(db, dj + dO + 8, b1);
-        Memory.U.putLong(db, dj + 2 * dO, c0);
-        Memory.U.putLong(db, dj + 2 * dO + 8, c1);
-        Memory.U.putLong(db, dj + 3 * dO, e0);
-        Memory.U.putLong(db, dj + 3 * dO + 8, e1);
+        long a0 = MemoryAccess.U.getLong(sb, sj);
+        long a1 = MemoryAccess.U.getLong(sb, sj + 8);
+        long b0 = MemoryAccess.U.getLong(sb, sj + so);
+        long b1 = MemoryAccess.U.getLong(sb, sj + so + 8);
+        long c0 = MemoryAccess.U.getLong(sb, sj + 2 * so);
+        long c1 = MemoryAccess.U.getLong(sb, sj + 2 * so + 8);
+        long e0 = MemoryAccess.U.getLong(sb, sj + 3 * so);
+        long e1 = MemoryAccess.U.getLong(sb, sj + 3 * so + 8);
+        MemoryAccess.U.putLong(db, dj, a0);
+        MemoryAccess.U.putLong(db, dj + 8, a1);
+        MemoryAccess.U.putLong(db, dj + dO, b0);
+        MemoryAccess.U.putLong(db, dj + dO + 8, b1);
+        MemoryAccess.U.putLong(db, dj + 2 * dO, c0);
+        MemoryAccess.U.putLong(db, dj + 2 * dO + 8, c1);
+        MemoryAccess.U.putLong(db, dj + 3 * dO, e0);
+        MemoryAccess.U.putLong(db, dj + 3 * dO + 8, e1);
       }
     }
     if (i < no) {
@@ -288,10 +354,9 @@ final class StridedLoopCode extends StridedLoops {
   }
 
   /**
-   * Rows of 8-byte blocks for {@link #planes}: a plain load/store per block. Measured on the Flash
-   * I/O type (a cache miss per load, 8 blocks per row at 192-byte spacing), this runs as fast as the
-   * hand-written loop nest where {@link #rows8}'s eight-loads-then-eight-stores body ran at 0.65-0.75
-   * of it.
+   * Rows of 8-byte blocks for {@link #planes}: a plain load/store per block, as the hand-written loop
+   * nest does. Where every load misses (Flash I/O: 8 blocks per row at 192-byte spacing), {@link
+   * #rows8}'s eight-loads-then-eight-stores body only adds register pressure.
    */
   void plane8(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
     sb = src(sb);
@@ -300,7 +365,7 @@ final class StridedLoopCode extends StridedLoops {
       long s = sa + i * so;
       long d = da + i * dO;
       for (int j = 0; j < ni; j++) {
-        Memory.U.putLong(db, d + j * di, Memory.U.getLong(sb, s + j * si));
+        MemoryAccess.U.putLong(db, d + j * di, MemoryAccess.U.getLong(sb, s + j * si));
       }
     }
   }
@@ -317,7 +382,7 @@ final class StridedLoopCode extends StridedLoops {
       long s = sa + i * so;
       long d = da + i * dO;
       for (int j = 0; j < 8; j++) {
-        Memory.U.putLong(db, d + j * di, Memory.U.getLong(sb, s + j * si));
+        MemoryAccess.U.putLong(db, d + j * di, MemoryAccess.U.getLong(sb, s + j * si));
       }
     }
   }
@@ -336,25 +401,25 @@ final class StridedLoopCode extends StridedLoops {
       for (; j + 8 <= ni; j += 8) {
         long s0 = s + j * si;
         long d0 = d + j * di;
-        long v0 = Memory.U.getLong(sb, s0);
-        long v1 = Memory.U.getLong(sb, s0 + si);
-        long v2 = Memory.U.getLong(sb, s0 + 2 * si);
-        long v3 = Memory.U.getLong(sb, s0 + 3 * si);
-        long v4 = Memory.U.getLong(sb, s0 + 4 * si);
-        long v5 = Memory.U.getLong(sb, s0 + 5 * si);
-        long v6 = Memory.U.getLong(sb, s0 + 6 * si);
-        long v7 = Memory.U.getLong(sb, s0 + 7 * si);
-        Memory.U.putLong(db, d0, v0);
-        Memory.U.putLong(db, d0 + di, v1);
-        Memory.U.putLong(db, d0 + 2 * di, v2);
-        Memory.U.putLong(db, d0 + 3 * di, v3);
-        Memory.U.putLong(db, d0 + 4 * di, v4);
-        Memory.U.putLong(db, d0 + 5 * di, v5);
-        Memory.U.putLong(db, d0 + 6 * di, v6);
-        Memory.U.putLong(db, d0 + 7 * di, v7);
+        long v0 = MemoryAccess.U.getLong(sb, s0);
+        long v1 = MemoryAccess.U.getLong(sb, s0 + si);
+        long v2 = MemoryAccess.U.getLong(sb, s0 + 2 * si);
+        long v3 = MemoryAccess.U.getLong(sb, s0 + 3 * si);
+        long v4 = MemoryAccess.U.getLong(sb, s0 + 4 * si);
+        long v5 = MemoryAccess.U.getLong(sb, s0 + 5 * si);
+        long v6 = MemoryAccess.U.getLong(sb, s0 + 6 * si);
+        long v7 = MemoryAccess.U.getLong(sb, s0 + 7 * si);
+        MemoryAccess.U.putLong(db, d0, v0);
+        MemoryAccess.U.putLong(db, d0 + di, v1);
+        MemoryAccess.U.putLong(db, d0 + 2 * di, v2);
+        MemoryAccess.U.putLong(db, d0 + 3 * di, v3);
+        MemoryAccess.U.putLong(db, d0 + 4 * di, v4);
+        MemoryAccess.U.putLong(db, d0 + 5 * di, v5);
+        MemoryAccess.U.putLong(db, d0 + 6 * di, v6);
+        MemoryAccess.U.putLong(db, d0 + 7 * di, v7);
       }
       for (; j < ni; j++) {
-        Memory.U.putLong(db, d + j * di, Memory.U.getLong(sb, s + j * si));
+        MemoryAccess.U.putLong(db, d + j * di, MemoryAccess.U.getLong(sb, s + j * si));
       }
     }
   }
@@ -366,7 +431,7 @@ final class StridedLoopCode extends StridedLoops {
       long s = sa + i * so;
       long d = da + i * dO;
       for (int j = 0; j < ni; j++) {
-        Memory.U.putInt(db, d + j * di, Memory.U.getInt(sb, s + j * si));
+        MemoryAccess.U.putInt(db, d + j * di, MemoryAccess.U.getInt(sb, s + j * si));
       }
     }
   }
@@ -379,8 +444,8 @@ final class StridedLoopCode extends StridedLoops {
       long s = sa + i * so;
       long d = da + i * dO;
       for (int j = 0; j < ni; j++) {
-        Memory.U.putLong(db, d, Memory.U.getLong(sb, s));
-        Memory.U.putLong(db, d + 8, Memory.U.getLong(sb, s + 8));
+        MemoryAccess.U.putLong(db, d, MemoryAccess.U.getLong(sb, s));
+        MemoryAccess.U.putLong(db, d + 8, MemoryAccess.U.getLong(sb, s + 8));
         s += si;
         d += di;
       }
@@ -396,8 +461,8 @@ final class StridedLoopCode extends StridedLoops {
       for (int j = 0; j < ni; j++) {
         long sj = s + j * si;
         long dj = d + j * di;
-        Memory.U.putLong(db, dj, Memory.U.getLong(sb, sj));
-        Memory.U.putLong(db, dj + 8, Memory.U.getLong(sb, sj + 8));
+        MemoryAccess.U.putLong(db, dj, MemoryAccess.U.getLong(sb, sj));
+        MemoryAccess.U.putLong(db, dj + 8, MemoryAccess.U.getLong(sb, sj + 8));
       }
     }
   }

@@ -1,4 +1,4 @@
-package dev.layout.memory;
+package dev.layout.dataloop.kernel;
 
 import static dev.layout.bytecode.ClassBytes.*;
 
@@ -10,7 +10,7 @@ import java.util.function.Function;
 
 /**
  * What {@link WordKernel} and {@link PlaneKernel} share: the switch, the bound on generated classes,
- * defining a hidden class in this package (so it reads {@code Memory.U}) and the emitted move.
+ * defining a hidden class in this package (so it reads {@code MemoryAccess.U}) and the emitted move.
  */
 final class GeneratedKernels {
   /** How many distinct shapes get a generated class, per kind of kernel; a bound on metaspace for programs with many types. */
@@ -101,10 +101,10 @@ final class GeneratedKernels {
    * 8-byte ({@code wide}) or 4-byte word; objects and addresses are locals.
    */
   static void move(ClassBytes.Code c, boolean wide, int toObj, int toAddr, long toOff, int fromObj, int fromAddr, long fromOff) {
-    c.field(GETSTATIC, "dev/layout/memory/Memory", "U", "L" + UNSAFE + ";");
+    c.field(GETSTATIC, "dev/layout/dataloop/kernel/MemoryAccess", "U", "L" + UNSAFE + ";");
     c.aload(toObj);
     address(c, toAddr, toOff);
-    c.field(GETSTATIC, "dev/layout/memory/Memory", "U", "L" + UNSAFE + ";");
+    c.field(GETSTATIC, "dev/layout/dataloop/kernel/MemoryAccess", "U", "L" + UNSAFE + ";");
     c.aload(fromObj);
     address(c, fromAddr, fromOff);
     if (wide) {

@@ -1,4 +1,6 @@
-package dev.layout.memory;
+package dev.layout.dataloop.kernel;
+
+import dev.layout.memory.Memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.layout.memory;
+package dev.layout.dataloop.kernel;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,9 +9,8 @@ import java.io.InputStream;
  * already resolved and the footprint checked; a wrong offset here is a wrong memory access.
  *
  * <p>Why instances: the JIT compiles a loop for the kinds of base it has seen. A loop that has
- * moved between {@code byte[]}s and then meets off-heap memory is recompiled for both, and runs at
- * 0.3-0.7 of a loop that has seen one kind (measured: FFT transpose tiles 4.3x the hand loop with
- * one kind, 1.0x after a second). {@link #forKinds} therefore holds four copies of {@link StridedLoopCode},
+ * moved between {@code byte[]}s and then meets off-heap memory is recompiled for both, as a
+ * "mixed" access C2 neither unrolls nor schedules freely. {@link #forKinds} therefore holds four copies of {@link StridedLoopCode},
  * defined as hidden classes from its class file, one per combination of heap or off-heap
  * source and destination; each copy is profiled and compiled on its own.
  */
