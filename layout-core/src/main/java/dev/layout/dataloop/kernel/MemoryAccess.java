@@ -45,11 +45,23 @@ public final class MemoryAccess {
   }
 
   /**
-   * One block, by width: under 64 bytes a bounded number of word moves ({@link #copySmall}), from
-   * 64 bytes the bulk copy intrinsic.
+   * One block, by width: the widths that are whole words (a float, a double, a complex double, a
+   * 3-vector of doubles) as exactly their words, other widths under 64 bytes in a bounded number of
+   * overlapping word moves ({@link #copySmall}), from 64 bytes the bulk copy intrinsic.
    */
   static void copyRaw(Object sb, long sa, Object db, long da, long length) {
-    if (length < 64) {
+    if (length == 8) {
+      U.putLong(db, da, U.getLong(sb, sa));
+    } else if (length == 4) {
+      U.putInt(db, da, U.getInt(sb, sa));
+    } else if (length == 16) {
+      U.putLong(db, da, U.getLong(sb, sa));
+      U.putLong(db, da + 8, U.getLong(sb, sa + 8));
+    } else if (length == 24) {
+      U.putLong(db, da, U.getLong(sb, sa));
+      U.putLong(db, da + 8, U.getLong(sb, sa + 8));
+      U.putLong(db, da + 16, U.getLong(sb, sa + 16));
+    } else if (length < 64) {
       copySmall(sb, sa, db, da, length);
     } else {
       MemoryAccess.U.copyMemory(sb, sa, db, da, length);
