@@ -67,7 +67,8 @@ class CollectiveFileTest {
       assertThat(bytes.getDouble((int) i * 8)).as("cell %d", i).isEqualTo((double) i);
     }
     try (Stream<java.nio.file.Path> left = Files.list(dir)) {
-      assertThat(left.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("field.f64", ".field.f64.crc");
+      // the file and maybe its checksum (the local join drops it), nothing else
+      assertThat(left.map(p -> p.getFileName().toString()).filter(n -> !n.equals(".field.f64.crc"))).containsExactly("field.f64");
     }
     assertThat(written).allSatisfy(r -> assertThat(r.committed()).isTrue());
     assertThat(written.stream().map(IoResult::strategy).distinct()).hasSize(1);
