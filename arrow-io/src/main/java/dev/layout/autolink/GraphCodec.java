@@ -42,6 +42,13 @@ public final class GraphCodec {
   public static final int DEFAULT_COMPRESSION_LEVEL = 1;
   /** Default limit on one packet's uncompressed Arrow buffers, in bytes (both directions). */
   public static final long DEFAULT_MAX_PACKET_BYTES = 256L << 20;
+  /**
+   * Default largest graph sent as one {@link Packet.Kind#COMPACT} packet, in nodes. Below it the
+   * compact form is faster than the columnar one on every benchmark shape (see
+   * benchmarks/README.md, bench graph); above it the columnar packets' batched traversal and
+   * compression win, and their memory stays bounded by {@code packetRows}.
+   */
+  public static final int DEFAULT_COMPACT_MAX_NODES = 1 << 17;
 
   private final TypeRegistry registry;
   private final BufferAllocator allocator;
@@ -50,6 +57,7 @@ public final class GraphCodec {
   private final int compressionLevel;
   private final long maxPacketBytes;
   private final boolean rawColumns;
+  private final int compactMaxNodes;
 
   private GraphCodec(Builder b) {
     this.registry = b.registry;
@@ -59,6 +67,7 @@ public final class GraphCodec {
     this.compressionLevel = b.compressionLevel;
     this.maxPacketBytes = b.maxPacketBytes;
     this.rawColumns = b.rawColumns;
+    this.compactMaxNodes = b.compactMaxNodes;
   }
 
   public static Builder builder(TypeRegistry registry) {
@@ -77,6 +86,7 @@ public final class GraphCodec {
     private int compressionLevel = DEFAULT_COMPRESSION_LEVEL;
     private long maxPacketBytes = DEFAULT_MAX_PACKET_BYTES;
     private boolean rawColumns = true;
+    private int compactMaxNodes = DEFAULT_COMPACT_MAX_NODES;
 
     private Builder(TypeRegistry registry) {
       this.registry = registry;
@@ -132,6 +142,19 @@ public final class GraphCodec {
     }
 
     /**
+     * Graphs of at most this many nodes (and {@code maxPacketBytes}) are sent as one {@link
+     * Packet.Kind#COMPACT} packet, larger ones as a header and columnar data packets; 0 sends every
+     * graph in columnar packets. Expansion reads both forms whatever this is.
+     */
+    public Builder compactMaxNodes(int nodes) {
+      if (nodes < 0) {
+        throw new IllegalArgumentException("compactMaxNodes: nodes " + nodes + " (expected: >= 0)");
+      }
+      this.compactMaxNodes = nodes;
+      return this;
+    }
+
+    /**
      * Whether fixed-width columns are read and written through their buffers' addresses ({@link
      * Columns}; the default where Unsafe is available on a little-endian machine) or through Arrow's
      * and the fields' accessors (tests of the portable path).
@@ -158,11 +181,18 @@ public final class GraphCodec {
   }
 
   /**
-   * Traverses the graph from {@code root} (may be null) and returns its packets lazily: the header
-   * first, then data packets built one per {@code next()}. The traversal happens in this call, so
-   * an unregistered class fails here with an {@link IllegalArgumentException}.
+   * Traverses the graph from {@code root} (may be null) and returns its packets lazily: one compact
+   * packet for a graph of at most {@link Builder#compactMaxNodes} nodes, else the header first, then
+   * data packets built one per {@code next()}. The traversal happens in this call, so an
+   * unregistered class fails here with an {@link IllegalArgumentException}.
    */
   public Iterator<Packet> aggregate(Object root) {
+    if (compactMaxNodes > 0) {
+      byte[] compact = CompactEncoder.encode(registry, root, compactMaxNodes, maxPacketBytes, rawColumns);
+      if (compact != null) {
+        return List.of(Packet.wrap(compact)).iterator();
+      }
+    }
     return new GraphEncoder(registry, allocator, packetRows, RefCoding.codec(compressionLevel), maxPacketBytes, rawColumns, root);
   }
 
