@@ -15,47 +15,84 @@ import java.util.List;
  * visited, references as node numbers. No Arrow vectors, no compression and no per-type tables:
  * for a graph of a thousand nodes those cost several times the traversal itself. Gives up (returns
  * null) as soon as the graph has more nodes or bytes than the caller's limits, and the caller then
- * builds columnar packets.
+ * builds columnar packets. An encoder is reused by one thread ({@link GraphCodec} keeps one per
+ * thread), so that its tables have the size of the graphs it sees instead of growing from scratch
+ * on every call; tables grown past {@link #RETAINED_NODES} nodes are dropped after the call.
  */
 final class CompactEncoder {
   static final VarHandle I16 = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
   static final VarHandle I32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   static final VarHandle I64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
+  /** Largest graph, in nodes, whose tables an encoder keeps for its next call. */
+  static final int RETAINED_NODES = 1 << 14;
+
   private final TypeRegistry registry;
   private final NodeType[] byId;
   private final boolean raw;
-  private byte[] buf = new byte[4096];
+  private boolean busy;
+  private byte[] buf;
   private int pos;
 
   // Nodes in the order they were met (node number = position) and their types.
-  private Object[] nodes = new Object[256];
-  private NodeType[] types = new NodeType[256];
+  private Object[] nodes;
+  private NodeType[] types;
   private int count;
 
   // Identity map object -> node number: open addressing on identity hash codes, slot = number + 1
   // (0 empty); nodes[number] is the key, so one int array is the whole table.
-  private int[] slots = new int[1024];
-  private int shift = 32 - 10;
+  private int[] slots;
+  private int shift;
 
-  private CompactEncoder(TypeRegistry registry, boolean raw) {
+  CompactEncoder(TypeRegistry registry, boolean raw) {
     this.registry = registry;
     this.byId = new NodeType[registry.size()];
     for (int i = 0; i < byId.length; i++) {
       byId[i] = registry.type(i);
     }
     this.raw = raw && Columns.RAW;
+    fresh();
+  }
+
+  private void fresh() {
+    buf = new byte[4096];
+    nodes = new Object[256];
+    types = new NodeType[256];
+    slots = new int[1024];
+    shift = 32 - 10;
   }
 
   /**
    * The compact packet of the graph from {@code root} (may be null), or null if the graph has more
-   * than {@code maxNodes} nodes or its packet more than {@code maxBytes} bytes.
+   * than {@code maxNodes} nodes or its packet more than {@code maxBytes} bytes. A call made while
+   * this encoder is busy (the same thread, from inside a traversal) uses an encoder of its own.
    *
    * @throws IllegalArgumentException for a node of an unregistered class or a reference field
    *     holding another class than its declared one
    */
-  static byte[] encode(TypeRegistry registry, Object root, int maxNodes, long maxBytes, boolean raw) {
-    return new CompactEncoder(registry, raw).run(root, maxNodes, maxBytes);
+  byte[] encode(Object root, int maxNodes, long maxBytes) {
+    if (busy) {
+      return new CompactEncoder(registry, raw).encode(root, maxNodes, maxBytes);
+    }
+    busy = true;
+    try {
+      return run(root, maxNodes, maxBytes);
+    } finally {
+      if (count > RETAINED_NODES) {
+        fresh();
+      } else {
+        Arrays.fill(nodes, 0, count, null); // keep no reference to the graph
+        if (slots.length > 8 * Math.max(count, 128)) { // much larger than this graph needed: clearing it would cost more
+          slots = new int[1024];
+          shift = 32 - 10;
+        } else {
+          Arrays.fill(slots, 0);
+        }
+      }
+      count = 0;
+      pos = 0;
+      busy = false;
+    }
   }
 
   private byte[] run(Object root, int maxNodes, long maxBytes) {

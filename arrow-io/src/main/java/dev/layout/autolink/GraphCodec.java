@@ -31,7 +31,8 @@ import org.apache.arrow.memory.BufferAllocator;
  * time. Counts, indices and lengths in received packets are validated before anything is allocated
  * for them.
  *
- * <p>A codec is immutable and thread-safe; each aggregate/expand call has its own state.
+ * <p>A codec is immutable and thread-safe; each aggregate/expand call has its own state (the compact
+ * form's encoder tables are kept per thread between calls, cleared).
  */
 public final class GraphCodec {
   /** Default rows (nodes) per data packet. */
@@ -58,6 +59,7 @@ public final class GraphCodec {
   private final long maxPacketBytes;
   private final boolean rawColumns;
   private final int compactMaxNodes;
+  private final ThreadLocal<CompactEncoder> compactEncoders;
 
   private GraphCodec(Builder b) {
     this.registry = b.registry;
@@ -68,6 +70,7 @@ public final class GraphCodec {
     this.maxPacketBytes = b.maxPacketBytes;
     this.rawColumns = b.rawColumns;
     this.compactMaxNodes = b.compactMaxNodes;
+    this.compactEncoders = ThreadLocal.withInitial(() -> new CompactEncoder(registry, rawColumns));
   }
 
   public static Builder builder(TypeRegistry registry) {
@@ -188,7 +191,7 @@ public final class GraphCodec {
    */
   public Iterator<Packet> aggregate(Object root) {
     if (compactMaxNodes > 0) {
-      byte[] compact = CompactEncoder.encode(registry, root, compactMaxNodes, maxPacketBytes, rawColumns);
+      byte[] compact = compactEncoders.get().encode(root, compactMaxNodes, maxPacketBytes);
       if (compact != null) {
         return List.of(Packet.wrap(compact)).iterator();
       }

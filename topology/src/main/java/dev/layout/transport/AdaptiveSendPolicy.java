@@ -20,7 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *       the normal ones, where a mean of three samples with one outlier picks the wrong arm;
  *   <li>every {@link #EXPLORE_UNCERTAIN}-th message of a cell tries the other arm while either has
  *       fewer than {@link #MIN_SAMPLES} samples, every {@link #EXPLORE_CONFIDENT}-th after that (a
- *       machine may change under a settled choice);
+ *       machine may change under a settled choice); a cell whose model costs differ by more than
+ *       {@link #MODEL_TRUSTED} times starts settled (gathering a million 12-byte blocks is not worth
+ *       trying early: one such send costs dozens of packed ones);
  *   <li>exploring is capped: a cell explores only while the time its explorations cost beyond the
  *       incumbent's estimate is at most {@link #BUDGET} of all the time its sends took, so an arm
  *       ten times slower is tried rarely and a useless exploration never costs more than a few
@@ -42,6 +44,8 @@ public final class AdaptiveSendPolicy {
   static final int EXPLORE_UNCERTAIN = 4;
   /** Exploration period once both arms are measured. */
   static final int EXPLORE_CONFIDENT = 64;
+  /** Ratio of the model's two costs beyond which its choice is trusted until measured otherwise. */
+  static final double MODEL_TRUSTED = 3;
   /** Largest share of a cell's send time that exploring may cost beyond the incumbent. */
   static final double BUDGET = 0.05;
 
@@ -78,7 +82,10 @@ public final class AdaptiveSendPolicy {
     Cell c = cells.get(key);
     if (c == null) {
       SendStrategy prior = model.choose(blocks, bytes, heap);
-      c = cells.computeIfAbsent(key, k -> new Cell(prior == SendStrategy.GATHER ? 1 : 0));
+      double pack = model.packCost(blocks, bytes);
+      double gather = model.gatherCost(blocks, bytes, heap);
+      boolean doubt = Math.max(pack, gather) <= MODEL_TRUSTED * Math.min(pack, gather);
+      c = cells.computeIfAbsent(key, k -> new Cell(prior == SendStrategy.GATHER ? 1 : 0, doubt));
     }
     return c;
   }
@@ -91,6 +98,7 @@ public final class AdaptiveSendPolicy {
   /** One cell's bandit: arm 0 PACK, arm 1 GATHER. */
   private static final class Cell {
     private final int prior;
+    private final boolean doubt; // the model's costs are close: explore early
     private final int[] n = new int[2];
     private final long[][] recent = new long[2][WINDOW]; // ring buffers of the last send times
     private final long[] estimate = new long[2]; // median of recent
@@ -98,8 +106,9 @@ public final class AdaptiveSendPolicy {
     private double total; // ns of every observed send
     private double excess; // ns that explorations cost beyond the incumbent's estimate
 
-    Cell(int prior) {
+    Cell(int prior, boolean doubt) {
       this.prior = prior;
+      this.doubt = doubt;
     }
 
     synchronized SendStrategy incumbent() {
@@ -116,7 +125,7 @@ public final class AdaptiveSendPolicy {
     synchronized SendStrategy choose() {
       decisions++;
       int best = best();
-      boolean uncertain = n[0] < MIN_SAMPLES || n[1] < MIN_SAMPLES;
+      boolean uncertain = doubt && (n[0] < MIN_SAMPLES || n[1] < MIN_SAMPLES);
       long every = uncertain ? EXPLORE_UNCERTAIN : EXPLORE_CONFIDENT;
       if (decisions % every == 0 && excess <= BUDGET * total) {
         return arm(1 - best);

@@ -98,6 +98,15 @@ class AdaptiveSendPolicyTest {
   }
 
   @Test
+  void aChoiceTheModelIsSureOfIsNotExploredEarly() {
+    // a million 4-byte blocks: the model puts gathering 35x above packing
+    AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+    int[] all = new int[3];
+    run(p, new Oracle(1_000_000, 300_000_000, new Random(5)), PACK_BLOCKS, AdaptiveSendPolicy.EXPLORE_CONFIDENT - 1, null, all);
+    assertThat(all[SendStrategy.GATHER.ordinal()]).isZero();
+  }
+
+  @Test
   void followsAMachineThatChanges() {
     AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
     Random r = new Random(3);
