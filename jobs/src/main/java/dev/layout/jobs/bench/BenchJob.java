@@ -1,6 +1,6 @@
 package dev.layout.jobs.bench;
 
-import dev.layout.bench.BenchCommand;
+import dev.layout.cli.Subcommand;
 import dev.layout.jobs.JobOptions;
 import dev.layout.jobs.SparkJobs;
 import dev.layout.normalize.CostModel;
@@ -11,7 +11,6 @@ import dev.layout.spark.grid.ExchangeMode;
 import dev.layout.spark.grid.HaloExchange;
 import dev.layout.spark.grid.Kernels;
 import dev.layout.spark.grid.Stencil;
-import dev.layout.transport.PingPongBenchmark;
 import java.awt.Color;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
@@ -23,6 +22,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.ServiceLoader;
 import java.util.SplittableRandom;
 import javax.imageio.ImageIO;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -71,7 +71,8 @@ public final class BenchJob {
         .append(System.getProperty("java.vm.name")).append(' ').append(System.getProperty("java.version")).append("\n- Mode: ")
         .append(quick ? "quick" : "full").append("\n\n");
     if (parts.contains("pack")) {
-      String text = capture(ps -> new BenchCommand().run(quick ? new String[] {"pack", "--quick", "--out", out.resolve("pack").toString()}
+      Subcommand bench = benchCommand();
+      String text = capture(ps -> bench.run(quick ? new String[] {"pack", "--quick", "--out", out.resolve("pack").toString()}
           : new String[] {"pack", "--out", out.resolve("pack").toString()}, ps, System.err));
       md.append("## Pack suite (engine vs hand-written loops)\n\nTable and chart: `pack/RESULTS.md`, `pack/results.png`.\n\n```\n")
           .append(lastLines(text, 1)).append("```\n\n");
@@ -92,7 +93,8 @@ public final class BenchJob {
       md.append('\n');
     }
     if (parts.contains("pingpong")) {
-      String text = capture(ps -> PingPongBenchmark.run(quick ? new String[] {"--quick"} : new String[0], ps, System.err));
+      Subcommand bench = benchCommand(); // ping-pong lives in the benchmarks module, behind the bench command
+      String text = capture(ps -> bench.run(quick ? new String[] {"pingpong", "--quick"} : new String[] {"pingpong"}, ps, System.err));
       Files.writeString(out.resolve("pingpong.txt"), text);
       md.append("## Ping-pong over TCP (pack vs gather vs adaptive)\n\nFull table: `pingpong.txt`.\n\n```\n").append(lastLines(text, 3))
           .append("```\n\n");
@@ -147,6 +149,19 @@ public final class BenchJob {
   }
 
   /** Runs a benchmark printing into a buffer (echoed to stdout) and returns its text. */
+  /**
+   * The benchmarks module's {@code bench} command, found like every {@code layout} command: jobs
+   * does not compile against benchmarks (it only ships it, for this job).
+   */
+  private static Subcommand benchCommand() {
+    for (Subcommand c : ServiceLoader.load(Subcommand.class)) {
+      if (c.name().equals("bench")) {
+        return c;
+      }
+    }
+    throw new IllegalStateException("bench: no bench command on the classpath (expected: the benchmarks module)");
+  }
+
   private static String capture(Body body) throws Exception {
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
     try (PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
