@@ -192,11 +192,11 @@ public final class HaloExchange implements Serializable {
   private JavaRDD<GridBlock> runBarrier(SparkContext sc, JavaRDD<GridBlock> blocks, HaloPlan plan,
       StencilKernel kernel, int iterations, Counters c, LongConsumer done) {
     BarrierLauncher.check(sc, grid.ranks());
-    byte[] secret = SparkShim.jobSecret(sc);
+    SparkShim.JobKey key = SparkShim.jobKey(sc); // the closure carries a salt, never the secret
     TransportFactory factory = transport;
     Duration wait = timeout;
     CheckpointPolicy policy = checkpoint;
-    ProgressReceiver receiver = progress == null ? null : ProgressReceiver.forDriver(sc, secret, done);
+    ProgressReceiver receiver = progress == null ? null : ProgressReceiver.forDriver(sc, key.secret(), done);
     ProgressReceiver.Address reportTo = receiver == null ? null : receiver.address();
     try {
       JavaRDD<GridBlock> out =
@@ -204,6 +204,7 @@ public final class HaloExchange implements Serializable {
               blocks,
               it -> {
                 GridBlock block = GridBlock.onlyBlock(it, "haloExchange");
+                byte[] secret = key.secret();
                 try (SparkCommunicator comm = SparkCommunicator.connect(factory, secret, wait);
                     ProgressSender sender = comm.world().rank() == 0 && reportTo != null ? ProgressSender.start(reportTo, secret) : null) {
                   LongConsumer report = sender == null ? NO_PROGRESS : sender::report;
