@@ -235,6 +235,30 @@ public final class ViewWriter implements Closeable {
     }
   }
 
+  /**
+   * Deletes every file a write with {@code jobId} left beside {@code path}: parts, and the
+   * temporary files of writers that died before committing (their names start with the part's).
+   * For the cleanup of an aborted write, when which domains were written is not known; returns the
+   * number of files deleted.
+   */
+  public static int discardWrite(FileSystem fs, Path path, String jobId) throws IOException {
+    Objects.requireNonNull(fs, "discardWrite: fs is null");
+    Objects.requireNonNull(path, "discardWrite: path is null");
+    checkJobId(jobId);
+    String prefix = "." + path.getName() + "." + jobId + ".";
+    Path dir = path.getParent();
+    if (!fs.exists(dir)) {
+      return 0;
+    }
+    int n = 0;
+    for (FileStatus st : fs.listStatus(dir, p -> p.getName().startsWith(prefix))) {
+      if (st.isFile() && fs.delete(st.getPath(), false)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   private static Path tempPath(Path path) {
     return new Path(path.getParent(), "." + path.getName() + "." + UUID.randomUUID() + ".tmp");
   }
@@ -328,7 +352,7 @@ public final class ViewWriter implements Closeable {
       throw new IllegalStateException("commit: writer of " + path + " is closed or committed");
     }
     finished = true;
-    Path tmp = tempPath(path);
+    Path tmp = domains != null ? new Path(path.getParent(), partPath(path, jobId, domain).getName() + "." + UUID.randomUUID() + ".tmp") : tempPath(path);
     boolean done = false;
     try {
       long start = appending ? existingLength : domains != null ? domains.start(domain) : 0;
