@@ -22,8 +22,10 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * A Spark standalone cluster on 127.0.0.1 without a Spark distribution: a Master and two Workers
- * (2 cores each) as separate JVMs started from the test classpath, executors in their own JVMs
+ * A Spark standalone cluster without a Spark distribution: a Master on 127.0.0.1 and two Workers
+ * (2 cores, up to 2 GB of executors each) on 127.0.0.2 and 127.0.0.3 (each with its own {@code
+ * SPARK_LOCAL_IP}, so every address bound or advertised is exercised as on separate hosts) as
+ * separate JVMs started from the test classpath, executors in their own JVMs
  * (launched by the Workers), and a SparkSession connected to it. One per JVM, in the root store;
  * every process is killed when the run ends (also from a shutdown hook), and the logs under
  * {@code target/cluster-logs/<time>} are deleted only when every test passed.
@@ -178,9 +180,11 @@ public final class StandaloneClusterExtension
         for (int w = 1; w <= 2; w++) {
           Path log = logs.resolve("worker-" + w + ".log");
           Path work = logs.resolve("work-" + w);
-          c.launch(home, log, "org.apache.spark.deploy.worker.Worker",
-              "--host", "127.0.0.1", "--port", String.valueOf(freePort()), "--webui-port", String.valueOf(freePort()),
-              "--cores", "2", "--memory", "1g", "--work-dir", work.toString(), c.masterUrl);
+          // each worker (and the executors it launches) on its own loopback address, as on separate hosts
+          String host = workerHost(w);
+          c.launchOn(host, home, log, "org.apache.spark.deploy.worker.Worker",
+              "--host", host, "--port", String.valueOf(freePort()), "--webui-port", String.valueOf(freePort()),
+              "--cores", "2", "--memory", "2g", "--work-dir", work.toString(), c.masterUrl);
           awaitLog(log, "Successfully registered with master", deadline);
         }
         if (application == Application.NONE) {
@@ -217,7 +221,16 @@ public final class StandaloneClusterExtension
       }
     }
 
+    /** The address of worker {@code w} (1-based): 127.0.0.2, 127.0.0.3, ... */
+    public static String workerHost(int w) {
+      return "127.0.0." + (1 + w);
+    }
+
     private void launch(Path home, Path log, String main, String... args) throws IOException {
+      launchOn("127.0.0.1", home, log, main, args);
+    }
+
+    private void launchOn(String localIp, Path home, Path log, String main, String... args) throws IOException {
       List<String> cmd = new ArrayList<>();
       cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
       cmd.add("-Xmx512m");
@@ -230,7 +243,7 @@ public final class StandaloneClusterExtension
       ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
       pb.environment().put("SPARK_HOME", home.toString());
       pb.environment().put("SPARK_SCALA_VERSION", "2.13");
-      pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+      pb.environment().put("SPARK_LOCAL_IP", localIp);
       pb.environment().put("SPARK_LOG_DIR", log.getParent().toString());
       processes.add(pb.start());
     }
