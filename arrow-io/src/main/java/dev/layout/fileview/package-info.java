@@ -10,6 +10,6 @@
  * into user memory, one kernel call per strided leaf. Several tasks write one file through {@link
  * dev.layout.fileview.FileDomains file domains} whose parts are joined with HDFS {@code concat}. There is no
  * collective I/O here (no two-phase aggregation across processes): the Spark module builds that on
- * top. {@link dev.layout.fileview.FileViewCommand} is the {@code layout fileview} command.
+ * top. {@code dev.layout.fileview.cli.FileViewCommand} is the {@code layout fileview} command.
  */
 package dev.layout.fileview;

@@ -40,14 +40,11 @@ public final class ConformCommand implements Subcommand {
       out.println("usage: layout conform FILE.jsonl[.gz]");
       return o.has("help") ? 0 : 2;
     }
-    Path file = Path.of(o.positional().get(0));
-    if (!Files.isRegularFile(file)) {
-      throw new IOException("conform: no such file " + file);
-    }
+    Path file = InputFiles.readable("conform:", o.positional().get(0));
     int passed = 0;
     int total = 0;
     try (InputStream raw = Files.newInputStream(file);
-        InputStream in = file.toString().endsWith(".gz") ? new GZIPInputStream(raw) : raw;
+        InputStream in = file.toString().endsWith(".gz") ? gunzip(file, raw) : raw;
         BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
       int lineNo = 0;
       for (String line = r.readLine(); line != null; line = r.readLine()) {
@@ -60,8 +57,14 @@ public final class ConformCommand implements Subcommand {
         try {
           v = Json.object(line);
         } catch (RuntimeException e) {
+          if (total == 1) { // not one vector: say what the file is not, instead of failing every line
+            throw new IllegalArgumentException(notVectors(file, lineNo, "not a JSON object (" + e.getMessage() + ")"));
+          }
           out.println("line " + lineNo + ": not a JSON object (" + e.getMessage() + ")");
           continue;
+        }
+        if (total == 1 && !v.containsKey("type")) {
+          throw new IllegalArgumentException(notVectors(file, lineNo, "a JSON object without a \"type\" field"));
         }
         if (v.containsKey("why") && !v.containsKey("id")) {
           try {
@@ -82,5 +85,19 @@ public final class ConformCommand implements Subcommand {
     }
     out.println("conformance: " + passed + "/" + total + " passed");
     return passed == total && total > 0 ? 0 : 1;
+  }
+
+  private static InputStream gunzip(Path file, InputStream raw) throws IOException {
+    try {
+      return new GZIPInputStream(raw);
+    } catch (java.util.zip.ZipException e) {
+      throw new IllegalArgumentException("conform: " + file + " is not gzip-compressed (" + e.getMessage()
+          + "; expected: .jsonl.gz written by gzip, or a plain .jsonl)");
+    }
+  }
+
+  private static String notVectors(Path file, int lineNo, String found) {
+    return "conform: " + file + " is not a conformance-vector file (line " + lineNo + ": " + found
+        + "; expected: JSON lines with a \"type\" field, as conformance/mpich-types.jsonl)";
   }
 }

@@ -39,7 +39,7 @@ public final class PackCommand implements Subcommand {
     byte[] src;
     long origin;
     if (o.has("in")) {
-      src = Files.readAllBytes(Path.of(o.get("in", null)));
+      src = Files.readAllBytes(InputFiles.readable("pack: --in", o.get("in", null)));
       origin = o.getLong("origin", 0, 0);
     } else {
       long span = count == 0 ? 0 : (count - 1) * t.extent();

@@ -13,9 +13,8 @@
  * program to a {@link dev.layout.datatype.Datatype} read as a symbolic path, never expanding its
  * type map (Theorem 2), with the indexed heuristic of section 6 and struct-to-indexed for
  * homogeneous structs; {@link dev.layout.normalize.DatatypeCost} prices datatypes so that the cost
- * before and after can be reported. The command line is {@link
- * dev.layout.normalize.NormalizeCommand}, to be wired by the CLI. Not here: the datatype model and
- * the dataloop engine.
+ * before and after can be reported. The command line is {@code
+ * dev.layout.normalize.cli.NormalizeCommand}. Not here: the datatype model and the dataloop engine.
  *
  * <p>Users. The dataloop compiler ({@code dev.layout.dataloop.DataloopCompiler}) compiles every
  * type through its normalized form under the processing model of {@code

@@ -45,6 +45,12 @@ public final class LayoutParser {
     return t;
   }
 
+  /** The constructors of the grammar, as the error for an unknown name lists them. */
+  private static final String TYPE_NAMES =
+      "contig, vector, hvector, indexed, hindexed, indexed_block, hindexed_block, struct, subarray, darray, resized";
+  private static final String PRIMITIVE_NAMES = java.util.Arrays.stream(Primitive.values())
+      .map(Primitive::notationName).collect(java.util.stream.Collectors.joining(", "));
+
   private Datatype type() {
     skipWhitespace();
     int startLine = line;
@@ -164,7 +170,8 @@ public final class LayoutParser {
         expect(')');
         t = Datatype.resized(lb, extent, old);
       }
-      default -> throw new LayoutSyntaxException(startLine, startCol, "type name", "unknown type name '" + name + "'");
+      default -> throw new LayoutSyntaxException(startLine, startCol, "a type name (" + TYPE_NAMES + ", or a primitive: "
+          + PRIMITIVE_NAMES + ")", "unknown type name '" + name + "'");
     }
     depth--;
     return t;

@@ -72,4 +72,26 @@ class LayoutCliTest {
     assertThat(fail.code()).isEqualTo(1);
     assertThat(fail.out()).contains("x extent: expected 50, got 52").endsWith("conformance: 0/1 passed" + System.lineSeparator());
   }
+
+  @Test
+  void filesThatCannotBeReadSayWhy(@TempDir Path dir) {
+    Result missing = run("pack", "int32", "--in", dir.resolve("nope.bin").toString());
+    assertThat(missing.code()).isEqualTo(1);
+    assertThat(missing.err()).contains("pack: --in " + dir.resolve("nope.bin") + ": not found");
+    Result folder = run("conform", dir.toString());
+    assertThat(folder.code()).isEqualTo(1);
+    assertThat(folder.err()).contains("conform: " + dir + ": is a directory");
+  }
+
+  @Test
+  void conformOnAFileOfSomethingElseSaysItIsNotAVectorFile(@TempDir Path dir) throws IOException {
+    Path text = Files.writeString(dir.resolve("notes.jsonl"), "these are notes\nnot vectors\n");
+    Result r = run("conform", text.toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("conform: " + text + " is not a conformance-vector file (line 1: not a JSON object");
+    Path json = Files.writeString(dir.resolve("other.jsonl"), "{\"name\":\"x\"}\n");
+    assertThat(run("conform", json.toString()).err()).contains("line 1: a JSON object without a \"type\" field");
+    Path gz = Files.writeString(dir.resolve("plain.jsonl.gz"), "{}\n");
+    assertThat(run("conform", gz.toString()).err()).contains("is not gzip-compressed");
+  }
 }

@@ -28,6 +28,12 @@ class LayoutParserTest {
     });
     assertThatThrownBy(() -> LayoutParser.parse("contig(2, float32")).hasMessage("line 1, column 18: expected ')', found end of text");
     assertThatThrownBy(() -> LayoutParser.parse("Contig(2, float32)")).hasMessageContaining("unknown type name 'Contig'");
+    // an unknown name lists the valid ones
+    assertThatThrownBy(() -> LayoutParser.parse("contiguous(2, float32)"))
+        .hasMessageStartingWith("line 1, column 1: expected a type name (contig, vector, hvector, indexed, hindexed, indexed_block, ")
+        .hasMessageContaining("or a primitive: ")
+        .hasMessageContaining("float64")
+        .hasMessageEndingWith("found unknown type name 'contiguous'");
     assertThatThrownBy(() -> LayoutParser.parse("subarray([4], [2], [1], c, int32)")).hasMessageContaining("bad order 'c'");
     assertThatThrownBy(() -> LayoutParser.parse("contig(9223372036854775808, byte)")).hasMessageContaining("int out of 64-bit range");
     assertThatThrownBy(() -> LayoutParser.parse("int32 int32")).hasMessageContaining("expected end of text");

@@ -22,11 +22,11 @@ import java.util.concurrent.TimeoutException;
 public final class PersistentCollective {
 
   private final String name;
-  private final Collectives.Body body;
+  private final Prepared.Body body;
   private final CollectiveChannel channel;
   private final Schedule schedule;
 
-  PersistentCollective(String name, Collectives.Body body, CollectiveChannel channel, Schedule schedule) {
+  PersistentCollective(String name, Prepared.Body body, CollectiveChannel channel, Schedule schedule) {
     this.name = name;
     this.body = body;
     this.channel = channel;

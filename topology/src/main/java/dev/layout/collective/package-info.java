@@ -13,6 +13,12 @@
  * send or receive block of any operation, and {@link dev.layout.collective.Reduction} reduces typed
  * buffers element-wise per primitive.
  *
+ * <p>Inside, {@code Collectives} is a facade: each family of operations has its algorithm class
+ * ({@code Barrier}, {@code Bcast}, {@code Gather}, {@code Scatter}, {@code Reduce}, {@code
+ * Allreduce}, {@code Allgather}, {@code Alltoall}, {@code ReduceScatterBlock}, {@code Scan}, on the
+ * shared checks of {@code CollectiveAlgorithm}) that checks a call's arguments once and returns a
+ * {@code Prepared} operation; the facade runs it now, as a future, or as a persistent collective.
+ *
  * <p>Only bytes travel, as MPI prescribes: a send block is packed (or gathered) with the sender's
  * datatype and a receive block unpacked with the receiver's own; type signatures must match, but no
  * type description is ever sent, so there is nothing to normalize here. Descriptions that do travel

@@ -2,17 +2,12 @@ package dev.layout.transport;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A {@link Transport} whose processes are threads of one JVM: each endpoint has a mailbox, a send
@@ -27,13 +22,14 @@ public final class InProcessTransport implements Transport {
 
   private final Fabric fabric;
   private final int process;
-  private final Mailbox mailbox = new Mailbox();
+  private final MatchQueue<byte[]> mailbox;
   private final AtomicLong sentMessages = new AtomicLong();
   private final AtomicLong sentBytes = new AtomicLong();
 
   private InProcessTransport(Fabric fabric, int process) {
     this.fabric = fabric;
     this.process = process;
+    this.mailbox = new MatchQueue<>(process, source -> "");
   }
 
   /**
@@ -76,7 +72,7 @@ public final class InProcessTransport implements Transport {
     }
     sentMessages.incrementAndGet();
     sentBytes.addAndGet(payload.length);
-    fabric.endpoints[dest].mailbox.put(new Key(process, context, tag), payload.clone());
+    fabric.endpoints[dest].mailbox.put(new MatchQueue.Key(process, context, tag), payload.clone());
   }
 
   @Override
@@ -85,7 +81,10 @@ public final class InProcessTransport implements Transport {
     if (timeout == null || timeout.isNegative()) {
       throw new IllegalArgumentException("receive: timeout " + timeout + " (expected: >= 0)");
     }
-    return mailbox.take(new Key(source, context, tag), timeout);
+    return mailbox.take(new MatchQueue.Key(source, context, tag), timeout, "receive", key -> fabric.closed.get()
+        ? new IOException("receive: fabric closed while process " + process + " waited for process " + key.source()
+            + " (context " + Long.toHexString(key.context()) + ", tag " + key.tag() + ")")
+        : null);
   }
 
   @Override
@@ -129,8 +128,6 @@ public final class InProcessTransport implements Transport {
     }
   }
 
-  private record Key(int source, long context, int tag) {}
-
   private static final class Fabric {
     final int size;
     final AtomicBoolean closed = new AtomicBoolean();
@@ -140,67 +137,4 @@ public final class InProcessTransport implements Transport {
       this.size = size;
     }
   }
-
-  private final class Mailbox {
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition arrived = lock.newCondition();
-    private final Map<Key, ArrayDeque<byte[]>> queues = new HashMap<>();
-
-    void put(Key key, byte[] payload) {
-      lock.lock();
-      try {
-        queues.computeIfAbsent(key, k -> new ArrayDeque<>()).addLast(payload);
-        arrived.signalAll();
-      } finally {
-        lock.unlock();
-      }
-    }
-
-    void wakeAll() {
-      lock.lock();
-      try {
-        arrived.signalAll();
-      } finally {
-        lock.unlock();
-      }
-    }
-
-    byte[] take(Key key, Duration timeout) throws IOException {
-      long remaining = timeout.toNanos();
-      lock.lock();
-      try {
-        while (true) {
-          ArrayDeque<byte[]> q = queues.get(key);
-          if (q != null) {
-            byte[] payload = q.pollFirst();
-            if (q.isEmpty()) {
-              queues.remove(key);
-            }
-            return payload;
-          }
-          if (fabric.closed.get()) {
-            throw new IOException(
-                "receive: fabric closed while process " + process + " waited for process " + key.source
-                    + " (context " + Long.toHexString(key.context) + ", tag " + key.tag + ")");
-          }
-          if (remaining <= 0) {
-            throw new TransportTimeoutException(
-                "receive: no message from process " + key.source + " to process " + process
-                    + " (context " + Long.toHexString(key.context) + ", tag " + key.tag + ") within "
-                    + timeout);
-          }
-          try {
-            remaining = arrived.awaitNanos(remaining);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException(
-                "receive: interrupted while process " + process + " waited for process " + key.source);
-          }
-        }
-      } finally {
-        lock.unlock();
-      }
-    }
-  }
-
 }

@@ -69,6 +69,20 @@ public final class JobSecret {
     }
   }
 
+  /**
+   * The secret of a job whose shared secret comes as bytes of any length: the bytes themselves
+   * when 16 or more (our random secrets are 32), else derived from them as text (Spark's own
+   * authentication secret may be short text).
+   *
+   * @throws IllegalArgumentException if secret is null or empty
+   */
+  public static JobSecret forJob(byte[] secret) {
+    if (secret == null || secret.length == 0) {
+      throw new IllegalArgumentException("jobSecret: secret " + (secret == null ? "null" : "empty") + " (expected: >= 1 byte)");
+    }
+    return secret.length >= MIN_BYTES ? of(secret) : derive(new String(secret, java.nio.charset.StandardCharsets.UTF_8));
+  }
+
   /** @throws IllegalArgumentException if not base64 or fewer than 16 bytes */
   public static JobSecret fromBase64(String text) {
     try {
@@ -82,8 +96,8 @@ public final class JobSecret {
     return Base64.getEncoder().encodeToString(key);
   }
 
-  /** HMAC-SHA256 of the parts, in order. */
-  byte[] hmac(byte[]... parts) {
+  /** HMAC-SHA256 of the parts, in order, under this secret: the proof a peer gives without sending the key. */
+  public byte[] hmac(byte[]... parts) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(key, "HmacSHA256"));

@@ -51,10 +51,10 @@ class FrameFuzzTest {
 
   private static void handshake(TcpTransport t, FuzzedDataProvider data) throws IOException {
     try (RawPeer p = RawPeer.connect(t.endpoints().get(0))) {
-      byte[] hello = data.consumeBytes(TcpTransport.HELLO_BYTES);
+      byte[] hello = data.consumeBytes(Handshake.HELLO_BYTES);
       if (hello.length >= 16 && data.consumeBoolean()) {
         // a plausible hello (right magic, version, processes) so the fuzzed response is what is tested
-        ByteBuffer.wrap(hello).putInt(TcpTransport.MAGIC).putInt(TcpTransport.VERSION).putInt(1).putInt(0);
+        ByteBuffer.wrap(hello).putInt(Handshake.MAGIC).putInt(Handshake.VERSION).putInt(1).putInt(0);
       }
       try {
         p.write(hello);
@@ -63,9 +63,9 @@ class FrameFuzzTest {
       } catch (IOException dropped) {
         // the transport already refused the hello and closed the connection (broken pipe / reset)
       }
-      ByteBuffer answer = ByteBuffer.allocate(TcpTransport.CHALLENGE_BYTES + 1);
+      ByteBuffer answer = ByteBuffer.allocate(Handshake.CHALLENGE_BYTES + 1);
       p.readFully(answer); // until the transport drops us
-      assertThat(answer.position()).as("bytes answered to a peer without the secret").isLessThanOrEqualTo(TcpTransport.CHALLENGE_BYTES);
+      assertThat(answer.position()).as("bytes answered to a peer without the secret").isLessThanOrEqualTo(Handshake.CHALLENGE_BYTES);
     }
     assertThat(t.rejections()).isNotEmpty();
     assertThatThrownBy(() -> t.receive(1, 0L, 0, Duration.ofMillis(1))).isInstanceOf(IOException.class);
@@ -76,22 +76,22 @@ class FrameFuzzTest {
   private static void frames(TcpTransport t, JobSecret secret, FuzzedDataProvider data) throws IOException {
     Map<Key, List<byte[]>> expected = new HashMap<>();
     try (RawPeer p = RawPeer.connect(t.endpoints().get(0))) {
-      assertThat(p.handshake(secret, 1, 0)).isEqualTo(TcpTransport.ACCEPTED);
+      assertThat(p.handshake(secret, 1, 0)).isEqualTo(Handshake.ACCEPTED);
       long seq = 0;
       long buffered = 0;
       boolean alive = true; // the reference model: false after the first frame the transport must refuse
       boolean bye = false;
       int frames = data.consumeInt(0, 8);
       for (int i = 0; i < frames; i++) {
-        byte type = data.pickValue(new byte[] {TcpTransport.EAGER, TcpTransport.EAGER, TcpTransport.EAGER, TcpTransport.RTS,
-            TcpTransport.CTS, TcpTransport.DATA, TcpTransport.CREDIT, TcpTransport.BYE, TcpTransport.ABORT, data.consumeByte()});
+        byte type = data.pickValue(new byte[] {Frame.EAGER, Frame.EAGER, Frame.EAGER, Frame.RTS,
+            Frame.CTS, Frame.DATA, Frame.CREDIT, Frame.BYE, Frame.ABORT, data.consumeByte()});
         int source = data.consumeInt(0, 15) == 0 ? data.consumeInt() : 1;
         Key key = new Key(data.consumeInt(0, 1), data.consumeInt(0, 1));
         long s = data.consumeInt(0, 15) == 0 ? data.consumeLong() : seq;
         long length = data.consumeInt(0, 7) == 0 ? data.consumeLong() : data.consumeInt(0, 64);
         int id = data.consumeInt(0, 3);
         byte[] body = new byte[0];
-        if ((type == TcpTransport.EAGER || type == TcpTransport.DATA) && length > 0 && length <= 64) {
+        if ((type == Frame.EAGER || type == Frame.DATA) && length > 0 && length <= 64) {
           body = data.consumeBytes((int) length);
         }
         try {
@@ -102,7 +102,7 @@ class FrameFuzzTest {
           assertThat(alive).as("connection dropped although every frame so far was valid").isFalse();
           break;
         }
-        if ((type == TcpTransport.EAGER || type == TcpTransport.DATA) && length > 0 && body.length != length) {
+        if ((type == Frame.EAGER || type == Frame.DATA) && length > 0 && body.length != length) {
           // A body shorter than its header claims: the peer dies here, so the stream really ends
           // inside the body. Writing more frames would hand the transport their bytes as the rest
           // of this body, a valid message the model below does not expect (Jazzer found this).
@@ -117,7 +117,7 @@ class FrameFuzzTest {
         }
         seq++;
         switch (type) {
-          case TcpTransport.EAGER -> {
+          case Frame.EAGER -> {
             if (length > OPTS.maxMessageBytes() || buffered + length > OPTS.peerBufferBytes() || body.length != length) {
               alive = false; // refused, or truncated: the stream ends inside the body
             } else {
@@ -125,15 +125,15 @@ class FrameFuzzTest {
               expected.computeIfAbsent(key, k -> new ArrayList<>()).add(body);
             }
           }
-          case TcpTransport.RTS -> {
+          case Frame.RTS -> {
             if (length > OPTS.maxMessageBytes()) {
               alive = false;
             } else {
               expected.computeIfAbsent(key, k -> new ArrayList<>()).add(null); // a rendezvous: fails once the peer is dead
             }
           }
-          case TcpTransport.CREDIT, TcpTransport.ABORT -> { }
-          case TcpTransport.BYE -> bye = true;
+          case Frame.CREDIT, Frame.ABORT -> { }
+          case Frame.BYE -> bye = true;
           default -> alive = false; // CTS/DATA for no message, unknown types
         }
       }

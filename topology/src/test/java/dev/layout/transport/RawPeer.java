@@ -17,18 +17,26 @@ final class RawPeer implements AutoCloseable {
     return new RawPeer(SocketChannel.open(to.toSocketAddress()));
   }
 
+  /** Connects from {@code localHost} (another loopback address plays another machine). */
+  static RawPeer connect(String localHost, Endpoint to) throws IOException {
+    SocketChannel ch = SocketChannel.open();
+    ch.bind(new java.net.InetSocketAddress(localHost, 0));
+    ch.connect(to.toSocketAddress());
+    return new RawPeer(ch);
+  }
+
   /** Authenticates as {@code me} to {@code target}; returns the verdict byte (or -1 on end of stream). */
   int handshake(JobSecret secret, int me, int target) throws IOException {
     return handshake(secret, me, target, JobSecret.nonce());
   }
 
   int handshake(JobSecret secret, int me, int target, byte[] nonceD) throws IOException {
-    ByteBuffer hello = ByteBuffer.allocate(TcpTransport.HELLO_BYTES);
-    hello.putInt(TcpTransport.MAGIC).putInt(TcpTransport.VERSION).putInt(me).putInt(target).put(nonceD).putLong(1 << 20);
+    ByteBuffer hello = ByteBuffer.allocate(Handshake.HELLO_BYTES);
+    hello.putInt(Handshake.MAGIC).putInt(Handshake.VERSION).putInt(me).putInt(target).put(nonceD).putLong(1 << 20);
     helloSent = hello.array().clone();
     hello.flip();
-    TcpTransport.writeAll(ch, hello);
-    ByteBuffer chal = ByteBuffer.allocate(TcpTransport.CHALLENGE_BYTES);
+    TcpContext.writeAll(ch, hello);
+    ByteBuffer chal = ByteBuffer.allocate(Handshake.CHALLENGE_BYTES);
     if (!readFully(chal)) {
       return -1;
     }
@@ -38,21 +46,21 @@ final class RawPeer implements AutoCloseable {
     byte[] nonceA = new byte[32];
     chal.get(nonceA);
     byte[] mac = secret.hmac(label("dialer"), nonceD, nonceA, intBytes(me), intBytes(target));
-    TcpTransport.writeAll(ch, ByteBuffer.wrap(mac));
+    TcpContext.writeAll(ch, ByteBuffer.wrap(mac));
     ByteBuffer v = ByteBuffer.allocate(1);
     return readFully(v) ? v.get(0) : -1;
   }
 
   /** A frame header as the transport writes it. */
   static ByteBuffer header(byte type, int source, long context, int tag, long seq, long length, int id) {
-    ByteBuffer b = ByteBuffer.allocate(TcpTransport.HEADER);
+    ByteBuffer b = ByteBuffer.allocate(Frame.HEADER);
     b.put(type).put((byte) 0).put((byte) 0).put((byte) 0).putInt(source).putLong(context).putInt(tag).putLong(seq)
         .putLong(length).putInt(id).flip();
     return b;
   }
 
   void write(ByteBuffer b) throws IOException {
-    TcpTransport.writeAll(ch, b);
+    TcpContext.writeAll(ch, b);
   }
 
   void write(byte[] b) throws IOException {

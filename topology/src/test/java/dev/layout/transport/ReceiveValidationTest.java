@@ -62,7 +62,7 @@ class ReceiveValidationTest {
     toClose.add(t);
     peer = RawPeer.connect(l.endpoint());
     toClose.add(peer);
-    assertThat(peer.handshake(secret, 1, 0)).isEqualTo(TcpTransport.ACCEPTED);
+    assertThat(peer.handshake(secret, 1, 0)).isEqualTo(Handshake.ACCEPTED);
   }
 
   private void frame(byte type, int tag, long length, int id, byte[] body) throws IOException {
@@ -77,24 +77,24 @@ class ReceiveValidationTest {
    * the sender is still cleared to send (into a discarding sink), its data keeps the connection in step.
    */
   private void refusedRendezvous(int tag, int length, int id, byte[] dest, String why) throws IOException {
-    frame(TcpTransport.RTS, tag, length, id, null);
+    frame(Frame.RTS, tag, length, id, null);
     assertThatThrownBy(() -> receive(tag, STRIDED, COUNT, dest))
         .isInstanceOf(IOException.class)
         .isNotInstanceOf(TransportTimeoutException.class)
         .hasMessageContaining("message of " + length + " bytes from process 1 (127.0.0.1:1")
         .hasMessageContaining(why);
     expectClearToSend(id);
-    frame(TcpTransport.DATA, tag, length, id, bytes(length, id));
+    frame(Frame.DATA, tag, length, id, bytes(length, id));
   }
 
   /** The next frame process 0 sends, credit returns aside, is clear-to-send for message {@code id}. */
   private void expectClearToSend(int id) throws IOException {
-    ByteBuffer h = ByteBuffer.allocate(TcpTransport.HEADER);
+    ByteBuffer h = ByteBuffer.allocate(Frame.HEADER);
     do {
       h.clear();
       assertThat(peer.readFully(h)).as("a frame from process 0").isTrue();
-    } while (h.get(0) == TcpTransport.CREDIT);
-    assertThat(h.get(0)).as("frame type").isEqualTo(TcpTransport.CTS);
+    } while (h.get(0) == Frame.CREDIT);
+    assertThat(h.get(0)).as("frame type").isEqualTo(Frame.CTS);
     assertThat(h.getInt(36)).as("message id").isEqualTo(id);
   }
 
@@ -124,9 +124,9 @@ class ReceiveValidationTest {
     connect();
     byte[] dest = guarded(STRIDED, COUNT);
     byte[] before = dest.clone();
-    frame(TcpTransport.EAGER, 3, 129, 0, bytes(129, 1));
-    frame(TcpTransport.EAGER, 3, 1000, 0, bytes(1000, 2));
-    frame(TcpTransport.EAGER, 3, 128, 0, bytes(128, 3));
+    frame(Frame.EAGER, 3, 129, 0, bytes(129, 1));
+    frame(Frame.EAGER, 3, 1000, 0, bytes(1000, 2));
+    frame(Frame.EAGER, 3, 128, 0, bytes(128, 3));
     for (int length : new int[] {129, 1000}) {
       assertThatThrownBy(() -> receive(3, STRIDED, COUNT, dest))
           .isInstanceOf(IOException.class)
@@ -147,7 +147,7 @@ class ReceiveValidationTest {
     byte[] before = dest.clone();
     refusedRendezvous(4, 5000, 7, dest, "longer than the receive type's 128 bytes");
     assertThat(dest).isEqualTo(before);
-    frame(TcpTransport.EAGER, 4, 64, 0, bytes(64, 5));
+    frame(Frame.EAGER, 4, 64, 0, bytes(64, 5));
     assertThat(receive(4, STRIDED, COUNT, dest)).isEqualTo(64);
     assertThat(dest).isEqualTo(unpackedInto(before, STRIDED, COUNT, bytes(64, 5)));
     assertThat(t.rejections()).isEmpty();
@@ -158,7 +158,7 @@ class ReceiveValidationTest {
     connect();
     byte[] dest = guarded(STRIDED, COUNT);
     byte[] before = dest.clone();
-    frame(TcpTransport.RTS, 5, 96, 9, null); // 12 float64: a valid prefix of the receive
+    frame(Frame.RTS, 5, 96, 9, null); // 12 float64: a valid prefix of the receive
     CompletableFuture<Throwable> receiving = CompletableFuture.supplyAsync(() -> {
       try {
         receive(5, STRIDED, COUNT, dest);
@@ -168,7 +168,7 @@ class ReceiveValidationTest {
       }
     });
     expectClearToSend(9);
-    frame(TcpTransport.DATA, 5, 5000, 9, bytes(5000, 6));
+    frame(Frame.DATA, 5, 5000, 9, bytes(5000, 6));
     assertThat(receiving.get(20, TimeUnit.SECONDS))
         .isInstanceOf(IOException.class)
         .isNotInstanceOf(TransportTimeoutException.class)
@@ -183,7 +183,7 @@ class ReceiveValidationTest {
     connect();
     byte[] dest = guarded(STRIDED, COUNT);
     byte[] before = dest.clone();
-    frame(TcpTransport.EAGER, 6, 12, 0, bytes(12, 7));
+    frame(Frame.EAGER, 6, 12, 0, bytes(12, 7));
     assertThatThrownBy(() -> receive(6, STRIDED, COUNT, dest))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("message of 12 bytes from process 1 (127.0.0.1:1")
@@ -192,7 +192,7 @@ class ReceiveValidationTest {
     refusedRendezvous(6, 100, 11, dest, "4 of the 8 bytes of a float64");
     assertThat(dest).isEqualTo(before);
     // control: a shorter message of whole float64s fills a prefix of the type map, as MPI does
-    frame(TcpTransport.EAGER, 6, 24, 0, bytes(24, 9));
+    frame(Frame.EAGER, 6, 24, 0, bytes(24, 9));
     assertThat(receive(6, STRIDED, COUNT, dest)).isEqualTo(24);
     assertThat(dest).isEqualTo(unpackedInto(before, STRIDED, COUNT, bytes(24, 9)));
     // the third float64 is the first of the second block (stride 3): nothing after it changed
@@ -207,9 +207,9 @@ class ReceiveValidationTest {
     Datatype pair = Datatype.struct(new long[] {1, 1}, new long[] {0, 8}, List.of(Primitive.FLOAT64, Primitive.INT32));
     byte[] dest = guarded(pair, 3);
     byte[] before = dest.clone();
-    frame(TcpTransport.EAGER, 7, 14, 0, bytes(14, 10)); // element 1's float64 cut after 2 bytes
-    frame(TcpTransport.EAGER, 7, 22, 0, bytes(22, 11)); // element 1's int32 cut after 2 bytes
-    frame(TcpTransport.EAGER, 7, 20, 0, bytes(20, 12)); // element 0 and element 1's float64
+    frame(Frame.EAGER, 7, 14, 0, bytes(14, 10)); // element 1's float64 cut after 2 bytes
+    frame(Frame.EAGER, 7, 22, 0, bytes(22, 11)); // element 1's int32 cut after 2 bytes
+    frame(Frame.EAGER, 7, 20, 0, bytes(20, 12)); // element 0 and element 1's float64
     assertThatThrownBy(() -> receive(7, pair, 3, dest)).isInstanceOf(IOException.class)
         .hasMessageContaining("message of 14 bytes from process 1").hasMessageContaining("2 of the 8 bytes of a float64");
     assertThatThrownBy(() -> receive(7, pair, 3, dest)).isInstanceOf(IOException.class)

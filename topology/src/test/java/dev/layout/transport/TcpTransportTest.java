@@ -230,7 +230,7 @@ class TcpTransportTest {
     TcpTransport t = lonely(secret);
     byte[] nonce = JobSecret.nonce();
     RawPeer first = raw(t);
-    assertThat(first.handshake(secret, 1, 0, nonce)).isEqualTo(TcpTransport.ACCEPTED);
+    assertThat(first.handshake(secret, 1, 0, nonce)).isEqualTo(Handshake.ACCEPTED);
     RawPeer replay = raw(t);
     assertThat(replay.handshake(secret, 1, 0, nonce)).isEqualTo(-1);
     assertThat(t.rejections()).anySatisfy(r -> assertThat(r).contains("replayed handshake"));
@@ -241,8 +241,8 @@ class TcpTransportTest {
     JobSecret secret = JobSecret.random();
     TcpTransport t = lonely(secret);
     RawPeer p = raw(t);
-    assertThat(p.handshake(secret, 1, 0)).isEqualTo(TcpTransport.ACCEPTED);
-    p.write(RawPeer.header(TcpTransport.EAGER, 1, 0L, 0, 0, 1L << 40, 0));
+    assertThat(p.handshake(secret, 1, 0)).isEqualTo(Handshake.ACCEPTED);
+    p.write(RawPeer.header(Frame.EAGER, 1, 0L, 0, 0, 1L << 40, 0));
     assertThat(p.readFully(ByteBuffer.allocate(1))).isFalse();
     assertThat(t.rejections()).anySatisfy(r -> assertThat(r)
         .contains("protocol violation by process 1").contains("stream offset 0").contains("1099511627776 bytes"));
@@ -257,8 +257,8 @@ class TcpTransportTest {
     JobSecret secret = JobSecret.random();
     TcpTransport t = lonely(secret);
     RawPeer forged = raw(t);
-    assertThat(forged.handshake(secret, 1, 0)).isEqualTo(TcpTransport.ACCEPTED);
-    forged.write(RawPeer.header(TcpTransport.EAGER, 0, 0L, 0, 0, 1, 0));
+    assertThat(forged.handshake(secret, 1, 0)).isEqualTo(Handshake.ACCEPTED);
+    forged.write(RawPeer.header(Frame.EAGER, 0, 0L, 0, 0, 1, 0));
     forged.write(new byte[] {1});
     assertThat(forged.readFully(ByteBuffer.allocate(1))).isFalse();
     assertThat(t.rejections()).anySatisfy(r -> assertThat(r).contains("claims source 0"));
@@ -269,10 +269,10 @@ class TcpTransportTest {
     JobSecret secret = JobSecret.random();
     TcpTransport t = lonely(secret);
     RawPeer p = raw(t);
-    assertThat(p.handshake(secret, 1, 0)).isEqualTo(TcpTransport.ACCEPTED);
-    p.write(RawPeer.header(TcpTransport.EAGER, 1, 5L, 6, 0, 16, 0));
+    assertThat(p.handshake(secret, 1, 0)).isEqualTo(Handshake.ACCEPTED);
+    p.write(RawPeer.header(Frame.EAGER, 1, 5L, 6, 0, 16, 0));
     p.write(bytes(16, 1)); // one complete message
-    p.write(RawPeer.header(TcpTransport.EAGER, 1, 5L, 6, 1, 1000, 0));
+    p.write(RawPeer.header(Frame.EAGER, 1, 5L, 6, 1, 1000, 0));
     p.write(bytes(400, 2)); // then death in the middle of the next
     p.close();
     byte[] dest = new byte[1000];
@@ -291,8 +291,8 @@ class TcpTransportTest {
     JobSecret secret = JobSecret.random();
     TcpTransport t = lonely(secret);
     RawPeer p = raw(t);
-    assertThat(p.handshake(secret, 1, 0)).isEqualTo(TcpTransport.ACCEPTED);
-    p.write(RawPeer.header(TcpTransport.RTS, 1, 0L, 0, 0, 100_000, 77));
+    assertThat(p.handshake(secret, 1, 0)).isEqualTo(Handshake.ACCEPTED);
+    p.write(RawPeer.header(Frame.RTS, 1, 0L, 0, 0, 100_000, 77));
     CompletableFuture<Throwable> waiting = CompletableFuture.supplyAsync(() -> {
       try {
         t.receive(1, 0L, 0, Duration.ofSeconds(60));
@@ -301,11 +301,11 @@ class TcpTransportTest {
         return e;
       }
     });
-    ByteBuffer cts = ByteBuffer.allocate(TcpTransport.HEADER);
+    ByteBuffer cts = ByteBuffer.allocate(Frame.HEADER);
     assertThat(p.readFully(cts)).isTrue();
-    assertThat(cts.get(0)).isEqualTo(TcpTransport.CTS);
+    assertThat(cts.get(0)).isEqualTo(Frame.CTS);
     assertThat(cts.getInt(36)).isEqualTo(77);
-    p.write(RawPeer.header(TcpTransport.DATA, 1, 0L, 0, 1, 100_000, 77));
+    p.write(RawPeer.header(Frame.DATA, 1, 0L, 0, 1, 100_000, 77));
     p.write(bytes(5000, 3));
     p.close();
     assertThat(waiting.get(20, TimeUnit.SECONDS))
@@ -361,7 +361,7 @@ class TcpTransportTest {
         SMALL.withSendTimeout(Duration.ofMillis(200)));
     toClose.add(t);
     RawPeer p = raw(t);
-    assertThat(p.handshake(secret, 1, 0)).isEqualTo(TcpTransport.ACCEPTED); // authenticated, never answers
+    assertThat(p.handshake(secret, 1, 0)).isEqualTo(Handshake.ACCEPTED); // authenticated, never answers
     Memory m = Memory.ofBuffer(ByteBuffer.allocateDirect(1 << 20));
     assertThatThrownBy(() -> t.sendTyped(1, 0L, 9, Primitive.BYTE, 1 << 20, m, 0, SendStrategy.ADAPTIVE))
         .isInstanceOf(TransportTimeoutException.class)

@@ -1,6 +1,6 @@
 package dev.layout.jobs.bench;
 
-import dev.layout.bench.BenchCommand;
+import dev.layout.cli.Subcommand;
 import dev.layout.jobs.JobOptions;
 import dev.layout.jobs.SparkJobs;
 import dev.layout.normalize.CostModel;
@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.ServiceLoader;
 import java.util.SplittableRandom;
 import javax.imageio.ImageIO;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -71,7 +72,8 @@ public final class BenchJob {
         .append(System.getProperty("java.vm.name")).append(' ').append(System.getProperty("java.version")).append("\n- Mode: ")
         .append(quick ? "quick" : "full").append("\n\n");
     if (parts.contains("pack")) {
-      String text = capture(ps -> new BenchCommand().run(quick ? new String[] {"pack", "--quick", "--out", out.resolve("pack").toString()}
+      Subcommand bench = benchCommand();
+      String text = capture(ps -> bench.run(quick ? new String[] {"pack", "--quick", "--out", out.resolve("pack").toString()}
           : new String[] {"pack", "--out", out.resolve("pack").toString()}, ps, System.err));
       md.append("## Pack suite (engine vs hand-written loops)\n\nTable and chart: `pack/RESULTS.md`, `pack/results.png`.\n\n```\n")
           .append(lastLines(text, 1)).append("```\n\n");
@@ -147,6 +149,19 @@ public final class BenchJob {
   }
 
   /** Runs a benchmark printing into a buffer (echoed to stdout) and returns its text. */
+  /**
+   * The benchmarks module's {@code bench} command, found like every {@code layout} command: jobs
+   * does not compile against benchmarks (it only ships it, for this job).
+   */
+  private static Subcommand benchCommand() {
+    for (Subcommand c : ServiceLoader.load(Subcommand.class)) {
+      if (c.name().equals("bench")) {
+        return c;
+      }
+    }
+    throw new IllegalStateException("bench: no bench command on the classpath (expected: the benchmarks module)");
+  }
+
   private static String capture(Body body) throws Exception {
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
     try (PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8)) {

@@ -1,6 +1,8 @@
 package dev.layout.spark.comm;
 
 import dev.layout.spark.shim.SparkShim;
+import dev.layout.transport.JobSecret;
+import dev.layout.transport.LogThrottle;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -38,8 +40,9 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Handshake: the receiver sends a magic number and a fresh 32-byte nonce, the sender answers
- * with HMAC-SHA256(secret, "layout-progress" + nonce); a wrong or late answer (10 s) closes the
- * connection and counts as {@link #refused()}. After it, the sender writes one 8-byte count per
+ * with HMAC-SHA256 under the {@link JobSecret} of "layout-progress" + nonce; a wrong or late
+ * answer ({@link #HANDSHAKE}) closes the connection and counts as {@link #refused()}, logged at most
+ * once a second (strangers cannot fill the log). After it, the sender writes one 8-byte count per
  * report. Any number of senders may connect over the receiver's life (a retried stage connects
  * again); the latest value received wins. At most {@link #MAX_CONNECTIONS} are open at once. Only
  * counts travel, so the receiver does not prove itself to the sender.
@@ -47,7 +50,8 @@ import org.slf4j.LoggerFactory;
 public final class ProgressReceiver implements AutoCloseable {
   static final int MAGIC = 0x4C505247; // "LPRG"
   static final byte[] CONTEXT = "layout-progress".getBytes(StandardCharsets.US_ASCII);
-  static final Duration HANDSHAKE = Duration.ofSeconds(10);
+  /** How long a connection may take to prove the secret: short, so strangers free their slots soon (a sender retries). */
+  static final Duration HANDSHAKE = Duration.ofSeconds(2);
   /** Open connections at most: one rank 0 reports at a time, so more can only be strangers. */
   static final int MAX_CONNECTIONS = 8;
   private static final Logger LOG = LoggerFactory.getLogger(ProgressReceiver.class);
@@ -69,7 +73,8 @@ public final class ProgressReceiver implements AutoCloseable {
   }
 
   private final ServerSocket server;
-  private final byte[] secret;
+  private final JobSecret secret;
+  private final LogThrottle refusals = new LogThrottle(LogThrottle.DEFAULT_INTERVAL);
   private final LongConsumer onReport;
   private final Address address;
   private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
@@ -80,7 +85,7 @@ public final class ProgressReceiver implements AutoCloseable {
 
   private ProgressReceiver(ServerSocket server, String advertisedHost, byte[] secret, LongConsumer onReport) {
     this.server = server;
-    this.secret = secret.clone();
+    this.secret = JobSecret.forJob(secret);
     this.onReport = onReport;
     this.address = new Address(advertisedHost, server.getLocalPort());
     this.acceptor = new Thread(this::acceptLoop, "layout-progress-accept-" + address.port());
@@ -149,9 +154,17 @@ public final class ProgressReceiver implements AutoCloseable {
     return true;
   }
 
-  private synchronized void countRefused() {
-    refused++;
-    notifyAll();
+  /** Counts a refusal and logs it, at most a line a second. */
+  private void refuse(Object peer, String why) {
+    synchronized (this) {
+      refused++;
+      notifyAll();
+    }
+    long skipped = refusals.admit();
+    if (skipped >= 0) {
+      LOG.warn("progress receiver {}: refused {} ({}){}", address, peer, why,
+          skipped == 0 ? "" : " and " + skipped + " more not logged");
+    }
   }
 
   /** Counts received from authenticated senders. */
@@ -171,8 +184,7 @@ public final class ProgressReceiver implements AutoCloseable {
         return;
       }
       if (connections.size() >= MAX_CONNECTIONS) {
-        countRefused();
-        LOG.warn("progress receiver {}: refused {} ({} connections open already)", address, s.getRemoteSocketAddress(), MAX_CONNECTIONS);
+        refuse(s.getRemoteSocketAddress(), MAX_CONNECTIONS + " connections open already");
         closeQuietly(s);
         continue;
       }
@@ -200,9 +212,8 @@ public final class ProgressReceiver implements AutoCloseable {
       DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 4096));
       byte[] proof = new byte[32];
       in.readFully(proof);
-      if (!MessageDigest.isEqual(proof, Hmac.sha256(secret, CONTEXT, nonce))) {
-        countRefused();
-        LOG.warn("progress receiver {}: refused {} (wrong proof of the job secret)", address, s.getRemoteSocketAddress());
+      if (!MessageDigest.isEqual(proof, secret.hmac(CONTEXT, nonce))) {
+        refuse(s.getRemoteSocketAddress(), "wrong proof of the job secret");
         return;
       }
       s.setSoTimeout(0); // reports come as the computation goes; close() ends the wait
@@ -217,8 +228,7 @@ public final class ProgressReceiver implements AutoCloseable {
         onReport.accept(done);
       }
     } catch (java.net.SocketTimeoutException e) {
-      countRefused();
-      LOG.warn("progress receiver {}: refused {} (no proof within {})", address, s.getRemoteSocketAddress(), HANDSHAKE);
+      refuse(s.getRemoteSocketAddress(), "no proof within " + HANDSHAKE);
     } catch (EOFException e) {
       // the sender closed: its task ended
     } catch (IOException e) {

@@ -1,5 +1,6 @@
 package dev.layout.spark.comm;
 
+import dev.layout.transport.JobSecret;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -18,8 +19,10 @@ import org.slf4j.LoggerFactory;
  * The task's end of a progress channel (see {@link ProgressReceiver}): {@link #report} only stores
  * the count and wakes a daemon thread, which connects, authenticates and sends the latest count at
  * most every {@link #MIN_INTERVAL} (older counts are dropped, never queued). Nothing here can
- * block or fail the computation: a receiver that cannot be reached, refuses the proof or goes
- * away ends the thread with a debug log line, and reports are then ignored.
+ * block or fail the computation: while the receiver cannot be reached, drops the connection or
+ * goes away, the thread tries again (after 50 ms, doubling up to {@link #MAX_BACKOFF}), so a
+ * receiver busy with strangers' connections is reached once it drops them; after {@link #close}
+ * a failed attempt ends the thread with a debug log line.
  *
  * <pre>{@code
  * try (ProgressSender progress = ProgressSender.start(address, secret)) {
@@ -34,10 +37,12 @@ public final class ProgressSender implements AutoCloseable {
   /** At most one message per interval: a console bar needs no more, and the driver stays idle. */
   public static final Duration MIN_INTERVAL = Duration.ofMillis(100);
   private static final Logger LOG = LoggerFactory.getLogger(ProgressSender.class);
+  /** Longest wait between two attempts to reach the receiver. */
+  static final Duration MAX_BACKOFF = Duration.ofSeconds(1);
   private static final long NOTHING = -1;
 
   private final ProgressReceiver.Address to;
-  private final byte[] secret;
+  private final JobSecret secret;
   private final AtomicLong latest = new AtomicLong(NOTHING);
   private final Thread thread;
   private volatile boolean idle;
@@ -46,12 +51,16 @@ public final class ProgressSender implements AutoCloseable {
 
   private ProgressSender(ProgressReceiver.Address to, byte[] secret) {
     this.to = to;
-    this.secret = secret.clone();
+    this.secret = JobSecret.forJob(secret);
     this.thread = new Thread(this::run, "layout-progress-sender->" + to);
     thread.setDaemon(true);
   }
 
-  /** Starts the sending thread; connecting happens on it, so this returns at once. */
+  /**
+   * Starts the sending thread; connecting happens on it, so this returns at once.
+   *
+   * @param secret the job secret (as {@link JobSecret#forJob})
+   */
   public static ProgressSender start(ProgressReceiver.Address to, byte[] secret) {
     Objects.requireNonNull(to, "to");
     Objects.requireNonNull(secret, "secret");
@@ -74,6 +83,29 @@ public final class ProgressSender implements AutoCloseable {
   }
 
   private void run() {
+    long backoff = 50;
+    try {
+      while (true) {
+        try {
+          session();
+          return;
+        } catch (IOException | RuntimeException e) {
+          if (closing) {
+            LOG.debug("progress sender to {}: stopped reporting: {}", to, e.toString());
+            return;
+          }
+          LOG.debug("progress sender to {}: trying again in {} ms: {}", to, backoff, e.toString());
+          LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(backoff)); // close() cuts the wait short
+          backoff = Math.min(MAX_BACKOFF.toMillis(), backoff * 2);
+        }
+      }
+    } finally {
+      stopped = true;
+    }
+  }
+
+  /** One connection: authenticates, then sends counts until {@link #close} and the last count are sent. */
+  private void session() throws IOException {
     try (Socket s = new Socket()) {
       s.connect(new InetSocketAddress(to.host(), to.port()), (int) ProgressReceiver.HANDSHAKE.toMillis());
       s.setSoTimeout((int) ProgressReceiver.HANDSHAKE.toMillis());
@@ -86,7 +118,7 @@ public final class ProgressSender implements AutoCloseable {
       byte[] nonce = new byte[32];
       in.readFully(nonce);
       DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream(), 64));
-      out.write(Hmac.sha256(secret, ProgressReceiver.CONTEXT, nonce));
+      out.write(secret.hmac(ProgressReceiver.CONTEXT, nonce));
       out.flush();
       long sent = NOTHING;
       long lastSend = System.nanoTime() - MIN_INTERVAL.toNanos();
@@ -114,10 +146,6 @@ public final class ProgressSender implements AutoCloseable {
         }
         idle = false;
       }
-    } catch (IOException | RuntimeException e) {
-      LOG.debug("progress sender to {}: stopped reporting: {}", to, e.toString());
-    } finally {
-      stopped = true;
     }
   }
 

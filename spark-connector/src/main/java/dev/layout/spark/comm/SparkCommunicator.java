@@ -17,7 +17,7 @@ import org.apache.spark.BarrierTaskContext;
  *
  * <pre>{@code
  * SparkShim.barrierMapPartitions(rdd, it -> {
- *   try (SparkCommunicator sc = SparkCommunicator.connect(TransportFactory.sockets(), secret, timeout)) {
+ *   try (SparkCommunicator sc = SparkCommunicator.connect(TransportFactory.tcp(), secret, timeout)) {
  *     Communicator world = sc.world();
  *     ...
  *   }

@@ -22,8 +22,7 @@ final class TcpTransportFactory implements TransportFactory {
   @Override
   public Binding bind(int process, int size, String host, byte[] secret) throws IOException {
     TcpTransport.Listener l = TcpTransport.listen(new Endpoint(host, 0));
-    // Spark's own auth secret may be short text; our random secrets are 32 bytes.
-    JobSecret s = secret.length >= 16 ? JobSecret.of(secret) : JobSecret.derive(new String(secret, java.nio.charset.StandardCharsets.UTF_8));
+    JobSecret s = JobSecret.forJob(secret);
     return new Binding() {
       @Override
       public String endpoint() {

@@ -11,8 +11,8 @@ import java.util.List;
  * between (once, with {@code BarrierTaskContext.allGather}): {@link #bind} listens and reports an
  * endpoint string, {@link Binding#connect} builds the mesh from everybody's endpoints.
  *
- * <p>Shipped inside Spark closures, hence serializable. {@link #tcp()} (the default) is the project's
- * network transport; {@link #sockets()} a simpler eager socket mesh.
+ * <p>Shipped inside Spark closures, hence serializable. {@link #tcp()} is the project's network
+ * transport.
  */
 public interface TransportFactory extends Serializable {
 
@@ -37,11 +37,6 @@ public interface TransportFactory extends Serializable {
     /** Releases the listening socket if {@link #connect} was not called or failed. */
     @Override
     void close();
-  }
-
-  /** The connector's simple socket mesh ({@link SocketTransport}), eager connections to every peer. */
-  static TransportFactory sockets() {
-    return SocketTransport.FACTORY;
   }
 
   /** The project's network transport ({@code TcpTransport}); the default of halo exchanges. */

@@ -42,7 +42,7 @@ import org.apache.spark.sql.SparkSession;
  * 1024x1024, process grid 2x2): barrier vs shuffle mode on local[4], against the same exchange
  * between four plain JVM processes over the network transport ({@link HaloProcessChild}: the
  * barrier loop, halo datatypes and {@code TcpTransport} of a barrier task, without Spark), and
- * four threads of one JVM over the connector's plain socket mesh. Prints figures, the issue's two
+ * four threads of one JVM over the TCP transport. Prints figures, the issue's two
  * ratios (shuffle/barrier, target >= 20; barrier/4 JVMs, target <= 3) and the load average; not a
  * test.
  *
@@ -96,7 +96,7 @@ public final class HaloBenchmark {
       System.out.printf("shuffle: %s%n", s);
       System.out.printf(Locale.ROOT, "per iteration: barrier %.3f ms (loop, mean over ranks; driver wall incl. the"
           + " ~1 s rendezvous: %.3f ms), shuffle %.3f ms, 4 JVMs over TcpTransport %.3f ms (rank 0 wall),"
-          + " 4 threads of one JVM over the socket mesh %.3f ms%n", bLoop, bWall, sWall, jvms, threads);
+          + " 4 threads of one JVM over the TCP transport %.3f ms%n", bLoop, bWall, sWall, jvms, threads);
       System.out.printf(Locale.ROOT, "ratios: shuffle/barrier %.1fx (wall: %.1fx; target >= 20),"
           + " barrier/4 JVMs %.2fx (wall: %.2fx; target <= 3), barrier/4 threads %.2fx%n",
           sWall / bLoop, sWall / bWall, bLoop / jvms, bWall / jvms, bLoop / threads);
@@ -177,13 +177,13 @@ public final class HaloBenchmark {
     }
   }
 
-  /** The barrier loop on 4 threads connected by the socket mesh: ms per iteration (max over ranks). */
+  /** The barrier loop on 4 threads connected by the TCP transport over loopback: ms per iteration (max over ranks). */
   static double plainThreads(DistributedGrid grid, int iterations) throws Exception {
     int p = grid.ranks();
     byte[] secret = new byte[32];
     List<TransportFactory.Binding> bindings = new ArrayList<>();
     for (int r = 0; r < p; r++) {
-      bindings.add(TransportFactory.sockets().bind(r, p, "127.0.0.1", secret));
+      bindings.add(TransportFactory.tcp().bind(r, p, "127.0.0.1", secret));
     }
     List<String> endpoints = bindings.stream().map(TransportFactory.Binding::endpoint).toList();
     HaloPlan plan = HaloPlan.of(grid, Stencil.NINE_POINT, Normalizer.defaults());

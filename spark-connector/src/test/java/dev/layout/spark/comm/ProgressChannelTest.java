@@ -111,4 +111,38 @@ class ProgressChannelTest {
       }
     }
   }
+
+  @Test
+  void aSenderGetsThroughOnceStrangersHoldingEveryConnectionAreDropped() throws Exception {
+    // found by attacking the channel: 8 silent connections made the real sender give up for good
+    CountDownLatch last = new CountDownLatch(1);
+    try (ProgressReceiver r = ProgressReceiver.open("127.0.0.1", "127.0.0.1", SECRET, n -> {
+      seen.add(n);
+      if (n == 5) {
+        last.countDown();
+      }
+    })) {
+      List<Socket> strangers = new ArrayList<>();
+      try {
+        for (int k = 0; k < ProgressReceiver.MAX_CONNECTIONS; k++) {
+          Socket s = new Socket("127.0.0.1", r.address().port());
+          strangers.add(s);
+          s.setSoTimeout((int) WAIT.toMillis());
+          new DataInputStream(s.getInputStream()).readFully(new byte[4 + 32]); // greeted, then silent
+        }
+        ProgressSender sender = ProgressSender.start(r.address(), SECRET);
+        for (int i = 1; i <= 5; i++) {
+          sender.report(i);
+        }
+        assertThat(last.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the last count reached the driver").isTrue();
+        sender.close();
+        assertThat(sender.awaitStopped(WAIT)).isTrue();
+        assertThat(r.refused()).as("the strangers, dropped for want of a proof").isGreaterThanOrEqualTo(ProgressReceiver.MAX_CONNECTIONS);
+      } finally {
+        for (Socket s : strangers) {
+          s.close();
+        }
+      }
+    }
+  }
 }

@@ -1,5 +1,6 @@
 package dev.layout.topology.cli;
 
+import dev.layout.cli.Subcommand;
 import dev.layout.naming.CartesianNaming;
 import dev.layout.naming.Metric;
 import dev.layout.naming.Neighborhoods;
@@ -16,19 +17,48 @@ import java.util.Map;
  * the comma-separated relative coordinates, RANK the neighbour's rank in the chosen order (default
  * C) or {@code null} where it falls off a non-periodic border.
  *
- * <p>Exit codes follow the project's CLI rules: 0 on success, 2 with one line {@code layout:
- * error: <message>} on bad arguments.
+ * <p>Exit codes follow the project's CLI rules: 0 on success (and for {@code --help}), 2 with one
+ * line {@code layout: error: <message>} on bad arguments.
  */
-public final class TopoCommand {
+public final class TopoCommand implements Subcommand {
+  static final String USAGE = String.join("\n",
+      "usage: layout topo neighbors --dims D1,D2,... [--periods P1,P2,...] --metric chebyshev|manhattan|axis",
+      "                             [--shadow S] [--depth K] --rank R [--order C|F]",
+      "  prints one neighbour of rank R per line, in generation order, as 'OFFSET RANK'",
+      "  (RANK null where the neighbour falls off a non-periodic border)",
+      "  --dims      process grid extents",
+      "  --periods   1 for a periodic dimension, 0 (default) for not",
+      "  --metric    chebyshev (box), manhattan (diamond) or axis (along the axes only)",
+      "  --shadow    width of the neighbourhood (default 1)",
+      "  --depth     how many shells of width --shadow (default 1)",
+      "  --rank      the rank whose neighbours are printed",
+      "  --order     rank order of the grid: C (row-major, default) or F (column-major)");
 
-  private TopoCommand() {}
+  @Override
+  public String name() {
+    return "topo";
+  }
+
+  @Override
+  public String summary() {
+    return "Cartesian neighbourhoods: topo neighbors --dims 4,4 --periods 1,1 --metric chebyshev --shadow 1 --depth 1 --rank 5";
+  }
+
+  @Override
+  public int run(String[] args, PrintStream out, PrintStream err) {
+    return run(List.of(args), out, err);
+  }
 
   /** Runs {@code topo} with {@code args} (starting with the subcommand), returns the exit code. */
-  public static int run(List<String> args, PrintStream out, PrintStream err) {
+  static int run(List<String> args, PrintStream out, PrintStream err) {
+    if (args.contains("--help") || args.contains("-h")) {
+      out.println(USAGE);
+      return 0;
+    }
     try {
       if (args.isEmpty() || !args.get(0).equals("neighbors")) {
         throw new IllegalArgumentException(
-            "topo: subcommand " + (args.isEmpty() ? "missing" : args.get(0)) + " (expected: neighbors)");
+            "topo: subcommand " + (args.isEmpty() ? "missing" : args.get(0)) + " (expected: neighbors; layout topo --help)");
       }
       Map<String, String> opts = new HashMap<>();
       for (int i = 1; i < args.size(); i += 2) {
@@ -110,10 +140,5 @@ public final class TopoCommand {
       out[i] = integer(name, parts[i]);
     }
     return out;
-  }
-
-  /** Entry point for running the command directly. */
-  public static void main(String[] args) {
-    System.exit(run(List.of(args), System.out, System.err));
   }
 }

@@ -1,7 +1,5 @@
 /**
- * The {@code topo} command line of the topology module ({@code bin/layout topo neighbors ...}).
- * {@link dev.layout.topology.cli.TopoCommand} parses its arguments and prints; it is plain JDK so
- * that the {@code Subcommand} SPI of layout-core can wrap it without this module depending on the
- * launcher.
+ * The {@code layout topo} command ({@code bin/layout topo neighbors ...}): {@link
+ * dev.layout.topology.cli.TopoCommand}, a {@code Subcommand} found by the launcher on the classpath.
  */
 package dev.layout.topology.cli;

@@ -45,4 +45,16 @@ class TopoCommandTest {
     assertThat(err.toString(StandardCharsets.UTF_8))
         .isEqualTo("layout: error: topo neighbors: metric euclid (expected: chebyshev, manhattan or axis)\n");
   }
+
+  @Test
+  void helpPrintsTheUsageThroughTheLauncher() {
+    PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+    PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+    assertThat(dev.layout.cli.LayoutCli.run(new String[] {"topo", "--help"}, o, e)).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("usage: layout topo neighbors --dims").contains("--metric");
+    out.reset();
+    assertThat(dev.layout.cli.LayoutCli.run(new String[] {"topo", "neighbors", "--help"}, o, e)).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("usage: layout topo neighbors");
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
+  }
 }

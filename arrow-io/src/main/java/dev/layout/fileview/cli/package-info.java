@@ -1,0 +1,2 @@
+/** The {@code layout fileview} command: {@link dev.layout.fileview.cli.FileViewCommand}. */
+package dev.layout.fileview.cli;
