@@ -195,7 +195,7 @@ final class FileViewSpec implements Serializable {
    * extent), which executors parse instead of rebuilding the view from the options.
    */
   Shipped shipped(Normalizer normalizer) {
-    Normalizer.Shipment s = normalizer.ship(filetypeType());
+    Normalizer.Shipment s = dev.layout.normalize.Shipping.smallest(normalizer, filetypeType());
     FileViewSpec spec = new FileViewSpec(path, disp, etype, filetype, shape, order, starts, subsizes, count, splitBytes, batchRows,
         s.notation());
     return new Shipped(spec, s);

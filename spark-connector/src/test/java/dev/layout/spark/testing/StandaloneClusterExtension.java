@@ -22,7 +22,7 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * A Spark standalone cluster without a Spark distribution: a Master and two Workers (2 cores each)
+ * A Spark standalone cluster without a Spark distribution: a Master and two Workers (2 cores, 2 GB each)
  * as separate JVMs started from the test classpath, executors in their own JVMs (launched by the
  * Workers), and a SparkSession connected to it. Laid out as separate hosts would be: the Master and
  * the driver on 127.0.0.1, Worker w (and its executors) on {@link #workerHost workerHost(w)} =
@@ -188,7 +188,7 @@ public final class StandaloneClusterExtension
           Path work = logs.resolve("work-" + w);
           c.launch(home, log, workerHost(w), "org.apache.spark.deploy.worker.Worker",
               "--host", workerHost(w), "--port", String.valueOf(freePort()), "--webui-port", String.valueOf(freePort()),
-              "--cores", "2", "--memory", "1g", "--work-dir", work.toString(), c.masterUrl);
+              "--cores", "2", "--memory", "2g", "--work-dir", work.toString(), c.masterUrl);
           awaitLog(log, "Successfully registered with master", deadline);
         }
         if (application == Application.NONE) {
