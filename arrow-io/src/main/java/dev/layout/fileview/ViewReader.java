@@ -1,12 +1,11 @@
 package dev.layout.fileview;
 
 import dev.layout.arrow.ArrowMemory;
-import dev.layout.dataloop.LeafAction;
+import dev.layout.dataloop.LeafCopy;
 import dev.layout.dataloop.Segment;
 import dev.layout.datatype.Datatype;
 import dev.layout.datatype.Primitive;
 import dev.layout.memory.Memory;
-import dev.layout.memory.MemoryAccess;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
@@ -529,7 +528,7 @@ public final class ViewReader implements Closeable {
     private final long base;
     private final boolean direct;
     private final Segment user;
-    private final Extract x = new Extract();
+    private final LeafCopy x = new LeafCopy("fileview");
     /** Stream offset of the next byte to extract. */
     private long s;
 
@@ -545,8 +544,7 @@ public final class ViewReader implements Closeable {
       this.s = streamOffset;
       if (direct) {
         dst.checkWritable("readAt");
-        x.dst = dst;
-        x.dstDelta = origin + memtype.trueLb() - (streamOffset - tileStart);
+        x.destination(dst, origin + memtype.trueLb() - (streamOffset - tileStart));
       }
       fileLayout.seek(streamOffset - tileStart);
     }
@@ -560,10 +558,7 @@ public final class ViewReader implements Closeable {
       if (len == 0) {
         return;
       }
-      x.src = memory;
-      x.srcDelta = base - fileOffset + memoryOffset;
-      x.srcStart = memoryOffset;
-      x.srcEnd = memoryOffset + windowLength;
+      x.source(memory, base - fileOffset + memoryOffset, memoryOffset, memoryOffset + windowLength);
       if (fileLayout.position() != s - tileStart) {
         fileLayout.seek(s - tileStart);
       }
@@ -571,66 +566,11 @@ public final class ViewReader implements Closeable {
         fileLayout.process(x, len);
       } else {
         Memory staging = staging(len);
-        x.dst = staging;
-        x.dstDelta = -(s - tileStart);
+        x.destination(staging, -(s - tileStart));
         fileLayout.process(x, len);
         user.unpack(staging, 0, len);
       }
       s += len;
-    }
-  }
-
-  /**
-   * Copies the leaves of a range out of its window: file byte {@code base + o} (o a layout offset)
-   * is {@code src} byte {@code o + srcDelta}; stream byte {@code s} of the layout goes to {@code dst}
-   * byte {@code s + dstDelta}. The kernels are unchecked, so each leaf is checked against the
-   * window first (the destination range is checked once per read by the user segment or staging).
-   */
-  private static final class Extract implements LeafAction {
-    Memory src;
-    long srcDelta;
-    long srcStart;
-    long srcEnd;
-    Memory dst;
-    long dstDelta;
-
-    private void check(long lo, long hi) {
-      if (lo < srcStart || hi > srcEnd) {
-        throw new IllegalStateException("fileview: leaf bytes [" + lo + ", " + hi + ") outside the range read [" + srcStart + ", " + srcEnd + ")");
-      }
-    }
-
-    @Override
-    public void run(long offset, long length, long streamOffset) {
-      long a = offset + srcDelta;
-      check(a, a + length);
-      dst.checkRange("readAt", streamOffset + dstDelta, length);
-      MemoryAccess.copy(src, a, dst, streamOffset + dstDelta, length);
-    }
-
-    @Override
-    public void vector(long offset, long byteStride, long blockLength, long count, long streamOffset) {
-      if (count <= 0) {
-        return;
-      }
-      long first = offset + srcDelta;
-      long last = first + (count - 1) * byteStride;
-      check(Math.min(first, last), Math.max(first, last) + blockLength);
-      dst.checkRange("readAt", streamOffset + dstDelta, count * blockLength);
-      MemoryAccess.strided(src, first, byteStride, dst, streamOffset + dstDelta, blockLength, blockLength, count);
-    }
-
-    @Override
-    public void blocks(long offset, long[] offsets, long[] lengths, long uniformLength, int from, int to, long streamOffset) {
-      long a = offset + srcDelta;
-      long total = 0;
-      for (int i = from; i < to; i++) {
-        long len = lengths == null ? uniformLength : lengths[i];
-        check(a + offsets[i], a + offsets[i] + len);
-        total += len;
-      }
-      dst.checkRange("readAt", streamOffset + dstDelta, total);
-      MemoryAccess.gather(src, a, offsets, lengths, uniformLength, from, to, dst, streamOffset + dstDelta);
     }
   }
 

@@ -29,6 +29,8 @@ import java.util.Set;
  *       last line is {@code min engine/manual: X.XX (TEST)} and writes {@code RESULTS.md} and {@code
  *       results.png} into the benchmarks module (or {@code --out}); a {@code --quick} run or a subset
  *       writes them under {@code benchmarks/target/bench-pack/}, never over the committed full run.
+ *   <li>{@code layout bench sweep [--quick] [--native] [--rounds N] [--out DIR]}: see {@link
+ *       dev.layout.bench.sweep.SweepCommand}.
  * </ul>
  */
 public final class BenchCommand implements Subcommand {
@@ -39,14 +41,15 @@ public final class BenchCommand implements Subcommand {
 
   @Override
   public String summary() {
-    return "benchmarks: one type (bench type), the Ross suite vs hand-written loops (bench pack), ping-pong (bench pingpong), graphs (bench graph)";
+    return "benchmarks: one type (bench type), the Ross suite vs hand-written loops (bench pack), the layout sweep vs MPICH (bench sweep), ping-pong (bench pingpong), graphs (bench graph)";
   }
 
   @Override
   public int run(String[] args, PrintStream out, PrintStream err) throws IOException {
     if (args.length == 0 || args[0].equals("--help")) {
       out.println("usage: layout bench type --type \"<layout notation>\" | --type-file PATH [--count N] [--target heap|direct|offheap] [--seconds S]");
-      out.println("       layout bench pack [--quick] [--case NAME,...] [--target heap,direct,offheap] [--out DIR]");
+      out.println("       layout bench pack [--quick] [--case NAME,...] [--target heap,direct,offheap] [--trials N] [--slice-ms MS] [--forks N] [--out DIR]");
+      out.println("       layout bench sweep [--quick] [--native] [--rounds N] [--out DIR]   (block widths 1..4096 x strides x shapes: engine vs hand loops vs MPICH)");
       out.println("       layout bench pingpong [--quick] [--reps N]   (two JVMs over loopback TCP: pack vs gather vs adaptive)");
       out.println("       layout bench graph [--quick] [--rounds N]     (AutoLink vs Kryo 5 vs Java serialization, child JVM)");
       return args.length == 0 ? 2 : 0;
@@ -55,9 +58,10 @@ public final class BenchCommand implements Subcommand {
     return switch (args[0]) {
       case "type" -> type(rest, out);
       case "pack" -> pack(rest, out);
+      case "sweep" -> sweep(rest, out);
       case "pingpong" -> dev.layout.transport.PingPongBenchmark.run(rest, out, err);
       case "graph" -> GraphBenchMain.run(rest, out);
-      default -> throw new IllegalArgumentException("bench: unknown mode '" + args[0] + "' (expected: type, pack, pingpong or graph)");
+      default -> throw new IllegalArgumentException("bench: unknown mode '" + args[0] + "' (expected: type, pack, sweep, pingpong or graph)");
     };
   }
 
@@ -171,6 +175,15 @@ public final class BenchCommand implements Subcommand {
     }
     out.printf(Locale.ROOT, "min engine/manual: %.2f (%s)%n", w.ratio(), w.label());
     return 0;
+  }
+
+  private static int sweep(String[] args, PrintStream out) throws IOException {
+    try {
+      return dev.layout.bench.sweep.SweepCommand.run(args, out, resultsDir());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("bench sweep: interrupted", e);
+    }
   }
 
   private static RossCase parseCase(String s) {

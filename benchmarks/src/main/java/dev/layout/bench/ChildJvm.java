@@ -12,11 +12,22 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** A benchmark run in a JVM of its own: the command line, and running it with its output passed through. */
-final class ChildJvm {
+public final class ChildJvm {
   private ChildJvm() {}
 
+  /** This JVM's flags, for a child that should run as this one does (a debugger agent left out: its port is taken). */
+  public static List<String> inheritedFlags() {
+    List<String> flags = new ArrayList<>();
+    for (String x : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (!x.startsWith("-agentlib:jdwp") && !x.startsWith("-Xrunjdwp")) {
+        flags.add(x);
+      }
+    }
+    return flags;
+  }
+
   /** {@code java flags... -cp classPath mainClass args...}, with the java of this JVM. */
-  static List<String> command(List<String> flags, String classPath, String mainClass, List<String> args) {
+  public static List<String> command(List<String> flags, String classPath, String mainClass, List<String> args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(flags);
@@ -32,7 +43,7 @@ final class ChildJvm {
    * (its standard error goes to this JVM's); fails if it cannot start, exits non-zero, or is still
    * running after {@code limit} (it is then killed). {@code what} names the JVM in messages.
    */
-  static void run(List<String> cmd, PrintStream out, String prefix, Duration limit, String what) {
+  public static void run(List<String> cmd, PrintStream out, String prefix, Duration limit, String what) {
     Process p;
     try {
       p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();

@@ -4,7 +4,6 @@ import dev.layout.cli.LayoutCli;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +42,7 @@ final class PackForks {
         List<String> args = new ArrayList<>(List.of("bench", "pack"));
         args.addAll(suiteArgs);
         args.addAll(List.of("--" + ROWS_TO, rows.toString()));
-        List<String> cmd = ChildJvm.command(inheritedFlags(), System.getProperty("java.class.path"), LayoutCli.class.getName(), args);
+        List<String> cmd = ChildJvm.command(ChildJvm.inheritedFlags(), System.getProperty("java.class.path"), LayoutCli.class.getName(), args);
         ChildJvm.run(cmd, out, "[JVM " + f + "/" + forks + "] ", LIMIT, "bench pack --forks (JVM " + f + " of " + forks + ")");
         all.add(read(rows));
       }
@@ -56,17 +55,6 @@ final class PackForks {
       }
       Files.deleteIfExists(dir);
     }
-  }
-
-  /** This JVM's flags, for a child that should run as this one does (a debugger agent left out: its port is taken). */
-  static List<String> inheritedFlags() {
-    List<String> flags = new ArrayList<>();
-    for (String x : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (!x.startsWith("-agentlib:jdwp") && !x.startsWith("-Xrunjdwp")) {
-        flags.add(x);
-      }
-    }
-    return flags;
   }
 
   /** {@code args} without {@code --name value} or {@code --name=value}. */

@@ -15,40 +15,6 @@ public enum Target {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /**
-   * For the race tools' command lines ({@code [heap|direct|offheap ...] [other ...]}): the targets
-   * named in {@code args}, in order, or {@code defaults} when none is.
-   */
-  public static java.util.List<Target> named(String[] args, Target... defaults) {
-    java.util.List<Target> out = new java.util.ArrayList<>();
-    for (String a : args) {
-      if (isLabel(a)) {
-        out.add(parse(a));
-      }
-    }
-    return out.isEmpty() ? java.util.List.of(defaults) : out;
-  }
-
-  /** The arguments that are not target names, in order (case names, name parts). */
-  public static java.util.List<String> others(String[] args) {
-    java.util.List<String> out = new java.util.ArrayList<>();
-    for (String a : args) {
-      if (!isLabel(a)) {
-        out.add(a);
-      }
-    }
-    return out;
-  }
-
-  private static boolean isLabel(String s) {
-    for (Target t : values()) {
-      if (t.label().equals(s)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   public static Target parse(String s) {
     for (Target t : values()) {
       if (t.label().equals(s)) {

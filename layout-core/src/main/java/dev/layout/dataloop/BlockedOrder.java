@@ -15,11 +15,8 @@ import java.util.List;
  * evicted in between. Blocked, the variable loop moves inward, just above the largest inner subtree
  * whose cells fit in {@link #BUDGET} bytes of cache: for each 16^3 block, for each variable, the
  * block's 8^3 interior. Every line is then fetched once, and the packed side is still written
- * (read) in runs of the inner subtree's packed size. Measured against the same walk in packed order
- * (benchmarks' {@code BlockedOrderRace}, one JVM, 2 vCPU EPYC, heap and off-heap, over several runs):
- * Flash I/O 1.21-1.90x, 10 float64 per cell of a 64^3 interior 1.53-2.91x, array of 6-float records
- * to structure of arrays 1.19-2.08x, RGB float32 to planes 1.02-1.81x, float32/float64 matrix
- * transposes by column types 1.18-2.54x.
+ * (read) in runs of the inner subtree's packed size. The same holds for records to structure of
+ * arrays, pixels to planes and matrix transposes by column types.
  *
  * <p>Each instance of {@link #inner} is still processed in its own packed order by the same kernels;
  * only the outer loops are permuted. Packing may always reorder (it reads the user memory); unpacking
@@ -41,29 +38,27 @@ final class BlockedOrder {
 
   /**
    * Blocking saves re-fetching each line once per iteration of the moved loop: with two iterations
-   * it did not pay (complex128 split into real and imaginary parts: 0.81-1.03 of packed order,
-   * `BlockedOrderRace`), from three it did (RGB float32 to planes 1.29-1.74).
+   * (complex128 split into real and imaginary parts) that saving does not pay for the extra loop.
    */
   static final long MIN_MOVED_COUNT = 3;
 
-  /** Narrower blocks (bytes of RGBA pixels) move at a byte a cycle either way: blocking measured 0.93-0.98. */
+  /** Narrower blocks (bytes of RGBA pixels) are bound by the moves, not by the cache: blocking cannot help. */
   static final long MIN_BLOCK_BYTES = 4;
 
   /**
    * Runs of a vector leaf shorter than this go to the kernel as planes (moved loop x run, one call),
    * longer ones as one vector-leaf call per iteration of the moved loop (a generated strip of constant
    * stride). A 1024 x 2048 float32 transpose by column types blocks into runs of 16 rows: planes of
-   * 2048 x 16 blocks per call, 1.6-2.5x packed order, pack and unpack (BlockedOrderRace).
+   * 2048 x 16 blocks per call, pack and unpack.
    */
   static final long PLANE_MAX_RUN = 32;
 
   /**
    * Planes are for blocks of 4, 8 and 16 bytes (the widths with loops of their own); nests whose
-   * plane would have other widths stay in packed order (not measured). The FFT transpose (2048 columns of 256
+   * plane would have other widths stay in packed order. The FFT transpose (2048 columns of 256
    * complex128, rows 32 KiB apart) packs as planes of 2048 x 4 blocks through a loop of its own
-   * ({@code StridedLoops.columnTiles16}): 1.33-1.98x packed order; through the row loop shared with
-   * long rows it measured 0.62-1.65 from one JVM to the next. Its unpack stays in packed order (see
-   * {@link #unpackMayReorder}).
+   * ({@code StridedLoops.columnTiles16}), not the row loop shared with long rows, whose compiled code
+   * varies from one JVM to the next. Its unpack stays in packed order (see {@link #unpackMayReorder}).
    */
   static final long PLANE_MAX_BLOCK_BYTES = 16;
 
@@ -90,8 +85,8 @@ final class BlockedOrder {
   /**
    * Whether unpack may run in this order too: the blocks are {@link #disjoint} (so the order of the
    * writes cannot matter), and it is not a plane of 16-byte blocks. The packed-order unpack of those
-   * (FFT columns) already writes whole lines ({@code StridedLoopCode.tiled16}); blocked into planes
-   * of 2048 x 4 blocks it measured 0.37-0.69 of that (BlockedOrderRace).
+   * (FFT columns) already writes whole lines ({@code StridedLoopCode.tiled16}), which planes of 2048 x 4
+   * blocks would not.
    */
   final boolean unpackMayReorder;
   /** No two blocks overlap in user memory. */

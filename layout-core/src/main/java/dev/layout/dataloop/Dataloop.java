@@ -60,20 +60,20 @@ public final class Dataloop {
   final long offHi;
   /**
    * BLOCK_INDEXED and INDEXED leaves that fit: the blocks as word moves for {@link
-   * dev.layout.memory.MemoryAccess#gatherWords}, else null. Pairs (user offset, packed offset):
+   * dev.layout.dataloop.kernel.MemoryAccess#gatherWords}, else null. Pairs (user offset, packed offset):
    * {@code wordLongs} 8-byte moves, then {@code wordInts} 4-byte moves.
    */
   final long[] words;
   final int wordLongs;
   final int wordInts;
-  /** The generated loops for {@code words} (see {@link dev.layout.memory.WordKernel}), made at first use; null until then or if none. */
-  private final dev.layout.memory.WordKernel[] wordKernels = new dev.layout.memory.WordKernel[4];
+  /** The generated loops for {@code words} (see {@link dev.layout.dataloop.kernel.WordKernel}), made at first use; null until then or if none. */
+  private final dev.layout.dataloop.kernel.WordKernel[] wordKernels = new dev.layout.dataloop.kernel.WordKernel[4];
   private final boolean[] wordKernelMade = new boolean[4];
   /** A vector of vector leaves (a plane of rows): its generated loops, made at first use; see {@link #planeKernel(int)}. */
-  private final dev.layout.memory.PlaneKernel[] planeKernels = new dev.layout.memory.PlaneKernel[4];
+  private final dev.layout.dataloop.kernel.PlaneKernel[] planeKernels = new dev.layout.dataloop.kernel.PlaneKernel[4];
   private final boolean[] planeKernelMade = new boolean[4];
   /** A long vector leaf: its generated loop per memory kinds, made at first use; see {@link #stripKernel(int)}. */
-  private final dev.layout.memory.PlaneKernel[] stripKernels = new dev.layout.memory.PlaneKernel[4];
+  private final dev.layout.dataloop.kernel.PlaneKernel[] stripKernels = new dev.layout.dataloop.kernel.PlaneKernel[4];
   private final boolean[] stripKernelMade = new boolean[4];
 
   private Dataloop(Kind kind, boolean leaf, long disp, long nblocks, long blocklen, long[] blocklens, long stride, long[] offsets,
@@ -167,13 +167,13 @@ public final class Dataloop {
   /**
    * A plane of rows (this vector, blocklen 1, over a vector leaf): its generated loops, or null (not
    * such a plane, a shape not generated, or generation off or at its bound), for the memory kinds
-   * {@code kinds} ({@link dev.layout.memory.MemoryAccess#baseKinds}). Racy like {@link #wordKernel}.
+   * {@code kinds} ({@link dev.layout.dataloop.kernel.MemoryAccess#baseKinds}). Racy like {@link #wordKernel}.
    */
-  dev.layout.memory.PlaneKernel planeKernel(int kinds) {
+  dev.layout.dataloop.kernel.PlaneKernel planeKernel(int kinds) {
     if (!planeKernelMade[kinds]) {
       Dataloop r = child;
       if (kind == Kind.VECTOR && blocklen == 1 && r != null && r.leaf && r.kind == Kind.VECTOR && r.blocklen <= 16) {
-        planeKernels[kinds] = dev.layout.memory.PlaneKernel.of((int) r.blocklen, r.nblocks, r.stride, nblocks, stride, kinds);
+        planeKernels[kinds] = dev.layout.dataloop.kernel.PlaneKernel.of((int) r.blocklen, r.nblocks, r.stride, nblocks, stride, kinds);
       }
       planeKernelMade[kinds] = true;
     }
@@ -181,15 +181,15 @@ public final class Dataloop {
   }
 
   /**
-   * This vector leaf's blocks as a generated strip ({@link dev.layout.memory.PlaneKernel#strip}) for
+   * This vector leaf's blocks as a generated strip ({@link dev.layout.dataloop.kernel.PlaneKernel#strip}) for
    * the memory kinds {@code kinds}, or null (not a strided leaf of 4-, 8- or 16-byte blocks, or
    * generation off or at its bound). Exploits: the stride becomes a constant in the code, as in a
    * hand loop over a strided array, instead of a multiply per block. Racy like {@link #wordKernel}.
    */
-  dev.layout.memory.PlaneKernel stripKernel(int kinds) {
+  dev.layout.dataloop.kernel.PlaneKernel stripKernel(int kinds) {
     if (!stripKernelMade[kinds]) {
       if (kind == Kind.VECTOR && leaf && (blocklen == 4 || blocklen == 8 || blocklen == 16) && stride != blocklen) {
-        stripKernels[kinds] = dev.layout.memory.PlaneKernel.strip((int) blocklen, stride, kinds);
+        stripKernels[kinds] = dev.layout.dataloop.kernel.PlaneKernel.strip((int) blocklen, stride, kinds);
       }
       stripKernelMade[kinds] = true;
     }
@@ -199,12 +199,12 @@ public final class Dataloop {
   /**
    * The generated kernel for this leaf's word moves, or null (no words, or generation off or at its
    * bound: the generic word loops run), for the memory kinds {@code kinds} ({@link
-   * dev.layout.memory.MemoryAccess#baseKinds}). Racy on purpose: two threads may both look it up; the cache
+   * dev.layout.dataloop.kernel.MemoryAccess#baseKinds}). Racy on purpose: two threads may both look it up; the cache
    * returns the same kernel, which has no state.
    */
-  dev.layout.memory.WordKernel wordKernel(int kinds) {
+  dev.layout.dataloop.kernel.WordKernel wordKernel(int kinds) {
     if (!wordKernelMade[kinds]) {
-      wordKernels[kinds] = words == null ? null : dev.layout.memory.WordKernel.of(words, wordLongs, wordInts, size, kinds);
+      wordKernels[kinds] = words == null ? null : dev.layout.dataloop.kernel.WordKernel.of(words, wordLongs, wordInts, size, kinds);
       wordKernelMade[kinds] = true;
     }
     return wordKernels[kinds];
@@ -391,19 +391,31 @@ public final class Dataloop {
     return d + 1;
   }
 
-  /** Contiguous runs one instance is made of (before merging runs of consecutive blocks). */
+  /**
+   * Contiguous runs one instance is made of (before merging runs of consecutive blocks), by
+   * arithmetic over the tree (time proportional to its description, not to the runs);
+   * {@code Long.MAX_VALUE} when there are at least that many.
+   */
   public long runCount() {
     if (leaf) {
       return nblocks;
     }
     if (children == null && prefix == null) {
-      return Math.multiplyExact(Math.multiplyExact(nblocks, blocklen), child.runCount());
+      return saturatedProduct(saturatedProduct(nblocks, blocklen), child.runCount());
     }
     long n = 0;
     for (long b = 0; b < nblocks; b++) {
-      n = Math.addExact(n, Math.multiplyExact(blockLen(b), childOf(b).runCount()));
+      long x = saturatedProduct(blockLen(b), childOf(b).runCount());
+      if (x > Long.MAX_VALUE - n) {
+        return Long.MAX_VALUE;
+      }
+      n += x;
     }
     return n;
+  }
+
+  private static long saturatedProduct(long a, long b) {
+    return a != 0 && b > Long.MAX_VALUE / a ? Long.MAX_VALUE : a * b;
   }
 
   /** An indented, one-node-per-line rendering of the tree (what {@code layout describe} prints). */

@@ -135,8 +135,7 @@ public final class DataloopCompiler {
 
   /**
    * The dataloop of {@code type}'s description as given, without normalization and uncached: what
-   * the compiler made before it used the normalizer, for comparisons (tests, the benchmarks'
-   * {@code CompileChoiceRace}).
+   * the compiler made before it used the normalizer, for comparisons in tests.
    */
   static Dataloop compileAsGiven(Datatype type, Representation representation) {
     return type.isEmpty() ? null : new Run(representation).compile(type);

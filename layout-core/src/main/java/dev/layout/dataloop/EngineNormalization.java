@@ -13,9 +13,6 @@ import java.util.Map;
 
 /**
  * How {@link DataloopCompiler} uses the normalizer (Träff 2014): which description it compiles.
- * Figures are pack (unpack) speed relative to the dataloop of the description as given, from
- * {@code java -cp ... dev.layout.dataloop.CompileChoiceRace [n]} (benchmarks module; heap, n =
- * 32768 and 65536 blocks, three runs on a loaded 2-core machine).
  *
  * <p><b>Model.</b> The processing model of section 4 with the constants of {@code
  * conf/normalizer.properties} ({@code normalizer.processing.*}, identical to {@link
@@ -23,7 +20,7 @@ import java.util.Map;
  * minimizes loop entries and per-element work, and an index entry (a load, then the move) costs
  * twice a vector step. The storage model (the default, right for what ships to other processes)
  * is not used here: it ignores visits and splits a flat list of equal blocks into a nest of short
- * loops ({@code vec(a, vec(8, idx(4)))} given as a list: 0.73-0.89 with the storage form).
+ * loops ({@code vec(a, vec(8, idx(4)))} given as a list), each paying a loop set-up.
  *
  * <p><b>No list growth.</b> Under the processing model alone a vector of short vectors ({@code
  * vec(a, vec(2, con(1)))}) is cheaper as one index list of 2a entries, and a list of small records
@@ -31,13 +28,11 @@ import java.util.Map;
  * CostModel#withIdxLimit}) to index nodes no longer than the longest list the description already
  * stores: the compiler never trades vectors for a list, a compiled type's memory stays
  * proportional to its description, and a list of records keeps its record pattern, which the
- * word kernels hold in registers (a list of 4-field records as one flat list: 0.56-0.88).
+ * word kernels hold in registers.
  *
  * <p><b>Bounds.</b> Normalization reads every index list of the description, in {@code O(n·d(n))}
  * for a list of n entries (d(n) divisors), with a larger constant than compilation: at the bound (2^16
- * list entries: periodic, random, nearly periodic and irregular {@code indexed} lists) compiling
- * took 4-15 ms at steady state against 2-9 ms without normalization, and up to 35-110 ms cold, on
- * a loaded 2-core machine. Descriptions storing more than
+ * list entries) compiling stays in milliseconds. Descriptions storing more than
  * {@link #MAX_LIST_ENTRIES} list entries in all are compiled as given, with the compiler's own O(n)
  * regularity detection (coalescing, stride detection, periodic patterns), so committing an n-block
  * type stays O(n) (issue 3's irregular type of 10^6 and 10^7 blocks is not normalized). Types of
@@ -52,12 +47,11 @@ import java.util.Map;
  * (a loop over short leaves, or a leaf of varying widths), the given one is kept. That is a kernel
  * effect the cost model cannot see: the gather loop over 8-byte blocks moves a block in about half
  * a nanosecond, while a loop over strided rows pays a set-up per row ({@code vec(a, vec(20,
- * con(1)))} given as a list and compiled as the nested vectors of its normalized form: 0.52-0.90),
- * and a leaf of varying widths pays a width switch per block (the reverse case: an {@code indexed}
- * type of 1- and 2-element blocks compiled from its element list, section 6: 1.39-2.04). Where the
- * normalized form finds vectors above the leaves it wins (row starts given as a list over strided
- * rows, compiled as the nested vectors the three-level strided kernel runs in one call:
- * 1.14-1.39).
+ * con(1)))} given as a list), and a leaf of varying widths pays a width switch per block (the
+ * reverse case: an {@code indexed} type of 1- and 2-element blocks, section 6, is better compiled
+ * from its element list). Where the normalized form finds vectors above the leaves it wins (row
+ * starts given as a list over strided rows, compiled as the nested vectors the three-level strided
+ * kernel runs in one call).
  */
 final class EngineNormalization {
   private EngineNormalization() {}

@@ -2,7 +2,7 @@ package dev.layout.dataloop;
 
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
-import dev.layout.memory.MemoryAccess;
+import dev.layout.dataloop.kernel.MemoryAccess;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,21 +44,11 @@ public final class Segment {
   private long inner;
   private int top;
   private long position;
-  /** Whether nests may run in their cache-blocked order ({@link BlockedOrder}); off only for comparisons ({@link #inPackedOrder}). */
-  private final boolean blocking;
   /** Native kernels, made once and re-aimed per call, so that a steady-state pack or unpack allocates nothing. */
   private PackKernel packKernel;
   private UnpackKernel unpackKernel;
 
   private Segment(Datatype type, long count, Representation rep, Memory user, long origin) {
-    this(type, count, rep, user, origin, null, true);
-  }
-
-  /**
-   * {@code one}: the dataloop of one element to walk instead of the compiler's (null: compile);
-   * {@code blocking}: whether nests may run in their cache-blocked order.
-   */
-  private Segment(Datatype type, long count, Representation rep, Memory user, long origin, Dataloop one, boolean blocking) {
     if (type == null) {
       throw new NullPointerException("segment: type is null");
     }
@@ -67,7 +57,6 @@ public final class Segment {
     }
     this.type = type;
     this.count = count;
-    this.blocking = blocking;
     this.representation = rep;
     this.user = user;
     this.origin = origin;
@@ -86,7 +75,7 @@ public final class Segment {
           + " needs bytes [" + lo + ", " + hi + ") of the buffer (" + (hi - lo) + " bytes), but the buffer has " + user.byteSize()
           + " bytes");
     }
-    this.root = total == 0 ? null : one != null ? DataloopCompiler.repeat(one, type, count) : DataloopCompiler.compileCount(type, count, rep);
+    this.root = total == 0 ? null : DataloopCompiler.compileCount(type, count, rep);
     int depth = root == null ? 1 : root.depth();
     this.node = new Dataloop[depth];
     this.base = new long[depth];
@@ -109,28 +98,6 @@ public final class Segment {
       throw new NullPointerException("segment: user memory is null");
     }
     return new Segment(type, count, Representation.EXTERNAL32, user, origin);
-  }
-
-  /**
-   * A native segment that walks {@code one} (a dataloop of one element of {@code type}, e.g. {@link
-   * DataloopCompiler#compileAsGiven}) instead of the compiler's choice: for comparing dataloops of
-   * the same type (the benchmarks' {@code CompileChoiceRace}). The caller vouches that {@code one}
-   * describes {@code type}'s type map.
-   */
-  static Segment over(Dataloop one, Datatype type, long count, Memory user, long origin) {
-    return new Segment(type, count, Representation.NATIVE, user, origin, one, true);
-  }
-
-  /**
-   * Like {@link #of}, but every nest runs in packed order, never in its cache-blocked order (see
-   * {@link BlockedOrder}): for measuring what blocking gains in one JVM (the benchmarks' {@code
-   * BlockedOrderRace}). Moves the same bytes to the same places.
-   */
-  static Segment inPackedOrder(Datatype type, long count, Memory user, long origin) {
-    if (user == null) {
-      throw new NullPointerException("segment: user memory is null");
-    }
-    return new Segment(type, count, Representation.NATIVE, user, origin, null, false);
   }
 
   /** A segment without memory, for {@link #flatten} and {@link #process}: offsets are relative to the origin. */
@@ -321,7 +288,7 @@ public final class Segment {
           advance();
           continue;
         }
-        BlockedOrder order = blocking ? d.blockedOrder() : null;
+        BlockedOrder order = d.blockedOrder();
         if (order != null && k.mayReorder(order)) {
           if (b == 0 && elem[top] == 0 && d.size <= end - position) {
             // A whole instance not yet begun: a strided nest may run in its cache-blocked order.

@@ -16,7 +16,7 @@ import sun.misc.Unsafe;
  * }</pre>
  *
  * Public accessors check bounds on every call. The engine checks a whole operation's footprint
- * once, up front, and then uses the unchecked kernels in {@link MemoryAccess}; that is what makes it
+ * once, up front, and then runs the unchecked kernels of {@code dev.layout.dataloop.kernel}; that is what makes it
  * both fast and incapable of touching memory outside a region. Multi-byte accessors are
  * little-endian (the native order of the layout notation).
  */
@@ -26,6 +26,20 @@ public final class Memory {
   private static final long BUFFER_ADDRESS = fieldOffset(Buffer.class, "address");
   private static final long BYTEBUFFER_HB = fieldOffset(ByteBuffer.class, "hb");
   private static final long BYTEBUFFER_OFFSET = fieldOffset(ByteBuffer.class, "offset");
+
+  private static final boolean BIG_ENDIAN_HOST = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.BIG_ENDIAN;
+
+  private static short le(short v) {
+    return BIG_ENDIAN_HOST ? Short.reverseBytes(v) : v;
+  }
+
+  private static int le(int v) {
+    return BIG_ENDIAN_HOST ? Integer.reverseBytes(v) : v;
+  }
+
+  private static long le(long v) {
+    return BIG_ENDIAN_HOST ? Long.reverseBytes(v) : v;
+  }
 
   final Object base;
   final long address;
@@ -89,6 +103,20 @@ public final class Memory {
     return new Memory(base, address + offset, length, readOnly, owner);
   }
 
+  /**
+   * The base of unchecked accesses to these bytes: the array, or null for native memory. For the
+   * engine's kernels ({@code dev.layout.dataloop.kernel}), which check an operation's whole footprint
+   * with {@link #checkRange} before they touch a byte.
+   */
+  public Object base() {
+    return base;
+  }
+
+  /** The offset of byte 0 from {@link #base()} (an absolute address for native memory); see {@link #base()}. */
+  public long address() {
+    return address;
+  }
+
   public long byteSize() {
     return byteSize;
   }
@@ -136,35 +164,35 @@ public final class Memory {
 
   public short getShort(long offset) {
     checkRange("getShort", offset, 2);
-    return MemoryAccess.le(U.getShort(base, address + offset));
+    return le(U.getShort(base, address + offset));
   }
 
   public void putShort(long offset, short value) {
     checkWritable("putShort");
     checkRange("putShort", offset, 2);
-    U.putShort(base, address + offset, MemoryAccess.le(value));
+    U.putShort(base, address + offset, le(value));
   }
 
   public int getInt(long offset) {
     checkRange("getInt", offset, 4);
-    return MemoryAccess.le(U.getInt(base, address + offset));
+    return le(U.getInt(base, address + offset));
   }
 
   public void putInt(long offset, int value) {
     checkWritable("putInt");
     checkRange("putInt", offset, 4);
-    U.putInt(base, address + offset, MemoryAccess.le(value));
+    U.putInt(base, address + offset, le(value));
   }
 
   public long getLong(long offset) {
     checkRange("getLong", offset, 8);
-    return MemoryAccess.le(U.getLong(base, address + offset));
+    return le(U.getLong(base, address + offset));
   }
 
   public void putLong(long offset, long value) {
     checkWritable("putLong");
     checkRange("putLong", offset, 8);
-    U.putLong(base, address + offset, MemoryAccess.le(value));
+    U.putLong(base, address + offset, le(value));
   }
 
   public float getFloat(long offset) {
@@ -188,12 +216,8 @@ public final class Memory {
     src.checkRange("copy", srcOffset, length);
     dst.checkWritable("copy");
     dst.checkRange("copy", dstOffset, length);
-    if (src.base == dst.base && length > 0) {
-      // Same backing: the bulk intrinsic has memmove semantics, the word loop does not.
-      U.copyMemory(src.base, src.address + srcOffset, dst.base, dst.address + dstOffset, length);
-    } else {
-      MemoryAccess.copy(src, srcOffset, dst, dstOffset, length);
-    }
+    // The bulk intrinsic (memmove semantics: the same backing may overlap).
+    U.copyMemory(src.base, src.address + srcOffset, dst.base, dst.address + dstOffset, length);
   }
 
   /** Fills {@code [offset, offset + length)} with {@code value}. */
@@ -207,7 +231,7 @@ public final class Memory {
   public byte[] toArray(long offset, int length) {
     checkRange("toArray", offset, length);
     byte[] out = new byte[length];
-    MemoryAccess.copy(this, offset, ofArray(out), 0, length);
+    U.copyMemory(base, address + offset, out, BYTE_ARRAY_BASE, length);
     return out;
   }
 

@@ -94,11 +94,11 @@ final class TypeNormalization {
       return t;
     }
     Chain ch = chain(t);
-    if (ch != null) {
-      TypePath p = solve(ch, model);
+    TypePath p = ch == null ? null : solve(ch, model);
+    if (p != null) {
       return toDatatype(p, ch.unit, model);
     }
-    // Not a chain: normalize the children, keep the node.
+    // Not a chain (or a chain whose loops a path cannot hold): normalize the children, keep the node.
     if (t instanceof Contiguous c) {
       return Datatype.contiguous(c.count(), normalize(c.oldType(), model));
     }
@@ -326,9 +326,15 @@ final class TypeNormalization {
 
   // ------------------------------------------------------------------------------ the program
 
+  /** The least-cost path of a chain, or null when one of its loops (given or merged) has more than {@code Integer.MAX_VALUE} iterations (a path holds int counts). */
   private static TypePath solve(Chain ch, CostModel model) {
     long[] off = new long[1];
     List<Lv> levels = canonical(ch, off);
+    for (Lv lv : levels) {
+      if (lv.count() > Integer.MAX_VALUE) {
+        return null;
+      }
+    }
     final long x0 = off[0];
     final int depth = levels.size();
     final long[] base = new long[depth + 1]; // B_k
@@ -414,7 +420,10 @@ final class TypeNormalization {
     for (int l = chosen.size() - 1; l >= 0; l--) {
       CutProgram.Level lv = chosen.get(l);
       long b = lv.lower();
-      int count = Math.toIntExact(lv.count());
+      if (lv.count() > Integer.MAX_VALUE) {
+        return null; // merged loops beyond a path's int count
+      }
+      int count = (int) lv.count();
       if (lv.kind() == TypePath.Kind.VEC) {
         path = new TypePath.Vec(count, at.applyAsLong(b), path);
       } else {

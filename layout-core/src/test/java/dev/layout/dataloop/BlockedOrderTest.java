@@ -206,9 +206,6 @@ class BlockedOrderTest {
     Memory packed = memory(packedOff, packedBytes);
     assertThat(Segment.of(t, count, user, origin).pack(packed, 0, packedBytes)).isEqualTo(packedBytes);
     assertThat(packed.toArray(0, packedBytes)).as("pack of %d x %s", count, t).isEqualTo(expected);
-    Memory plain = memory(packedOff, packedBytes);
-    assertThat(Segment.inPackedOrder(t, count, user, origin).pack(plain, 0, packedBytes)).isEqualTo(packedBytes);
-    assertThat(plain.toArray(0, packedBytes)).as("pack of %d x %s in packed order", count, t).isEqualTo(expected);
     // In pieces (runs of the moved loop's iterations run blocked when it is the outermost loop).
     long[] cuts = cuts(packedBytes, r);
     Memory pieces = memory(packedOff, packedBytes);

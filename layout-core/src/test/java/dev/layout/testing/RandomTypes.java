@@ -30,6 +30,76 @@ public final class RandomTypes {
     });
   }
 
+  /**
+   * Types built to reach every leaf kernel of the engine: long vectors and hvectors, vectors of
+   * vectors (planes), indexed blocks at random slots, records of a few fields repeated, and resized
+   * runs, with block widths of any size from 1 to 160 bytes (odd ones included) and counts up to
+   * 2000, at most {@code maxBytes} of data per element.
+   */
+  public static Arbitrary<Datatype> leafTypes(long maxBytes) {
+    return Arbitraries.randomValue(r -> {
+      while (true) {
+        Datatype t = leafType(r);
+        if (t.byteSize() <= maxBytes && t.byteSize() > 0 && t.trueExtent() <= 1 << 20) {
+          return t;
+        }
+      }
+    });
+  }
+
+  /** One draw of {@link #leafTypes}. */
+  public static Datatype leafType(Random r) {
+    Primitive[] units = {Primitive.INT8, Primitive.INT16, Primitive.FLOAT32, Primitive.FLOAT64};
+    Primitive e = units[r.nextInt(units.length)];
+    long w = 1 + r.nextInt(r.nextBoolean() ? 8 : (int) (160 / e.byteSize())); // block in elements
+    long gap = 1 + r.nextInt(r.nextInt(4) == 0 ? 64 : 4);
+    long count = 1 + r.nextInt(r.nextBoolean() ? 40 : 2000);
+    switch (r.nextInt(6)) {
+      case 0:
+        return Datatype.vector(count, w, w + gap, e);
+      case 1:
+        return Datatype.hvector(count, 1, (w + gap) * e.byteSize() + r.nextInt(3), Datatype.contiguous(w, e));
+      case 2: {
+        long rows = 1 + r.nextInt(16);
+        long inner = 1 + r.nextInt(40);
+        Datatype row = Datatype.vector(inner, w, w + gap, e);
+        return Datatype.hvector(rows, 1, row.extent() + r.nextInt(5) * e.byteSize(), row);
+      }
+      case 3: {
+        int n = (int) Math.min(count, 500);
+        long[] slots = new long[n];
+        for (int i = 0; i < n; i++) {
+          slots[i] = i;
+        }
+        for (int i = n - 1; i > 0; i--) {
+          int j = r.nextInt(i + 1);
+          long x = slots[i];
+          slots[i] = slots[j];
+          slots[j] = x;
+          slots[i] *= w + gap;
+        }
+        slots[0] *= w + gap;
+        return Datatype.indexedBlock(w, slots, e);
+      }
+      case 4: {
+        // A record of two to four fields of one to three elements, repeated.
+        int fields = 2 + r.nextInt(3);
+        long[] lens = new long[fields];
+        long[] disps = new long[fields];
+        long at = 0;
+        for (int i = 0; i < fields; i++) {
+          lens[i] = 1 + r.nextInt(3);
+          disps[i] = at;
+          at += lens[i] + r.nextInt(3);
+        }
+        Datatype record = Datatype.resized(0, (at + r.nextInt(4)) * e.byteSize(), Datatype.indexed(lens, disps, e));
+        return Datatype.contiguous(count, record);
+      }
+      default:
+        return Datatype.contiguous(count, Datatype.resized(0, (w + gap) * e.byteSize(), Datatype.contiguous(w, e)));
+    }
+  }
+
   public static Datatype type(Random r, int depth) {
     if (depth == 0 || r.nextInt(5) == 0) {
       Primitive[] p = Primitive.values();

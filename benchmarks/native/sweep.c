@@ -1,0 +1,182 @@
+/*
+ * The native side of `layout bench sweep --native`: MPICH's MPI_Pack and MPI_Unpack on the sweep's
+ * layouts, built with MPI type constructors from the same numbers the Java side uses
+ * (dev.layout.bench.sweep.SweepPoint). Built by the bench command with `mpicc -O2`; run as one
+ * process (no mpiexec needed: a singleton MPI_Init).
+ *
+ *   sweep POINTS_FILE SLICE_MS SLICES
+ *
+ * POINTS_FILE has one point a line: shape elemBytes blockBytes stride blocksPerType count
+ * (shape 0 vector, 1 hvector of vectors, 2 indexed_block, 3 struct). For each point it prints
+ *   index packMBps unpackMBps fnv1a64(packed bytes)
+ * where MB/s is 10^6 packed bytes per second of this thread's CPU time, the median over SLICES
+ * slices of SLICE_MS each, after one untimed slice per direction.
+ */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define ROW 16
+#define SEED 0x5eedULL
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* The permutation of SweepPoint.permutation: Fisher-Yates driven by splitmix64. */
+static void permutation(long long *p, long long n, uint64_t seed) {
+  for (long long i = 0; i < n; i++) p[i] = i;
+  uint64_t x = seed;
+  for (long long i = n - 1; i > 0; i--) {
+    x += 0x9E3779B97F4A7C15ULL;
+    uint64_t z = x;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    long long j = (long long)(z % (uint64_t)(i + 1));
+    long long t = p[i];
+    p[i] = p[j];
+    p[j] = t;
+  }
+}
+
+static MPI_Datatype element(int e) {
+  return e == 1 ? MPI_INT8_T : e == 4 ? MPI_FLOAT : MPI_DOUBLE;
+}
+
+static MPI_Datatype build(int shape, int e, long long w, long long s, long long bpt) {
+  MPI_Datatype t, inner, raw;
+  MPI_Datatype el = element(e);
+  int b = (int)(w / e);
+  int st = (int)(s / e);
+  switch (shape) {
+    case 0:
+      MPI_Type_vector((int)bpt, b, st, el, &t);
+      break;
+    case 1:
+      MPI_Type_vector(ROW, b, st, el, &inner);
+      MPI_Type_create_hvector((int)(bpt / ROW), 1, (MPI_Aint)((ROW + 1) * s), inner, &t);
+      MPI_Type_free(&inner);
+      break;
+    case 2: {
+      long long *p = malloc(sizeof(long long) * bpt);
+      int *d = malloc(sizeof(int) * bpt);
+      permutation(p, bpt, SEED);
+      for (long long i = 0; i < bpt; i++) d[i] = (int)(p[i] * st);
+      MPI_Type_create_indexed_block((int)bpt, b, d, el, &t);
+      free(p);
+      free(d);
+      break;
+    }
+    default: {
+      /* SweepPoint.members: float64, int32 and int8 members in a row, resized to the stride. */
+      long long f = w / 16 * 8;
+      long long i = (w - f) / 8 * 4;
+      long long c = w - f - i;
+      long long bytes[3] = {f, i, c};
+      int unit[3] = {8, 4, 1};
+      MPI_Datatype kinds[3] = {MPI_DOUBLE, MPI_INT32_T, MPI_INT8_T};
+      int lens[3];
+      MPI_Aint disps[3];
+      MPI_Datatype types[3];
+      int n = 0;
+      long long at = 0;
+      for (int k = 0; k < 3; k++) {
+        if (bytes[k] > 0) {
+          lens[n] = (int)(bytes[k] / unit[k]);
+          disps[n] = (MPI_Aint)at;
+          types[n] = kinds[k];
+          at += bytes[k];
+          n++;
+        }
+      }
+      MPI_Type_create_struct(n, lens, disps, types, &raw);
+      MPI_Type_create_resized(raw, 0, (MPI_Aint)s, &t);
+      MPI_Type_free(&raw);
+    }
+  }
+  MPI_Type_commit(&t);
+  return t;
+}
+
+static int cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* One direction: MB/s, the median of `slices` slices of `ms` each after one untimed slice. */
+static double measure(int pack, MPI_Datatype t, int count, char *user, char *packed, int bytes, double ms, int slices) {
+  double v[64];
+  for (int k = -1; k < slices; k++) {
+    double t0 = now();
+    long long runs = 0;
+    double t1;
+    do {
+      int pos = 0;
+      if (pack) {
+        MPI_Pack(user, count, t, packed, bytes, &pos, MPI_COMM_SELF);
+      } else {
+        MPI_Unpack(packed, bytes, &pos, user, count, t, MPI_COMM_SELF);
+      }
+      runs++;
+      t1 = now();
+    } while (t1 - t0 < ms / 1000.0);
+    if (k >= 0) v[k] = (double)bytes * runs / (t1 - t0) / 1e6;
+  }
+  qsort(v, slices, sizeof(double), cmp);
+  return slices % 2 ? v[slices / 2] : (v[slices / 2 - 1] + v[slices / 2]) / 2;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 4) {
+    fprintf(stderr, "usage: sweep POINTS_FILE SLICE_MS SLICES\n");
+    return 2;
+  }
+  FILE *in = fopen(argv[1], "r");
+  if (!in) {
+    perror(argv[1]);
+    return 2;
+  }
+  double ms = atof(argv[2]);
+  int slices = atoi(argv[3]);
+  if (slices < 1 || slices > 64) {
+    fprintf(stderr, "sweep: slices %d (expected: 1 to 64)\n", slices);
+    return 2;
+  }
+  MPI_Init(&argc, &argv);
+  int shape, e;
+  long long w, s, bpt, count;
+  for (int index = 0; fscanf(in, "%d %d %lld %lld %lld %lld", &shape, &e, &w, &s, &bpt, &count) == 6; index++) {
+    MPI_Datatype t = build(shape, e, w, s, bpt);
+    MPI_Aint lb, extent, tlb, textent;
+    MPI_Type_get_extent(t, &lb, &extent);
+    MPI_Type_get_true_extent(t, &tlb, &textent);
+    long long userBytes = (count - 1) * extent + tlb + textent;
+    int bytes = (int)(w * bpt * count);
+    char *user = malloc(userBytes);
+    char *packed = malloc(bytes);
+    for (long long k = 0; k < userBytes; k++) user[k] = (char)((k * 31 + 7) & 0xFF);
+    int pos = 0;
+    MPI_Pack(user, (int)count, t, packed, bytes, &pos, MPI_COMM_SELF);
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (int k = 0; k < bytes; k++) {
+      h ^= (unsigned char)packed[k];
+      h *= 0x100000001b3ULL;
+    }
+    double p = measure(1, t, (int)count, user, packed, bytes, ms, slices);
+    double u = measure(0, t, (int)count, user, packed, bytes, ms, slices);
+    printf("%d %.1f %.1f %016llx\n", index, p, u, (unsigned long long)h);
+    fflush(stdout);
+    free(user);
+    free(packed);
+    MPI_Type_free(&t);
+  }
+  MPI_Finalize();
+  fclose(in);
+  return 0;
+}

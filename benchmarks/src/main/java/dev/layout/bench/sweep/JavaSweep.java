@@ -1,0 +1,87 @@
+package dev.layout.bench.sweep;
+
+import dev.layout.bench.Meter;
+import dev.layout.bench.PackSuite;
+import dev.layout.bench.Raw;
+import dev.layout.bench.Target;
+import dev.layout.dataloop.Segment;
+import dev.layout.datatype.Datatype;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The Java side of the sweep in this JVM: per item, the engine (a reused {@link Segment}) against the
+ * best of the {@link HandLoops} (bulk copies, word moves or element moves, whichever ran faster in a first
+ * slice), in adjacent slice pairs; the ratio is the median of the pairs' ratios. Before timing, the
+ * engine's packed bytes are checked against the hand loop's.
+ */
+final class JavaSweep {
+  private final long sliceNanos;
+  private final int pairs;
+
+  JavaSweep(boolean quick) {
+    this.sliceNanos = quick ? 8_000_000L : 20_000_000L;
+    this.pairs = quick ? 4 : 6;
+  }
+
+  List<SweepReport.Row> run(List<SweepGrid.Item> items, PrintStream out) {
+    List<SweepReport.Row> rows = new ArrayList<>();
+    out.println(SweepReport.header(false));
+    for (SweepGrid.Item item : items) {
+      SweepReport.Row r = measure(item);
+      rows.add(r);
+      out.println(SweepReport.format(r, false));
+    }
+    return rows;
+  }
+
+  private SweepReport.Row measure(SweepGrid.Item item) {
+    SweepPoint p = item.point();
+    Datatype t = p.type();
+    long bytes = p.packedBytes();
+    long userBytes = Math.addExact(Math.multiplyExact(p.count() - 1, t.extent()), t.trueUb());
+    HandLoops hand = new HandLoops(p);
+    Target target = item.target();
+    boolean pack = item.pack();
+    try (Target.Buf user = target.allocate(userBytes); Target.Buf packed = target.allocate(bytes); Target.Buf check = target.allocate(bytes)) {
+      user.fillPattern();
+      Segment seg = Segment.of(t, p.count(), user.memory, 0);
+      seg.pack(check.memory, 0, bytes);
+      hand.run(user.base, user.address, packed.base, packed.address, HandLoops.Move.WORDS, true);
+      if (!same(check, packed, bytes)) {
+        throw new IllegalStateException("bench sweep: " + item.label() + ": the engine packed other bytes than the hand loop");
+      }
+      Runnable engine = PackSuite.engine(seg, packed.memory, bytes, pack);
+      HandLoops.Move[] moves = HandLoops.Move.values();
+      Runnable[] loops = new Runnable[moves.length];
+      for (int i = 0; i < moves.length; i++) {
+        HandLoops.Move m = moves[i];
+        loops[i] = () -> hand.run(user.base, user.address, packed.base, packed.address, m, pack);
+      }
+      Meter.warm(bytes, sliceNanos, 2, engine);
+      Meter.warm(bytes, sliceNanos, 2, loops);
+      int best = 0;
+      double fastest = 0;
+      for (int i = 0; i < loops.length; i++) {
+        double v = Meter.mbPerSecond(loops[i], bytes, sliceNanos);
+        if (v > fastest) {
+          fastest = v;
+          best = i;
+        }
+      }
+      PackSuite.Paired r = PackSuite.paired(loops[best], engine, bytes, sliceNanos, pairs);
+      long alloc = Meter.allocatedPerRun(engine, 5);
+      return new SweepReport.Row(p, target.label(), item.op(), r.base(), moves[best].label(), r.candidate(), r.ratio(), alloc, Double.NaN);
+    }
+  }
+
+  private static boolean same(Target.Buf a, Target.Buf b, long bytes) {
+    for (long i = 0; i < bytes; i++) {
+      if (Raw.U.getByte(a.base, a.address + i) != Raw.U.getByte(b.base, b.address + i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,116 @@
+package dev.layout.dataloop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.layout.datatype.Datatype;
+import dev.layout.memory.Memory;
+import dev.layout.testing.Buffers;
+import dev.layout.testing.RandomTypes;
+import dev.layout.testing.TypeMaps;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every leaf kernel against the naive type-map interpreter, on heap and off-heap memory: the types
+ * of {@link RandomTypes#leafTypes} (long vectors, odd widths, large counts), and a check that those
+ * generators reach every kernel ({@link #kernels}).
+ */
+class LeafKernelPropertyTest {
+  @Provide
+  Arbitrary<Datatype> leafTypes() {
+    return RandomTypes.leafTypes(1 << 16);
+  }
+
+  @Property(tries = 300)
+  void packAndUnpackEqualTheTypeMapInterpreter(@ForAll("leafTypes") Datatype t, @ForAll @IntRange(min = 1, max = 2) int count,
+      @ForAll long seed, @ForAll boolean offHeap) {
+    Buffers b = Buffers.around(t, count, 3, seed);
+    byte[] expect = TypeMaps.naivePack(t, count, b.bytes(), b.origin(), false);
+    java.nio.ByteBuffer direct = java.nio.ByteBuffer.allocateDirect(b.bytes().length);
+    Memory user = offHeap ? Memory.ofBuffer(direct) : Memory.ofArray(b.bytes().clone());
+    if (offHeap) {
+      direct.put(0, b.bytes());
+    }
+    byte[] packed = new byte[expect.length];
+    assertThat(Segment.of(t, count, user, b.origin()).pack(Memory.ofArray(packed), 0, packed.length)).isEqualTo(packed.length);
+    assertThat(packed).as(t.toString()).isEqualTo(expect);
+
+    // Unpack into a cleared buffer: exactly the type map's bytes come back (these types do not overlap).
+    byte[] cleared = new byte[b.bytes().length];
+    Arrays.fill(cleared, (byte) 0x5A);
+    Memory back = offHeap ? Memory.ofBuffer(java.nio.ByteBuffer.allocateDirect(cleared.length).put(0, cleared)) : Memory.ofArray(cleared);
+    assertThat(Segment.of(t, count, back, b.origin()).unpack(Memory.ofArray(packed), 0, packed.length)).isEqualTo(packed.length);
+    byte[] want = new byte[cleared.length];
+    Arrays.fill(want, (byte) 0x5A);
+    for (long o : TypeMaps.byteOffsets(t, count)) {
+      want[(int) (b.origin() + o)] = b.bytes()[(int) (b.origin() + o)];
+    }
+    assertThat(back.toArray(0, want.length)).as(t.toString()).isEqualTo(want);
+  }
+
+  /** The leaf kernels and width classes a compiled type selects (see {@link #classify}). */
+  static final Set<String> KERNELS = Set.of("run", "strided 1", "strided 2-3", "strided 4-7", "strided 8-16", "strided 17-32",
+      "strided 33-63", "strided 64+", "listed", "listed words", "planes", "repeated records");
+
+  @Test
+  void theGeneratorsReachEveryLeafKernel() {
+    Set<String> seen = new TreeSet<>();
+    Random r = new Random(22);
+    for (int i = 0; i < 3000; i++) {
+      Datatype t = RandomTypes.leafType(r);
+      if (t.byteSize() > 0 && t.byteSize() <= 1 << 16 && t.trueExtent() <= 1 << 20) {
+        for (long count : new long[] {1, 2}) {
+          classify(DataloopCompiler.compileCount(t, count, Representation.NATIVE), seen);
+        }
+      }
+    }
+    assertThat(seen).as("kernels the generators select").containsAll(KERNELS);
+  }
+
+  /**
+   * Adds the kernels the walk selects for {@code d}: a leaf by its shape (a run, strided blocks by
+   * width class, listed blocks, listed blocks as word moves), a loop repeating a small record of
+   * listed blocks, and a vector of vector leaves (planes). (A loop repeating runs never comes out of
+   * the compiler: runs at a spacing compile to a strided leaf.)
+   */
+  static void classify(Dataloop d, Set<String> out) {
+    if (d == null) {
+      return;
+    }
+    if (d.leaf) {
+      switch (d.kind) {
+        case CONTIG -> out.add("run");
+        case VECTOR -> out.add("strided " + widthClass(d.blocklen));
+        default -> out.add(d.words != null ? "listed words" : "listed");
+      }
+      return;
+    }
+    Dataloop c = d.child;
+    if (c != null && c.leaf && c.kind != Dataloop.Kind.VECTOR && c.kind != Dataloop.Kind.CONTIG
+        && (d.kind == Dataloop.Kind.CONTIG || d.blocklen == 1)) {
+      out.add("repeated records");
+    }
+    if (d.kind == Dataloop.Kind.VECTOR && d.blocklen == 1 && c != null && c.leaf && c.kind == Dataloop.Kind.VECTOR) {
+      out.add("planes");
+    }
+    if (d.children != null) {
+      for (Dataloop k : d.children) {
+        classify(k, out);
+      }
+    } else {
+      classify(c, out);
+    }
+  }
+
+  static String widthClass(long w) {
+    return w == 1 ? "1" : w < 4 ? "2-3" : w < 8 ? "4-7" : w <= 16 ? "8-16" : w <= 32 ? "17-32" : w < 64 ? "33-63" : "64+";
+  }
+}
