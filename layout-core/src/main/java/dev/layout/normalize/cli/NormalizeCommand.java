@@ -37,7 +37,9 @@ import java.util.Set;
  *   <li>Options take their value as {@code --opt=value} or {@code --opt value}; values may start
  *       with {@code -} ({@code --disps=-3,5,7}, {@code --disps -3,5,7}).
  *   <li>Constants not given come from {@code --conf FILE} (a {@code normalizer.properties}) if
- *       given, else from {@link CostModel#DEFAULTS}, which equal {@code conf/normalizer.properties}.
+ *       given, else from {@code normalizer.properties} in {@code $LAYOUT_CONF} or {@code ./conf} if
+ *       there is one (the repository's {@code conf/normalizer.properties} holds {@link
+ *       CostModel#DEFAULTS}), else from {@link CostModel#DEFAULTS}.
  *   <li>Exit status: 0 on success; 2 for bad arguments or input ({@code layout: error: <message>});
  *       1 if a file cannot be read.
  * </ul>
@@ -46,6 +48,18 @@ public final class NormalizeCommand implements Subcommand {
 
   private static final Set<String> OPTIONS =
       Set.of("model", "kcon", "kvec", "kidx", "ccon", "cvec", "cidx", "disps", "input", "conf", "type");
+
+  private final Path confDir;
+
+  /** The command reading {@code normalizer.properties} from {@code $LAYOUT_CONF}, or {@code ./conf}. */
+  public NormalizeCommand() {
+    this(Path.of(System.getenv("LAYOUT_CONF") == null || System.getenv("LAYOUT_CONF").isBlank()
+        ? "conf" : System.getenv("LAYOUT_CONF")));
+  }
+
+  NormalizeCommand(Path confDir) {
+    this.confDir = confDir;
+  }
 
   @Override
   public String name() {
@@ -185,10 +199,11 @@ public final class NormalizeCommand implements Subcommand {
     return opts;
   }
 
-  private static CostModel model(Map<String, String> opts) throws IOException {
+  private CostModel model(Map<String, String> opts) throws IOException {
     Properties props = new Properties(CostModel.DEFAULTS);
-    if (opts.containsKey("conf")) {
-      Path conf = InputFiles.readable("normalize: --conf", opts.get("conf"));
+    Path fallback = confDir.resolve("normalizer.properties");
+    if (opts.containsKey("conf") || Files.isRegularFile(fallback)) {
+      Path conf = opts.containsKey("conf") ? InputFiles.readable("normalize: --conf", opts.get("conf")) : fallback;
       try (var r = Files.newBufferedReader(conf, StandardCharsets.UTF_8)) {
         props.load(r);
       } catch (IOException e) {

@@ -108,4 +108,19 @@ class NormalizeCommandTest {
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.err()).startsWith("layout: error: ");
   }
+
+  @Test
+  void constantsComeFromNormalizerPropertiesInTheConfFolder(@TempDir Path conf) throws java.io.IOException {
+    Files.writeString(conf.resolve("normalizer.properties"), "normalizer.model=processing\n");
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    int status = new NormalizeCommand(conf).run(new String[] {"--type", "indexed([1,1,1,1], [0,2,4,6], float64)"},
+        new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    assertThat(status).isZero();
+    assertThat(o.toString(StandardCharsets.UTF_8)).contains("model=processing");
+    // without the file, the code defaults (storage)
+    o.reset();
+    new NormalizeCommand(conf.resolve("none")).run(new String[] {"--type", "indexed([1,1,1,1], [0,2,4,6], float64)"},
+        new PrintStream(o, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    assertThat(o.toString(StandardCharsets.UTF_8)).contains("model=storage");
+  }
 }

@@ -22,7 +22,14 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
  * counts) and packing the face. Prints the medians of the timed repetitions, wall
  * and process CPU time.
  *
- * <pre>java -cp ... dev.layout.fileview.FaceReadBenchmark [n=256] [reps=5] [local|hdfs|both]</pre>
+ * <p>In the benchmarks module's test tree (it needs a MiniDFSCluster); run from the repository root:
+ *
+ * <pre>
+ * ./mvnw -B -q -pl benchmarks -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
+ *     -Dmdep.outputFile=target/face-cp.txt
+ * java -Xmx2g -cp benchmarks/target/test-classes:benchmarks/target/classes:$(cat benchmarks/target/face-cp.txt) \
+ *     dev.layout.fileview.FaceReadBenchmark [n=256] [reps=5] [local|hdfs|both]
+ * </pre>
  */
 public final class FaceReadBenchmark {
   public static void main(String[] args) throws Exception {
