@@ -13,7 +13,8 @@ import java.util.Objects;
  * int owner = d.domainOf(fileOffset);                      // route a piece to its writer
  * }</pre>
  */
-public final class FileDomains {
+public final class FileDomains implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
   private final long[] bounds;
 
   private FileDomains(long[] bounds) {
@@ -55,6 +56,45 @@ public final class FileDomains {
     for (int i = 0; i < n; i++) {
       b[i + 1] = b[i] + q + (i < r ? 1 : 0);
     }
+    return new FileDomains(b);
+  }
+
+  /**
+   * At most {@code maxCount} domains whose inner bounds fall on multiples of {@code blockSize}
+   * (the file system's block size), so that each domain's part is whole blocks and {@code concat}
+   * makes a file of full blocks: as many domains as the file has blocks, up to {@code maxCount},
+   * the blocks spread evenly. A file of fewer than two blocks is split {@linkplain #even evenly}
+   * into domains of at least {@code minDomainBytes} (one domain if it is smaller than that).
+   *
+   * @throws IllegalArgumentException naming the argument if a length, count or size is not positive
+   */
+  public static FileDomains aligned(long fileLength, int maxCount, long blockSize, long minDomainBytes) {
+    if (fileLength <= 0) {
+      throw new IllegalArgumentException("file domains: length " + fileLength + " (expected: > 0)");
+    }
+    if (maxCount < 1) {
+      throw new IllegalArgumentException("file domains: count " + maxCount + " (expected: >= 1)");
+    }
+    if (blockSize <= 0) {
+      throw new IllegalArgumentException("file domains: block size " + blockSize + " (expected: > 0)");
+    }
+    if (minDomainBytes <= 0) {
+      throw new IllegalArgumentException("file domains: minimum domain " + minDomainBytes + " (expected: > 0 bytes)");
+    }
+    long blocks = (fileLength - 1) / blockSize + 1;
+    if (blocks < 2) {
+      long fit = Math.max(1, fileLength / minDomainBytes);
+      return even(fileLength, (int) Math.min(maxCount, fit));
+    }
+    int n = (int) Math.min(maxCount, blocks);
+    long[] b = new long[n + 1];
+    for (int i = 1; i < n; i++) {
+      // Block index i * blocks / n without overflow: blocks < 2^63 / blockSize, n <= 2^31.
+      long q = blocks / n;
+      long r = blocks % n;
+      b[i] = (q * i + (r * i) / n) * blockSize;
+    }
+    b[n] = fileLength;
     return new FileDomains(b);
   }
 

@@ -195,6 +195,9 @@ public final class ViewWriter implements Closeable {
         // Local file system, most object stores: a single writer copies the parts below.
       }
     }
+    if (!concatenated && n > 1 && localConcat(fs, parts)) {
+      concatenated = true;
+    }
     if (concatenated) {
       if (!fs.rename(parts[0], path)) {
         throw new IOException("fileview: could not rename " + parts[0] + " to " + path + (fs.exists(path) ? " (target now exists)" : ""));
@@ -228,11 +231,66 @@ public final class ViewWriter implements Closeable {
     return len;
   }
 
+  /**
+   * The local file system's stand-in for {@code concat}: appends parts 1.. to part 0 channel to
+   * channel ({@code FileChannel.transferFrom}: part 0 is not copied, the rest not through the Java
+   * heap, and no checksum pass) and deletes them; part 0's checksum file goes (a local file without one
+   * is read unverified). False if {@code fs} is not the local file system.
+   */
+  private static boolean localConcat(FileSystem fs, Path[] parts) throws IOException {
+    FileSystem raw = fs instanceof ChecksumFileSystem c ? c.getRawFileSystem() : fs;
+    if (!(raw instanceof RawLocalFileSystem local)) {
+      return false;
+    }
+    java.io.File first = local.pathToFile(parts[0]);
+    try (java.nio.channels.FileChannel out = java.nio.channels.FileChannel.open(first.toPath(), java.nio.file.StandardOpenOption.WRITE)) {
+      for (int i = 1; i < parts.length; i++) {
+        try (java.nio.channels.FileChannel in = java.nio.channels.FileChannel.open(local.pathToFile(parts[i]).toPath())) {
+          long size = in.size();
+          for (long at = 0; at < size; ) {
+            at += out.transferFrom(in, out.size(), size - at);
+          }
+        }
+      }
+    }
+    if (fs instanceof ChecksumFileSystem c) {
+      local.delete(c.getChecksumFile(parts[0]), false);
+    }
+    for (int i = 1; i < parts.length; i++) {
+      fs.delete(parts[i], false);
+    }
+    return true;
+  }
+
   /** Deletes whatever parts of a {@link #forDomain} write exist (an abandoned write). */
   public static void discardParts(FileSystem fs, Path path, FileDomains domains, String jobId) throws IOException {
     for (int i = 0; i < domains.count(); i++) {
       fs.delete(partPath(path, jobId, i), false);
     }
+  }
+
+  /**
+   * Deletes every file a write with {@code jobId} left beside {@code path}: parts, and the
+   * temporary files of writers that died before committing (their names start with the part's).
+   * For the cleanup of an aborted write, when which domains were written is not known; returns the
+   * number of files deleted.
+   */
+  public static int discardWrite(FileSystem fs, Path path, String jobId) throws IOException {
+    Objects.requireNonNull(fs, "discardWrite: fs is null");
+    Objects.requireNonNull(path, "discardWrite: path is null");
+    checkJobId(jobId);
+    String prefix = "." + path.getName() + "." + jobId + ".";
+    Path dir = path.getParent();
+    if (!fs.exists(dir)) {
+      return 0;
+    }
+    int n = 0;
+    for (FileStatus st : fs.listStatus(dir, p -> p.getName().startsWith(prefix))) {
+      if (st.isFile() && fs.delete(st.getPath(), false)) {
+        n++;
+      }
+    }
+    return n;
   }
 
   private static Path tempPath(Path path) {
@@ -328,7 +386,7 @@ public final class ViewWriter implements Closeable {
       throw new IllegalStateException("commit: writer of " + path + " is closed or committed");
     }
     finished = true;
-    Path tmp = tempPath(path);
+    Path tmp = domains != null ? new Path(path.getParent(), partPath(path, jobId, domain).getName() + "." + UUID.randomUUID() + ".tmp") : tempPath(path);
     boolean done = false;
     try {
       long start = appending ? existingLength : domains != null ? domains.start(domain) : 0;

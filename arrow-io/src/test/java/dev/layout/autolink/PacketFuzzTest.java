@@ -24,7 +24,7 @@ class PacketFuzzTest {
   private static final TypeRegistry REGISTRY = Graphs.registry();
   private static final Graphs.Shape[] SHAPES = Graphs.Shape.values();
 
-  @FuzzTest(maxDuration = "5s")
+  @FuzzTest(maxDuration = "2m")
   void expand(FuzzedDataProvider data) {
     Graphs.Shape shape = SHAPES[data.consumeInt(0, SHAPES.length - 1)];
     int n = data.consumeInt(0, 40);

@@ -8,7 +8,8 @@ import java.util.function.LongSupplier;
  * The driver's progress bar: {@code heat [###############...............] 50/100  10.0 it/s  ETA 5s},
  * fed with the number of complete iterations (from any thread; see {@code HaloExchange.progress}).
  * On a terminal it redraws one line in place (at most ten times a second); otherwise it prints a
- * plain line for the first count and each further tenth of the run, so CI logs stay short. {@link
+ * plain line for the first count and each further tenth of the run (a line per tenth even when a
+ * report jumps over several), so CI logs stay short. {@link
  * #finish} prints the final line, {@code heat [####...#] 100/100  12.5 it/s  done in 8.1s}.
  *
  * <p>The rate is measured from the first count received, so the set-up before the first iteration
@@ -62,6 +63,7 @@ public final class Progress {
   private long firstNanos;
   private long lastShown = -1;
   private long lastTenth = -1;
+  private long lastPrinted = -1;
   private long lastDrawNanos;
   private int drawnWidth;
   private boolean finished;
@@ -103,26 +105,44 @@ public final class Progress {
       draw("\r" + line(done, now));
     } else {
       long tenth = total == 0 ? 10 : done * 10 / total;
-      if (done >= total || tenth == lastTenth) {
+      if (done >= total || tenth <= lastTenth) {
         return; // the final line is finish()'s; within a tenth, stay quiet
       }
+      if (lastTenth < 0) {
+        out.println(line(done, now)); // the first count, whatever it is
+        lastPrinted = done;
+      } else {
+        // one line per tenth passed: a jump over several tenths (reports come in at most every 100 ms) prints each
+        for (long t = lastTenth + 1; t <= tenth; t++) {
+          long at = t == tenth ? done : (t * total + 9) / 10; // the first count in tenth t
+          if (at > lastPrinted) {
+            out.println(line(at, now));
+            lastPrinted = at;
+          }
+        }
+      }
       lastTenth = tenth;
-      out.println(line(done, now));
       out.flush();
     }
     lastShown = done;
     lastDrawNanos = now;
   }
 
-  /** Prints the final line: the full bar, the rate and the time since the bar was made. */
-  public synchronized void finish() {
+  /**
+   * Prints the final line: the full bar, the rate over the whole run and the time since the bar
+   * was made; returns that time in nanoseconds (the run's wall time, for the summary, so the two
+   * agree). The rate is the total over the same time, so it agrees with the wall time too (after
+   * a resume from a checkpoint it counts the resumed iterations).
+   */
+  public synchronized long finish() {
+    long now = clock.getAsLong();
+    long elapsed = now - startNanos;
     if (finished || style == Style.OFF) {
       finished = true;
-      return;
+      return elapsed;
     }
     finished = true;
-    long now = clock.getAsLong();
-    String text = bar(total) + String.format(Locale.ROOT, "  %s it/s  done in %s", rate(total, now), formatSeconds((now - startNanos) / 1e9));
+    String text = bar(total) + String.format(Locale.ROOT, "  %s it/s  done in %s", overallRate(elapsed), formatSeconds(elapsed / 1e9));
     if (style == Style.TERMINAL) {
       draw("\r" + text);
       out.println();
@@ -130,6 +150,14 @@ public final class Progress {
       out.println(text);
     }
     out.flush();
+    return elapsed;
+  }
+
+  private String overallRate(long elapsedNanos) {
+    if (total <= 0 || elapsedNanos <= 0) {
+      return "--";
+    }
+    return String.format(Locale.ROOT, "%.1f", total / (elapsedNanos / 1e9));
   }
 
   /** The text of the bar after {@code done} iterations at clock time {@code nowNanos}. */
@@ -152,9 +180,6 @@ public final class Progress {
   /** Iterations per second since the first count, or "--" before a second, larger count. */
   private String rate(long done, long nowNanos) {
     if (firstDone < 0 || done <= firstDone || nowNanos <= firstNanos) {
-      if (done > 0 && nowNanos > startNanos && finished) {
-        return String.format(Locale.ROOT, "%.1f", done / ((nowNanos - startNanos) / 1e9));
-      }
       return "--";
     }
     return String.format(Locale.ROOT, "%.1f", (done - firstDone) / ((nowNanos - firstNanos) / 1e9));

@@ -1,9 +1,13 @@
 package dev.layout.jobs;
 
+import dev.layout.jobs.output.OutputDirectory;
 import dev.layout.naming.Dims;
+import dev.layout.spark.grid.CheckpointPolicy;
+import dev.layout.spark.grid.ExchangeMode;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 
@@ -47,42 +51,207 @@ public final class SparkJobs {
   }
 
   /** {@code --mode barrier|shuffle}. */
-  public static dev.layout.spark.grid.ExchangeMode exchangeMode(JobOptions o) {
-    return dev.layout.spark.grid.ExchangeMode.valueOf(o.getChoice("mode", "barrier", "shuffle").toUpperCase(java.util.Locale.ROOT));
+  public static ExchangeMode exchangeMode(JobOptions o) {
+    return ExchangeMode.valueOf(o.getChoice("mode", "barrier", "shuffle").toUpperCase(java.util.Locale.ROOT));
   }
 
-  /** Applies {@code --checkpoint-interval K [--checkpoint-dir DIR]} (0: no checkpoints) to an exchange. */
-  public static dev.layout.spark.grid.HaloExchange withCheckpoints(JobOptions o, dev.layout.spark.grid.HaloExchange ex) {
+  /**
+   * {@code --checkpoint-interval K [--checkpoint-dir DIR]}: none for K = 0; in barrier mode K needs
+   * a directory (any Hadoop path, a bare path is local); in shuffle mode without a directory the
+   * block RDD is checkpointed locally (lineage truncation only, nothing to resume from).
+   *
+   * @throws IllegalArgumentException for a directory without an interval, or an interval without a
+   *     directory in barrier mode
+   */
+  public static CheckpointPolicy checkpoints(String job, JobOptions o, ExchangeMode mode) {
     int interval = (int) o.getLong("checkpoint-interval", 0, Integer.MAX_VALUE);
-    String dir = o.get("checkpoint-dir");
+    String dir = o.get("checkpoint-dir").trim();
     if (interval == 0) {
-      return ex;
+      if (!dir.isEmpty()) {
+        throw new IllegalArgumentException(job + ": --checkpoint-dir " + dir + " with --checkpoint-interval 0 (expected: an interval >= 1,"
+            + " or no --checkpoint-dir)");
+      }
+      return CheckpointPolicy.NONE;
     }
-    return ex.checkpoint(dir.isEmpty()
-        ? dev.layout.spark.grid.CheckpointPolicy.every(interval)
-        : dev.layout.spark.grid.CheckpointPolicy.every(interval, dir));
+    if (dir.isEmpty()) {
+      if (mode == ExchangeMode.BARRIER) {
+        throw new IllegalArgumentException(job + ": --checkpoint-interval " + interval + " without --checkpoint-dir (expected: a directory"
+            + " to write barrier-mode checkpoints to and resume from, e.g. --checkpoint-dir hdfs:///tmp/" + job + "-ckpt)");
+      }
+      return CheckpointPolicy.every(interval);
+    }
+    return CheckpointPolicy.every(interval, OutputDirectory.resolve("checkpoint-dir", dir).toString());
   }
 
-  public static Path outDir(JobOptions o) throws IOException {
-    Path out = Path.of(o.get("out"));
-    Files.createDirectories(out);
+  /** The bench job's local {@code --out} directory, created (the bench job writes only reports, no grid). */
+  public static java.nio.file.Path outDir(JobOptions o) throws IOException {
+    java.nio.file.Path out = java.nio.file.Path.of(o.get("out"));
+    java.nio.file.Files.createDirectories(out);
     return out;
   }
 
-  /** Runs a job body with the CLI's error conventions: 2 for bad options, 1 for I/O, 3 otherwise. */
+  /**
+   * Opens {@code --out} (any Hadoop path; see {@link OutputDirectory}) with {@code --overwrite}, on
+   * the session's Hadoop configuration. Call it once every option is validated, so that a bad
+   * option creates nothing; the directory is released (and its unfinished files deleted) if the
+   * run is interrupted.
+   */
+  public static OutputDirectory openOutput(String job, JobOptions o, SparkSession spark) throws IOException {
+    OutputDirectory out = OutputDirectory.open(job, o.get("out"), o.getBoolean("overwrite"), spark.sparkContext().hadoopConfiguration());
+    onInterrupt(out::abort);
+    return out;
+  }
+
+  /** Bound of every wait of the jobs' barrier stages (mesh set-up, each collective). */
+  public static final Duration TIMEOUT = Duration.ofMinutes(2);
+
+  /** The largest side of a job's picture, in tiles. */
+  public static final int THUMBNAIL = 1024;
+
+  /**
+   * The input file {@code --OPTION PATH} names (any Hadoop path; a bare path is local), checked on
+   * the driver before anything runs: it exists and holds {@code expectedBytes} bytes.
+   *
+   * @throws IllegalArgumentException naming the option, the path and what was expected
+   */
+  public static org.apache.hadoop.fs.Path inputFile(String job, String option, String location, long expectedBytes) throws IOException {
+    org.apache.hadoop.fs.Path p = OutputDirectory.resolve(option, location);
+    org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(new org.apache.hadoop.conf.Configuration());
+    org.apache.hadoop.fs.FileStatus st;
+    try {
+      st = fs.getFileStatus(p);
+    } catch (java.io.FileNotFoundException e) {
+      throw new IllegalArgumentException(job + ": --" + option + " " + location + ": no such file (expected: " + expectedBytes + " bytes)");
+    }
+    if (st.isDirectory() || st.getLen() != expectedBytes) {
+      throw new IllegalArgumentException(job + ": --" + option + " " + location + ": " + (st.isDirectory() ? "a directory" : st.getLen() + " bytes")
+          + " (expected: " + expectedBytes + " bytes, the grid's size)");
+    }
+    return fs.makeQualified(p);
+  }
+
+  /** The most bytes {@link #readSmallFile} reads (patterns and small boards, parsed on the driver). */
+  public static final long SMALL_FILE = 256L << 20;
+
+  /**
+   * The bytes of a small input file (any Hadoop path; a bare path is local), read on the driver.
+   *
+   * @throws IllegalArgumentException if it is missing or larger than {@link #SMALL_FILE}
+   */
+  public static byte[] readSmallFile(String job, String option, String location) throws IOException {
+    org.apache.hadoop.fs.Path p = OutputDirectory.resolve(option, location);
+    org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(new org.apache.hadoop.conf.Configuration());
+    long len;
+    try {
+      len = fs.getFileStatus(p).getLen();
+    } catch (java.io.FileNotFoundException e) {
+      throw new IllegalArgumentException(job + ": --" + option + " " + location + ": no such file");
+    }
+    if (len > SMALL_FILE) {
+      throw new IllegalArgumentException(job + ": --" + option + " " + location + ": " + len + " bytes (expected: at most " + SMALL_FILE + ")");
+    }
+    try (org.apache.hadoop.fs.FSDataInputStream in = fs.open(p)) {
+      return in.readNBytes((int) len);
+    }
+  }
+
+  /**
+   * An upper bound of this JVM's peak heap use so far: the sum of every heap pool's peak (pools
+   * peak at different moments, so the true peak is at most this).
+   */
+  public static long heapPeakBytes() {
+    long sum = 0;
+    for (java.lang.management.MemoryPoolMXBean pool : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == java.lang.management.MemoryType.HEAP && pool.getPeakUsage() != null) {
+        sum += pool.getPeakUsage().getUsed();
+      }
+    }
+    return sum;
+  }
+
+  /** An action whose failure is not worth reporting (clean-up of a run that is failing already). */
+  public interface Cleanup {
+    void run() throws Exception;
+  }
+
+  /** Runs {@code c}, ignoring what it throws. */
+  public static void quietly(Cleanup c) {
+    try {
+      c.run();
+    } catch (Exception e) {
+      // the run is ending anyway
+    }
+  }
+
+  private static final List<Runnable> ON_INTERRUPT = new CopyOnWriteArrayList<>();
+  private static volatile boolean interrupted;
+
+  /** Runs {@code cleanup} if the user interrupts the job (Ctrl-C), before the JVM exits. */
+  public static void onInterrupt(Runnable cleanup) {
+    ON_INTERRUPT.add(cleanup);
+  }
+
+  /**
+   * Runs a job body with the CLI's error conventions: 2 for bad options, 1 for I/O, 3 otherwise,
+   * each a one-line message {@code JOB: error: ...} (a stack trace only for the unexpected). On
+   * Ctrl-C (SIGINT) it prints {@code JOB: interrupted}, runs the {@link #onInterrupt} clean-ups and
+   * exits with 130; what the dying run throws afterwards is not printed.
+   */
   public static int run(String job, JobBody body) {
+    installInterruptHandler(job);
     try {
       return body.run();
     } catch (IllegalArgumentException e) {
-      System.err.println(job + ": error: " + e.getMessage());
-      return 2;
+      return interrupted ? 130 : fail(job, "error", e.getMessage(), 2);
     } catch (IOException e) {
-      System.err.println(job + ": I/O error: " + e.getMessage());
-      return 1;
+      return interrupted ? 130 : fail(job, "I/O error", e.getMessage(), 1);
     } catch (Exception e) {
+      if (interrupted) {
+        return 130;
+      }
+      // a bad input found on an executor comes back wrapped in Spark's exceptions: say it in one line
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      if (root instanceof IllegalArgumentException) {
+        return fail(job, "error", root.getMessage(), 2);
+      }
+      if (root instanceof IOException) {
+        return fail(job, "I/O error", root.getMessage(), 1);
+      }
       System.err.println(job + ": failed: " + e);
       e.printStackTrace();
       return 3;
+    }
+  }
+
+  private static int fail(String job, String kind, String message, int code) {
+    String m = message == null ? "" : message;
+    // messages made for the API start with the operation's name; the job's prefix says it already
+    if (m.startsWith(job + ": ")) {
+      m = m.substring(job.length() + 2);
+    }
+    System.err.println(job + ": " + kind + ": " + m);
+    return code;
+  }
+
+  private static void installInterruptHandler(String job) {
+    try {
+      sun.misc.Signal.handle(new sun.misc.Signal("INT"), sig -> {
+        interrupted = true;
+        System.err.println(job + ": interrupted");
+        for (Runnable r : ON_INTERRUPT) {
+          try {
+            r.run();
+          } catch (RuntimeException e) {
+            // best effort: the JVM is exiting
+          }
+        }
+        System.exit(130); // Spark's own shutdown hooks stop the context and its executors
+      });
+    } catch (IllegalArgumentException | UnsupportedOperationException e) {
+      // no SIGINT on this platform or the JVM reserves it: the default handling stays
     }
   }
 

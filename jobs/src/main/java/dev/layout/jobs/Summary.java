@@ -1,14 +1,11 @@
 package dev.layout.jobs;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** A job's {@code summary.json}: an ordered map of numbers, strings and lists, written atomically. */
+/** A job's {@code summary.json}: an ordered map of numbers, strings and lists, written by the job through its {@code OutputDirectory}. */
 public final class Summary {
   private final Map<String, Object> values = new LinkedHashMap<>();
 
@@ -57,9 +54,8 @@ public final class Summary {
     }
   }
 
-  public void write(Path path) throws IOException {
-    Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
-    Files.writeString(tmp, toJson());
-    Files.move(tmp, path, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+  /** The JSON text as UTF-8 bytes. */
+  public byte[] toBytes() {
+    return toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8);
   }
 }

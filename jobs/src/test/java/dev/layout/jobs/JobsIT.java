@@ -29,11 +29,16 @@ class JobsIT {
   record Run(int code, String output) {}
 
   static Run submit(Path log, String... args) throws Exception {
+    return submitWith("-Xmx1g", log, args);
+  }
+
+  /** {@link #submit} with the driver JVM's options {@code javaOpts} (e.g. its heap). */
+  static Run submitWith(String javaOpts, Path log, String... args) throws Exception {
     List<String> cmd = new ArrayList<>(List.of("bash", ROOT.resolve("bin/layout-submit").toString()));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
     pb.environment().put("LAYOUT_CLASSPATH", System.getProperty("java.class.path"));
-    pb.environment().put("LAYOUT_JAVA_OPTS", "-Xmx1g");
+    pb.environment().put("LAYOUT_JAVA_OPTS", javaOpts);
     pb.environment().remove("SPARK_HOME");
     Process p = pb.start();
     try {
@@ -157,14 +162,14 @@ class JobsIT {
     assertThat(help.output()).contains("--file", "--etype", "--disp", "--view", "--out");
     Run bad = submit(dir.resolve("log3"), "fileview-read", "--master", "local[2]", "--file", raw.toString(), "--view", "subarray:0:4,0:4");
     assertThat(bad.code()).isEqualTo(2);
-    assertThat(bad.output()).contains("fileview-read: --view subarray:0:4,0:4 needs --shape");
+    assertThat(bad.output()).contains("fileview-read: error: --view subarray:0:4,0:4 needs --shape");
   }
 
   @Test
   void badOptionsExitWithTwoAndAOneLineMessage(@TempDir Path dir) throws Exception {
     Run r = submit(dir.resolve("log"), "heat", "--master", "local[2]", "--grid", "24x0", "--out", dir.resolve("o").toString());
     assertThat(r.code()).isEqualTo(2);
-    assertThat(r.output()).contains("heat: error: heat: --grid 24x0 (expected: every size >= 1)");
+    assertThat(r.output()).contains("heat: error: --grid 24x0 (expected: every size >= 1)");
     Run unknown = submit(dir.resolve("log2"), "nojob");
     assertThat(unknown.code()).isEqualTo(2);
     assertThat(unknown.output()).contains("unknown job 'nojob'");

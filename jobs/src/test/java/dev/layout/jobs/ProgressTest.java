@@ -49,6 +49,23 @@ class ProgressTest {
   }
 
   @Test
+  void aReportJumpingOverSeveralTenthsPrintsEachAndTheFinalRateIsTheWallRate() {
+    Progress p = new Progress(out, "heat", 100, Progress.Style.LINES, now::get);
+    now.addAndGet(200_000_000L);
+    p.update(1);
+    now.addAndGet(1_000_000_000L);
+    p.update(73);
+    now.addAndGet(600_000_000L);
+    long wall = p.finish();
+    List<String> lines = text().lines().toList();
+    assertThat(lines).extracting(l -> l.replaceAll("^heat \\[[#.]+\\] (\\d+)/100.*", "$1"))
+        .containsExactly("1", "10", "20", "30", "40", "50", "60", "73", "100");
+    assertThat(wall).isEqualTo(1_800_000_000L);
+    // 100 iterations in the 1.8 s the summary reports as wall_ms, not 72 in the 1.6 s after the first report
+    assertThat(lines.get(lines.size() - 1)).isEqualTo("heat [##############################] 100/100  55.6 it/s  done in 1.8s");
+  }
+
+  @Test
   void terminalRedrawsOneLineInPlaceAndEndsItWithANewline() {
     Progress p = new Progress(out, "heat", 4, Progress.Style.TERMINAL, now::get);
     for (int i = 1; i <= 4; i++) {

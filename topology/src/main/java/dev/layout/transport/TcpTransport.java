@@ -5,7 +5,6 @@ import static dev.layout.transport.Frame.DATA;
 import static dev.layout.transport.Frame.EAGER;
 import static dev.layout.transport.Frame.RTS;
 
-import dev.layout.dataloop.Piece;
 import dev.layout.dataloop.Segment;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
@@ -515,39 +514,10 @@ public final class TcpTransport implements Transport {
     return s;
   }
 
-  /**
-   * Estimated contiguous blocks of the segment's whole stream: exact up to 64 blocks, extrapolated
-   * from the first 64 beyond; remembered per (type, count) in a small cache, since flattening even
-   * 64 blocks of a struct costs tens of microseconds. Leaves the segment at position 0.
-   */
+  /** See {@link BlockEstimates#of}. */
   static long estimateBlocks(Segment s) {
-    int slot = (System.identityHashCode(s.type()) * 31 + Long.hashCode(s.count())) & (ESTIMATES.length() - 1);
-    BlockEstimate e = ESTIMATES.get(slot);
-    if (e != null && e.type.get() == s.type() && e.count == s.count()) {
-      return e.blocks;
-    }
-    s.seek(0);
-    List<Piece> pieces = s.flatten(64);
-    boolean all = s.remaining() == 0;
-    s.seek(0);
-    long blocks;
-    if (all || pieces.isEmpty()) {
-      blocks = pieces.size();
-    } else {
-      long covered = 0;
-      for (Piece p : pieces) {
-        covered += p.length();
-      }
-      blocks = (long) Math.ceil((double) pieces.size() * s.byteSize() / Math.max(1, covered));
-    }
-    ESTIMATES.set(slot, new BlockEstimate(new java.lang.ref.WeakReference<>(s.type()), s.count(), blocks));
-    return blocks;
+    return BlockEstimates.of(s);
   }
-
-  private record BlockEstimate(java.lang.ref.WeakReference<Datatype> type, long count, long blocks) {}
-
-  private static final java.util.concurrent.atomic.AtomicReferenceArray<BlockEstimate> ESTIMATES =
-      new java.util.concurrent.atomic.AtomicReferenceArray<>(256);
 
   /** The oldest arrival of key (a taken send request no longer counts against its peer's limit). */
   private Arrival take(Key key, Duration timeout, String op) throws IOException {

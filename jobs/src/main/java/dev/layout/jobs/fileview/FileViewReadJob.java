@@ -86,6 +86,33 @@ public final class FileViewReadJob {
     return m;
   }
 
+  /**
+   * The file exists, and holds the whole array when {@code --shape} is given: checked on the
+   * driver, so a missing or short file is one line before Spark starts.
+   */
+  static void checkFile(JobOptions o) throws java.io.IOException {
+    String shape = o.get("shape");
+    long bytes = o.getLong("disp", 0, Long.MAX_VALUE);
+    if (!shape.isEmpty()) {
+      long n = dev.layout.fileview.FileView.parse(0, o.get("etype"), o.get("etype")).etype().byteSize();
+      for (int s : o.getDims("shape", 1, 32)) {
+        n = Math.multiplyExact(n, s);
+      }
+      bytes = Math.addExact(bytes, n);
+    }
+    org.apache.hadoop.fs.Path p = dev.layout.jobs.output.OutputDirectory.resolve("file", o.get("file"));
+    org.apache.hadoop.fs.FileStatus st;
+    try {
+      st = p.getFileSystem(new org.apache.hadoop.conf.Configuration()).getFileStatus(p);
+    } catch (java.io.FileNotFoundException e) {
+      throw new IllegalArgumentException("fileview-read: --file " + o.get("file") + ": no such file");
+    }
+    if (st.isDirectory() || st.getLen() < bytes) {
+      throw new IllegalArgumentException("fileview-read: --file " + o.get("file") + ": " + (st.isDirectory() ? "a directory" : st.getLen() + " bytes")
+          + " (expected: at least " + bytes + " bytes, --disp plus the --shape array of --etype)");
+    }
+  }
+
   private static void requireShape(String shape, String view) {
     if (shape.isEmpty()) {
       throw new IllegalArgumentException("fileview-read: --view " + view + " needs --shape (expected: e.g. --shape 512x512)");
@@ -99,6 +126,7 @@ public final class FileViewReadJob {
       return 0;
     }
     Map<String, String> opts = sourceOptions(o);
+    checkFile(o);
     String out = o.get("out");
     SparkSession spark = SparkJobs.session("layout fileview-read");
     try {

@@ -86,16 +86,17 @@ public final class AllreduceLife {
   public static Result run(JavaSparkContext jsc, DistributedGrid grid, JavaRDD<GridBlock> blocks, int generations,
       CollectionAccumulator<long[]> live, LongConsumer progress, Duration timeout) {
     BarrierLauncher.check(jsc.sc(), grid.ranks());
-    byte[] secret = SparkShim.jobSecret(jsc.sc());
+    SparkShim.JobKey key = SparkShim.jobKey(jsc.sc()); // the closure carries a salt, never the secret
     LongAccumulator messages = jsc.sc().longAccumulator("layout.life.messages");
     LongAccumulator bytes = jsc.sc().longAccumulator("layout.life.bytes");
-    ProgressReceiver receiver = ProgressReceiver.forDriver(jsc.sc(), secret, n -> progress.accept(Math.min(Math.max(n, 0), generations)));
+    ProgressReceiver receiver = ProgressReceiver.forDriver(jsc.sc(), key.secret(), n -> progress.accept(Math.min(Math.max(n, 0), generations)));
     ProgressReceiver.Address reportTo = receiver == null ? null : receiver.address();
     TransportFactory factory = TransportFactory.tcp();
     long t0 = System.nanoTime();
     try {
       JavaRDD<GridBlock> out = SparkShim.barrierMapPartitions(blocks, it -> {
         GridBlock block = GridBlock.onlyBlock(it, "life");
+        byte[] secret = key.secret();
         try (SparkCommunicator comm = SparkCommunicator.connect(factory, secret, timeout);
             ProgressSender sender = comm.world().rank() == 0 && reportTo != null ? ProgressSender.start(reportTo, secret) : null) {
           Communicator world = comm.world();

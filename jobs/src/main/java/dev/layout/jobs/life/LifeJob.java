@@ -6,13 +6,18 @@ import dev.layout.jobs.Progress;
 import dev.layout.jobs.SparkJobs;
 import dev.layout.jobs.Summary;
 import dev.layout.jobs.grid.LiveCounter;
+import dev.layout.jobs.output.OutputDirectory;
+import dev.layout.spark.comm.BarrierLauncher;
+import dev.layout.spark.grid.CheckpointPolicy;
 import dev.layout.spark.grid.DistributedGrid;
 import dev.layout.spark.grid.ExchangeMode;
 import dev.layout.spark.grid.GridBlock;
+import dev.layout.spark.grid.GridFiles;
+import dev.layout.spark.grid.GridFunction;
 import dev.layout.spark.grid.HaloExchange;
 import dev.layout.spark.grid.Stencil;
-import java.nio.file.Path;
-import java.time.Duration;
+import dev.layout.spark.grid.Thumbnail;
+import dev.layout.spark.io.CollectiveFile;
 import java.util.List;
 import java.util.Locale;
 import org.apache.spark.api.java.JavaRDD;
@@ -23,7 +28,9 @@ import org.apache.spark.util.CollectionAccumulator;
 /**
  * {@code layout-submit life}: Conway's Game of Life (B3/S23) on a distributed 2D board over the
  * Chebyshev (9-point) neighbourhood, on a torus ({@code --periodic true}, default) or with dead
- * cells outside. Writes {@code board.pbm} (P1), {@code board.png} and {@code summary.json} with the
+ * cells outside. Writes {@code board.u8} (one byte per cell, 1 = live, C order; written collectively
+ * by the executors), {@code board.pbm} (P1) when the board is at most 1024 x 1024, {@code
+ * board.png} (the live fraction of at most 1024 x 1024 tiles) and {@code summary.json} with the
  * live-cell count after each generation.
  *
  * <p>{@code --method halo} (default) exchanges the blocks' edges with subarray datatypes (barrier
@@ -56,9 +63,10 @@ public final class LifeJob {
         new JobOptions.Option("procs", "", "process grid like 2x2 (default: balanced over the available slots)"),
         new JobOptions.Option("periodic", "true", "true: torus; false: cells outside the board are dead"),
         new JobOptions.Option("init", "random:42:0.3", "random:SEED:DENSITY, pbm:PATH (P1 or P4) or rle:PATH (B3/S23 RLE, placed at row 0, column 0)"),
-        new JobOptions.Option("checkpoint-interval", "0", "checkpoint every k generations (0: never)"),
-        new JobOptions.Option("checkpoint-dir", "", "checkpoint directory"),
-        new JobOptions.Option("out", "life-out", "output directory")));
+        new JobOptions.Option("checkpoint-interval", "0", "checkpoint every k generations (0: never; barrier mode needs --checkpoint-dir)"),
+        new JobOptions.Option("checkpoint-dir", "", "checkpoint directory: a path, file:/... or hdfs://..."),
+        new JobOptions.Option("out", "life-out", "output directory: a path, file:/... or hdfs://... (new or empty)"),
+        new JobOptions.Option("overwrite", "false", "true: replace the outputs of an earlier run in --out")));
   }
 
   public static void main(String[] args) {
@@ -83,108 +91,115 @@ public final class LifeJob {
       throw new IllegalArgumentException("life: --checkpoint-interval " + o.get("checkpoint-interval")
           + " with --method allreduce (expected: 0; checkpoints are implemented for --method halo)");
     }
-    Pbm.Board initial = initialBoard(o);
+    CheckpointPolicy checkpoints = SparkJobs.checkpoints("life", o, mode);
+    Initial initial = initialBoard(o);
     int rows = initial.rows();
     int cols = initial.cols();
-    boolean[] board = initial.cells();
+    o.getBoolean("overwrite");
     Progress.Style progressStyle = Progress.Style.fromEnvironment();
-    Path out = SparkJobs.outDir(o);
 
     SparkSession spark = SparkJobs.session("layout life");
     try {
       JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       int[] procs = SparkJobs.processGrid(o, jsc, 2);
       DistributedGrid dg = DistributedGrid.of(new int[] {rows, cols}, procs, 1, new boolean[] {periodic, periodic});
-      boolean[] cells = board;
-      int c = cols;
-      int r = rows;
-      System.out.printf(Locale.ROOT, "life: %dx%d board, %d generations, %s mode, %s, process grid %dx%d, %s%n", rows, cols, steps,
-          mode.name().toLowerCase(Locale.ROOT), allreduce ? "sparse allreduce" : "halo exchange", procs[0], procs[1],
-          periodic ? "torus" : "dead border");
-      CollectionAccumulator<long[]> counts = jsc.sc().collectionAccumulator("live cells per generation");
-      Progress bar = Progress.console("life", steps, progressStyle);
-      JavaRDD<GridBlock> blocks = dg.parallelize(jsc, at -> inside(at, r, c) && cells[at[0] * c + at[1]] ? 1.0 : 0.0);
-      JavaRDD<GridBlock> result;
-      double perIteration;
-      long bytes;
-      long messages;
-      String metrics;
-      double[] timeSplit; // pack, wire, compute ms; the allreduce formulation does not split its time
-      if (allreduce) {
-        AllreduceLife.Result res = AllreduceLife.run(jsc, dg, blocks, steps, counts, bar::update, Duration.ofMinutes(2));
-        result = res.blocks();
-        perIteration = res.metrics().millisPerGeneration();
-        bytes = res.metrics().bytes();
-        messages = res.metrics().messages();
-        metrics = res.metrics().toString();
-        timeSplit = null;
-      } else {
-        HaloExchange ex = SparkJobs.withCheckpoints(o, HaloExchange.of(dg, Stencil.NINE_POINT).mode(mode)).progress(bar::update);
-        HaloExchange.Result res = ex.run(blocks, new LiveCounter(counts), steps);
-        result = res.blocks();
-        perIteration = res.metrics().millisPerIteration();
-        bytes = res.metrics().bytes();
-        messages = res.metrics().messages();
-        metrics = res.metrics().toString();
-        timeSplit = new double[] {res.metrics().packNanos() / 1e6, res.metrics().wireNanos() / 1e6,
-            res.metrics().computeNanos() / 1e6};
+      BarrierLauncher.check(jsc.sc(), dg.ranks()); // every job ends with a barrier stage
+      try (OutputDirectory out = SparkJobs.openOutput("life", o, spark)) {
+        System.out.printf(Locale.ROOT, "life: %dx%d board, %d generations, %s mode, %s, process grid %dx%d, %s%n", rows, cols, steps,
+            mode.name().toLowerCase(Locale.ROOT), allreduce ? "sparse allreduce" : "halo exchange", procs[0], procs[1],
+            periodic ? "torus" : "dead border");
+        CollectionAccumulator<long[]> counts = jsc.sc().collectionAccumulator("live cells per generation");
+        Progress bar = Progress.console("life", steps, progressStyle);
+        JavaRDD<GridBlock> blocks = dg.parallelize(jsc, initial.cells());
+        JavaRDD<GridBlock> result;
+        double perIteration;
+        long bytes;
+        long messages;
+        String metrics;
+        double[] timeSplit; // pack, wire, compute ms; the allreduce formulation does not split its time
+        if (allreduce) {
+          AllreduceLife.Result res = AllreduceLife.run(jsc, dg, blocks, steps, counts, bar::update, SparkJobs.TIMEOUT);
+          result = res.blocks();
+          perIteration = res.metrics().millisPerGeneration();
+          bytes = res.metrics().bytes();
+          messages = res.metrics().messages();
+          metrics = res.metrics().toString();
+          timeSplit = null;
+        } else {
+          HaloExchange ex = HaloExchange.of(dg, Stencil.NINE_POINT).mode(mode).checkpoint(checkpoints).progress(bar::update);
+          HaloExchange.Result res = ex.run(blocks, new LiveCounter(counts), steps);
+          result = res.blocks();
+          perIteration = res.metrics().millisPerIteration();
+          bytes = res.metrics().bytes();
+          messages = res.metrics().messages();
+          metrics = res.metrics().toString();
+          timeSplit = new double[] {res.metrics().packNanos() / 1e6, res.metrics().wireNanos() / 1e6,
+              res.metrics().computeNanos() / 1e6};
+        }
+        long wall = bar.finish();
+        CollectiveFile board = CollectiveFile.of(spark.sparkContext().hadoopConfiguration(), out.path("board.u8").toString()).deferCommit();
+        SparkJobs.onInterrupt(() -> SparkJobs.quietly(board::abort));
+        GridFiles.Closing c = GridFiles.close(result, dg, board, GridFiles.Cells.BYTE, SparkJobs.THUMBNAIL, SparkJobs.TIMEOUT);
+        long[] live = new long[steps];
+        for (long[] e : counts.value()) {
+          live[(int) e[0]] += e[1];
+        }
+        long finalLive = c.stats().nonZero();
+        Thumbnail t = c.thumbnail();
+        boolean small = t.rows() == rows && t.cols() == cols; // a tile per cell: the thumbnail is the board
+        if (small) {
+          double[] m = t.means();
+          boolean[] cells = new boolean[m.length];
+          for (int k = 0; k < m.length; k++) {
+            cells[k] = m[k] != 0;
+          }
+          out.write("board.pbm", pbm -> Pbm.writeP1(cells, rows, cols, pbm));
+        }
+        String title = String.format(Locale.ROOT, "life %dx%d, %d generations, %d live", rows, cols, steps, finalLive);
+        out.write("board.png", png -> Images.board(t.means(), t.rows(), t.cols(), title, png));
+        Summary summary = new Summary().put("grid", rows + "x" + cols).put("steps", steps).put("mode", mode.name().toLowerCase(Locale.ROOT))
+            .put("method", allreduce ? "allreduce" : "halo")
+            .put("procs", procs[0] + "x" + procs[1])
+            .put("live", live).put("final_live", finalLive)
+            .put("per_iteration_ms", steps == 0 ? 0.0 : perIteration)
+            .put("bytes_exchanged", bytes).put("messages", messages);
+        if (timeSplit != null) {
+          summary.put("pack_ms", timeSplit[0]).put("wire_ms", timeSplit[1]).put("compute_ms", timeSplit[2]);
+        }
+        summary.put("wall_ms", wall / 1e6).put("board_write", c.write().summary());
+        out.write("summary.json", json -> json.write(summary.toBytes()));
+        System.out.println("life: " + metrics);
+        System.out.println("life: " + finalLive + " live cells after " + steps + " generations; wrote " + out.path("board.u8")
+            + (small ? ", " + out.path("board.pbm") : "") + ", " + out.path("board.png") + ", " + out.path("summary.json"));
+        return 0;
       }
-      bar.finish();
-      double[] field = dg.assemble(result.collect());
-      boolean[] last = new boolean[field.length];
-      for (int i = 0; i < field.length; i++) {
-        last[i] = field[i] != 0;
-      }
-      long[] live = new long[steps];
-      for (long[] e : counts.value()) {
-        live[(int) e[0]] += e[1];
-      }
-      Pbm.writeP1(last, rows, cols, out.resolve("board.pbm"));
-      Images.board(last, rows, cols, out.resolve("board.png"));
-      Summary summary = new Summary().put("grid", rows + "x" + cols).put("steps", steps).put("mode", mode.name().toLowerCase(Locale.ROOT))
-          .put("method", allreduce ? "allreduce" : "halo")
-          .put("procs", procs[0] + "x" + procs[1])
-          .put("live", live).put("final_live", SequentialLife.live(last))
-          .put("per_iteration_ms", steps == 0 ? 0.0 : perIteration)
-          .put("bytes_exchanged", bytes).put("messages", messages);
-      if (timeSplit != null) {
-        summary.put("pack_ms", timeSplit[0]).put("wire_ms", timeSplit[1]).put("compute_ms", timeSplit[2]);
-      }
-      summary.write(out.resolve("summary.json"));
-      System.out.println("life: " + metrics);
-      System.out.println("life: " + SequentialLife.live(last) + " live cells after " + steps + " generations; wrote " + out.resolve("board.pbm")
-          + ", " + out.resolve("board.png") + ", " + out.resolve("summary.json"));
-      return 0;
     } finally {
       spark.stop();
     }
   }
 
+  /** The initial board: its size and a function giving each cell on the executors (1 live, 0 dead or outside). */
+  record Initial(int rows, int cols, GridFunction cells) {}
+
   /**
-   * The board {@code --init} describes: a PBM file (its own size), an RLE pattern placed at the
-   * top-left corner of a {@code --grid} board (row 0, column 0; the rest dead), or a random board
-   * of {@code --grid}.
+   * The board {@code --init} describes: a PBM file (its own size; read on the driver), an RLE
+   * pattern placed at the top-left corner of a {@code --grid} board (row 0, column 0; the rest
+   * dead; only the pattern is shipped), or a random board of {@code --grid} (each cell drawn on its
+   * executor, {@link SequentialLife#randomCell}).
    *
    * @throws IllegalArgumentException for a bad option or file content, or a pattern larger than the grid
    */
-  static Pbm.Board initialBoard(JobOptions o) throws java.io.IOException {
+  static Initial initialBoard(JobOptions o) throws java.io.IOException {
     String init = o.get("init");
     if (init.startsWith("pbm:")) {
-      return Pbm.read(Path.of(init.substring(4)));
+      Pbm.Board b = Pbm.parse(SparkJobs.readSmallFile("life", "init", init.substring(4)), "life: --init " + init);
+      return new Initial(b.rows(), b.cols(), placed(b, b.rows(), b.cols()));
     }
     if (init.startsWith("rle:")) {
       int[] g = o.getDims("grid", 2, 2);
-      Pbm.Board pattern = Rle.read(Path.of(init.substring(4)));
-      if (pattern.rows() > g[0] || pattern.cols() > g[1]) {
-        throw new IllegalArgumentException("life: --init " + init + ": pattern of " + pattern.rows() + " rows x " + pattern.cols()
-            + " columns does not fit --grid " + g[0] + "x" + g[1] + " (expected: a grid of at least " + pattern.rows() + "x"
-            + pattern.cols() + ")");
-      }
-      boolean[] cells = new boolean[Math.multiplyExact(g[0], g[1])];
-      for (int i = 0; i < pattern.rows(); i++) {
-        System.arraycopy(pattern.cells(), i * pattern.cols(), cells, i * g[1], pattern.cols());
-      }
-      return new Pbm.Board(g[0], g[1], cells);
+      byte[] text = SparkJobs.readSmallFile("life", "init", init.substring(4));
+      Pbm.Board pattern = Rle.parse(new String(text, java.nio.charset.StandardCharsets.ISO_8859_1), "life: --init " + init, g[0], g[1]);
+      return new Initial(g[0], g[1], placed(pattern, g[0], g[1]));
     }
     if (init.startsWith("random:")) {
       String[] p = init.split(":");
@@ -203,9 +218,19 @@ public final class LifeJob {
       if (!(density >= 0 && density <= 1)) {
         throw new IllegalArgumentException("life: density " + p[2] + " (expected: 0..1)");
       }
-      return new Pbm.Board(g[0], g[1], SequentialLife.random(g[0], g[1], seed, density));
+      int rows = g[0];
+      int cols = g[1];
+      return new Initial(rows, cols, at -> inside(at, rows, cols) && SequentialLife.randomCell(seed, density, (long) at[0] * cols + at[1]) ? 1.0 : 0.0);
     }
     throw new IllegalArgumentException("life: --init " + init + " (expected: random:SEED:DENSITY, pbm:PATH or rle:PATH)");
+  }
+
+  /** The cells of {@code pattern} at the top-left of a {@code rows x cols} board. */
+  private static GridFunction placed(Pbm.Board pattern, int rows, int cols) {
+    boolean[] cells = pattern.cells();
+    int pr = pattern.rows();
+    int pc = pattern.cols();
+    return at -> inside(at, rows, cols) && at[0] < pr && at[1] < pc && cells[at[0] * pc + at[1]] ? 1.0 : 0.0;
   }
 
   private static boolean inside(int[] at, int rows, int cols) {

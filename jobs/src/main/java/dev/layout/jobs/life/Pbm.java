@@ -1,7 +1,8 @@
 package dev.layout.jobs.life;
 
-import java.io.ByteArrayOutputStream;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +19,14 @@ public final class Pbm {
   private Pbm() {}
 
   public static Board read(Path path) throws IOException {
-    byte[] b = Files.readAllBytes(path);
+    return parse(Files.readAllBytes(path), path.toString());
+  }
+
+  /**
+   * The board in {@code b}; {@code path} names it in messages. The header's size is checked against
+   * the data's length before the board is allocated.
+   */
+  public static Board parse(byte[] b, String path) {
     int[] pos = {0};
     String magic = token(b, pos, path);
     if (!magic.equals("P1") && !magic.equals("P4")) {
@@ -26,7 +34,18 @@ public final class Pbm {
     }
     int cols = positive(token(b, pos, path), "width", path);
     int rows = positive(token(b, pos, path), "height", path);
-    boolean[] cells = new boolean[Math.multiplyExact(rows, cols)];
+    long size = (long) rows * cols;
+    if (size > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException(path + ": " + magic + " " + cols + " x " + rows + " = " + size + " cells (expected: at most "
+          + (Integer.MAX_VALUE - 8) + ")");
+    }
+    long data = b.length - pos[0] - 1L;
+    long needed = magic.equals("P1") ? size : (long) ((cols + 7) / 8) * rows;
+    if (data < needed) {
+      throw new IllegalArgumentException(path + ": " + magic + " " + cols + " x " + rows + " needs " + (magic.equals("P1") ? "at least " : "")
+          + needed + " data bytes, the file has " + Math.max(0, data) + " after the header");
+    }
+    boolean[] cells = new boolean[(int) size];
     if (magic.equals("P1")) {
       int k = 0;
       while (k < cells.length) {
@@ -60,21 +79,20 @@ public final class Pbm {
     return new Board(rows, cols, cells);
   }
 
-  public static void writeP1(boolean[] cells, int rows, int cols, Path path) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.writeBytes(("P1\n" + cols + " " + rows + "\n").getBytes(StandardCharsets.US_ASCII));
+  /** Writes {@code cells} as a plain (P1) bitmap to {@code out}. */
+  public static void writeP1(boolean[] cells, int rows, int cols, OutputStream out) throws IOException {
+    BufferedOutputStream o = new BufferedOutputStream(out);
+    o.write(("P1\n" + cols + " " + rows + "\n").getBytes(StandardCharsets.US_ASCII));
     for (int i = 0; i < rows; i++) {
       for (int j = 0; j < cols; j++) {
-        out.write(cells[i * cols + j] ? '1' : '0');
-        out.write(j + 1 < cols ? ' ' : '\n');
+        o.write(cells[i * cols + j] ? '1' : '0');
+        o.write(j + 1 < cols ? ' ' : '\n');
       }
     }
-    Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
-    Files.write(tmp, out.toByteArray());
-    Files.move(tmp, path, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    o.flush();
   }
 
-  private static String token(byte[] b, int[] pos, Path path) throws IOException {
+  private static String token(byte[] b, int[] pos, String path) {
     while (pos[0] < b.length && (Character.isWhitespace(b[pos[0]]) || b[pos[0]] == '#')) {
       if (b[pos[0]] == '#') {
         while (pos[0] < b.length && b[pos[0]] != '\n') {
@@ -94,7 +112,7 @@ public final class Pbm {
     return new String(b, start, pos[0] - start, StandardCharsets.US_ASCII);
   }
 
-  private static int positive(String s, String what, Path path) throws IOException {
+  private static int positive(String s, String what, String path) {
     try {
       int v = Integer.parseInt(s);
       if (v < 1) {

@@ -41,7 +41,15 @@ public final class Rle {
 
   /** The pattern in {@code text}; {@code source} names it in error messages. */
   public static Pbm.Board parse(String text, String source) {
-    return new Parser(text, source).pattern();
+    return new Parser(text, source, Integer.MAX_VALUE, Integer.MAX_VALUE).pattern();
+  }
+
+  /**
+   * The pattern in {@code text}, which must fit a board of {@code rows x cols}: the header is
+   * checked against that before the pattern is allocated.
+   */
+  public static Pbm.Board parse(String text, String source, int rows, int cols) {
+    return new Parser(text, source, rows, cols).pattern();
   }
 
   private static final class Parser {
@@ -51,9 +59,14 @@ public final class Rle {
     private int line = 1;
     private int lineStart;
 
-    Parser(String text, String source) {
+    private final int maxRows;
+    private final int maxCols;
+
+    Parser(String text, String source, int maxRows, int maxCols) {
       this.text = text;
       this.source = source;
+      this.maxRows = maxRows;
+      this.maxCols = maxCols;
     }
 
     Pbm.Board pattern() {
@@ -75,6 +88,10 @@ public final class Rle {
       skipSpaces();
       if (pos < text.length() && text.charAt(pos) != '\n' && text.charAt(pos) != '\r') {
         throw error("the end of the header line", found());
+      }
+      if (rows > maxRows || cols > maxCols) {
+        throw new IllegalArgumentException(source + ": pattern of x = " + cols + ", y = " + rows + " does not fit the " + maxRows + "x"
+            + maxCols + " board (expected: a board of at least " + rows + "x" + cols + ")");
       }
       long cells = (long) rows * cols;
       if (cells > Integer.MAX_VALUE - 8) {

@@ -45,13 +45,25 @@ public final class SequentialLife {
     return n;
   }
 
-  /** A random board: each cell live with probability {@code density}, from {@code seed}. */
+  /** A random board: each cell live with probability {@code density}, from {@code seed} (see {@link #randomCell}). */
   public static boolean[] random(int rows, int cols, long seed, double density) {
-    java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
-    boolean[] b = new boolean[rows * cols];
+    boolean[] b = new boolean[Math.multiplyExact(rows, cols)];
     for (int i = 0; i < b.length; i++) {
-      b[i] = r.nextDouble() < density;
+      b[i] = randomCell(seed, density, i);
     }
     return b;
+  }
+
+  /**
+   * Whether cell {@code index} (row-major) of the random board of {@code seed} is live: a uniform
+   * number in [0, 1) from a SplitMix64 hash of seed and index, below {@code density}. Each cell on
+   * its own, so every rank makes its block without the board.
+   */
+  public static boolean randomCell(long seed, double density, long index) {
+    long z = seed + (index + 1) * 0x9E3779B97F4A7C15L;
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    z = z ^ (z >>> 31);
+    return (z >>> 11) * 0x1.0p-53 < density;
   }
 }

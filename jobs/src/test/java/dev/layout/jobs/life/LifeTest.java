@@ -38,7 +38,9 @@ class LifeTest {
   void pbmRoundTripsAndReadsRawP4(@TempDir Path dir) throws IOException {
     boolean[] cells = SequentialLife.random(5, 11, 7, 0.4);
     Path p1 = dir.resolve("b.pbm");
-    Pbm.writeP1(cells, 5, 11, p1);
+    try (var o = Files.newOutputStream(p1)) {
+      Pbm.writeP1(cells, 5, 11, o);
+    }
     Pbm.Board back = Pbm.read(p1);
     assertThat(back.rows()).isEqualTo(5);
     assertThat(back.cols()).isEqualTo(11);
@@ -64,6 +66,16 @@ class LifeTest {
     Path bad = dir.resolve("bad.pbm");
     Files.writeString(bad, "P1\n2 2\n0 1 2 0\n");
     assertThatThrownBy(() -> Pbm.read(bad)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bad.pbm").hasMessageContaining("offset 11");
+  }
+
+  @Test
+  void pbmHeadersAreCheckedAgainstTheDataBeforeTheBoardIsAllocated() {
+    assertThatThrownBy(() -> Pbm.parse("P4 46340 46340\n".getBytes(), "big.pbm")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("big.pbm: P4 46340 x 46340 needs 268447620 data bytes, the file has 0 after the header");
+    assertThatThrownBy(() -> Pbm.parse("P1 65536 65536\n0 1\n".getBytes(), "huge.pbm")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("huge.pbm: P1 65536 x 65536 = 4294967296 cells (expected: at most 2147483639)");
+    assertThatThrownBy(() -> Pbm.parse("P1 4 4\n0 1 1 0\n".getBytes(), "short.pbm")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("short.pbm: P1 4 x 4 needs at least 16 data bytes, the file has 8 after the header");
   }
 
   @Test

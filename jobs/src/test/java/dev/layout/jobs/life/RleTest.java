@@ -29,6 +29,17 @@ class RleTest {
       obo$10bo5bo7bo$11bo3bo$12b2o!
       """;
 
+  /** The board an initial description gives, cell by cell as the executors make it. */
+  static boolean[] cells(LifeJob.Initial init) {
+    boolean[] b = new boolean[init.rows() * init.cols()];
+    for (int i = 0; i < init.rows(); i++) {
+      for (int j = 0; j < init.cols(); j++) {
+        b[i * init.cols() + j] = init.cells().at(new int[] {i, j}) != 0;
+      }
+    }
+    return b;
+  }
+
   static List<int[]> live(Pbm.Board b) {
     List<int[]> out = new ArrayList<>();
     for (int k = 0; k < b.cells().length; k++) {
@@ -51,10 +62,10 @@ class RleTest {
   void gosperGunOnAGridRegrowsEveryThirtyGenerationsAndEmitsAGliderGoingSouthEast(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("gosper.rle");
     Files.writeString(file, GOSPER_GUN);
-    Pbm.Board board = LifeJob.initialBoard(LifeJob.options().parse(new String[] {"--grid", "40x60", "--init", "rle:" + file}));
+    LifeJob.Initial board = LifeJob.initialBoard(LifeJob.options().parse(new String[] {"--grid", "40x60", "--init", "rle:" + file}));
     assertThat(board.rows()).isEqualTo(40);
     assertThat(board.cols()).isEqualTo(60);
-    boolean[] gun = board.cells();
+    boolean[] gun = cells(board);
     assertThat(SequentialLife.live(gun)).isEqualTo(36);
     assertThat(gun[4 * 60]).as("top-left placement: the block at rows 4-5, columns 0-1").isTrue();
     assertThat(gun[24]).as("the single cell of row 0 at column 24").isTrue();
@@ -129,10 +140,16 @@ class RleTest {
     Files.writeString(file, GOSPER_GUN);
     assertThatThrownBy(() -> LifeJob.initialBoard(LifeJob.options().parse(new String[] {"--grid", "20x20", "--init", "rle:" + file})))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("life: --init rle:" + file + ": pattern of 9 rows x 36 columns does not fit --grid 20x20 (expected: a grid of at least 9x36)");
+        .hasMessage("life: --init rle:" + file + ": pattern of x = 36, y = 9 does not fit the 20x20 board (expected: a board of at least 9x36)");
     assertThatThrownBy(() -> LifeJob.initialBoard(LifeJob.options().parse(new String[] {"--init", "rle:" + dir.resolve("missing.rle")})))
-        .isInstanceOf(IOException.class);
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("life: --init " + dir.resolve("missing.rle") + ": no such file");
     assertThatThrownBy(() -> LifeJob.initialBoard(LifeJob.options().parse(new String[] {"--init", "png:x"})))
         .hasMessage("life: --init png:x (expected: random:SEED:DENSITY, pbm:PATH or rle:PATH)");
+  }
+
+  @Test
+  void aPatternLargerThanTheBoardIsRefusedFromItsHeaderBeforeAllocation() {
+    assertThatThrownBy(() -> Rle.parse("x = 46340, y = 46340\n!", "big.rle", 256, 256)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("big.rle: pattern of x = 46340, y = 46340 does not fit the 256x256 board (expected: a board of at least 46340x46340)");
   }
 }

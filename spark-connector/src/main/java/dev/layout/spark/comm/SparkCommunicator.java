@@ -37,7 +37,7 @@ public final class SparkCommunicator implements AutoCloseable {
   /**
    * Connects the tasks of the current barrier stage. Must be called by every task of the stage.
    *
-   * @param secret the job secret the driver shipped (see {@code SparkShim.jobSecret})
+   * @param secret the job secret the driver shipped (see {@code SparkShim.JobKey#secret})
    * @param timeout bound of the mesh set-up and of every later wait on the communicator
    * @throws IllegalStateException outside a barrier task
    */

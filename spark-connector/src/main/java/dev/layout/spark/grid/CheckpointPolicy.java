@@ -11,10 +11,11 @@ import java.util.Optional;
  *       checkpointed, which truncates the lineage: reliably into the SparkContext's checkpoint
  *       directory (set from {@link #directory()} if the context has none), else locally.
  *   <li>{@link ExchangeMode#BARRIER}: with a directory (HDFS or local, any Hadoop file system),
- *       every {@code interval} iterations each rank writes its block to {@code
- *       <dir>/iter-<n>/rank-<r>} and rank 0 marks the iteration complete once all ranks have
- *       written. A (re)started run with the same directory resumes from the last complete
- *       iteration, so a retried barrier stage ends with the same result as an uninterrupted run.
+ *       every {@code interval} iterations the ranks write the field collectively into one file,
+ *       {@code <dir>/iter-<n>.f64}, which appears only once complete. A (re)started run with the
+ *       same directory resumes from the last complete iteration, so a retried barrier stage ends
+ *       with the same result as an uninterrupted run; the directory's {@code _RUN} file names the
+ *       run (job, grid, stencil, process grid, boundary), and another run is refused.
  * </ul>
  */
 public record CheckpointPolicy(int interval, String directory) implements Serializable {

@@ -153,6 +153,13 @@ public final class HaloExchange implements Serializable {
     LOG.info("halo descriptors for {} ranks x {} slots: {} -> {} bytes, cost {} -> {} after normalization",
         grid.ranks(), plan.slots(), db[0], db[1], dc[0], dc[1]);
     SparkContext sc = blocks.context();
+    if (mode == ExchangeMode.BARRIER && checkpoint.interval() > 0 && checkpoint.directory() != null) {
+      try {
+        BlockCheckpoints.claim(sc.hadoopConfiguration(), checkpoint.directory(), identity(kernel));
+      } catch (IOException e) {
+        throw new UncheckedIOException("haloExchange: checkpoint directory " + checkpoint.directory() + ": " + e.getMessage(), e);
+      }
+    }
     Counters c = new Counters(sc);
     long t0 = System.nanoTime();
     LongConsumer done = progress == null ? n -> { } : n -> progress.accept(Math.min(Math.max(n, 0), iterations));
@@ -164,6 +171,24 @@ public final class HaloExchange implements Serializable {
         c.wire.value(), c.compute.value(), wall, db[0], db[1]);
     LOG.info("halo exchange {} {}: {}", mode, grid, m);
     return new Result(out, m);
+  }
+
+  /** What a checkpoint directory records of the run that writes it (see {@link BlockCheckpoints#claim}). */
+  java.util.Map<String, String> identity(StencilKernel kernel) {
+    java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+    String job = kernel.getClass().getName();
+    int lambda = job.indexOf("$$Lambda"); // a lambda's class name changes from JVM to JVM: keep its enclosing class
+    m.put("job", lambda < 0 ? job : job.substring(0, lambda) + " lambda");
+    m.put("grid", join(grid.globalSize()));
+    m.put("stencil", stencil.d() + "D " + stencil.metric().name().toLowerCase(java.util.Locale.ROOT) + " depth " + stencil.depth());
+    m.put("processes", join(grid.processGrid()));
+    m.put("boundary", "periodic " + java.util.Arrays.toString(grid.periodic()));
+    m.put("ghost", Integer.toString(grid.ghost()));
+    return m;
+  }
+
+  private static String join(int[] a) {
+    return String.join("x", java.util.Arrays.stream(a).mapToObj(Integer::toString).toList());
   }
 
   /** Accumulators of one run (iterations counted on rank 0 only). */
@@ -192,11 +217,11 @@ public final class HaloExchange implements Serializable {
   private JavaRDD<GridBlock> runBarrier(SparkContext sc, JavaRDD<GridBlock> blocks, HaloPlan plan,
       StencilKernel kernel, int iterations, Counters c, LongConsumer done) {
     BarrierLauncher.check(sc, grid.ranks());
-    byte[] secret = SparkShim.jobSecret(sc);
+    SparkShim.JobKey key = SparkShim.jobKey(sc); // the closure carries a salt, never the secret
     TransportFactory factory = transport;
     Duration wait = timeout;
     CheckpointPolicy policy = checkpoint;
-    ProgressReceiver receiver = progress == null ? null : ProgressReceiver.forDriver(sc, secret, done);
+    ProgressReceiver receiver = progress == null ? null : ProgressReceiver.forDriver(sc, key.secret(), done);
     ProgressReceiver.Address reportTo = receiver == null ? null : receiver.address();
     try {
       JavaRDD<GridBlock> out =
@@ -204,6 +229,7 @@ public final class HaloExchange implements Serializable {
               blocks,
               it -> {
                 GridBlock block = GridBlock.onlyBlock(it, "haloExchange");
+                byte[] secret = key.secret();
                 try (SparkCommunicator comm = SparkCommunicator.connect(factory, secret, wait);
                     ProgressSender sender = comm.world().rank() == 0 && reportTo != null ? ProgressSender.start(reportTo, secret) : null) {
                   LongConsumer report = sender == null ? NO_PROGRESS : sender::report;
@@ -266,11 +292,12 @@ public final class HaloExchange implements Serializable {
       GridBlock start = block;
       if (policy.interval() > 0 && policy.directory() != null) {
         ckpt = new BlockCheckpoints(policy.directory());
-        byte[] resume = ByteBuffer.allocate(4).putInt(rank == 0 ? Math.min(ckpt.latestComplete(), iterations) : 0).array();
+        byte[] resume = ByteBuffer.allocate(4).putInt(rank == 0 ? ckpt.latestComplete(iterations) : 0).array();
         Collectives.on(world).bcast(resume, 0);
         first = ByteBuffer.wrap(resume).getInt();
         if (first > 0) {
-          start = ckpt.load(first, rank);
+          start = block.copy(); // the input block may be cached: never written into
+          ckpt.load(world, plan.grid(), first, start);
         }
       }
       if (first > 0) {
@@ -302,11 +329,7 @@ public final class HaloExchange implements Serializable {
         cur = next;
         next = s;
         if (ckpt != null && policy.isDue(i + 1)) {
-          ckpt.save(i + 1, cur);
-          Collectives.on(world).barrier();
-          if (rank == 0) {
-            ckpt.markComplete(i + 1);
-          }
+          ckpt.save(world, plan.grid(), i + 1, cur);
         }
         iterationsDone.accept(i + 1);
       }

@@ -5,6 +5,7 @@ import dev.layout.collective.BlockSpec;
 import dev.layout.datatype.Datatype;
 import dev.layout.naming.CartesianNaming;
 import dev.layout.normalize.Normalizer;
+import dev.layout.normalize.Shipping;
 import dev.layout.notation.LayoutParser;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -20,8 +21,9 @@ import java.util.List;
  * the sender match the k-th edge from r on the receiver even when q appears several times (a
  * periodic axis over 1 or 2 processes), which is how a multigraph's alltoallw pairs blocks.
  *
- * <p>The region datatypes ship as layout notation after {@link Normalizer#normalize}; the total
- * descriptor size before and after is kept in {@link #descriptorBytes()}.
+ * <p>The region datatypes ship as layout notation, normalized only where that is shorter ({@link
+ * Shipping#smallest}): never more bytes than the given types. The total descriptor size before
+ * and after is kept in {@link #descriptorBytes()}.
  */
 public final class HaloPlan implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -82,7 +84,7 @@ public final class HaloPlan implements Serializable {
   }
 
   private static String ship(Datatype t, Normalizer normalizer, long[] bytes, long[] cost) {
-    Normalizer.Shipment s = normalizer.ship(t);
+    Normalizer.Shipment s = Shipping.smallest(normalizer, t);
     bytes[0] += s.bytesBefore();
     bytes[1] += s.bytesAfter();
     cost[0] += s.costBefore();
@@ -123,7 +125,7 @@ public final class HaloPlan implements Serializable {
     return src[rank][j];
   }
 
-  /** The shipped (normalized) descriptor of rank's send region of slot j, or null. */
+  /** The shipped descriptor (the shorter of given and normalized) of rank's send region of slot j, or null. */
   public String sendDescriptor(int rank, int j) {
     return send[rank][j];
   }

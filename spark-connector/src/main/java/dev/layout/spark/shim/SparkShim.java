@@ -2,8 +2,11 @@ package dev.layout.spark.shim;
 
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Iterator;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.apache.spark.SparkContext;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.JavaRDD;
@@ -79,18 +82,75 @@ public final class SparkShim {
   }
 
   /**
-   * The job secret: the application's authentication secret when {@code spark.authenticate} is
-   * on, otherwise 32 random bytes generated here on the driver.
+   * The key of one run's transport and progress channel, for the driver and every task of the run.
+   * With {@code spark.authenticate=true} this carries no secret at all: only a fresh random salt
+   * and the application id travel with the task closure (whose binary executors fetch unencrypted
+   * by default), and each JVM derives the key from its own copy of Spark's secret as
+   * HMAC-SHA256(secret, LABEL, app id, salt). Without authentication Spark has no secret to derive
+   * from, so the key is 32 random bytes carried here, as protected as Spark's own RPC (that is,
+   * not at all): turn on {@code spark.authenticate} on shared networks.
    */
-  public static byte[] jobSecret(SparkContext sc) {
-    if (sc.conf().getBoolean("spark.authenticate", false)) {
-      String s = sc.env().securityManager().getSecretKey();
-      if (s != null) {
-        return s.getBytes(StandardCharsets.UTF_8);
+  public static final class JobKey implements Serializable {
+    private static final long serialVersionUID = 1L;
+    static final String LABEL = "layout-job-key-v1";
+
+    private final String appId;
+    private final byte[] salt;
+    private final byte[] unauthenticatedKey; // null when derived from Spark's secret
+
+    private JobKey(String appId, byte[] salt, byte[] unauthenticatedKey) {
+      this.appId = appId;
+      this.salt = salt;
+      this.unauthenticatedKey = unauthenticatedKey;
+    }
+
+    /** Whether the key is derived from Spark's authentication secret (nothing secret is shipped). */
+    public boolean derived() {
+      return unauthenticatedKey == null;
+    }
+
+    /**
+     * The key in this JVM (driver or executor).
+     *
+     * @throws IllegalStateException if the key is derived and this JVM has no Spark secret
+     */
+    public byte[] secret() {
+      if (unauthenticatedKey != null) {
+        return unauthenticatedKey.clone();
+      }
+      SparkEnv env = SparkEnv.get();
+      String s = env == null ? null : env.securityManager().getSecretKey();
+      if (s == null) {
+        throw new IllegalStateException("jobKey: no Spark authentication secret in this JVM (expected: spark.authenticate=true on"
+            + " the driver and every executor)");
+      }
+      return derive(s.getBytes(StandardCharsets.UTF_8), appId, salt);
+    }
+
+    static byte[] derive(byte[] sparkSecret, String appId, byte[] salt) {
+      try {
+        Mac m = Mac.getInstance("HmacSHA256");
+        m.init(new SecretKeySpec(sparkSecret, "HmacSHA256"));
+        m.update(LABEL.getBytes(StandardCharsets.UTF_8));
+        m.update((byte) 0);
+        m.update(appId.getBytes(StandardCharsets.UTF_8));
+        m.update((byte) 0);
+        m.update(salt);
+        return m.doFinal();
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException("jobKey: HmacSHA256 unavailable", e);
       }
     }
-    byte[] b = new byte[32];
-    new SecureRandom().nextBytes(b);
-    return b;
+  }
+
+  /** A fresh {@link JobKey} for one run on {@code sc}. */
+  public static JobKey jobKey(SparkContext sc) {
+    SecureRandom random = new SecureRandom();
+    byte[] salt = new byte[32];
+    random.nextBytes(salt);
+    if (sc.conf().getBoolean("spark.authenticate", false) && sc.env().securityManager().getSecretKey() != null) {
+      return new JobKey(sc.applicationId(), salt, null);
+    }
+    return new JobKey(sc.applicationId(), salt, salt);
   }
 }

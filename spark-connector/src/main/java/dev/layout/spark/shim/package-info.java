@@ -1,2 +1,2 @@
-/** The Spark-version-sensitive calls (barrier mapPartitions from Java, slot count, job secret). */
+/** The Spark-version-sensitive calls (barrier mapPartitions from Java, slot count, the job key derived on each JVM). */
 package dev.layout.spark.shim;

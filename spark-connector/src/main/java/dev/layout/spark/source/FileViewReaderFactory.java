@@ -1,5 +1,6 @@
 package dev.layout.spark.source;
 
+import dev.layout.spark.io.HadoopConf;
 import dev.layout.dataloop.LeafAction;
 import dev.layout.dataloop.Segment;
 import dev.layout.datatype.Datatype;

@@ -1,5 +1,6 @@
 package dev.layout.spark.source;
 
+import dev.layout.spark.io.HadoopConf;
 import dev.layout.dataloop.Segment;
 import dev.layout.datatype.Datatype;
 import dev.layout.fileview.FileView;
@@ -169,10 +170,10 @@ final class FileViewScan implements Scan, Batch {
   public PartitionReaderFactory createReaderFactory() {
     Configuration conf = SparkSession.active().sparkContext().hadoopConfiguration();
     if (spec.isEmpty()) {
-      return new FileViewReaderFactory(spec, required, new HadoopConf(conf)); // no partitions: nothing is read
+      return new FileViewReaderFactory(spec, required, HadoopConf.of(conf)); // no partitions: nothing is read
     }
     FileViewSpec.Shipped shipped = spec.shipped(Normalizer.defaults());
     LOG.info("fileview {}: filetype shipped to executors normalized, {}", spec.path, shipped.shipment());
-    return new FileViewReaderFactory(shipped.spec(), required, new HadoopConf(conf));
+    return new FileViewReaderFactory(shipped.spec(), required, HadoopConf.of(conf));
   }
 }

@@ -77,7 +77,7 @@ class HaloExchangeIT {
     assertThat(FailOnce.armed).isFalse();
     assertThat(r.metrics().iterations()).isLessThan(20);
     assertThat(grid.assemble(r.blocks().collect())).containsExactly(GridReference.run(grid, init, heat, 20));
-    assertThat(dir.resolve("iter-10").resolve("_COMPLETE")).exists();
+    assertThat(dir.resolve("iter-10.f64")).exists();
   }
 
   static final class FailOnce {

@@ -74,7 +74,7 @@ class StandaloneClusterIT {
       CompletableFuture<HaloExchange.Result> run =
           CompletableFuture.supplyAsync(() -> ex.run(grid.parallelize(jsc, init), heat, iterations));
       // the barrier loop is one task per rank: progress is only visible in the checkpoint directory
-      Path marker = dir.resolve("iter-100").resolve("_COMPLETE");
+      Path marker = dir.resolve("iter-100.f64"); // appears only once complete (collective write, atomic commit)
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
       while (!Files.exists(marker) && !run.isDone() && System.nanoTime() < deadline) {
         Thread.sleep(20); // bounded polling of a file another process writes
