@@ -31,7 +31,8 @@ import org.apache.arrow.memory.BufferAllocator;
  * time. Counts, indices and lengths in received packets are validated before anything is allocated
  * for them.
  *
- * <p>A codec is immutable and thread-safe; each aggregate/expand call has its own state.
+ * <p>A codec is immutable and thread-safe; each aggregate/expand call has its own state (the compact
+ * form's encoder tables are kept per thread between calls, cleared).
  */
 public final class GraphCodec {
   /** Default rows (nodes) per data packet. */
@@ -42,6 +43,13 @@ public final class GraphCodec {
   public static final int DEFAULT_COMPRESSION_LEVEL = 1;
   /** Default limit on one packet's uncompressed Arrow buffers, in bytes (both directions). */
   public static final long DEFAULT_MAX_PACKET_BYTES = 256L << 20;
+  /**
+   * Default largest graph sent as one {@link Packet.Kind#COMPACT} packet, in nodes. Below it the
+   * compact form is faster than the columnar one on every benchmark shape (see
+   * benchmarks/README.md, bench graph); above it the columnar packets' batched traversal and
+   * compression win, and their memory stays bounded by {@code packetRows}.
+   */
+  public static final int DEFAULT_COMPACT_MAX_NODES = 1 << 17;
 
   private final TypeRegistry registry;
   private final BufferAllocator allocator;
@@ -50,6 +58,8 @@ public final class GraphCodec {
   private final int compressionLevel;
   private final long maxPacketBytes;
   private final boolean rawColumns;
+  private final int compactMaxNodes;
+  private final ThreadLocal<CompactEncoder> compactEncoders;
 
   private GraphCodec(Builder b) {
     this.registry = b.registry;
@@ -59,6 +69,8 @@ public final class GraphCodec {
     this.compressionLevel = b.compressionLevel;
     this.maxPacketBytes = b.maxPacketBytes;
     this.rawColumns = b.rawColumns;
+    this.compactMaxNodes = b.compactMaxNodes;
+    this.compactEncoders = ThreadLocal.withInitial(() -> new CompactEncoder(registry, rawColumns));
   }
 
   public static Builder builder(TypeRegistry registry) {
@@ -77,6 +89,7 @@ public final class GraphCodec {
     private int compressionLevel = DEFAULT_COMPRESSION_LEVEL;
     private long maxPacketBytes = DEFAULT_MAX_PACKET_BYTES;
     private boolean rawColumns = true;
+    private int compactMaxNodes = DEFAULT_COMPACT_MAX_NODES;
 
     private Builder(TypeRegistry registry) {
       this.registry = registry;
@@ -132,6 +145,19 @@ public final class GraphCodec {
     }
 
     /**
+     * Graphs of at most this many nodes (and {@code maxPacketBytes}) are sent as one {@link
+     * Packet.Kind#COMPACT} packet, larger ones as a header and columnar data packets; 0 sends every
+     * graph in columnar packets. Expansion reads both forms whatever this is.
+     */
+    public Builder compactMaxNodes(int nodes) {
+      if (nodes < 0) {
+        throw new IllegalArgumentException("compactMaxNodes: nodes " + nodes + " (expected: >= 0)");
+      }
+      this.compactMaxNodes = nodes;
+      return this;
+    }
+
+    /**
      * Whether fixed-width columns are read and written through their buffers' addresses ({@link
      * Columns}; the default where Unsafe is available on a little-endian machine) or through Arrow's
      * and the fields' accessors (tests of the portable path).
@@ -158,11 +184,18 @@ public final class GraphCodec {
   }
 
   /**
-   * Traverses the graph from {@code root} (may be null) and returns its packets lazily: the header
-   * first, then data packets built one per {@code next()}. The traversal happens in this call, so
-   * an unregistered class fails here with an {@link IllegalArgumentException}.
+   * Traverses the graph from {@code root} (may be null) and returns its packets lazily: one compact
+   * packet for a graph of at most {@link Builder#compactMaxNodes} nodes, else the header first, then
+   * data packets built one per {@code next()}. The traversal happens in this call, so an
+   * unregistered class fails here with an {@link IllegalArgumentException}.
    */
   public Iterator<Packet> aggregate(Object root) {
+    if (compactMaxNodes > 0) {
+      byte[] compact = compactEncoders.get().encode(root, compactMaxNodes, maxPacketBytes);
+      if (compact != null) {
+        return List.of(Packet.wrap(compact)).iterator();
+      }
+    }
     return new GraphEncoder(registry, allocator, packetRows, RefCoding.codec(compressionLevel), maxPacketBytes, rawColumns, root);
   }
 

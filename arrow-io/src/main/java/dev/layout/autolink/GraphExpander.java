@@ -93,10 +93,10 @@ public final class GraphExpander {
       if (p == null) {
         throw new GraphFormatException("expand: packet null (expected: a packet)");
       }
-      if (p.kind() == Packet.Kind.HEADER) {
-        acceptHeader(p);
-      } else {
-        acceptData(p);
+      switch (p.kind()) {
+        case HEADER -> acceptHeader(p);
+        case DATA -> acceptData(p);
+        case COMPACT -> acceptCompact(p);
       }
       return isComplete();
     } catch (GraphFormatException e) {
@@ -176,6 +176,19 @@ public final class GraphExpander {
     entryIndex = ei;
     expected = total;
     header = true;
+  }
+
+  /** A whole graph in one packet: decoded and linked at once (nothing is kept if it fails). */
+  private void acceptCompact(Packet p) {
+    if (header) {
+      throw new GraphFormatException("expand: compact packet after a header (expected: data packets)");
+    }
+    CompactDecoder.Graph g = CompactDecoder.decode(registry, p, maxNodes, raw);
+    header = true;
+    expected = g.nodes();
+    receivedTotal = g.nodes();
+    result = g.entry();
+    linked = true;
   }
 
   private void acceptData(Packet p) {

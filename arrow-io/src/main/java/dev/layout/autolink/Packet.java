@@ -23,6 +23,15 @@ import java.nio.ByteOrder;
  * RefCoding}; version 2 — version 1 held the indices themselves, uncompressed). The schema is never
  * sent: both sides derive it from the registry.
  *
+ * <p>A small graph travels as one {@link Kind#COMPACT} packet instead (no Arrow, no compression;
+ * {@link GraphCodec.Builder#compactMaxNodes}): after the prefix {@code int64 fingerprint, int32
+ * nodeCount, int32 entryType} (-1 for an empty graph), then one record per node in the order a
+ * traversal from the entry meets them (node 0 is the entry): its fields in field order, primitives
+ * at their natural width, {@code String} and {@code byte[]} as {@code int32 length} (-1 null) and
+ * the (UTF-8) bytes, a reference as {@code int32} node number (-1 null), an array or list of
+ * references as {@code int32 length} (-1 null) and the numbers. A reference to a node not met before
+ * carries the next number, and its type is the field's.
+ *
  * <p>A packet wraps its byte array without copying; do not modify the array after wrapping.
  */
 public final class Packet {
@@ -31,11 +40,16 @@ public final class Packet {
   static final int PREFIX = 8;
   static final int HEADER_FIXED = PREFIX + 20;
   static final int DATA_FIXED = PREFIX + 12;
+  static final int COMPACT_FIXED = PREFIX + 16;
 
-  /** The two packet kinds. */
+  /** The packet kinds (the wire's kind byte is the ordinal). */
   public enum Kind {
+    /** Columnar form: the graph's node counts and entry, before its data packets. */
     HEADER,
-    DATA
+    /** Columnar form: an Arrow record batch of consecutive nodes of one type. */
+    DATA,
+    /** A whole small graph in one packet, row by row. */
+    COMPACT
   }
 
   private final byte[] bytes;
@@ -86,7 +100,10 @@ public final class Packet {
     if (k == 1) {
       return Kind.DATA;
     }
-    throw new GraphFormatException("packet: kind " + k + " (expected: 0 header or 1 data)");
+    if (k == 2) {
+      return Kind.COMPACT;
+    }
+    throw new GraphFormatException("packet: kind " + k + " (expected: 0 header, 1 data or 2 compact)");
   }
 
   /** Writes {@code int32 length} and the bytes (a framing for byte streams). */
@@ -126,6 +143,7 @@ public final class Packet {
         case HEADER -> "Packet[header, " + b.getInt(PREFIX + 8) + " types, " + bytes.length + " bytes]";
         case DATA -> "Packet[data, type " + b.getInt(PREFIX) + ", rows " + b.getInt(PREFIX + 4) + "+" + b.getInt(PREFIX + 8) + ", "
             + bytes.length + " bytes]";
+        case COMPACT -> "Packet[compact, " + b.getInt(PREFIX + 8) + " nodes, " + bytes.length + " bytes]";
       };
     } catch (RuntimeException e) {
       return "Packet[malformed, " + bytes.length + " bytes]";

@@ -54,6 +54,11 @@ public final class DomainPart implements Closeable {
    * @throws IllegalArgumentException if the domain is not one of {@code domains} or the job id is malformed
    */
   public static DomainPart create(FileSystem fs, Path path, FileDomains domains, int domain, String jobId) throws IOException {
+    return create(fs, path, domains, domain, jobId, fs.getDefaultBlockSize(path));
+  }
+
+  /** As {@link #create(FileSystem, Path, FileDomains, int, String)} with the part's file system block size (every part of a file needs the same). */
+  public static DomainPart create(FileSystem fs, Path path, FileDomains domains, int domain, String jobId, long blockSize) throws IOException {
     Objects.requireNonNull(fs, "DomainPart: fs is null");
     Objects.requireNonNull(path, "DomainPart: path is null");
     Objects.requireNonNull(domains, "DomainPart: domains is null");
@@ -65,7 +70,11 @@ public final class DomainPart implements Closeable {
       throw new FileAlreadyExistsException("fileview: " + path + " already exists (files are write-once)");
     }
     Path tmp = new Path(part.getParent(), part.getName() + "." + UUID.randomUUID() + ".tmp");
-    return new DomainPart(fs, path, domains, domain, jobId, tmp, fs.create(tmp, false));
+    if (blockSize <= 0) {
+      throw new IllegalArgumentException("DomainPart: block size " + blockSize + " (expected: > 0)");
+    }
+    FSDataOutputStream out = fs.create(tmp, false, fs.getConf().getInt("io.file.buffer.size", 4096), fs.getDefaultReplication(path), blockSize);
+    return new DomainPart(fs, path, domains, domain, jobId, tmp, out);
   }
 
   /** The next file byte this part writes. */

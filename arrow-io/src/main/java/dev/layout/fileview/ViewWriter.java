@@ -195,6 +195,9 @@ public final class ViewWriter implements Closeable {
         // Local file system, most object stores: a single writer copies the parts below.
       }
     }
+    if (!concatenated && n > 1 && localConcat(fs, parts)) {
+      concatenated = true;
+    }
     if (concatenated) {
       if (!fs.rename(parts[0], path)) {
         throw new IOException("fileview: could not rename " + parts[0] + " to " + path + (fs.exists(path) ? " (target now exists)" : ""));
@@ -226,6 +229,37 @@ public final class ViewWriter implements Closeable {
       throw new IOException("fileview: assembled " + path + " has " + len + " bytes (expected: " + domains.fileLength() + ")");
     }
     return len;
+  }
+
+  /**
+   * The local file system's stand-in for {@code concat}: appends parts 1.. to part 0 channel to
+   * channel ({@code FileChannel.transferFrom}: part 0 is not copied, the rest not through the Java
+   * heap, and no checksum pass) and deletes them; part 0's checksum file goes (a local file without one
+   * is read unverified). False if {@code fs} is not the local file system.
+   */
+  private static boolean localConcat(FileSystem fs, Path[] parts) throws IOException {
+    FileSystem raw = fs instanceof ChecksumFileSystem c ? c.getRawFileSystem() : fs;
+    if (!(raw instanceof RawLocalFileSystem local)) {
+      return false;
+    }
+    java.io.File first = local.pathToFile(parts[0]);
+    try (java.nio.channels.FileChannel out = java.nio.channels.FileChannel.open(first.toPath(), java.nio.file.StandardOpenOption.WRITE)) {
+      for (int i = 1; i < parts.length; i++) {
+        try (java.nio.channels.FileChannel in = java.nio.channels.FileChannel.open(local.pathToFile(parts[i]).toPath())) {
+          long size = in.size();
+          for (long at = 0; at < size; ) {
+            at += out.transferFrom(in, out.size(), size - at);
+          }
+        }
+      }
+    }
+    if (fs instanceof ChecksumFileSystem c) {
+      local.delete(c.getChecksumFile(parts[0]), false);
+    }
+    for (int i = 1; i < parts.length; i++) {
+      fs.delete(parts[i], false);
+    }
+    return true;
   }
 
   /** Deletes whatever parts of a {@link #forDomain} write exist (an abandoned write). */

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+/** The columnar form (header and Arrow data packets); the compact form of small graphs is CompactFormTest's. */
 class GraphCodecTest {
   private BufferAllocator allocator;
   private GraphCodec codec;
@@ -25,7 +26,7 @@ class GraphCodecTest {
   @BeforeEach
   void open() {
     allocator = new RootAllocator();
-    codec = GraphCodec.builder(Graphs.registry()).allocator(allocator).packetRows(4).build();
+    codec = GraphCodec.builder(Graphs.registry()).allocator(allocator).compactMaxNodes(0).packetRows(4).build();
   }
 
   @AfterEach
@@ -36,7 +37,7 @@ class GraphCodecTest {
 
   @Test
   void aReferenceCodedBelowZeroIsRefused() {
-    GraphCodec plain = GraphCodec.builder(Graphs.registry()).allocator(allocator).packetRows(4).compressionLevel(0).build();
+    GraphCodec plain = GraphCodec.builder(Graphs.registry()).allocator(allocator).compactMaxNodes(0).packetRows(4).compressionLevel(0).build();
     byte[] d = plain.aggregateAll(ring(3)).get(1).bytes().clone();
     ByteBuffer b = ByteBuffer.wrap(d).order(ByteOrder.LITTLE_ENDIAN);
     int at = -1;
@@ -66,8 +67,8 @@ class GraphCodecTest {
 
   @Test
   void compressedAndPlainPacketsExpandAlikeAndCompressionShrinksRegularGraphs() {
-    GraphCodec plain = GraphCodec.builder(Graphs.registry()).allocator(allocator).compressionLevel(0).build();
-    GraphCodec zstd = GraphCodec.builder(Graphs.registry()).allocator(allocator).compressionLevel(3).build();
+    GraphCodec plain = GraphCodec.builder(Graphs.registry()).allocator(allocator).compactMaxNodes(0).compressionLevel(0).build();
+    GraphCodec zstd = GraphCodec.builder(Graphs.registry()).allocator(allocator).compactMaxNodes(0).compressionLevel(3).build();
     Graphs.DNode g = ring(2000);
     List<Packet> p = plain.aggregateAll(g);
     List<Packet> z = zstd.aggregateAll(g);
@@ -82,7 +83,7 @@ class GraphCodecTest {
 
   @Test
   void aCompressedBufferClaimingMoreThanMaxPacketBytesIsRefusedBeforeAllocation() {
-    GraphCodec zstd = GraphCodec.builder(Graphs.registry()).allocator(allocator).maxPacketBytes(1 << 20).build();
+    GraphCodec zstd = GraphCodec.builder(Graphs.registry()).allocator(allocator).compactMaxNodes(0).maxPacketBytes(1 << 20).build();
     List<Packet> ps = zstd.aggregateAll(ring(1000));
     byte[] d = ps.get(1).bytes().clone();
     ByteBuffer b = ByteBuffer.wrap(d).order(ByteOrder.LITTLE_ENDIAN);
@@ -110,7 +111,7 @@ class GraphCodecTest {
 
   @Test
   void aPacketBiggerThanMaxPacketBytesIsNotBuilt() {
-    GraphCodec small = GraphCodec.builder(Graphs.registry()).allocator(allocator).maxPacketBytes(1024).build();
+    GraphCodec small = GraphCodec.builder(Graphs.registry()).allocator(allocator).compactMaxNodes(0).maxPacketBytes(1024).build();
     assertThatThrownBy(() -> small.aggregateAll(ring(1000))).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("(expected: <= maxPacketBytes 1024; lower packetRows)");
   }
@@ -131,7 +132,7 @@ class GraphCodecTest {
 
   @Test
   void aReferenceTheConstructorSetsIsRestoredToNull() {
-    GraphCodec c = GraphCodec.builder(TypeRegistry.of(Defaulted.class)).allocator(allocator).build();
+    GraphCodec c = GraphCodec.builder(TypeRegistry.of(Defaulted.class)).allocator(allocator).compactMaxNodes(0).build();
     Defaulted a = new Defaulted(1);
     Defaulted b = new Defaulted(2);
     a.other = b; // b.other stays null
@@ -142,7 +143,7 @@ class GraphCodecTest {
 
   @Test
   void graphsLargerThanATraversalChunkKeepTheirSharing() {
-    GraphCodec c = GraphCodec.builder(Graphs.registry()).allocator(allocator).packetRows(700).build();
+    GraphCodec c = GraphCodec.builder(Graphs.registry()).allocator(allocator).compactMaxNodes(0).packetRows(700).build();
     // arrays and lists of thousands of elements (several lookup batches within one node), shared
     // and null elements, two node types reached from each other
     for (long seed = 1; seed <= 3; seed++) {
@@ -167,7 +168,7 @@ class GraphCodecTest {
 
   @Test
   void nodesAreNumberedInTheOrderABreadthFirstTraversalMeetsThem() {
-    GraphCodec plain = GraphCodec.builder(Graphs.registry()).allocator(allocator).compressionLevel(0).build();
+    GraphCodec plain = GraphCodec.builder(Graphs.registry()).allocator(allocator).compactMaxNodes(0).compressionLevel(0).build();
     Graphs.Node[] t = new Graphs.Node[7];
     for (int i = 6; i >= 0; i--) {
       t[i] = new Graphs.Node();
@@ -192,7 +193,7 @@ class GraphCodecTest {
   @Test
   void aNullInAColumnThatIsNotNullableIsRefused() throws Exception {
     for (boolean raw : new boolean[] {true, false}) {
-      GraphCodec c = GraphCodec.builder(Graphs.registry()).allocator(allocator).rawColumns(raw).build();
+      GraphCodec c = GraphCodec.builder(Graphs.registry()).allocator(allocator).compactMaxNodes(0).rawColumns(raw).build();
       Packet header = c.aggregateAll(ring(3)).get(0);
       Packet data;
       try (org.apache.arrow.vector.VectorSchemaRoot root =
@@ -326,7 +327,7 @@ class GraphCodecTest {
 
   @Test
   void onlyRegisteredTypesAreEncoded() {
-    GraphCodec small = GraphCodec.builder(TypeRegistry.of(Graphs.Node.class)).allocator(allocator).build();
+    GraphCodec small = GraphCodec.builder(TypeRegistry.of(Graphs.Node.class)).allocator(allocator).compactMaxNodes(0).build();
     assertThatThrownBy(() -> small.aggregate(ring(3))).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("aggregate: node class " + Graphs.DNode.class.getName() + " (expected: a registered type, one of [Node])");
     assertThatThrownBy(() -> TypeRegistry.of(Graphs.Vertex.class)).hasMessage("autolink: field Vertex.payload target " + Graphs.Node.class.getName() + " (expected: a registered type)");
@@ -341,7 +342,7 @@ class GraphCodecTest {
   @Test
   void foreignRegistryIsRejected() {
     List<Packet> ps = codec.aggregateAll(ring(3));
-    GraphCodec other = GraphCodec.builder(TypeRegistry.of(Graphs.Node.class)).allocator(allocator).build();
+    GraphCodec other = GraphCodec.builder(TypeRegistry.of(Graphs.Node.class)).allocator(allocator).compactMaxNodes(0).build();
     assertThatThrownBy(() -> other.expand(ps.iterator())).isInstanceOf(GraphFormatException.class)
         .hasMessageContaining("registry fingerprint");
   }
@@ -367,7 +368,7 @@ class GraphCodecTest {
     b.putInt(Packet.HEADER_FIXED + 4, -1);
     assertThatThrownBy(() -> codec.expand(List.of(Packet.wrap(h)).iterator())).hasMessage("expand: count[1] -1 (expected: 0..2147483639)");
     // A generous limit still allocates nothing for nodes that never arrive.
-    GraphCodec big = GraphCodec.builder(Graphs.registry()).allocator(allocator).maxNodes(Long.MAX_VALUE).build();
+    GraphCodec big = GraphCodec.builder(Graphs.registry()).allocator(allocator).compactMaxNodes(0).maxNodes(Long.MAX_VALUE).build();
     b.putInt(Packet.HEADER_FIXED + 4, Integer.MAX_VALUE - 8);
     assertThatThrownBy(() -> big.expand(List.of(Packet.wrap(h)).iterator())).hasMessageContaining("stream ended after 0 of 2147483639 nodes");
     assertThatThrownBy(() -> Packet.readFrom(new DataInputStream(new ByteArrayInputStream(new byte[] {0x7f, 0, 0, 0})), 1 << 20))
@@ -377,7 +378,7 @@ class GraphCodecTest {
   @Test
   void outOfRangeIndicesNeverYieldAGraph() {
     // Uncompressed packets, so that the coded references can be patched in place.
-    GraphCodec plain = GraphCodec.builder(Graphs.registry()).allocator(allocator).packetRows(4).compressionLevel(0).build();
+    GraphCodec plain = GraphCodec.builder(Graphs.registry()).allocator(allocator).compactMaxNodes(0).packetRows(4).compressionLevel(0).build();
     List<Packet> ps = plain.aggregateAll(ring(3));
     GraphExpander e = plain.expander();
     e.accept(ps.get(0));

@@ -27,7 +27,7 @@ class RangePlannerFuzzTest {
   private static final Primitive[] ETYPES = {Primitive.BYTE, Primitive.INT16, Primitive.INT32, Primitive.FLOAT64};
   private static final long MAX_TILE_BYTES = 2048;
 
-  @FuzzTest(maxDuration = "5s")
+  @FuzzTest(maxDuration = "2m")
   void plan(FuzzedDataProvider data) {
     Primitive etype = ETYPES[data.consumeInt(0, ETYPES.length - 1)];
     Datatype ft;

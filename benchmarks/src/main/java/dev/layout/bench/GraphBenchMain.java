@@ -17,33 +17,38 @@ import java.util.Locale;
 import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.fory.Fory;
 
 /**
- * The AutoLink benchmark outside JMH: encode+decode time and bytes per codec and graph (issue 10).
+ * The AutoLink benchmark outside JMH: encode+decode round-trip time and bytes of AutoLink, Kryo 5
+ * and Apache Fory on a tree, a cyclic list and a grid of 10^3 to 10^6 nodes (issues 10 and 24).
  *
  * <p>Protocol, the same for every codec, in one JVM: per graph, warm-up rounds and then measured
- * rounds in which AutoLink and Kryo alternate (the order flips every round, so drift in the
- * machine's load falls on both), {@code System.gc()} before every call. Reported: the
- * interquartile mean (mean of the middle half) of the wall-clock times and of the process CPU
- * times ({@link #processCpuNanos}: all threads, GC included; on a machine shared with other work,
- * time spent descheduled is charged to nobody), the fastest and slowest round, and the bytes. Java serialization, the slow
- * reference, runs a few rounds after the others (median). Every codec's output is checked against
- * the original graph once, untimed.
+ * rounds in which the codecs take turns (the order rotates every round, so drift in the machine's
+ * load falls on all), each sample a batch of round trips long enough that small graphs are measured
+ * and not the clock ({@link #callsPerSample}: 1 call at 10^6 nodes, 200 at 10^3), {@code System.gc()}
+ * before every sample of graphs of 10^5 nodes and more. Reported per call: the interquartile mean
+ * (mean of the middle half) of the wall-clock times and of the process CPU times ({@link
+ * #processCpuNanos}: all threads, GC included), the fastest and slowest sample, and the bytes.
+ * AutoLink compresses (ZSTD) only the columnar packets of graphs above its compact limit; Kryo and
+ * Fory write uncompressed. Every codec's output is checked against the original graph once, untimed.
  *
  * <p>{@code layout bench graph} runs this in a child JVM with a fixed 3 GB heap (so that G1 does
  * not shrink the heap after each {@code System.gc()} and collect differently from round to round)
  * and with Kryo 5 first on the class path: the CLI's class path also holds Spark's Kryo 4
  * ({@code kryo-shaded}), which would otherwise shadow it.
  *
- * <p>Args of {@link #main}: {@code [nodes=1000000] [rounds=15] [warmup=5] [javaRounds=3]}. The last
- * line is {@code min kryo/autolink time: X.XX} (the smallest of the three graphs' ratios of wall
- * time IQMs), the line before it the same for CPU time.
+ * <p>Args of {@link #main}: {@code [maxNodes=1000000] [rounds=15] [warmup=5]}: sizes 10^3, 10^4,
+ * ... up to maxNodes. The last two lines are {@code min kryo/autolink time: X (SHAPE SIZE)} and
+ * {@code min fory/autolink time: Y (SHAPE SIZE)}: the smallest ratio of wall-time IQMs over every
+ * shape and size, and where it was.
  */
 public final class GraphBenchMain {
   private GraphBenchMain() {}
 
   /** Heap of the child JVM, fixed (-Xms = -Xmx). */
   static final String HEAP = "3g";
+  static final String[] CODECS = {"autolink", "kryo", "fory"};
 
   /** {@code layout bench graph [--quick] [--rounds N]}: runs {@link #main} in a child JVM. */
   static int run(String[] args, PrintStream out) {
@@ -65,9 +70,9 @@ public final class GraphBenchMain {
         throw new IllegalArgumentException("bench graph: unknown argument '" + args[k] + "' (expected: --quick, --rounds N)");
       }
     }
-    // quick: 10^5 nodes, where a round takes milliseconds and the JIT needs more of them
-    List<String> cmd = childCommand(quick ? new String[] {"100000", Integer.toString(rounds), "15", "1"}
-        : new String[] {"1000000", Integer.toString(rounds), "5", "3"});
+    // quick: 10^3..10^5 nodes, in well under a minute
+    List<String> cmd = childCommand(quick ? new String[] {"100000", Integer.toString(rounds), "8"}
+        : new String[] {"1000000", Integer.toString(rounds), "5"});
     // A full run takes a few minutes; the limit only stops a JVM that hangs.
     ChildJvm.run(cmd, out, "", Duration.ofMinutes(60), "bench graph");
     return 0;
@@ -120,15 +125,14 @@ public final class GraphBenchMain {
   }
 
   public static void main(String[] args) throws Exception {
-    int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
+    int maxNodes = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 15;
     int warmup = args.length > 2 ? Integer.parseInt(args[2]) : 5;
-    int javaRounds = args.length > 3 ? Integer.parseInt(args[3]) : 3;
     Throwable[] failure = new Throwable[1];
-    // Kryo and Java serialization recurse once per node on the list and the grid: a 2 GB stack.
+    // Kryo and Fory recurse once per node on the list and the grid: a 2 GB stack.
     Thread t = new Thread(null, () -> {
       try {
-        run(nodes, rounds, warmup, javaRounds, System.out);
+        run(maxNodes, rounds, warmup, System.out);
       } catch (Throwable e) {
         failure[0] = e;
       }
@@ -140,62 +144,103 @@ public final class GraphBenchMain {
     }
   }
 
-  /** Times of one codec on one graph, milliseconds per round. */
+  /** Times of one codec on one graph, milliseconds per call. */
   record Samples(double[] wall, double[] cpu, long bytes) {}
 
-  static void run(int nodes, int rounds, int warmup, int javaRounds, PrintStream out) {
+  /** Round trips per sample: about 2*10^5 nodes' worth, at least one. */
+  static int callsPerSample(int nodes) {
+    return Math.max(1, 200_000 / nodes);
+  }
+
+  /** 10^3, 10^4, ... up to maxNodes (at least 10^3). */
+  static List<Integer> sizes(int maxNodes) {
+    List<Integer> out = new ArrayList<>();
+    for (int n = 1000; n <= Math.max(1000, maxNodes); n *= 10) {
+      out.add(n);
+    }
+    return out;
+  }
+
+  static void run(int maxNodes, int rounds, int warmup, PrintStream out) {
     String kryo5 = kryoVersion();
     var rt = Runtime.getRuntime();
-    out.printf(Locale.ROOT, "machine: %s; JVM %s %s, heap %d MB, %s; Kryo %s%n", Meter.machine(), System.getProperty("java.vm.name"),
-        System.getProperty("java.version"), rt.maxMemory() >> 20, gcNames(), kryo5);
-    out.printf(Locale.ROOT, "%d nodes; AutoLink and Kryo: %d warm-up + %d measured rounds each, interleaved, System.gc() before each call;"
-        + " interquartile means; java: median of %d; load average %s%n", nodes, warmup, rounds, javaRounds, loadAverage());
-    out.printf(Locale.ROOT, "%-6s %-9s %9s %9s %19s %12s%n", "graph", "codec", "wall ms", "cpu ms", "wall min..max", "bytes");
-    double minWall = Double.MAX_VALUE;
-    double minCpu = Double.MAX_VALUE;
-    StringBuilder ratios = new StringBuilder();
+    out.printf(Locale.ROOT, "machine: %s; JVM %s %s, heap %d MB, %s; Kryo %s, Fory %s%n", Meter.machine(),
+        System.getProperty("java.vm.name"), System.getProperty("java.version"), rt.maxMemory() >> 20, gcNames(), kryo5, foryVersion());
+    out.printf(Locale.ROOT, "encode+decode round trips, per call; %d warm-up + %d measured samples per codec, codecs in turn, a sample ="
+        + " max(1, 200000/nodes) calls; interquartile means; load average %s%n", warmup, rounds, loadAverage());
+    out.println("bytes: AutoLink compresses (ZSTD) only the columnar packets of graphs above its compact limit ("
+        + GraphCodec.DEFAULT_COMPACT_MAX_NODES + " nodes); Kryo and Fory do not compress");
+    out.printf(Locale.ROOT, "%-5s %8s %-9s %10s %10s %21s %10s%n", "graph", "nodes", "codec", "wall ms", "cpu ms", "wall min..max", "bytes");
+    Worst kryoTime = new Worst();
+    Worst foryTime = new Worst();
+    Worst kryoCpu = new Worst();
+    Worst foryCpu = new Worst();
     try (BufferAllocator alloc = new RootAllocator()) {
       GraphCodec al = GraphCodecs.autolink(alloc);
       Kryo kryo = GraphCodecs.kryo();
-      List<Function<Object, GraphCodecs.Result>> codecs = List.of(g -> GraphCodecs.autolink(al, g), g -> GraphCodecs.kryo(kryo, g));
-      for (GraphShapes.Shape s : GraphShapes.Shape.values()) {
-        Object g = GraphShapes.build(s, nodes);
-        for (var c : codecs) {
-          GraphShapes.verify(s, g, c.apply(g).graph()); // untimed: the copy is the graph
+      Fory fory = GraphCodecs.fory();
+      List<Function<Object, GraphCodecs.Result>> codecs = List.of(g -> GraphCodecs.autolink(al, g), g -> GraphCodecs.kryo(kryo, g),
+          g -> GraphCodecs.fory(fory, g));
+      for (int n : sizes(maxNodes)) {
+        for (GraphShapes.Shape s : GraphShapes.Shape.values()) {
+          Object g = GraphShapes.build(s, n);
+          for (var c : codecs) {
+            GraphShapes.verify(s, g, c.apply(g).graph()); // untimed: the copy is the graph
+          }
+          Samples[] m = interleaved(codecs, g, warmup, rounds, callsPerSample(n), n >= 100_000);
+          for (int c = 0; c < m.length; c++) {
+            out.printf(Locale.ROOT, "%-5s %8d %-9s %10.4f %10.4f %21s %10d%n", s, n, CODECS[c], iqm(m[c].wall()), iqm(m[c].cpu()),
+                String.format(Locale.ROOT, "%.4f..%.4f", min(m[c].wall()), max(m[c].wall())), m[c].bytes());
+          }
+          String where = s + " " + n;
+          double a = iqm(m[0].wall());
+          kryoTime.offer(iqm(m[1].wall()) / a, where);
+          foryTime.offer(iqm(m[2].wall()) / a, where);
+          kryoCpu.offer(iqm(m[1].cpu()) / iqm(m[0].cpu()), where);
+          foryCpu.offer(iqm(m[2].cpu()) / iqm(m[0].cpu()), where);
+          out.printf(Locale.ROOT, "%-5s %8d ratios    kryo/autolink %.2f, fory/autolink %.2f (time)%n", s, n, iqm(m[1].wall()) / a,
+              iqm(m[2].wall()) / a);
         }
-        GraphShapes.verify(s, g, GraphCodecs.java(g).graph());
-        Samples[] measured = interleaved(codecs, g, warmup, rounds);
-        Samples java = timed(GraphCodecs::java, g, javaRounds);
-        String[] names = {"autolink", "kryo"};
-        for (int c = 0; c < 2; c++) {
-          Samples x = measured[c];
-          out.printf(Locale.ROOT, "%-6s %-9s %9.1f %9.1f %19s %12d%n", s, names[c], iqm(x.wall()), iqm(x.cpu()),
-              String.format(Locale.ROOT, "%.1f..%.1f", min(x.wall()), max(x.wall())), x.bytes());
-        }
-        out.printf(Locale.ROOT, "%-6s %-9s %9.1f %9.1f %19s %12d%n", s, "java", median(java.wall()), median(java.cpu()),
-            String.format(Locale.ROOT, "%.1f..%.1f", min(java.wall()), max(java.wall())), java.bytes());
-        double rw = iqm(measured[1].wall()) / iqm(measured[0].wall());
-        double rc = iqm(measured[1].cpu()) / iqm(measured[0].cpu());
-        ratios.append(String.format(Locale.ROOT, "%s%s %.2f (cpu %.2f)", ratios.length() == 0 ? "" : ", ", s, rw, rc));
-        minWall = Math.min(minWall, rw);
-        minCpu = Math.min(minCpu, rc);
       }
     }
-    out.println("kryo/autolink time: " + ratios + "; load average " + loadAverage());
-    out.printf(Locale.ROOT, "min kryo/autolink cpu: %.2f%n", minCpu);
-    out.printf(Locale.ROOT, "min kryo/autolink time: %.2f%n", minWall);
+    out.printf(Locale.ROOT, "min kryo/autolink cpu: %.2f (%s); min fory/autolink cpu: %.2f (%s); load average %s%n", kryoCpu.ratio,
+        kryoCpu.where, foryCpu.ratio, foryCpu.where, loadAverage());
+    out.printf(Locale.ROOT, "min kryo/autolink time: %.2f (%s)%n", kryoTime.ratio, kryoTime.where);
+    out.printf(Locale.ROOT, "min fory/autolink time: %.2f (%s)%n", foryTime.ratio, foryTime.where);
   }
 
-  /** Warm-up, then measured rounds; codec order reversed every round. */
-  static Samples[] interleaved(List<Function<Object, GraphCodecs.Result>> codecs, Object g, int warmup, int rounds) {
+  /** The smallest ratio offered and where it was. */
+  static final class Worst {
+    double ratio = Double.MAX_VALUE;
+    String where = "-";
+
+    void offer(double r, String at) {
+      if (r < ratio) {
+        ratio = r;
+        where = at;
+      }
+    }
+  }
+
+  private static String foryVersion() {
+    Package p = Fory.class.getPackage();
+    return p == null || p.getImplementationVersion() == null ? "?" : p.getImplementationVersion();
+  }
+
+  /**
+   * Warm-up, then measured rounds; the codecs' order rotates every round. Each sample times {@code
+   * calls} round trips and is divided by them; {@code gc}: {@code System.gc()} before each sample.
+   */
+  static Samples[] interleaved(List<Function<Object, GraphCodecs.Result>> codecs, Object g, int warmup, int rounds, int calls,
+      boolean gc) {
     int n = codecs.size();
     double[][] wall = new double[n][rounds];
     double[][] cpu = new double[n][rounds];
     long[] bytes = new long[n];
     for (int r = -warmup; r < rounds; r++) {
       for (int k = 0; k < n; k++) {
-        int c = (r & 1) == 0 ? k : n - 1 - k;
-        double[] t = once(codecs.get(c), g, bytes, c);
+        int c = Math.floorMod(k + r, n);
+        double[] t = once(codecs.get(c), g, bytes, c, calls, gc);
         if (r >= 0) {
           wall[c][r] = t[0];
           cpu[c][r] = t[1];
@@ -209,30 +254,23 @@ public final class GraphBenchMain {
     return out;
   }
 
-  static Samples timed(Function<Object, GraphCodecs.Result> codec, Object g, int rounds) {
-    double[] wall = new double[rounds];
-    double[] cpu = new double[rounds];
-    long[] bytes = new long[1];
-    for (int r = 0; r < rounds; r++) {
-      double[] t = once(codec, g, bytes, 0);
-      wall[r] = t[0];
-      cpu[r] = t[1];
+  private static double[] once(Function<Object, GraphCodecs.Result> codec, Object g, long[] bytes, int c, int calls, boolean gc) {
+    if (gc) {
+      System.gc();
     }
-    return new Samples(wall, cpu, bytes[0]);
-  }
-
-  private static double[] once(Function<Object, GraphCodecs.Result> codec, Object g, long[] bytes, int c) {
-    System.gc();
     long cpu0 = processCpuNanos();
     long t0 = System.nanoTime();
-    GraphCodecs.Result res = codec.apply(g);
+    GraphCodecs.Result res = null;
+    for (int i = 0; i < calls; i++) {
+      res = codec.apply(g);
+    }
     long t1 = System.nanoTime();
     long cpu1 = processCpuNanos();
-    if (res.graph() == null) {
+    if (res == null || res.graph() == null) {
       throw new AssertionError("decoded nothing");
     }
     bytes[c] = res.bytes();
-    return new double[] {(t1 - t0) / 1e6, cpu0 < 0 ? Double.NaN : (cpu1 - cpu0) / 1e6};
+    return new double[] {(t1 - t0) / 1e6 / calls, cpu0 < 0 ? Double.NaN : (cpu1 - cpu0) / 1e6 / calls};
   }
 
   /**

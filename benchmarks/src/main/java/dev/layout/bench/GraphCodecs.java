@@ -15,8 +15,15 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.fory.Fory;
+import org.apache.fory.config.Language;
 
-/** Encode+decode round trips of one graph with AutoLink, Kryo 5 and Java serialization; each returns the encoded bytes. */
+/**
+ * Encode+decode round trips of one graph with AutoLink, Kryo 5, Apache Fory and Java serialization;
+ * each returns the encoded bytes. Only AutoLink compresses (ZSTD on packets above {@code
+ * GraphCodec.DEFAULT_COMPRESS_MIN_BYTES}); Kryo and Fory write their plain binary forms (Fory with
+ * its default varint numbers).
+ */
 public final class GraphCodecs {
   private GraphCodecs() {}
 
@@ -55,6 +62,29 @@ public final class GraphCodecs {
     byte[] b = out.toBytes();
     Object back = k.readClassAndObject(new Input(b));
     return new Result(back, b.length);
+  }
+
+  /**
+   * Fory as a user wanting the fastest correct round trip of a cyclic graph: Java mode, reference
+   * tracking, classes registered, code generation on (synchronous, so that the generated serializers
+   * are the ones measured), and a depth limit past the deepest graph of the benchmark (Fory recurses
+   * once per node of a list; the caller runs it on a thread with a large stack). Fory allocates a
+   * table of that many entries, so the limit is not simply the largest int.
+   */
+  static final int FORY_MAX_DEPTH = 1 << 21;
+
+  public static Fory fory() {
+    Fory f = Fory.builder().withLanguage(Language.JAVA).withRefTracking(true).requireClassRegistration(true).withCodegen(true)
+        .withAsyncCompilation(false).withMaxDepth(FORY_MAX_DEPTH).build();
+    for (Class<?> c : GraphShapes.classes()) {
+      f.register(c);
+    }
+    return f;
+  }
+
+  public static Result fory(Fory f, Object root) {
+    byte[] b = f.serialize(root);
+    return new Result(f.deserialize(b), b.length);
   }
 
   public static Result java(Object root) {

@@ -55,6 +55,21 @@ class GraphBenchMainTest {
   }
 
   @Test
+  void everyCodecRoundTripsEveryShape() {
+    try (var alloc = new org.apache.arrow.memory.RootAllocator()) {
+      var al = GraphCodecs.autolink(alloc);
+      var kryo = GraphCodecs.kryo();
+      var fory = GraphCodecs.fory();
+      for (GraphShapes.Shape s : GraphShapes.Shape.values()) {
+        Object g = GraphShapes.build(s, 400);
+        GraphShapes.verify(s, g, GraphCodecs.autolink(al, g).graph());
+        GraphShapes.verify(s, g, GraphCodecs.kryo(kryo, g).graph());
+        GraphShapes.verify(s, g, GraphCodecs.fory(fory, g).graph());
+      }
+    }
+  }
+
+  @Test
   void verifyAcceptsCopiesAndRejectsDifferences() {
     for (GraphShapes.Shape s : GraphShapes.Shape.values()) {
       GraphShapes.verify(s, GraphShapes.build(s, 100), GraphShapes.build(s, 100));
@@ -81,7 +96,7 @@ class GraphBenchMainTest {
     Throwable[] failure = new Throwable[1];
     Thread t = new Thread(null, () -> {
       try {
-        GraphBenchMain.run(2000, 3, 1, 1, ps);
+        GraphBenchMain.run(1000, 3, 1, ps);
       } catch (Throwable e) {
         failure[0] = e;
       }
@@ -91,11 +106,21 @@ class GraphBenchMainTest {
     assertThat(failure[0]).isNull();
     List<String> lines = bos.toString(StandardCharsets.UTF_8).lines().toList();
     for (String shape : List.of("TREE", "LIST", "GRID")) {
-      for (String codec : List.of("autolink", "kryo", "java")) {
-        assertThat(lines).anyMatch(x -> x.matches(shape + " +" + codec + " +[0-9.]+ +[0-9.]+ +[0-9.]+\\.\\.[0-9.]+ +[0-9]+"));
+      for (String codec : List.of("autolink", "kryo", "fory")) {
+        assertThat(lines).anyMatch(x -> x.matches(shape + " +1000 +" + codec + " +[0-9.]+ +[0-9.]+ +[0-9.]+\\.\\.[0-9.]+ +[0-9]+"));
       }
+      assertThat(lines).anyMatch(x -> x.matches(shape + " +1000 +ratios +kryo/autolink [0-9.]+, fory/autolink [0-9.]+ \\(time\\)"));
     }
-    assertThat(lines.get(lines.size() - 2)).matches("min kryo/autolink cpu: [0-9]+\\.[0-9]{2}");
-    assertThat(lines.get(lines.size() - 1)).matches("min kryo/autolink time: [0-9]+\\.[0-9]{2}");
+    assertThat(lines).anyMatch(x -> x.startsWith("bytes: AutoLink compresses"));
+    assertThat(lines.get(lines.size() - 2)).matches("min kryo/autolink time: [0-9]+\\.[0-9]{2} \\((TREE|LIST|GRID) 1000\\)");
+    assertThat(lines.get(lines.size() - 1)).matches("min fory/autolink time: [0-9]+\\.[0-9]{2} \\((TREE|LIST|GRID) 1000\\)");
+  }
+
+  @Test
+  void sizesRunFromAThousandByDecadesAndSamplesBatchSmallGraphs() {
+    assertThat(GraphBenchMain.sizes(1_000_000)).containsExactly(1000, 10_000, 100_000, 1_000_000);
+    assertThat(GraphBenchMain.sizes(100_000)).containsExactly(1000, 10_000, 100_000);
+    assertThat(GraphBenchMain.callsPerSample(1000)).isEqualTo(200);
+    assertThat(GraphBenchMain.callsPerSample(1_000_000)).isEqualTo(1);
   }
 }

@@ -2,7 +2,7 @@ package dev.layout.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.layout.transport.PingPongBenchmark;
+import dev.layout.transport.JavaCommand;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +23,7 @@ class ClosureSecretIT {
   void theSparkSecretIsInNoTaskBinary(@TempDir Path dir) throws Exception {
     String secret = "probe-secret-" + Long.toHexString(System.nanoTime()) + "-never-shipped";
     Path log = dir.resolve("probe.log");
-    Process p = new ProcessBuilder(PingPongBenchmark.javaCommand(ClosureSecretProbe.class, secret)).redirectErrorStream(true)
+    Process p = new ProcessBuilder(JavaCommand.of(ClosureSecretProbe.class, secret)).redirectErrorStream(true)
         .redirectOutput(log.toFile()).start();
     try {
       assertThat(p.waitFor(4, TimeUnit.MINUTES)).as("probe finished in 4 minutes").isTrue();

@@ -24,7 +24,7 @@ import java.util.List;
  * each other and never write outside the type map (the guard bytes around the buffer survive).
  */
 class EngineFuzzTest {
-  @FuzzTest(maxDuration = "5s")
+  @FuzzTest(maxDuration = "2m")
   void packUnpackFlatten(FuzzedDataProvider data) {
     Datatype t;
     try {

@@ -20,7 +20,7 @@ import dev.layout.normalize.TypePath;
 class NormalizerFuzzTest {
   private static final int MAX_N = 512;
 
-  @FuzzTest(maxDuration = "5s")
+  @FuzzTest(maxDuration = "2m")
   void reconstruct(FuzzedDataProvider data) {
     CostModel model = data.consumeBoolean()
         ? CostModel.storage(data.consumeLong(0, 16), data.consumeLong(0, 16), data.consumeLong(0, 16))

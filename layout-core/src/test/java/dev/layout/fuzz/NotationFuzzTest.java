@@ -13,7 +13,7 @@ import dev.layout.notation.LayoutParser;
  * Runs the committed corpus in every build; {@code JAZZER_FUZZ=1} fuzzes for real.
  */
 class NotationFuzzTest {
-  @FuzzTest(maxDuration = "5s")
+  @FuzzTest(maxDuration = "2m")
   void parse(FuzzedDataProvider data) {
     String text = data.consumeRemainingAsString();
     Datatype t;

@@ -30,7 +30,8 @@ class SparkConnectorArchitectureTest {
       Map.entry("spark.comm", Set.of("spark.shim")),
       Map.entry("spark.grid", Set.of("spark.comm", "spark.shim")),
       Map.entry("spark.graph", Set.of()),
-      Map.entry("spark.source", Set.of("spark.conf")));
+      Map.entry("spark.io", Set.of()),
+      Map.entry("spark.source", Set.of("spark.conf", "spark.io")));
 
   @Test
   void noPackageCycles() {

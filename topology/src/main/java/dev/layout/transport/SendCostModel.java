@@ -19,9 +19,11 @@ import java.util.Properties;
  *             buffers into a direct buffer before a gathering write)
  * </pre>
  *
- * Gather wins for few large blocks, pack for many small ones (the paper's struct case). The
- * constants come from {@link TransportCalibration} and live in {@code conf/transport.properties};
- * {@link #DEFAULTS} are the same values measured on the development machine.
+ * Gather wins for few large blocks, pack for many small ones (the paper's struct case). The model
+ * is the starting point of {@link AdaptiveSendPolicy}, which corrects it from measured sends; its
+ * constants come from {@code conf/transport.properties} if present (written by the benchmarks
+ * module's {@code TransportCalibration}), else {@link #DEFAULTS}, measured on the development
+ * machine: no per-machine file is needed.
  *
  * @param packNsPerBlock engine cost per contiguous block when packing
  * @param packNsPerByte engine copy cost per byte

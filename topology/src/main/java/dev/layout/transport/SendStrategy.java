@@ -6,6 +6,6 @@ public enum SendStrategy {
   PACK,
   /** Hand the blocks to the socket as a gather list, no copy (Madeleine's {@code mad_pack} per block). */
   GATHER,
-  /** Choose {@link #PACK} or {@link #GATHER} per message from the {@link SendCostModel}. */
+  /** Choose {@link #PACK} or {@link #GATHER} per message: the {@link AdaptiveSendPolicy}, from the {@link SendCostModel} and measured sends. */
   ADAPTIVE
 }

@@ -5,7 +5,6 @@ import static dev.layout.transport.Frame.DATA;
 import static dev.layout.transport.Frame.EAGER;
 import static dev.layout.transport.Frame.RTS;
 
-import dev.layout.dataloop.Piece;
 import dev.layout.dataloop.Segment;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
@@ -63,7 +62,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * so a large typed send waits for the matching receive, as MPI's standard mode may.
  *
  * <p><b>Typed sends</b> pack through the engine or hand the blocks to a gathering write, chosen per
- * message by the {@link SendCostModel} (Furmento and Mercier 2005).
+ * message by an {@link AdaptiveSendPolicy} that starts from the {@link SendCostModel} and learns
+ * from the sends (Furmento and Mercier 2005).
  *
  * <p><b>Failures.</b> Every wait is bounded (connect, send and receive timeouts); errors are
  * {@link IOException}s naming the operation, the peer process and endpoint and the stream offset.
@@ -88,6 +88,7 @@ public final class TcpTransport implements Transport {
   private final int process;
   private final List<Endpoint> endpoints;
   private final TcpOptions options;
+  private final AdaptiveSendPolicy sendPolicy;
   private final AtomicBoolean closed;
   private final ServerSocketChannel server;
   private final Thread acceptor;
@@ -103,6 +104,7 @@ public final class TcpTransport implements Transport {
     this.process = process;
     this.endpoints = ctx.endpoints;
     this.options = options;
+    this.sendPolicy = new AdaptiveSendPolicy(options.costModel());
     this.closed = ctx.closed;
     this.server = server;
     this.mailbox = new MatchQueue<>(process, p -> " (" + ctx.endpoint(p) + ")");
@@ -314,7 +316,7 @@ public final class TcpTransport implements Transport {
 
   /**
    * Sends {@code count} elements of {@code type} at byte {@code origin} of {@code memory} with the
-   * given strategy ({@link SendStrategy#ADAPTIVE} asks the cost model); returns the strategy used.
+   * given strategy ({@link SendStrategy#ADAPTIVE} asks the {@link AdaptiveSendPolicy}); returns the strategy used.
    * Gathering needs a memory with a {@link Memory#asByteBuffer() buffer view}; without one the
    * message is packed. A message above the eager threshold waits (at most the send timeout) for the
    * matching receive, then moves without staging.
@@ -342,19 +344,24 @@ public final class TcpTransport implements Transport {
     }
     Optional<ByteBuffer> view = strategy == SendStrategy.PACK ? Optional.empty() : memory.asByteBuffer();
     SendStrategy chosen = strategy;
+    long blocks = 0;
     if (view.isEmpty()) {
       chosen = SendStrategy.PACK;
     } else if (strategy == SendStrategy.ADAPTIVE) {
-      chosen = n < options.costModel().minGatherBytes()
-          ? SendStrategy.PACK
-          : options.costModel().choose(estimateBlocks(seg), n, !view.get().isDirect());
+      blocks = estimateBlocks(seg);
+      chosen = sendPolicy.choose(dest, blocks, n, !view.get().isDirect());
     }
+    boolean learn = strategy == SendStrategy.ADAPTIVE && view.isPresent(); // the policy learns from the sends it chose
     Connection c = connection(dest, "sendTyped");
     sentMessages.incrementAndGet();
     sentBytes.addAndGet(n);
     ByteBuffer v = view.orElse(null);
     if (n <= options.eagerThresholdBytes() && c.tryTakeCredit(n)) {
+      long t0 = System.nanoTime();
       c.writeTyped("sendTyped", EAGER, context, tag, 0, seg, origin, chosen, v);
+      if (learn) {
+        sendPolicy.observe(dest, blocks, n, !v.isDirect(), chosen, System.nanoTime() - t0);
+      }
       return count(chosen);
     }
     int id = c.nextMsgId.incrementAndGet();
@@ -375,7 +382,11 @@ public final class TcpTransport implements Transport {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("sendTyped: interrupted while waiting for process " + dest);
     }
+    long t0 = System.nanoTime();
     c.writeTyped("sendTyped", DATA, context, tag, id, seg, origin, chosen, v);
+    if (learn) {
+      sendPolicy.observe(dest, blocks, n, !v.isDirect(), chosen, System.nanoTime() - t0);
+    }
     return count(chosen);
   }
 
@@ -431,6 +442,11 @@ public final class TcpTransport implements Transport {
   @Override
   public long sentBytes() {
     return sentBytes.get();
+  }
+
+  /** The pack-or-gather policy of adaptive typed sends (for the benchmark). */
+  public AdaptiveSendPolicy sendPolicy() {
+    return sendPolicy;
   }
 
   /** How many typed sends used each strategy (for tests and the benchmark). */
@@ -498,39 +514,10 @@ public final class TcpTransport implements Transport {
     return s;
   }
 
-  /**
-   * Estimated contiguous blocks of the segment's whole stream: exact up to 64 blocks, extrapolated
-   * from the first 64 beyond; remembered per (type, count) in a small cache, since flattening even
-   * 64 blocks of a struct costs tens of microseconds. Leaves the segment at position 0.
-   */
+  /** See {@link BlockEstimates#of}. */
   static long estimateBlocks(Segment s) {
-    int slot = (System.identityHashCode(s.type()) * 31 + Long.hashCode(s.count())) & (ESTIMATES.length() - 1);
-    BlockEstimate e = ESTIMATES.get(slot);
-    if (e != null && e.type.get() == s.type() && e.count == s.count()) {
-      return e.blocks;
-    }
-    s.seek(0);
-    List<Piece> pieces = s.flatten(64);
-    boolean all = s.remaining() == 0;
-    s.seek(0);
-    long blocks;
-    if (all || pieces.isEmpty()) {
-      blocks = pieces.size();
-    } else {
-      long covered = 0;
-      for (Piece p : pieces) {
-        covered += p.length();
-      }
-      blocks = (long) Math.ceil((double) pieces.size() * s.byteSize() / Math.max(1, covered));
-    }
-    ESTIMATES.set(slot, new BlockEstimate(new java.lang.ref.WeakReference<>(s.type()), s.count(), blocks));
-    return blocks;
+    return BlockEstimates.of(s);
   }
-
-  private record BlockEstimate(java.lang.ref.WeakReference<Datatype> type, long count, long blocks) {}
-
-  private static final java.util.concurrent.atomic.AtomicReferenceArray<BlockEstimate> ESTIMATES =
-      new java.util.concurrent.atomic.AtomicReferenceArray<>(256);
 
   /** The oldest arrival of key (a taken send request no longer counts against its peer's limit). */
   private Arrival take(Key key, Duration timeout, String op) throws IOException {

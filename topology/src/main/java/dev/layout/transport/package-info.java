@@ -6,10 +6,11 @@
  * dev.layout.transport.TcpTransport} (java.nio over TCP, authenticated by a {@link
  * dev.layout.transport.JobSecret}, eager and rendezvous protocols, credit flow control).
  *
- * <p>Typed sends choose per message between packing and a gathering write with {@link
- * dev.layout.transport.SendCostModel} (Furmento and Mercier 2005), calibrated by {@link
- * dev.layout.transport.TransportCalibration} into {@code conf/transport.properties}; {@link
- * dev.layout.transport.PingPongBenchmark} is the paper's appendix B between two JVMs. Blocking
+ * <p>Typed sends choose per message between packing and a gathering write (Furmento and Mercier
+ * 2005) with {@link dev.layout.transport.AdaptiveSendPolicy}, which starts from {@link
+ * dev.layout.transport.SendCostModel} (optionally calibrated into {@code conf/transport.properties}
+ * by the benchmarks module's {@code TransportCalibration}) and learns from the sends; the benchmarks
+ * module's {@code PingPongBenchmark} is the paper's appendix B between two JVMs. Blocking
  * java.nio channels with a reader thread per connection were chosen over Netty: no dependency, and
  * a gathering write over user memory is one JDK call. Nothing here knows about communicators,
  * topologies or collectives.

@@ -3,7 +3,7 @@ package dev.layout.collective;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.layout.transport.JobSecret;
-import dev.layout.transport.PingPongBenchmark;
+import dev.layout.transport.JavaCommand;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -65,7 +65,7 @@ class ClusterIT {
     List<Process> children = new ArrayList<>();
     try (SuiteCoordinator coordinator = SuiteCoordinator.bind(N, token, STEP_TIMEOUT)) {
       for (int j = 0; j < N; j++) {
-        ProcessBuilder pb = new ProcessBuilder(PingPongBenchmark.javaCommand(ClusterSuiteChild.class,
+        ProcessBuilder pb = new ProcessBuilder(JavaCommand.of(ClusterSuiteChild.class,
             Integer.toString(coordinator.port()), Integer.toString(j), Integer.toString(N)))
             .redirectErrorStream(true)
             .redirectOutput(logs.resolve("suite-jvm-" + j + ".log").toFile());
@@ -129,7 +129,7 @@ class ClusterIT {
       List<BufferedReader> outs = new ArrayList<>();
       List<CompletableFuture<String>> endpoints = new ArrayList<>();
       for (int i = 0; i < N; i++) {
-        ProcessBuilder pb = new ProcessBuilder(PingPongBenchmark.javaCommand(ClusterChild.class))
+        ProcessBuilder pb = new ProcessBuilder(JavaCommand.of(ClusterChild.class))
             .redirectError(ProcessBuilder.Redirect.INHERIT);
         pb.environment().put(JobSecret.ENV, secret.toBase64());
         Process c = pb.start();

@@ -36,7 +36,7 @@ class FrameFuzzTest {
       .withMaxMessageBytes(1 << 20).withConnectTimeout(Duration.ofSeconds(5)).withCloseTimeout(Duration.ofSeconds(2));
   private static final Duration BOUND = Duration.ofSeconds(10);
 
-  @FuzzTest(maxDuration = "5s")
+  @FuzzTest(maxDuration = "2m")
   void frames(FuzzedDataProvider data) throws IOException {
     JobSecret secret = JobSecret.random();
     TcpTransport.Listener l = TcpTransport.listen(new Endpoint("127.0.0.1", 0));

@@ -64,13 +64,13 @@ final class NativeSweep {
     return false;
   }
 
-  /** {@code mpichversion}'s first line, or "MPICH (version unknown)". */
+  /** {@code mpichversion}'s first line as "MPICH 4.0.2", or "MPICH (version unknown)". */
   static String version() {
     try {
       Process p = new ProcessBuilder("mpichversion").redirectErrorStream(true).start();
       String first = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().findFirst().orElse("");
       p.waitFor(30, TimeUnit.SECONDS);
-      return first.isBlank() ? "MPICH (version unknown)" : first.replaceAll("\\s+", " ").trim();
+      return first.isBlank() ? "MPICH (version unknown)" : first.replaceAll("\\s+", " ").replace("MPICH Version:", "MPICH").trim();
     } catch (IOException e) {
       return "MPICH (version unknown)";
     } catch (InterruptedException e) {

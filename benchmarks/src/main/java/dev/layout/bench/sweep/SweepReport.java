@@ -103,7 +103,7 @@ public final class SweepReport {
     md.append("Written by `").append(command).append("` on ").append(Instant.now()).append(".\n\n");
     md.append("- Machine: ").append(Meter.machine()).append("; shared with other work while measured (compare ratios within this run)\n");
     md.append("- JVM: ").append(Meter.jvm()).append('\n');
-    md.append("- MPICH: ").append(mpich ? mpichVersion : "not measured").append('\n');
+    md.append("- MPICH: ").append(mpich ? mpichVersion + " (Debian package mpich, `mpicc -O2`, singleton process)" : "not measured").append('\n');
     md.append("- Rounds: ").append(rounds).append(" (each a fresh JVM").append(mpich ? " and a fresh native process, alternating" : "")
         .append("; per item the median over rounds)\n");
     md.append("- hand: the best of the per-block bulk copy (`copy`), the plain word loop (`words`: 8-byte words, then a 4-, 2-, 1-byte tail) and the element loop (`elements`: one move per float64, float32 or byte); eng/hand the median of adjacent "

@@ -11,7 +11,6 @@ import dev.layout.spark.grid.ExchangeMode;
 import dev.layout.spark.grid.HaloExchange;
 import dev.layout.spark.grid.Kernels;
 import dev.layout.spark.grid.Stencil;
-import dev.layout.transport.PingPongBenchmark;
 import java.awt.Color;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
@@ -94,7 +93,8 @@ public final class BenchJob {
       md.append('\n');
     }
     if (parts.contains("pingpong")) {
-      String text = capture(ps -> PingPongBenchmark.run(quick ? new String[] {"--quick"} : new String[0], ps, System.err));
+      Subcommand bench = benchCommand(); // ping-pong lives in the benchmarks module, behind the bench command
+      String text = capture(ps -> bench.run(quick ? new String[] {"pingpong", "--quick"} : new String[] {"pingpong"}, ps, System.err));
       Files.writeString(out.resolve("pingpong.txt"), text);
       md.append("## Ping-pong over TCP (pack vs gather vs adaptive)\n\nFull table: `pingpong.txt`.\n\n```\n").append(lastLines(text, 3))
           .append("```\n\n");

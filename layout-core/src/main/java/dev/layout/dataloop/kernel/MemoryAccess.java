@@ -45,11 +45,23 @@ public final class MemoryAccess {
   }
 
   /**
-   * One block, by width: under 64 bytes a bounded number of word moves ({@link #copySmall}), from
-   * 64 bytes the bulk copy intrinsic.
+   * One block, by width: the widths that are whole words (a float, a double, a complex double, a
+   * 3-vector of doubles) as exactly their words, other widths under 64 bytes in a bounded number of
+   * overlapping word moves ({@link #copySmall}), from 64 bytes the bulk copy intrinsic.
    */
   static void copyRaw(Object sb, long sa, Object db, long da, long length) {
-    if (length < 64) {
+    if (length == 8) {
+      U.putLong(db, da, U.getLong(sb, sa));
+    } else if (length == 4) {
+      U.putInt(db, da, U.getInt(sb, sa));
+    } else if (length == 16) {
+      U.putLong(db, da, U.getLong(sb, sa));
+      U.putLong(db, da + 8, U.getLong(sb, sa + 8));
+    } else if (length == 24) {
+      U.putLong(db, da, U.getLong(sb, sa));
+      U.putLong(db, da + 8, U.getLong(sb, sa + 8));
+      U.putLong(db, da + 16, U.getLong(sb, sa + 16));
+    } else if (length < 64) {
       copySmall(sb, sa, db, da, length);
     } else {
       MemoryAccess.U.copyMemory(sb, sa, db, da, length);
@@ -311,9 +323,12 @@ public final class MemoryAccess {
           MemoryAccess.U.putLong(db, da + 8, MemoryAccess.U.getLong(sb, s + 8));
           MemoryAccess.U.putLong(db, da + 16, MemoryAccess.U.getLong(sb, s + 16));
         }
+      } else if (uniform < 64) {
+        listed(sb, sa, offsets, from, to, db, da, uniform, true);
+        da += (to - from) * uniform;
       } else {
         for (int b = from; b < to; b++, da += uniform) {
-          copyRaw(sb, sa + offsets[b], db, da, uniform);
+          U.copyMemory(sb, sa + offsets[b], db, da, uniform);
         }
       }
     } else {
@@ -324,6 +339,86 @@ public final class MemoryAccess {
       }
     }
     return da - d0;
+  }
+
+  /**
+   * Blocks of one width {@code w} under 64 bytes at listed offsets {@code ua + offsets[b]}, to or
+   * from ({@code gather}) the contiguous side at {@code pa}: the overlapping word moves of {@link
+   * #copySmall}, the width class chosen once per call, one loop per class and no branch per block.
+   */
+  static void listed(Object ub, long ua, long[] offsets, int from, int to, Object pb, long pa, long w, boolean gather) {
+    Object sb = gather ? ub : pb;
+    Object db = gather ? pb : ub;
+    sun.misc.Unsafe u = U;
+    long p = pa;
+    if (w > 32) {
+      long e = w - 32;
+      for (int b = from; b < to; b++, p += w) {
+        long x = ua + offsets[b];
+        long s = gather ? x : p;
+        long d = gather ? p : x;
+        long a0 = u.getLong(sb, s);
+        long a1 = u.getLong(sb, s + 8);
+        long a2 = u.getLong(sb, s + 16);
+        long a3 = u.getLong(sb, s + 24);
+        long b0 = u.getLong(sb, s + e);
+        long b1 = u.getLong(sb, s + e + 8);
+        long b2 = u.getLong(sb, s + e + 16);
+        long b3 = u.getLong(sb, s + e + 24);
+        u.putLong(db, d, a0);
+        u.putLong(db, d + 8, a1);
+        u.putLong(db, d + 16, a2);
+        u.putLong(db, d + 24, a3);
+        u.putLong(db, d + e, b0);
+        u.putLong(db, d + e + 8, b1);
+        u.putLong(db, d + e + 16, b2);
+        u.putLong(db, d + e + 24, b3);
+      }
+    } else if (w > 16) {
+      long e = w - 16;
+      for (int b = from; b < to; b++, p += w) {
+        long x = ua + offsets[b];
+        long s = gather ? x : p;
+        long d = gather ? p : x;
+        long a0 = u.getLong(sb, s);
+        long a1 = u.getLong(sb, s + 8);
+        long b0 = u.getLong(sb, s + e);
+        long b1 = u.getLong(sb, s + e + 8);
+        u.putLong(db, d, a0);
+        u.putLong(db, d + 8, a1);
+        u.putLong(db, d + e, b0);
+        u.putLong(db, d + e + 8, b1);
+      }
+    } else if (w >= 8) {
+      long e = w - 8;
+      for (int b = from; b < to; b++, p += w) {
+        long x = ua + offsets[b];
+        long s = gather ? x : p;
+        long d = gather ? p : x;
+        long a = u.getLong(sb, s);
+        long c = u.getLong(sb, s + e);
+        u.putLong(db, d, a);
+        u.putLong(db, d + e, c);
+      }
+    } else if (w >= 4) {
+      long e = w - 4;
+      for (int b = from; b < to; b++, p += w) {
+        long x = ua + offsets[b];
+        long s = gather ? x : p;
+        long d = gather ? p : x;
+        int a = u.getInt(sb, s);
+        int c = u.getInt(sb, s + e);
+        u.putInt(db, d, a);
+        u.putInt(db, d + e, c);
+      }
+    } else {
+      for (int b = from; b < to; b++, p += w) {
+        long x = ua + offsets[b];
+        long s = gather ? x : p;
+        long d = gather ? p : x;
+        copySmall(sb, s, db, d, w);
+      }
+    }
   }
 
   /** Unpacks blocks {@code [from, to)} of an indexed leaf: the mirror of {@link #gather}, same exploits. */
@@ -365,9 +460,12 @@ public final class MemoryAccess {
           MemoryAccess.U.putLong(db, d + 8, MemoryAccess.U.getLong(sb, sa + 8));
           MemoryAccess.U.putLong(db, d + 16, MemoryAccess.U.getLong(sb, sa + 16));
         }
+      } else if (uniform < 64) {
+        listed(db, da, offsets, from, to, sb, sa, uniform, false);
+        sa += (to - from) * uniform;
       } else {
         for (int b = from; b < to; b++, sa += uniform) {
-          copyRaw(sb, sa, db, da + offsets[b], uniform);
+          U.copyMemory(sb, sa, db, da + offsets[b], uniform);
         }
       }
     } else {

@@ -56,8 +56,11 @@ public final class CollectiveFile implements Serializable {
   private final long cycleBytes;
   private final long minDomainBytes;
   private final boolean deferred;
+  /** Block size of the written file, 0 for the file system's default. */
+  private final long blockSize;
 
-  private CollectiveFile(HadoopConf conf, String path, String writeId, Strategy strategy, long cycleBytes, long minDomainBytes, boolean deferred) {
+  private CollectiveFile(HadoopConf conf, String path, String writeId, Strategy strategy, long cycleBytes, long minDomainBytes, boolean deferred,
+      long blockSize) {
     this.conf = conf;
     this.path = path;
     this.writeId = writeId;
@@ -65,6 +68,7 @@ public final class CollectiveFile implements Serializable {
     this.cycleBytes = cycleBytes;
     this.minDomainBytes = minDomainBytes;
     this.deferred = deferred;
+    this.blockSize = blockSize;
   }
 
   /**
@@ -80,7 +84,7 @@ public final class CollectiveFile implements Serializable {
     }
     new Path(path); // refuses malformed paths here, not on the executors
     return new CollectiveFile(conf, path, UUID.randomUUID().toString().replace("-", ""), Strategy.AUTO, DEFAULT_CYCLE_BYTES,
-        DEFAULT_MIN_DOMAIN_BYTES, false);
+        DEFAULT_MIN_DOMAIN_BYTES, false, 0);
   }
 
   /** As {@link #of(HadoopConf, String)} with a copy of {@code conf}. */
@@ -91,7 +95,7 @@ public final class CollectiveFile implements Serializable {
   /** The same file with the strategy forced (or {@link Strategy#AUTO}). */
   public CollectiveFile withStrategy(Strategy s) {
     Objects.requireNonNull(s, "collective file: strategy is null");
-    return new CollectiveFile(conf, path, writeId, s, cycleBytes, minDomainBytes, deferred);
+    return new CollectiveFile(conf, path, writeId, s, cycleBytes, minDomainBytes, deferred, blockSize);
   }
 
   /**
@@ -102,7 +106,7 @@ public final class CollectiveFile implements Serializable {
     if (bytes < 1 || bytes > 1L << 30) {
       throw new IllegalArgumentException("collective file: cycle bytes " + bytes + " (expected: 1 .. 2^30)");
     }
-    return new CollectiveFile(conf, path, writeId, strategy, bytes, minDomainBytes, deferred);
+    return new CollectiveFile(conf, path, writeId, strategy, bytes, minDomainBytes, deferred, blockSize);
   }
 
   /** The same file with file domains of at least {@code bytes} when the file is shorter than two blocks. */
@@ -110,7 +114,7 @@ public final class CollectiveFile implements Serializable {
     if (bytes < 1) {
       throw new IllegalArgumentException("collective file: minimum domain bytes " + bytes + " (expected: >= 1)");
     }
-    return new CollectiveFile(conf, path, writeId, strategy, cycleBytes, bytes, deferred);
+    return new CollectiveFile(conf, path, writeId, strategy, cycleBytes, bytes, deferred, blockSize);
   }
 
   /**
@@ -118,7 +122,18 @@ public final class CollectiveFile implements Serializable {
    * #commit} is called once afterwards (by the driver after a barrier stage succeeded).
    */
   public CollectiveFile deferCommit() {
-    return new CollectiveFile(conf, path, writeId, strategy, cycleBytes, minDomainBytes, true);
+    return new CollectiveFile(conf, path, writeId, strategy, cycleBytes, minDomainBytes, true, blockSize);
+  }
+
+  /**
+   * The same file written with file system blocks of {@code bytes} (HDFS {@code dfs.blocksize}),
+   * and its domains aligned to them; by default the file system's default block size.
+   */
+  public CollectiveFile withBlockSize(long bytes) {
+    if (bytes < 1) {
+      throw new IllegalArgumentException("collective file: block size " + bytes + " (expected: >= 1 bytes)");
+    }
+    return new CollectiveFile(conf, path, writeId, strategy, cycleBytes, minDomainBytes, deferred, bytes);
   }
 
   public String path() {
@@ -170,7 +185,7 @@ public final class CollectiveFile implements Serializable {
         }
         ViewWriter.discardWrite(fs, p, writeId); // leftovers of an earlier attempt of this write
       }
-      me = access(view, mine, 0, fs.getDefaultBlockSize(p));
+      me = access(view, mine, 0, blockSize > 0 ? blockSize : fs.getDefaultBlockSize(p));
     } catch (IOException | RuntimeException e) {
       me = RankAccess.failed(e);
     }
@@ -181,9 +196,9 @@ public final class CollectiveFile implements Serializable {
     Exception failure = null;
     try {
       if (plan.domains() != null && plan.strategy() == Strategy.TWO_PHASE) {
-        failure = TwoPhase.write(coll, plan, all, mine, seg, fs, p, writeId);
+        failure = TwoPhase.write(coll, plan, all, mine, seg, fs, p, writeId, all[0].blockSize());
       } else if (plan.domains() != null && myDomain >= 0) {
-        failure = writeOwnRun(fs, p, plan, myDomain, seg);
+        failure = writeOwnRun(fs, p, plan, myDomain, seg, all[0].blockSize());
       }
     } catch (IOException | RuntimeException e) {
       failure = e;
@@ -317,8 +332,8 @@ public final class CollectiveFile implements Serializable {
   }
 
   /** A rank whose data is one contiguous run writes it as its own domain's part, packing in cycles. */
-  private Exception writeOwnRun(FileSystem fs, Path p, IoPlan plan, int domain, Segment seg) {
-    try (DomainPart part = DomainPart.create(fs, p, plan.domains(), domain, writeId)) {
+  private Exception writeOwnRun(FileSystem fs, Path p, IoPlan plan, int domain, Segment seg, long block) {
+    try (DomainPart part = DomainPart.create(fs, p, plan.domains(), domain, writeId, block)) {
       byte[] buf = new byte[(int) Math.min(cycleBytes, seg.byteSize())];
       Memory bm = Memory.ofArray(buf);
       seg.seek(0);

@@ -33,7 +33,7 @@ final class TwoPhase {
 
   /** Runs the write cycles; returns this rank's first failure (null if none). The part is committed on success. */
   static Exception write(Collectives coll, IoPlan plan, RankAccess[] all, ViewIntersection mine, Segment seg, FileSystem fs, Path path,
-      String writeId) throws IOException {
+      String writeId, long blockSize) throws IOException {
     int n = all.length;
     int myDomain = plan.domainOf(coll.communicator().rank());
     ViewIntersection[] theirs = myDomain >= 0 ? intersections(all) : null;
@@ -43,7 +43,7 @@ final class TwoPhase {
     try {
       if (myDomain >= 0) {
         try {
-          part = DomainPart.create(fs, path, plan.domains(), myDomain, writeId);
+          part = DomainPart.create(fs, path, plan.domains(), myDomain, writeId, blockSize);
         } catch (IOException | RuntimeException e) {
           failure = e;
         }

@@ -19,7 +19,9 @@
  * commit(result)} with any rank's result (metadata only: concat and rename); if the job fails, it
  * calls {@code abort()} in its cleanup, which also removes the parts of ranks that died. A
  * re-attempted stage first removes the parts of the failed attempt, and commits happen once, so the
- * file is written once. Without {@code deferCommit()} rank 0 commits inside the call (plain JVM use,
- * tests).
+ * file is written once. Spark retries a failed barrier stage only when it is a shuffle map stage
+ * (its output feeds a shuffle, e.g. {@code .repartition(1)} before collecting the results); a
+ * barrier result stage fails the job at once. Without {@code deferCommit()} rank 0 commits inside
+ * the call (plain JVM use, tests).
  */
 package dev.layout.spark.io;

@@ -84,6 +84,7 @@ final class FileViewSpec implements Serializable {
   static FileViewSpec parse(Map<String, String> raw) {
     Map<String, String> o = new java.util.HashMap<>();
     raw.forEach((k, v) -> o.put(k.toLowerCase(Locale.ROOT), v));
+    checkKnown(o);
     String path = required(o, PATH);
     String et = required(o, ETYPE);
     Datatype etype = LayoutParser.parse(et);
@@ -331,10 +332,56 @@ final class FileViewSpec implements Serializable {
     };
   }
 
+  /** Every option this source reads (lower case); anything else is a typo, refused rather than ignored. */
+  private static final List<String> KNOWN = java.util.stream.Stream.of(PATH, ETYPE, DISP, FILETYPE, SHAPE, ORDER, SUBARRAY, STARTS, SUBSIZES,
+      PROCS, RANK, DISTRIBS, DARGS, COUNT, SPLIT_BYTES, BATCH_ROWS).map(k -> k.toLowerCase(Locale.ROOT)).toList();
+
+  private static void checkKnown(Map<String, String> o) {
+    for (String k : o.keySet()) {
+      // Spark adds "paths" for load(path...); session options arrive without their prefix.
+      if (KNOWN.contains(k) || k.equals("paths") || k.startsWith("spark.") || k.startsWith("__")) {
+        continue;
+      }
+      String near = null;
+      int best = 3;
+      for (String c : KNOWN) {
+        int d = distance(k, c);
+        if (d < best) {
+          best = d;
+          near = c;
+        }
+      }
+      throw new IllegalArgumentException("fileview: unknown option " + k + (near != null ? " (did you mean " + near + "?)" : "")
+          + " (expected: one of " + String.join(", ", KNOWN) + ")");
+    }
+  }
+
+  /** Levenshtein distance, for the suggestion of an unknown option. */
+  private static int distance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      prev[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        cur[j] = Math.min(Math.min(cur[j - 1], prev[j]) + 1, prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+      }
+      int[] t = prev;
+      prev = cur;
+      cur = t;
+    }
+    return prev[b.length()];
+  }
+
   static long[] dims(String s, String opt) {
-    String[] p = s.trim().split("[x,]");
+    String[] p = s.trim().split("[x,]", -1);
     long[] out = new long[p.length];
     for (int i = 0; i < p.length; i++) {
+      if (p[i].isBlank()) {
+        throw new IllegalArgumentException("fileview: option " + opt + " '" + s + "' has an empty entry (expected: integers like 64x32 or 64,32)");
+      }
       try {
         out[i] = Long.parseLong(p[i].trim());
       } catch (NumberFormatException e) {

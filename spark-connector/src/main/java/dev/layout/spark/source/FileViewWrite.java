@@ -1,9 +1,7 @@
 package dev.layout.spark.source;
 
 import dev.layout.datatype.Primitive;
-import dev.layout.fileview.FileView;
 import dev.layout.fileview.ViewWriter;
-import dev.layout.memory.Memory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -16,7 +14,17 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
+import dev.layout.fileview.FileDomains;
+import dev.layout.spark.io.HadoopConf;
+import java.util.ArrayList;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.spark.sql.connector.distributions.Distribution;
+import org.apache.spark.sql.connector.distributions.Distributions;
+import org.apache.spark.sql.connector.expressions.Expressions;
+import org.apache.spark.sql.connector.expressions.SortDirection;
+import org.apache.spark.sql.connector.expressions.SortOrder;
 import org.apache.spark.sql.connector.write.BatchWrite;
+import org.apache.spark.sql.connector.write.RequiresDistributionAndOrdering;
 import org.apache.spark.sql.connector.write.DataWriter;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
@@ -29,20 +37,26 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Writes (coordinates, values) rows into a dense array file of {@code shape} in storage order:
- * tasks encode their rows (linear index, packed etype), the driver stages them in an arrow-io
- * {@link ViewWriter} under a temporary name, commits it, and renames it to the target. Elements
- * no row gives are zeros; a coordinate given twice fails the job. Mode {@code append} creates a
- * new file and refuses an existing one; mode {@code overwrite} replaces it. The data passes
- * through the driver (the view writer stages in memory).
+ * Writes (coordinates, values) rows into a dense array file of {@code shape} in storage order,
+ * from the executors: the write asks Spark for a range partitioning of the rows by their
+ * coordinates in storage order into about one partition per file domain (domains of whole file
+ * system blocks, one per core), sorted within each; each task streams its rows, in file order, into
+ * one part beside the target ({@code .NAME.JOBID.task-NNNNN}), zeros between them. The driver's
+ * commit only orders the parts, adds zero parts for the element ranges no task covers (none when
+ * every coordinate is given), joins them ({@code concat} on HDFS) and renames the result to the
+ * target; abort removes the parts. So nothing appears at the target unless every task's rows are in
+ * it, and no row passes through the driver. A coordinate given twice fails the job naming it. Mode
+ * {@code append} creates a new file and refuses an existing one; mode {@code overwrite} replaces it.
  */
-final class FileViewWrite implements Write, BatchWrite {
+final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite {
   private final FileViewSpec spec;
   private final StructType schema;
   private final boolean truncate;
   /** Column of each coordinate, then of each member. */
   private final int[] coordColumns;
   private final int[] memberColumns;
+  /** Names the parts of this write (the same for every task and attempt). */
+  private final String jobId = UUID.randomUUID().toString().replace("-", "");
 
   static final class Builder implements WriteBuilder, SupportsTruncate {
     private final FileViewSpec spec;
@@ -70,7 +84,10 @@ final class FileViewWrite implements Write, BatchWrite {
     this.spec = spec;
     this.schema = schema;
     this.truncate = truncate;
-    if (spec.shape != null ? !spec.isBox() || !Arrays.equals(spec.subsizes, spec.shape) : !spec.filetype.equals(spec.etype)) {
+    if (spec.shape == null) {
+      throw new IllegalArgumentException("fileview: write needs option shape (expected: the whole array's dimensions, e.g. shape=1024x1024)");
+    }
+    if (!spec.isBox() || !Arrays.equals(spec.subsizes, spec.shape)) {
       throw new IllegalArgumentException("fileview: writes take the whole array of shape (expected: no filetype, subarray or darray options)");
     }
     List<String> names = Arrays.asList(schema.fieldNames());
@@ -133,168 +150,306 @@ final class FileViewWrite implements Write, BatchWrite {
     return SparkSession.active().sparkContext().hadoopConfiguration();
   }
 
-  /** One task's rows: linear indices and packed etypes, in row order. */
-  record Part(long[] lin, byte[] values, int count) implements WriterCommitMessage {}
-
-  @Override
-  public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-    return new EncoderFactory(spec, schema, coordColumns, memberColumns);
+  /** Coordinates in storage order (the slowest first), ascending: sorting by them sorts by file offset. */
+  private SortOrder[] storageOrder() {
+    int d = coordColumns.length;
+    SortOrder[] out = new SortOrder[d];
+    for (int k = 0; k < d; k++) {
+      int dim = spec.order == dev.layout.datatype.Order.C ? k : d - 1 - k;
+      out[k] = Expressions.sort(Expressions.column(schema.fields()[coordColumns[dim]].name()), SortDirection.ASCENDING);
+    }
+    return out;
   }
 
-  private record EncoderFactory(FileViewSpec spec, StructType schema, int[] coordColumns, int[] memberColumns) implements DataWriterFactory {
-    @Override
-    public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
-      return new RowEncoder(spec, schema, coordColumns, memberColumns);
+  @Override
+  public Distribution requiredDistribution() {
+    return Distributions.ordered(storageOrder());
+  }
+
+  @Override
+  public SortOrder[] requiredOrdering() {
+    return storageOrder();
+  }
+
+  /** About one task per file domain: domains of whole blocks where the file has several, one per core at most. */
+  @Override
+  public int requiredNumPartitions() {
+    try {
+      Path path = new Path(spec.path);
+      FileSystem fs = path.getFileSystem(hadoopConf());
+      long length = fileLength();
+      int cores = Math.max(1, SparkSession.active().sparkContext().defaultParallelism());
+      return length == 0 ? 1 : FileDomains.aligned(length, cores, fs.getDefaultBlockSize(path), 1L << 20).count();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
-  private static final class RowEncoder implements DataWriter<InternalRow> {
+  private long fileLength() {
+    return Math.addExact(spec.disp, Math.multiplyExact(spec.elementCount(), spec.etypeType().byteSize()));
+  }
+
+  /** One task's part: file bytes {@code [start, end)} in {@code part}, or no rows ({@code part == null}). */
+  record Part(String part, long start, long end) implements WriterCommitMessage {}
+
+  @Override
+  public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
+    return new PartWriterFactory(spec, schema, coordColumns, memberColumns, HadoopConf.of(hadoopConf()), jobId);
+  }
+
+  private record PartWriterFactory(FileViewSpec spec, StructType schema, int[] coordColumns, int[] memberColumns, HadoopConf conf, String jobId)
+      implements DataWriterFactory {
+    @Override
+    public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
+      return new PartWriter(this, partitionId);
+    }
+  }
+
+  /** Streams one task's rows, sorted by file offset, into its part: zeros between rows, a repeated offset refused. */
+  private static final class PartWriter implements DataWriter<InternalRow> {
     private final FileViewSpec spec;
     private final DataType[] types;
     private final int[] coordColumns;
     private final int[] memberColumns;
     private final List<FileViewSpec.Member> members;
     private final int esize;
-    private long[] lin = new long[1024];
-    private byte[] values;
-    private int count;
+    private final FileSystem fs;
+    private final Path target;
+    private final Path part;
+    private final Path tmp;
+    private final byte[] row;
+    private final ByteBuffer rowBuf;
+    private FSDataOutputStream out;
+    private long first = -1;
+    private long next;
 
-    RowEncoder(FileViewSpec spec, StructType schema, int[] coordColumns, int[] memberColumns) {
-      this.spec = spec;
-      this.types = Arrays.stream(schema.fields()).map(StructField::dataType).toArray(DataType[]::new);
-      this.coordColumns = coordColumns;
-      this.memberColumns = memberColumns;
+    PartWriter(PartWriterFactory f, int partitionId) {
+      this.spec = f.spec();
+      this.types = Arrays.stream(f.schema().fields()).map(StructField::dataType).toArray(DataType[]::new);
+      this.coordColumns = f.coordColumns();
+      this.memberColumns = f.memberColumns();
       this.members = spec.members();
       this.esize = (int) spec.etypeType().byteSize();
-      this.values = new byte[1024 * esize];
+      this.row = new byte[esize];
+      this.rowBuf = ByteBuffer.wrap(row).order(ByteOrder.LITTLE_ENDIAN);
+      this.target = new Path(spec.path);
+      try {
+        this.fs = f.conf().fileSystem(target);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      this.part = new Path(target.getParent(), "." + target.getName() + "." + f.jobId() + ".task-" + String.format("%05d", partitionId));
+      this.tmp = new Path(target.getParent(), part.getName() + "." + UUID.randomUUID() + ".tmp");
     }
 
     @Override
-    public void write(InternalRow row) {
-      if (count == lin.length) {
-        lin = Arrays.copyOf(lin, count * 2);
-        values = Arrays.copyOf(values, count * 2 * esize);
-      }
-      int dims = coordColumns.length;
-      long[] x = new long[dims];
-      for (int d = 0; d < dims; d++) {
-        int c = coordColumns[d];
-        if (row.isNullAt(c)) {
-          throw new IllegalArgumentException("fileview: null coordinate " + FileViewSpec.coordinateName(d));
+    public void write(InternalRow r) throws IOException {
+      long lin = linearIndex(r);
+      if (first >= 0 && lin < next) {
+        if (lin == next - 1) {
+          throw new IllegalArgumentException("fileview: coordinate " + coordinates(lin) + " is given twice (expected: each element once)");
         }
-        x[d] = ((Number) row.get(c, types[c])).longValue();
-        if (spec.shape != null && (x[d] < 0 || x[d] >= spec.shape[d])) {
-          throw new IllegalArgumentException("fileview: coordinate " + FileViewSpec.coordinateName(d) + " = " + x[d] + " (expected: 0 <= "
-              + FileViewSpec.coordinateName(d) + " < " + spec.shape[d] + ")");
-        }
+        throw new IllegalStateException("fileview: rows of the task are not in storage order at " + coordinates(lin));
       }
-      long l = 0;
-      if (spec.shape == null) {
-        l = x[0];
-      } else if (spec.order == dev.layout.datatype.Order.C) {
-        for (int d = 0; d < dims; d++) {
-          l = l * spec.shape[d] + x[d];
-        }
-      } else {
-        for (int d = dims - 1; d >= 0; d--) {
-          l = l * spec.shape[d] + x[d];
-        }
+      if (out == null) {
+        out = fs.create(tmp, false);
+        first = lin;
+        next = lin;
       }
-      if (l < 0) {
-        throw new IllegalArgumentException("fileview: coordinate i0 = " + l + " (expected: >= 0)");
-      }
-      lin[count] = l;
-      ByteBuffer b = ByteBuffer.wrap(values).order(ByteOrder.LITTLE_ENDIAN);
-      int base = count * esize;
+      zeros(out, (lin - next) * esize);
+      Arrays.fill(row, (byte) 0);
       for (int m = 0; m < members.size(); m++) {
         int c = memberColumns[m];
-        Number v = row.isNullAt(c) ? 0 : (Number) row.get(c, types[c]);
-        int at = base + members.get(m).packedOffset();
+        Number v = r.isNullAt(c) ? 0 : (Number) r.get(c, types[c]);
+        int at = members.get(m).packedOffset();
         Primitive p = members.get(m).type();
         switch (p) {
-          case BYTE, INT8, UINT8 -> b.put(at, v.byteValue());
-          case INT16, UINT16 -> b.putShort(at, v.shortValue());
-          case INT32, UINT32 -> b.putInt(at, v.intValue());
-          case INT64, UINT64 -> b.putLong(at, v.longValue());
-          case FLOAT32 -> b.putFloat(at, v.floatValue());
-          case FLOAT64 -> b.putDouble(at, v.doubleValue());
+          case BYTE, INT8, UINT8 -> rowBuf.put(at, v.byteValue());
+          case INT16, UINT16 -> rowBuf.putShort(at, v.shortValue());
+          case INT32, UINT32 -> rowBuf.putInt(at, v.intValue());
+          case INT64, UINT64 -> rowBuf.putLong(at, v.longValue());
+          case FLOAT32 -> rowBuf.putFloat(at, v.floatValue());
+          case FLOAT64 -> rowBuf.putDouble(at, v.doubleValue());
           default -> throw new IllegalStateException("fileview: type " + p);
         }
       }
-      count++;
+      out.write(row);
+      next = lin + 1;
+    }
+
+    private long linearIndex(InternalRow r) {
+      int dims = coordColumns.length;
+      long l = 0;
+      for (int k = 0; k < dims; k++) {
+        int d = spec.order == dev.layout.datatype.Order.C ? k : dims - 1 - k;
+        int c = coordColumns[d];
+        if (r.isNullAt(c)) {
+          throw new IllegalArgumentException("fileview: null coordinate " + FileViewSpec.coordinateName(d));
+        }
+        long x = ((Number) r.get(c, types[c])).longValue();
+        if (x < 0 || x >= spec.shape[d]) {
+          throw new IllegalArgumentException("fileview: coordinate " + FileViewSpec.coordinateName(d) + " = " + x + " (expected: 0 <= "
+              + FileViewSpec.coordinateName(d) + " < " + spec.shape[d] + ")");
+        }
+        l = l * spec.shape[d] + x;
+      }
+      return l;
+    }
+
+    /** The coordinates of linear index {@code lin}, e.g. {@code (i0 = 3, i1 = 5)}. */
+    private String coordinates(long lin) {
+      int dims = spec.shape.length;
+      long[] x = new long[dims];
+      for (int k = dims - 1; k >= 0; k--) {
+        int d = spec.order == dev.layout.datatype.Order.C ? k : dims - 1 - k;
+        x[d] = lin % spec.shape[d];
+        lin /= spec.shape[d];
+      }
+      StringBuilder b = new StringBuilder("(");
+      for (int d = 0; d < dims; d++) {
+        b.append(d == 0 ? "" : ", ").append(FileViewSpec.coordinateName(d)).append(" = ").append(x[d]);
+      }
+      return b.append(")").toString();
     }
 
     @Override
-    public WriterCommitMessage commit() {
-      return new Part(Arrays.copyOf(lin, count), Arrays.copyOf(values, count * esize), count);
+    public WriterCommitMessage commit() throws IOException {
+      if (out == null) {
+        return new Part(null, 0, 0);
+      }
+      out.close();
+      out = null;
+      if (!fs.rename(tmp, part)) {
+        fs.delete(tmp, false);
+        if (!fs.exists(part)) {
+          throw new IOException("fileview: could not rename " + tmp + " to " + part);
+        }
+        // Another attempt of this task committed the same rows first.
+      }
+      long start = spec.disp + first * esize;
+      return new Part(part.toString(), start, spec.disp + next * esize);
     }
 
     @Override
-    public void abort() {}
+    public void abort() throws IOException {
+      close();
+    }
 
     @Override
-    public void close() {}
+    public void close() throws IOException {
+      if (out != null) {
+        FSDataOutputStream o = out;
+        out = null;
+        try {
+          o.close();
+        } finally {
+          fs.delete(tmp, false);
+        }
+      }
+    }
   }
 
+  private static void zeros(FSDataOutputStream out, long n) throws IOException {
+    byte[] z = new byte[(int) Math.min(n, 64 * 1024)];
+    while (n > 0) {
+      int k = (int) Math.min(z.length, n);
+      out.write(z, 0, k);
+      n -= k;
+    }
+  }
+
+  /**
+   * Orders the tasks' parts by file offset, adds zero parts for what no task covered, renames them
+   * to the domain parts of {@link ViewWriter#assemble} and joins them: metadata only where the file
+   * system has {@code concat}, and no row data through the driver.
+   */
   @Override
   public void commit(WriterCommitMessage[] messages) {
     Path path = new Path(spec.path);
+    FileSystem fs = null;
     try {
-      FileSystem fs = path.getFileSystem(hadoopConf());
+      fs = path.getFileSystem(hadoopConf());
       if (!truncate && fs.exists(path)) {
         throw new IOException("fileview: " + path + " already exists (expected: a new path, or mode overwrite)");
       }
-      Path tmp = new Path(path.getParent(), "." + path.getName() + ".fileview-" + UUID.randomUUID());
-      FileView contiguous = FileView.contiguous(spec.disp, spec.etypeType());
-      int esize = (int) spec.etypeType().byteSize();
-      long total = spec.shape == null ? -1 : spec.elementCount();
-      boolean last = false;
-      try (ViewWriter w = ViewWriter.create(fs, tmp)) {
-        for (WriterCommitMessage msg : messages) {
-          Part p = (Part) msg;
-          if (p == null || p.count() == 0) {
-            continue;
-          }
-          Integer[] order = new Integer[p.count()];
-          for (int i = 0; i < order.length; i++) {
-            order[i] = i;
-          }
-          Arrays.sort(order, (a, b) -> Long.compare(p.lin()[a], p.lin()[b]));
-          byte[] sorted = new byte[p.values().length];
-          for (int i = 0; i < order.length; i++) {
-            System.arraycopy(p.values(), order[i] * esize, sorted, i * esize, esize);
-          }
-          int i = 0;
-          while (i < order.length) {
-            int j = i + 1;
-            while (j < order.length && p.lin()[order[j]] == p.lin()[order[j - 1]] + 1) {
-              j++;
-            }
-            long first = p.lin()[order[i]];
-            w.writeAt(contiguous, first, Memory.ofArray(sorted), (long) i * esize, Primitive.BYTE, (long) (j - i) * esize);
-            if (total > 0 && p.lin()[order[j - 1]] == total - 1) {
-              last = true;
-            }
-            i = j;
-          }
+      List<Part> parts = new ArrayList<>();
+      for (WriterCommitMessage m : messages) {
+        if (m instanceof Part p && p.part() != null) {
+          parts.add(p);
         }
-        if (total > 0 && !last) {
-          w.writeAt(contiguous, total - 1, Memory.ofArray(new byte[esize]), 0, Primitive.BYTE, esize);
+      }
+      parts.sort(java.util.Comparator.comparingLong(Part::start));
+      long length = fileLength();
+      List<Path> ordered = new ArrayList<>();
+      List<Long> bounds = new ArrayList<>(List.of(0L));
+      long pos = 0;
+      int gaps = 0;
+      for (Part p : parts) {
+        if (p.start() < pos) {
+          throw new IllegalArgumentException("fileview: element at byte " + p.start() + " of " + path + " is given twice, by two tasks (expected: each "
+              + "element once)");
         }
-        w.commit();
+        if (p.start() > pos) {
+          ordered.add(zeroPart(fs, path, gaps++, p.start() - pos));
+          bounds.add(p.start());
+        }
+        ordered.add(new Path(p.part()));
+        bounds.add(p.end());
+        pos = p.end();
+      }
+      if (pos < length || length == 0) {
+        ordered.add(zeroPart(fs, path, gaps, length - pos));
+        bounds.add(Math.max(length, 1));
+      }
+      for (int i = 0; i < ordered.size(); i++) {
+        Path to = ViewWriter.partPath(path, jobId, i);
+        if (!fs.rename(ordered.get(i), to)) {
+          throw new IOException("fileview: could not rename " + ordered.get(i) + " to " + to);
+        }
       }
       if (truncate && fs.exists(path) && !fs.delete(path, false)) {
         throw new IOException("fileview: could not delete " + path + " to overwrite it");
       }
-      if (!fs.rename(tmp, path)) {
-        fs.delete(tmp, false);
-        throw new IOException("fileview: could not rename " + tmp + " to " + path);
+      if (length == 0) {
+        fs.rename(ViewWriter.partPath(path, jobId, 0), path); // an empty shape: an empty file (the zero part is empty)
+        return;
       }
+      ViewWriter.assemble(fs, path, FileDomains.of(bounds.stream().mapToLong(Long::longValue).toArray()), jobId);
+    } catch (IOException e) {
+      discard(fs, path);
+      throw new UncheckedIOException(e);
+    } catch (RuntimeException e) {
+      discard(fs, path);
+      throw e;
+    }
+  }
+
+  private Path zeroPart(FileSystem fs, Path path, int k, long bytes) throws IOException {
+    Path z = new Path(path.getParent(), "." + path.getName() + "." + jobId + ".zeros-" + k);
+    try (FSDataOutputStream out = fs.create(z, false)) {
+      zeros(out, bytes);
+    }
+    return z;
+  }
+
+  @Override
+  public void abort(WriterCommitMessage[] messages) {
+    Path path = new Path(spec.path);
+    try {
+      discard(path.getFileSystem(hadoopConf()), path);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  @Override
-  public void abort(WriterCommitMessage[] messages) {}
+  private void discard(FileSystem fs, Path path) {
+    if (fs == null) {
+      return;
+    }
+    try {
+      ViewWriter.discardWrite(fs, path, jobId);
+    } catch (IOException ignored) {
+      // Best effort: the failure being reported matters more.
+    }
+  }
 }

@@ -15,7 +15,7 @@ import dev.layout.spark.grid.Kernels;
 import dev.layout.spark.grid.Stencil;
 import dev.layout.spark.grid.StencilKernel;
 import dev.layout.transport.JobSecret;
-import dev.layout.transport.PingPongBenchmark;
+import dev.layout.transport.JavaCommand;
 import dev.layout.transport.Transport;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -129,7 +129,7 @@ public final class HaloBenchmark {
       List<BufferedReader> outs = new ArrayList<>();
       List<CompletableFuture<String>> endpoints = new ArrayList<>();
       for (int r = 0; r < p; r++) {
-        ProcessBuilder pb = new ProcessBuilder(PingPongBenchmark.javaCommand(HaloProcessChild.class, String.valueOf(r),
+        ProcessBuilder pb = new ProcessBuilder(JavaCommand.of(HaloProcessChild.class, String.valueOf(r),
             String.valueOf(p), String.valueOf(n), String.valueOf(WARMUP), String.valueOf(iterations)))
             .redirectError(ProcessBuilder.Redirect.INHERIT);
         pb.environment().put(JobSecret.ENV, secret.toBase64());

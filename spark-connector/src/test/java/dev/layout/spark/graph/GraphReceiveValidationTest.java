@@ -42,7 +42,7 @@ import org.junit.jupiter.api.Test;
  */
 class GraphReceiveValidationTest {
   static final Duration T = Duration.ofSeconds(30);
-  /** 30 nodes in packets of 7 rows: a header and 5 data packets. */
+  /** 30 nodes in packets of 7 rows: a header and 5 data packets (the columnar form; CompactFormTest has the compact one). */
   static final int NODES = 30;
 
   /** One rank's codec and allocator; the allocator must be empty whenever a receive has failed. */
@@ -58,7 +58,7 @@ class GraphReceiveValidationTest {
     }
     return InProcessLauncher.runOn(fabric, T, comm -> {
       try (RootAllocator a = new RootAllocator(64 << 20)) {
-        GraphCodec codec = GraphCodec.builder(TypeRegistry.of(Node.class)).allocator(a).packetRows(7).maxNodes(1000).build();
+        GraphCodec codec = GraphCodec.builder(TypeRegistry.of(Node.class)).allocator(a).packetRows(7).maxNodes(1000).compactMaxNodes(0).build();
         T out = body.apply(new Side(comm, GraphTransfer.of(codec), codec, a), comm.rank());
         assertThat(a.getAllocatedMemory()).as("Arrow memory of rank %d", comm.rank()).isZero();
         return out;

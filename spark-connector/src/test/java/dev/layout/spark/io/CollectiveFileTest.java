@@ -35,90 +35,22 @@ class CollectiveFileTest {
     return CollectiveFile.of(conf, dir.resolve(name).toString()).withCycleBytes(1000).withMinDomainBytes(512);
   }
 
-  /** A C-order field of {@code sizes} doubles split into blocks over a process grid {@code procs} (uneven where it does not divide). */
-  record Split(long[] sizes, int[] procs) {
-    int ranks() {
-      int n = 1;
-      for (int p : procs) {
-        n *= p;
-      }
-      return n;
-    }
-
-    long[] coords(int rank) {
-      long[] c = new long[procs.length];
-      for (int d = procs.length - 1; d >= 0; d--) {
-        c[d] = rank % procs[d];
-        rank /= procs[d];
-      }
-      return c;
-    }
-
-    long lo(int d, long c) {
-      return sizes[d] * c / procs[d];
-    }
-
-    Datatype filetype(int rank) {
-      long[] c = coords(rank);
-      long[] sub = new long[sizes.length];
-      long[] start = new long[sizes.length];
-      for (int d = 0; d < sizes.length; d++) {
-        start[d] = lo(d, c[d]);
-        sub[d] = lo(d, c[d] + 1) - start[d];
-      }
-      return Datatype.subarray(sizes, sub, start, Order.C, Primitive.FLOAT64);
-    }
-
-    long cells() {
-      long n = 1;
-      for (long s : sizes) {
-        n *= s;
-      }
-      return n;
-    }
-
-    /** The rank's block with each cell holding its global linear index. */
-    byte[] block(int rank) {
-      Datatype t = filetype(rank);
-      byte[] out = new byte[(int) t.byteSize()];
-      ByteBuffer b = ByteBuffer.wrap(out).order(ByteOrder.nativeOrder());
-      long[] c = coords(rank);
-      fill(b, 0, c, new long[sizes.length]);
-      return out;
-    }
-
-    private void fill(ByteBuffer b, int d, long[] c, long[] x) {
-      for (long i = lo(d, c[d]); i < lo(d, c[d] + 1); i++) {
-        x[d] = i;
-        if (d == sizes.length - 1) {
-          long lin = 0;
-          for (int k = 0; k < sizes.length; k++) {
-            lin = lin * sizes[k] + x[k];
-          }
-          b.putDouble(lin);
-        } else {
-          fill(b, d + 1, c, x);
-        }
-      }
-    }
-  }
-
   static Stream<Arguments> splits() {
     return Stream.of(
-        Arguments.of(new Split(new long[] {37}, new int[] {1}), Strategy.AUTO),
-        Arguments.of(new Split(new long[] {100}, new int[] {3}), Strategy.AUTO),
-        Arguments.of(new Split(new long[] {30, 41}, new int[] {2, 2}), Strategy.AUTO),
-        Arguments.of(new Split(new long[] {30, 41}, new int[] {2, 2}), Strategy.TWO_PHASE),
-        Arguments.of(new Split(new long[] {29, 31}, new int[] {3, 3}), Strategy.AUTO),
-        Arguments.of(new Split(new long[] {64, 8}, new int[] {4, 1}), Strategy.AUTO),
-        Arguments.of(new Split(new long[] {64, 8}, new int[] {4, 1}), Strategy.TWO_PHASE),
-        Arguments.of(new Split(new long[] {9, 10, 11}, new int[] {2, 2, 2}), Strategy.AUTO),
-        Arguments.of(new Split(new long[] {7, 13, 5}, new int[] {1, 3, 3}), Strategy.TWO_PHASE));
+        Arguments.of(new FieldSplit(new long[] {37}, new int[] {1}), Strategy.AUTO),
+        Arguments.of(new FieldSplit(new long[] {100}, new int[] {3}), Strategy.AUTO),
+        Arguments.of(new FieldSplit(new long[] {30, 41}, new int[] {2, 2}), Strategy.AUTO),
+        Arguments.of(new FieldSplit(new long[] {30, 41}, new int[] {2, 2}), Strategy.TWO_PHASE),
+        Arguments.of(new FieldSplit(new long[] {29, 31}, new int[] {3, 3}), Strategy.AUTO),
+        Arguments.of(new FieldSplit(new long[] {64, 8}, new int[] {4, 1}), Strategy.AUTO),
+        Arguments.of(new FieldSplit(new long[] {64, 8}, new int[] {4, 1}), Strategy.TWO_PHASE),
+        Arguments.of(new FieldSplit(new long[] {9, 10, 11}, new int[] {2, 2, 2}), Strategy.AUTO),
+        Arguments.of(new FieldSplit(new long[] {7, 13, 5}, new int[] {1, 3, 3}), Strategy.TWO_PHASE));
   }
 
   @ParameterizedTest
   @MethodSource("splits")
-  void writeAllThenReadAllRoundTripsTheField(Split split, Strategy strategy) throws IOException {
+  void writeAllThenReadAllRoundTripsTheField(FieldSplit split, Strategy strategy) throws IOException {
     CollectiveFile f = file("field.f64").withStrategy(strategy);
     List<IoResult> written = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> {
       byte[] block = split.block(comm.rank());
@@ -135,7 +67,8 @@ class CollectiveFileTest {
       assertThat(bytes.getDouble((int) i * 8)).as("cell %d", i).isEqualTo((double) i);
     }
     try (Stream<java.nio.file.Path> left = Files.list(dir)) {
-      assertThat(left.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("field.f64", ".field.f64.crc");
+      // the file and maybe its checksum (the local join drops it), nothing else
+      assertThat(left.map(p -> p.getFileName().toString()).filter(n -> !n.equals(".field.f64.crc"))).containsExactly("field.f64");
     }
     assertThat(written).allSatisfy(r -> assertThat(r.committed()).isTrue());
     assertThat(written.stream().map(IoResult::strategy).distinct()).hasSize(1);

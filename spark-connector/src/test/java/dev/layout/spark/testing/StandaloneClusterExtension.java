@@ -22,11 +22,12 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * A Spark standalone cluster without a Spark distribution: a Master on 127.0.0.1 and two Workers
- * (2 cores, up to 2 GB of executors each) on 127.0.0.2 and 127.0.0.3 (each with its own {@code
- * SPARK_LOCAL_IP}, so every address bound or advertised is exercised as on separate hosts) as
- * separate JVMs started from the test classpath, executors in their own JVMs
- * (launched by the Workers), and a SparkSession connected to it. One per JVM, in the root store;
+ * A Spark standalone cluster without a Spark distribution: a Master and two Workers (2 cores, 2 GB each)
+ * as separate JVMs started from the test classpath, executors in their own JVMs (launched by the
+ * Workers), and a SparkSession connected to it. Laid out as separate hosts would be: the Master and
+ * the driver on 127.0.0.1, Worker w (and its executors) on {@link #workerHost workerHost(w)} =
+ * 127.0.0.2 and 127.0.0.3, each with its own {@code SPARK_LOCAL_IP}, so every address a process
+ * binds to or advertises is its own host's. One per JVM, in the root store;
  * every process is killed when the run ends (also from a shutdown hook), and the logs under
  * {@code target/cluster-logs/<time>} are deleted only when every test passed.
  *
@@ -72,6 +73,11 @@ public final class StandaloneClusterExtension
   /** The Master and two Workers only, no application in the test JVM (inject {@link Cluster}). */
   public static StandaloneClusterExtension withoutSession() {
     return new StandaloneClusterExtension(Application.NONE);
+  }
+
+  /** The loopback address standing for the host of Worker {@code w} (1 or 2) and of its executors. */
+  public static String workerHost(int w) {
+    return "127.0.0." + (w + 1);
   }
 
   /** The cluster with a session of this JVM, started on first use. */
@@ -174,16 +180,14 @@ public final class StandaloneClusterExtension
         c.masterUrl = "spark://127.0.0.1:" + masterPort;
         long deadline = System.nanoTime() + STARTUP.toNanos();
         Path masterLog = logs.resolve("master.log");
-        c.launch(home, masterLog, "org.apache.spark.deploy.master.Master",
+        c.launch(home, masterLog, "127.0.0.1", "org.apache.spark.deploy.master.Master",
             "--host", "127.0.0.1", "--port", String.valueOf(masterPort), "--webui-port", String.valueOf(freePort()));
         awaitLog(masterLog, "I have been elected leader", deadline);
         for (int w = 1; w <= 2; w++) {
           Path log = logs.resolve("worker-" + w + ".log");
           Path work = logs.resolve("work-" + w);
-          // each worker (and the executors it launches) on its own loopback address, as on separate hosts
-          String host = workerHost(w);
-          c.launchOn(host, home, log, "org.apache.spark.deploy.worker.Worker",
-              "--host", host, "--port", String.valueOf(freePort()), "--webui-port", String.valueOf(freePort()),
+          c.launch(home, log, workerHost(w), "org.apache.spark.deploy.worker.Worker",
+              "--host", workerHost(w), "--port", String.valueOf(freePort()), "--webui-port", String.valueOf(freePort()),
               "--cores", "2", "--memory", "2g", "--work-dir", work.toString(), c.masterUrl);
           awaitLog(log, "Successfully registered with master", deadline);
         }
@@ -221,16 +225,7 @@ public final class StandaloneClusterExtension
       }
     }
 
-    /** The address of worker {@code w} (1-based): 127.0.0.2, 127.0.0.3, ... */
-    public static String workerHost(int w) {
-      return "127.0.0." + (1 + w);
-    }
-
-    private void launch(Path home, Path log, String main, String... args) throws IOException {
-      launchOn("127.0.0.1", home, log, main, args);
-    }
-
-    private void launchOn(String localIp, Path home, Path log, String main, String... args) throws IOException {
+    private void launch(Path home, Path log, String host, String main, String... args) throws IOException {
       List<String> cmd = new ArrayList<>();
       cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
       cmd.add("-Xmx512m");
@@ -243,7 +238,8 @@ public final class StandaloneClusterExtension
       ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
       pb.environment().put("SPARK_HOME", home.toString());
       pb.environment().put("SPARK_SCALA_VERSION", "2.13");
-      pb.environment().put("SPARK_LOCAL_IP", localIp);
+      pb.environment().put("SPARK_LOCAL_IP", host);
+      pb.environment().put("SPARK_LOCAL_HOSTNAME", host);
       pb.environment().put("SPARK_LOG_DIR", log.getParent().toString());
       processes.add(pb.start());
     }

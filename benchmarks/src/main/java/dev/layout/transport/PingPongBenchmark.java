@@ -11,6 +11,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,8 +37,12 @@ import java.util.concurrent.TimeUnit;
  *   layout bench pingpong [--quick] [--reps N]
  * </pre>
  *
- * The last line is {@code min adaptive/best: X.XX}: the worst ratio, over all rows, of the best
- * fixed strategy's time to the adaptive one's (1.00 = adaptive always matched the best).
+ * The adaptive strategy is {@link AdaptiveSendPolicy}: it starts from the cost model (a calibration
+ * file if there is one, else the built-in constants; the header says which) and learns from its own
+ * sends during the warm-up and the measured rounds; a row's "choice" is the strategy it used most
+ * in the measured rounds. The last line is {@code min adaptive/best: X.XX}: the worst ratio, over
+ * all rows, of the best fixed strategy's time to the adaptive one's (1.00 = adaptive always matched
+ * the best).
  */
 public final class PingPongBenchmark {
   private static final Duration T = Duration.ofSeconds(60);
@@ -151,7 +156,7 @@ public final class PingPongBenchmark {
   private static int leader(boolean quick, int reps, PrintStream out, PrintStream err) throws IOException {
     JobSecret secret = JobSecret.random();
     TcpTransport.Listener l = TcpTransport.listen(new Endpoint("127.0.0.1", 0));
-    List<String> cmd = javaCommand(PingPongBenchmark.class, "--peer", l.endpoint().toString(), "--reps",
+    List<String> cmd = JavaCommand.of(PingPongBenchmark.class, "--peer", l.endpoint().toString(), "--reps",
         Integer.toString(reps));
     if (quick) {
       cmd.add("--quick");
@@ -165,6 +170,7 @@ public final class PingPongBenchmark {
       try (TcpTransport t = l.open(0, List.of(l.endpoint(), other), secret, TcpOptions.defaults())) {
         out.printf(Locale.ROOT, "ping-pong over loopback TCP, 2 JVMs, %s, interquartile means of %d+ interleaved rounds, eager <= %d B%n",
             Runtime.version(), reps, t.options().eagerThresholdBytes());
+        out.println("adaptive: AdaptiveSendPolicy learning from its sends, starting from " + modelSource());
         out.printf(Locale.ROOT, "%-7s %9s %6s %11s %11s %11s %-7s %7s %11s %9s  %s%n", "type", "floats", "blocks",
             "pack_us", "gather_us", "adapt_us", "choice", "best/ad", "contig_us", "ad/contig", "min_us(p/g/a/c)");
         double worst = Double.MAX_VALUE;
@@ -177,8 +183,9 @@ public final class PingPongBenchmark {
           }
         }
         for (Row row : rows(quick)) {
-          SendStrategy[] chosen = new SendStrategy[1];
-          double[][] samples = measure(t, 0, row, repsFor(row, reps), tag, chosen);
+          int[] used = new int[SendStrategy.values().length];
+          double[][] samples = measure(t, 0, row, repsFor(row, reps), tag, used);
+          SendStrategy[] chosen = {used[0] == 0 && used[1] == 0 ? null : used[0] >= used[1] ? SendStrategy.PACK : SendStrategy.GATHER};
           double[] best = new double[4];
           double[] min = new double[4];
           for (int s = 0; s < 4; s++) {
@@ -241,6 +248,14 @@ public final class PingPongBenchmark {
     return 0;
   }
 
+  /** Where TcpOptions.defaults() took the cost model from (as SendCostModel.load() looks). */
+  static String modelSource() {
+    String dir = System.getenv("LAYOUT_CONF");
+    Path file = Path.of(dir == null || dir.isBlank() ? "conf" : dir).resolve("transport.properties");
+    return Files.isRegularFile(file) ? "the calibration file " + file.toAbsolutePath().normalize()
+        : "the built-in cost model (no calibration file at " + file.toAbsolutePath().normalize() + ")";
+  }
+
   static final int WARMUP_MAX_FLOATS = 256 << 10;
 
   /**
@@ -260,9 +275,10 @@ public final class PingPongBenchmark {
   /**
    * Plays one row on process {@code me} (0 leads and times, 1 echoes): two unmeasured rounds, then
    * {@code reps} rounds of pack, gather, adaptive and contiguous, interleaved. Returns every
-   * measured round trip per strategy in microseconds ({@code [strategy][round]}, on process 0).
+   * measured round trip per strategy in microseconds ({@code [strategy][round]}, on process 0);
+   * {@code chosen[strategy]} counts what the adaptive sends of the measured rounds used.
    */
-  static double[][] measure(TcpTransport t, int me, Row row, int reps, int[] tag, SendStrategy[] chosen)
+  static double[][] measure(TcpTransport t, int me, Row row, int reps, int[] tag, int[] chosen)
       throws IOException {
     Datatype type = row.type();
     long count = row.count();
@@ -288,8 +304,8 @@ public final class PingPongBenchmark {
         }
         if (s < 3) {
           SendStrategy used = t.sendTyped(other, 0L, k, type, count, data, 0, FIXED[s]);
-          if (s == 2 && chosen != null) {
-            chosen[0] = used;
+          if (s == 2 && chosen != null && rep >= 0) {
+            chosen[used.ordinal()]++;
           }
         } else {
           t.sendTyped(other, 0L, k, Primitive.FLOAT32, floats, contig, 0, SendStrategy.ADAPTIVE);
@@ -342,26 +358,5 @@ public final class PingPongBenchmark {
       }
     }
     throw new IOException("partner JVM (pid " + child.pid() + ") exited before publishing its endpoint");
-  }
-
-  /**
-   * The command line starting {@code main} in a fresh JVM with this JVM's class path and module
-   * flags ({@code --add-opens}, {@code --add-modules}).
-   */
-  public static List<String> javaCommand(Class<?> main, String... args) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (a.startsWith("--add-") || a.startsWith("-XX:+IgnoreUnrecognized") || a.startsWith("-Djdk.reflect")) {
-        cmd.add(a);
-      }
-    }
-    cmd.add("-Xmx512m");
-    String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    cmd.add("-cp");
-    cmd.add(cp);
-    cmd.add(main.getName());
-    cmd.addAll(List.of(args));
-    return cmd;
   }
 }
