@@ -3,6 +3,7 @@ package dev.layout.dataloop;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
 import dev.layout.dataloop.kernel.MemoryAccess;
+import dev.layout.dataloop.kernel.WordKernel;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -627,6 +628,18 @@ public final class Segment {
     return MemoryAccess.strip(d.stripKernel(MemoryAccess.baseKinds(user, packed)), user, u, d.stride, count, packed, p, pack);
   }
 
+  /**
+   * The generated word kernel for {@code count} instances of the leaf {@code c} between these
+   * memories, or null (no word pattern, generation off or at its bound, accesses checked one by one,
+   * or a count past an int): the record loops of {@link MemoryAccess#gatherRepeated} run instead.
+   */
+  static WordKernel wordKernel(Dataloop c, Memory user, Memory packed, long count) {
+    if (c.words == null || MemoryAccess.CHECK_EVERY_ACCESS || count > Integer.MAX_VALUE) {
+      return null;
+    }
+    return c.wordKernel(MemoryAccess.baseKinds(user, packed));
+  }
+
   /** What a walk does with each leaf. Methods return the bytes consumed (all of them unless stopping). */
   abstract static class Kernel {
     /** True when every call consumes all it is given (all but flatten, which stops when full). */
@@ -801,9 +814,10 @@ public final class Segment {
           return count * row;
         }
         case BLOCK_INDEXED, INDEXED -> {
-          if (c.words != null) {
+          WordKernel w = wordKernel(c, user, packed, count);
+          if (w != null) {
             // A small record of words (the Indexed test's pattern): fixed load/store sequences.
-            return MemoryAccess.gatherWords(c.wordKernel(MemoryAccess.baseKinds(user, packed)), user, u, spacing, null, 0, count, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
+            return MemoryAccess.gatherWords(w, user, u, spacing, null, 0, count, c.size, packed, delta + stream);
           }
           return MemoryAccess.gatherRepeated(user, u, spacing, null, 0, count, c.offsets, c.blocklens, c.blocklen, packed, delta + stream);
         }
@@ -831,16 +845,13 @@ public final class Segment {
 
     @Override
     long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
-      if (c.words != null) {
+      WordKernel w = wordKernel(c, user, packed, to - from);
+      if (w != null) {
         // A list of small records of words (MD atoms): fixed load/store sequences per record.
-        return MemoryAccess.gatherWords(c.wordKernel(MemoryAccess.baseKinds(user, packed)), user, u, 0, offsets, from, to - from, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
+        return MemoryAccess.gatherWords(w, user, u, 0, offsets, from, to - from, c.size, packed, delta + stream);
       }
       if (c.kind == Dataloop.Kind.BLOCK_INDEXED || c.kind == Dataloop.Kind.INDEXED) {
         return MemoryAccess.gatherRepeated(user, u, 0, offsets, from, to - from, c.offsets, c.blocklens, c.blocklen, packed, delta + stream);
-      }
-      if (c.kind == Dataloop.Kind.CONTIG) {
-        // Runs at listed offsets are an indexed leaf.
-        return MemoryAccess.gather(user, u, offsets, null, c.blocklen, from, to, packed, delta + stream);
       }
       return super.repeatAt(c, u, offsets, from, to, stream, unit);
     }
@@ -912,8 +923,9 @@ public final class Segment {
           return count * row;
         }
         case BLOCK_INDEXED, INDEXED -> {
-          if (c.words != null) {
-            return MemoryAccess.scatterWords(c.wordKernel(MemoryAccess.baseKinds(user, packed)), user, u, spacing, null, 0, count, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
+          WordKernel w = wordKernel(c, user, packed, count);
+          if (w != null) {
+            return MemoryAccess.scatterWords(w, user, u, spacing, null, 0, count, c.size, packed, delta + stream);
           }
           return MemoryAccess.scatterRepeated(packed, delta + stream, user, u, spacing, null, 0, count, c.offsets, c.blocklens, c.blocklen);
         }
@@ -940,14 +952,12 @@ public final class Segment {
 
     @Override
     long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
-      if (c.words != null) {
-        return MemoryAccess.scatterWords(c.wordKernel(MemoryAccess.baseKinds(user, packed)), user, u, 0, offsets, from, to - from, c.words, c.wordLongs, c.wordInts, c.size, packed, delta + stream);
+      WordKernel w = wordKernel(c, user, packed, to - from);
+      if (w != null) {
+        return MemoryAccess.scatterWords(w, user, u, 0, offsets, from, to - from, c.size, packed, delta + stream);
       }
       if (c.kind == Dataloop.Kind.BLOCK_INDEXED || c.kind == Dataloop.Kind.INDEXED) {
         return MemoryAccess.scatterRepeated(packed, delta + stream, user, u, 0, offsets, from, to - from, c.offsets, c.blocklens, c.blocklen);
-      }
-      if (c.kind == Dataloop.Kind.CONTIG) {
-        return MemoryAccess.scatter(packed, delta + stream, user, u, offsets, null, c.blocklen, from, to);
       }
       return super.repeatAt(c, u, offsets, from, to, stream, unit);
     }
