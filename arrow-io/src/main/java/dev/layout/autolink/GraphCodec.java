@@ -44,10 +44,10 @@ public final class GraphCodec {
   /** Default limit on one packet's uncompressed Arrow buffers, in bytes (both directions). */
   public static final long DEFAULT_MAX_PACKET_BYTES = 256L << 20;
   /**
-   * Default largest graph sent as one {@link Packet.Kind#COMPACT} packet, in nodes. Below it the
-   * compact form is faster than the columnar one on every benchmark shape (see
-   * benchmarks/README.md, bench graph); above it the columnar packets' batched traversal and
-   * compression win, and their memory stays bounded by {@code packetRows}.
+   * Default largest graph sent as one {@link Packet.Kind#COMPACT} packet, in nodes: the compact form
+   * is well ahead at 10^5 nodes on every benchmark shape, the columnar one at 10^6, where its batched
+   * traversal and compression pay and its memory stays bounded by {@code packetRows} (figures in
+   * benchmarks/graph-and-pingpong.md).
    */
   public static final int DEFAULT_COMPACT_MAX_NODES = 1 << 17;
 
