@@ -23,7 +23,7 @@ import java.util.List;
  * only when {@link #unpackMayReorder}: no two blocks share a user byte, so the order of writes cannot
  * matter.
  *
- * <p>Immutable; made by {@link #of}, cached per dataloop ({@link Dataloop#blockedOrder}).
+ * <p>Immutable; made by {@link #of}, held per nest by a segment's {@link Plan}.
  */
 final class BlockedOrder {
   /**

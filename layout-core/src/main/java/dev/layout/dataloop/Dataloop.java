@@ -66,15 +66,6 @@ public final class Dataloop {
   final long[] words;
   final int wordLongs;
   final int wordInts;
-  /** The generated loops for {@code words} (see {@link dev.layout.dataloop.kernel.WordKernel}), made at first use; null until then or if none. */
-  private final dev.layout.dataloop.kernel.WordKernel[] wordKernels = new dev.layout.dataloop.kernel.WordKernel[4];
-  private final boolean[] wordKernelMade = new boolean[4];
-  /** A vector of vector leaves (a plane of rows): its generated loops, made at first use; see {@link #planeKernel(int)}. */
-  private final dev.layout.dataloop.kernel.PlaneKernel[] planeKernels = new dev.layout.dataloop.kernel.PlaneKernel[4];
-  private final boolean[] planeKernelMade = new boolean[4];
-  /** A long vector leaf: its generated loop per memory kinds, made at first use; see {@link #stripKernel(int)}. */
-  private final dev.layout.dataloop.kernel.PlaneKernel[] stripKernels = new dev.layout.dataloop.kernel.PlaneKernel[4];
-  private final boolean[] stripKernelMade = new boolean[4];
 
   private Dataloop(Kind kind, boolean leaf, long disp, long nblocks, long blocklen, long[] blocklens, long stride, long[] offsets,
       long ext, long[] exts, Dataloop child, Dataloop[] children, int swapUnit, long extent) {
@@ -147,68 +138,9 @@ public final class Dataloop {
     this.wordInts = w == null ? 0 : (int) w[w.length - 1];
   }
 
-  /** This nest's cache-blocked order ({@link BlockedOrder#of} under the default budget), made at first use; null if none. */
-  private BlockedOrder blockedOrder;
-  private boolean blockedOrderMade;
-
-  /** The cache-blocked order for whole instances of this loop, or null (see {@link BlockedOrder}). Racy like {@link #wordKernel}. */
-  BlockedOrder blockedOrder() {
-    if (!blockedOrderMade) {
-      blockedOrder = BlockedOrder.of(this, BlockedOrder.BUDGET);
-      blockedOrderMade = true;
-    }
-    return blockedOrder;
-  }
-
-  /** Most 8-byte and 4-byte moves a word pattern may have (what the word kernels keep in registers). */
+  /** Most 8-byte and 4-byte moves a word pattern may have (a bound on the generated word kernels' code). */
   static final int MAX_WORD_LONGS = 4;
   static final int MAX_WORD_INTS = 2;
-
-  /**
-   * A plane of rows (this vector, blocklen 1, over a vector leaf): its generated loops, or null (not
-   * such a plane, a shape not generated, or generation off or at its bound), for the memory kinds
-   * {@code kinds} ({@link dev.layout.dataloop.kernel.MemoryAccess#baseKinds}). Racy like {@link #wordKernel}.
-   */
-  dev.layout.dataloop.kernel.PlaneKernel planeKernel(int kinds) {
-    if (!planeKernelMade[kinds]) {
-      Dataloop r = child;
-      if (kind == Kind.VECTOR && blocklen == 1 && r != null && r.leaf && r.kind == Kind.VECTOR && r.blocklen <= 16) {
-        planeKernels[kinds] = dev.layout.dataloop.kernel.PlaneKernel.of((int) r.blocklen, r.nblocks, r.stride, nblocks, stride, kinds);
-      }
-      planeKernelMade[kinds] = true;
-    }
-    return planeKernels[kinds];
-  }
-
-  /**
-   * This vector leaf's blocks as a generated strip ({@link dev.layout.dataloop.kernel.PlaneKernel#strip}) for
-   * the memory kinds {@code kinds}, or null (not a strided leaf of 4-, 8- or 16-byte blocks, or
-   * generation off or at its bound). Exploits: the stride becomes a constant in the code, as in a
-   * hand loop over a strided array, instead of a multiply per block. Racy like {@link #wordKernel}.
-   */
-  dev.layout.dataloop.kernel.PlaneKernel stripKernel(int kinds) {
-    if (!stripKernelMade[kinds]) {
-      if (kind == Kind.VECTOR && leaf && (blocklen == 4 || blocklen == 8 || blocklen == 16) && stride != blocklen) {
-        stripKernels[kinds] = dev.layout.dataloop.kernel.PlaneKernel.strip((int) blocklen, stride, kinds);
-      }
-      stripKernelMade[kinds] = true;
-    }
-    return stripKernels[kinds];
-  }
-
-  /**
-   * The generated kernel for this leaf's word moves, or null (no words, or generation off or at its
-   * bound: the generic word loops run), for the memory kinds {@code kinds} ({@link
-   * dev.layout.dataloop.kernel.MemoryAccess#baseKinds}). Racy on purpose: two threads may both look it up; the cache
-   * returns the same kernel, which has no state.
-   */
-  dev.layout.dataloop.kernel.WordKernel wordKernel(int kinds) {
-    if (!wordKernelMade[kinds]) {
-      wordKernels[kinds] = words == null ? null : dev.layout.dataloop.kernel.WordKernel.of(words, wordLongs, wordInts, size, kinds);
-      wordKernelMade[kinds] = true;
-    }
-    return wordKernels[kinds];
-  }
 
   /**
    * The blocks of a small indexed leaf as word moves: each block of a multiple of 4 bytes is its
@@ -374,7 +306,7 @@ public final class Dataloop {
    * BlockedOrder}), or "packed order".
    */
   public String runOrder() {
-    BlockedOrder b = blockedOrder();
+    BlockedOrder b = BlockedOrder.of(this, BlockedOrder.BUDGET);
     return b == null ? "packed order" : "blocked: " + b;
   }
 

@@ -48,6 +48,8 @@ public final class Segment {
   /** Native kernels, made once and re-aimed per call, so that a steady-state pack or unpack allocates nothing. */
   private PackKernel packKernel;
   private UnpackKernel unpackKernel;
+  /** Per memory kinds ({@link MemoryAccess#baseKinds}): the kernels native pack and unpack run, made at first use. */
+  private final Plan[] plans = new Plan[4];
 
   private Segment(Datatype type, long count, Representation rep, Memory user, long origin) {
     if (type == null) {
@@ -188,7 +190,7 @@ public final class Segment {
       if (pk == null) {
         pk = packKernel = new PackKernel(user, dst, 0);
       }
-      pk.aim(dst, dstOffset - position);
+      pk.aim(dst, dstOffset - position, plan(MemoryAccess.baseKinds(user, dst)));
       k = pk;
     } else {
       k = new PackExternal32Kernel(user, dst, dstOffset - position);
@@ -209,7 +211,7 @@ public final class Segment {
       if (uk == null) {
         uk = unpackKernel = new UnpackKernel(user, src, 0);
       }
-      uk.aim(src, srcOffset - position);
+      uk.aim(src, srcOffset - position, plan(MemoryAccess.baseKinds(user, src)));
       k = uk;
     } else {
       k = new UnpackExternal32Kernel(user, src, srcOffset - position);
@@ -242,6 +244,14 @@ public final class Segment {
     }
     long n = Math.min(maxBytes, total - position);
     return n == 0 ? 0 : walk(new VisitorKernel(action, origin), n);
+  }
+
+  private Plan plan(int kinds) {
+    Plan p = plans[kinds];
+    if (p == null) {
+      p = plans[kinds] = new Plan(root, kinds);
+    }
+    return p;
   }
 
   private long prepare(String op, Memory packed, long offset, long maxBytes) {
@@ -289,7 +299,7 @@ public final class Segment {
           advance();
           continue;
         }
-        BlockedOrder order = d.blockedOrder();
+        BlockedOrder order = k.plan == null ? null : k.plan.order(d);
         if (order != null && k.mayReorder(order)) {
           if (b == 0 && elem[top] == 0 && d.size <= end - position) {
             // A whole instance not yet begun: a strided nest may run in its cache-blocked order.
@@ -612,38 +622,29 @@ public final class Segment {
 
   // ---- kernels ---------------------------------------------------------------------------------
 
-  /** Vector leaves shorter than this keep the strided loops (no generated class for a handful of blocks). */
-  static final int MIN_STRIP_BLOCKS = 32;
-
-  /**
-   * Packs ({@code pack}) or unpacks the leading blocks of {@code count} whole blocks of the vector
-   * leaf {@code d} at user offset {@code u} through its generated strip ({@link Dataloop#stripKernel}:
-   * the stride a constant), packed from {@code p}. Returns how many blocks it moved (see {@link
-   * MemoryAccess#strip}; the caller moves the rest), 0 for short runs or when no kernel runs.
-   */
-  static long generatedStrip(Dataloop d, Memory user, long u, long count, Memory packed, long p, boolean pack) {
-    if (count < MIN_STRIP_BLOCKS) {
-      return 0;
-    }
-    return MemoryAccess.strip(d.stripKernel(MemoryAccess.baseKinds(user, packed)), user, u, d.stride, count, packed, p, pack);
-  }
-
-  /**
-   * The generated word kernel for {@code count} instances of the leaf {@code c} between these
-   * memories, or null (no word pattern, generation off or at its bound, accesses checked one by one,
-   * or a count past an int): the record loops of {@link MemoryAccess#gatherRepeated} run instead.
-   */
-  static WordKernel wordKernel(Dataloop c, Memory user, Memory packed, long count) {
-    if (c.words == null || MemoryAccess.CHECK_EVERY_ACCESS || count > Integer.MAX_VALUE) {
-      return null;
-    }
-    return c.wordKernel(MemoryAccess.baseKinds(user, packed));
-  }
-
   /** What a walk does with each leaf. Methods return the bytes consumed (all of them unless stopping). */
   abstract static class Kernel {
     /** True when every call consumes all it is given (all but flatten, which stops when full). */
     boolean whole = true;
+    /** Native pack and unpack: the kernels for the current memories; null for the others (they run the generic loops in packed order). */
+    Plan plan;
+
+    /**
+     * The generated word kernel for {@code count} instances of the leaf {@code c}, or null (none in the
+     * plan, accesses checked one by one, or a count past an int): the record loops of {@link
+     * MemoryAccess#gatherRepeated} run instead.
+     */
+    final WordKernel words(Dataloop c, long count) {
+      return MemoryAccess.CHECK_EVERY_ACCESS || count > Integer.MAX_VALUE ? null : plan.words(c);
+    }
+
+    /**
+     * How many of {@code count} whole blocks of the vector leaf {@code d} from user offset {@code u} the
+     * plan's generated strip moved (see {@link MemoryAccess#strip}; the caller moves the rest).
+     */
+    final long strip(Dataloop d, Memory user, long u, long count, Memory packed, long p, boolean pack) {
+      return count < Plan.MIN_STRIP_BLOCKS ? 0 : MemoryAccess.strip(plan.strip(d), user, u, d.stride, count, packed, p, pack);
+    }
 
     /**
      * Whether this kernel may move a nest's bytes in the blocked order {@code order} instead of the
@@ -758,9 +759,10 @@ public final class Segment {
       this.delta = delta;
     }
 
-    void aim(Memory packed, long delta) {
+    void aim(Memory packed, long delta, Plan plan) {
       this.packed = packed;
       this.delta = delta;
+      this.plan = plan;
     }
 
     @Override
@@ -783,7 +785,7 @@ public final class Segment {
 
     @Override
     long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
-      long done = generatedStrip(d, user, u, count, packed, delta + stream, true);
+      long done = strip(d, user, u, count, packed, delta + stream, true);
       return done * d.blocklen + vector(u + done * d.stride, d.stride, d.blocklen, count - done, stream + done * d.blocklen, unit);
     }
 
@@ -814,7 +816,7 @@ public final class Segment {
           return count * row;
         }
         case BLOCK_INDEXED, INDEXED -> {
-          WordKernel w = wordKernel(c, user, packed, count);
+          WordKernel w = words(c, count);
           if (w != null) {
             // A small record of words (the Indexed test's pattern): fixed load/store sequences.
             return MemoryAccess.gatherWords(w, user, u, spacing, null, 0, count, c.size, packed, delta + stream);
@@ -836,7 +838,7 @@ public final class Segment {
       // Planes of rows of strided blocks (Flash I/O: z, y, x): one three-level strided loop.
       long row = c.nblocks * c.blocklen;
       long plane = p.nblocks * row;
-      if (!MemoryAccess.planes(p.planeKernel(MemoryAccess.baseKinds(user, packed)), user, u + c.disp, spacing, count, packed, delta + stream, true)) {
+      if (!MemoryAccess.planes(plan.plane(p), user, u + c.disp, spacing, count, packed, delta + stream, true)) {
         MemoryAccess.strided3(user, u + c.disp, spacing, p.stride, c.stride, packed, delta + stream, plane, row, c.blocklen, c.blocklen, count,
             p.nblocks, c.nblocks);
       }
@@ -845,7 +847,7 @@ public final class Segment {
 
     @Override
     long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
-      WordKernel w = wordKernel(c, user, packed, to - from);
+      WordKernel w = words(c, to - from);
       if (w != null) {
         // A list of small records of words (MD atoms): fixed load/store sequences per record.
         return MemoryAccess.gatherWords(w, user, u, 0, offsets, from, to - from, c.size, packed, delta + stream);
@@ -869,9 +871,10 @@ public final class Segment {
       this.delta = delta;
     }
 
-    void aim(Memory packed, long delta) {
+    void aim(Memory packed, long delta, Plan plan) {
       this.packed = packed;
       this.delta = delta;
+      this.plan = plan;
     }
 
     @Override
@@ -894,7 +897,7 @@ public final class Segment {
 
     @Override
     long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
-      long done = generatedStrip(d, user, u, count, packed, delta + stream, false);
+      long done = strip(d, user, u, count, packed, delta + stream, false);
       return done * d.blocklen + vector(u + done * d.stride, d.stride, d.blocklen, count - done, stream + done * d.blocklen, unit);
     }
 
@@ -923,7 +926,7 @@ public final class Segment {
           return count * row;
         }
         case BLOCK_INDEXED, INDEXED -> {
-          WordKernel w = wordKernel(c, user, packed, count);
+          WordKernel w = words(c, count);
           if (w != null) {
             return MemoryAccess.scatterWords(w, user, u, spacing, null, 0, count, c.size, packed, delta + stream);
           }
@@ -943,7 +946,7 @@ public final class Segment {
       }
       long row = c.nblocks * c.blocklen;
       long plane = p.nblocks * row;
-      if (!MemoryAccess.planes(p.planeKernel(MemoryAccess.baseKinds(user, packed)), user, u + c.disp, spacing, count, packed, delta + stream, false)) {
+      if (!MemoryAccess.planes(plan.plane(p), user, u + c.disp, spacing, count, packed, delta + stream, false)) {
         MemoryAccess.strided3(packed, delta + stream, plane, row, c.blocklen, user, u + c.disp, spacing, p.stride, c.stride, c.blocklen, count,
             p.nblocks, c.nblocks);
       }
@@ -952,7 +955,7 @@ public final class Segment {
 
     @Override
     long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
-      WordKernel w = wordKernel(c, user, packed, to - from);
+      WordKernel w = words(c, to - from);
       if (w != null) {
         return MemoryAccess.scatterWords(w, user, u, 0, offsets, from, to - from, c.size, packed, delta + stream);
       }

@@ -9,5 +9,9 @@
  * it (see {@code EngineNormalization} for the model, the bounds and the one case where it keeps the
  * description as given). Strided nests whose outer loop has the finest user stride run in a
  * cache-blocked order ({@code BlockedOrder}) that moves every byte to the same packed offset.
+ *
+ * <p>Layers: the {@code Dataloop} is an immutable description; a segment's {@code Plan}, made once
+ * per memory kinds, picks each node's kernel (generated word, plane or strip loops, else the generic
+ * loops) and blocked order; the kernels themselves live in {@code dev.layout.dataloop.kernel}.
  */
 package dev.layout.dataloop;

@@ -78,8 +78,8 @@ class LeafKernelPropertyTest {
   /**
    * Adds the kernels the walk selects for {@code d}: a leaf by its shape (a run, strided blocks by
    * width class, listed blocks, listed blocks as word moves), a loop repeating a small record of
-   * listed blocks, and a vector of vector leaves (planes). (A loop repeating runs never comes out of
-   * the compiler: runs at a spacing compile to a strided leaf.)
+   * listed blocks, and a vector of vector leaves (planes). (Runs at a spacing compile to a strided
+   * leaf, except the blocks of an indexed node of unequal lengths, whose elements the strided loops move.)
    */
   static void classify(Dataloop d, Set<String> out) {
     if (d == null) {

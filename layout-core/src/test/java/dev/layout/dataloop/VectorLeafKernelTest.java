@@ -11,7 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Strided vector leaves (which run through generated code from {@link Segment#MIN_STRIP_BLOCKS}
+ * Strided vector leaves (which run through generated code from {@link Plan#MIN_STRIP_BLOCKS}
  * blocks on: a strip, or rows of 16 blocks plus a tail for 4-byte blocks with a heap packed side;
  * through the strided loops below that) pack and unpack exactly the bytes the type names:
  * widths 4, 8 and 16, strides including negative ones, counts on both sides of the threshold, whole
@@ -32,7 +32,7 @@ class VectorLeafKernelTest {
       int pick = r.nextInt(3);
       Datatype element = pick == 0 ? Primitive.FLOAT32 : pick == 1 ? Primitive.FLOAT64 : complex;
       int width = pick == 0 ? 4 : pick == 1 ? 8 : 16;
-      int n = Segment.MIN_STRIP_BLOCKS + r.nextInt(160) - 24;
+      int n = Plan.MIN_STRIP_BLOCKS + r.nextInt(160) - 24;
       int strideElems = (2 + r.nextInt(3)) * (r.nextInt(4) == 0 ? -1 : 1);
       Datatype t = Datatype.vector(n, 1, strideElems, element);
       long strideBytes = (long) strideElems * width;

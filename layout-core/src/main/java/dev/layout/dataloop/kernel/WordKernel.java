@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * a hand-written loop over records; with the offsets in registers, C2 unrolls the loop and, needing
  * two registers per move and copy, spills addresses to the stack and to vector registers. One class per distinct
  * pattern, cached (see {@link GeneratedKernels}: beyond its bound, or when {@code
- * -Dlayout.kernels.generate=false}, {@link #of} returns null and the engine uses its generic word loops).
+ * -Dlayout.kernels.generate=false}, {@link #of} returns null and the engine runs its generic record loops).
  */
 public abstract class WordKernel {
   /** The kinds value of a kernel that serves heap and off-heap memory alike. */
