@@ -1,6 +1,7 @@
 package dev.layout.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -60,6 +61,16 @@ class CoreArchitectureTest {
   @Test
   void engineInternalsAreUsedOnlyByTheEngine() {
     internalsUsedOnlyBy("dev.layout.dataloop.kernel..", "dev.layout.dataloop..").check(MAIN);
+  }
+
+  @Test
+  void aDataloopIsAnImmutableDescriptionThatPicksNoKernel() {
+    // Kernel choice and caches of generated code belong to the plan layer (Plan), not the description.
+    fields().that().areDeclaredIn("dev.layout.dataloop.Dataloop").should().beFinal()
+        .because("a Dataloop is an immutable description").check(MAIN);
+    noClasses().that().haveFullyQualifiedName("dev.layout.dataloop.Dataloop")
+        .should().dependOnClassesThat().resideInAPackage("dev.layout.dataloop.kernel..")
+        .because("the plan picks kernels; the description knows none").check(MAIN);
   }
 
   @Test
