@@ -20,14 +20,19 @@ mkdir -p "$home/jars" "$home/conf"
 export SPARK_HOME="$home" SPARK_SCALA_VERSION=2.13
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
+# the daemons log at INFO here: their start is detected from their log lines
+printf '%s\n' 'rootLogger.level = info' 'rootLogger.appenderRef.stdout.ref = console' 'appender.console.type = Console' \
+  'appender.console.name = console' 'appender.console.layout.type = PatternLayout' 'appender.console.layout.pattern = %d %p %c{1}: %m%n' \
+  > "$home/conf/log4j2.properties"
+logconf="-Dlog4j2.configurationFile=file://$home/conf/log4j2.properties"
 trap cleanup EXIT
 port=$((20000 + RANDOM % 20000))
-SPARK_LOCAL_IP=127.0.0.1 java -Xmx512m $flags -cp "$cp_" org.apache.spark.deploy.master.Master --host 127.0.0.1 --port $port \
+SPARK_LOCAL_IP=127.0.0.1 java -Xmx512m $logconf $flags -cp "$cp_" org.apache.spark.deploy.master.Master --host 127.0.0.1 --port $port \
   --webui-port 0 > "$out/master.log" 2>&1 &
 pids+=($!)
 until grep -q "I have been elected leader" "$out/master.log"; do sleep 1; done
 for w in 2 3; do
-  SPARK_LOCAL_IP=127.0.0.$w java -Xmx512m $flags -cp "$cp_" org.apache.spark.deploy.worker.Worker --host 127.0.0.$w --cores 2 \
+  SPARK_LOCAL_IP=127.0.0.$w java -Xmx512m $logconf $flags -cp "$cp_" org.apache.spark.deploy.worker.Worker --host 127.0.0.$w --cores 2 \
     --memory 3g --webui-port 0 --work-dir "$out/work-$w" spark://127.0.0.1:$port > "$out/worker-$w.log" 2>&1 &
   pids+=($!)
 done

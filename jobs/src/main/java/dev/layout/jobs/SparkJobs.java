@@ -155,20 +155,6 @@ public final class SparkJobs {
     }
   }
 
-  /**
-   * An upper bound of this JVM's peak heap use so far: the sum of every heap pool's peak (pools
-   * peak at different moments, so the true peak is at most this).
-   */
-  public static long heapPeakBytes() {
-    long sum = 0;
-    for (java.lang.management.MemoryPoolMXBean pool : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
-      if (pool.getType() == java.lang.management.MemoryType.HEAP && pool.getPeakUsage() != null) {
-        sum += pool.getPeakUsage().getUsed();
-      }
-    }
-    return sum;
-  }
-
   /** An action whose failure is not worth reporting (clean-up of a run that is failing already). */
   public interface Cleanup {
     void run() throws Exception;

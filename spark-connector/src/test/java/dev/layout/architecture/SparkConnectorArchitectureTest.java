@@ -28,7 +28,7 @@ class SparkConnectorArchitectureTest {
       Map.entry("spark.shim", Set.of()),
       Map.entry("spark.conf", Set.of()),
       Map.entry("spark.comm", Set.of("spark.shim")),
-      Map.entry("spark.grid", Set.of("spark.comm", "spark.shim")),
+      Map.entry("spark.grid", Set.of("spark.comm", "spark.shim", "spark.io")),
       Map.entry("spark.graph", Set.of()),
       Map.entry("spark.io", Set.of()),
       Map.entry("spark.source", Set.of("spark.conf", "spark.io")));

@@ -74,7 +74,7 @@ public final class FileViewCommand implements Subcommand {
 
   @Override
   public String summary() {
-    return "read a file through an MPI-IO style view: fileview read --file PATH --etype T --view NOTATION --out PATH";
+    return "read an array file through an MPI-IO style view: fileview read --file P --etype float64 --disp B --view \"<type>\" --out P";
   }
 
   /** Runs the command; returns the exit status. */

@@ -1,5 +1,6 @@
 package dev.layout.jobs.heat;
 
+import dev.layout.jobs.HeapPeak;
 import dev.layout.jobs.Images;
 import dev.layout.jobs.JobOptions;
 import dev.layout.jobs.Progress;
@@ -90,6 +91,7 @@ public final class HeatJob {
     o.getBoolean("overwrite");
     Progress.Style progressStyle = Progress.Style.fromEnvironment();
 
+    HeapPeak heap = HeapPeak.start();
     SparkSession spark = SparkJobs.session("layout heat");
     try {
       JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
@@ -130,7 +132,7 @@ public final class HeatJob {
             .put("descriptor_bytes_after", r.metrics().descriptorBytesAfter())
             .put("field_write", c.write().summary())
             .put("picture", d == 2 ? "the field" : Thumbnail.caption(dg))
-            .put("field_bytes", cells * 8).put("driver_heap_peak_bytes", SparkJobs.heapPeakBytes())
+            .put("field_bytes", cells * 8).put("driver_heap_peak_bytes", heap.peakBytes())
             .put("driver_heap_max_bytes", Runtime.getRuntime().maxMemory());
         out.write("summary.json", json -> json.write(s.toBytes()));
         System.out.println("heat: " + r.metrics());
@@ -141,6 +143,7 @@ public final class HeatJob {
       }
     } finally {
       spark.stop();
+      heap.close();
     }
   }
 
