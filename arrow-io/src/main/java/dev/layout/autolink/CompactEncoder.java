@@ -17,7 +17,8 @@ import java.util.List;
  * null) as soon as the graph has more nodes or bytes than the caller's limits, and the caller then
  * builds columnar packets. An encoder is reused by one thread ({@link GraphCodec} keeps one per
  * thread), so that its tables have the size of the graphs it sees instead of growing from scratch
- * on every call; tables grown past {@link #RETAINED_NODES} nodes are dropped after the call.
+ * on every call; tables grown past {@link #RETAINED_NODES} nodes or a buffer past {@link
+ * #RETAINED_BYTES} are dropped after the call.
  */
 final class CompactEncoder {
   static final VarHandle I16 = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
@@ -26,6 +27,8 @@ final class CompactEncoder {
 
   /** Largest graph, in nodes, whose tables an encoder keeps for its next call. */
   static final int RETAINED_NODES = 1 << 14;
+  /** Largest packet buffer, in bytes, an encoder keeps for its next call. */
+  static final int RETAINED_BYTES = 1 << 20;
 
   private final TypeRegistry registry;
   private final NodeType[] byId;
@@ -78,7 +81,7 @@ final class CompactEncoder {
     try {
       return run(root, maxNodes, maxBytes);
     } finally {
-      if (count > RETAINED_NODES) {
+      if (count > RETAINED_NODES || buf.length > RETAINED_BYTES) {
         fresh();
       } else {
         Arrays.fill(nodes, 0, count, null); // keep no reference to the graph
@@ -93,6 +96,11 @@ final class CompactEncoder {
       pos = 0;
       busy = false;
     }
+  }
+
+  /** The packet buffer kept for the next call, in bytes (tests). */
+  int bufferCapacity() {
+    return buf.length;
   }
 
   private byte[] run(Object root, int maxNodes, long maxBytes) {

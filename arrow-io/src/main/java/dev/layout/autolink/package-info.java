@@ -5,7 +5,11 @@
  * coded as differences, bodies ZSTD-compressed with Arrow's standard IPC body compression) and
  * expands packets back into an isomorphic graph. Aggregation marks each node with one probe of an
  * identity table and records every reference index during the traversal, so building a packet
- * copies indices instead of looking targets up again.
+ * copies indices instead of looking targets up again. A small graph (up to {@link
+ * dev.layout.autolink.GraphCodec.Builder#compactMaxNodes} nodes) travels as one compact packet
+ * instead ({@code CompactEncoder}, {@code CompactDecoder}): rows in traversal order, references as
+ * node numbers, no Arrow and no compression, which at a thousand nodes cost several times the
+ * traversal.
  *
  * <p>Transfer layers (topology communicators, Spark) are meant to sit on top and only move packets:
  * send/recv sends {@code aggregate(root)} and feeds {@link dev.layout.autolink.GraphExpander#accept}

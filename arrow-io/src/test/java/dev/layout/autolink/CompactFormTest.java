@@ -182,6 +182,23 @@ class CompactFormTest {
   }
 
   @Test
+  void aReusedEncoderWritesWhatAFreshOneWritesAndKeepsNoLargeBuffer() {
+    CompactEncoder reused = new CompactEncoder(Graphs.registry(), true);
+    Graphs.Vertex big = new Graphs.Vertex();
+    big.blob = new byte[2 * CompactEncoder.RETAINED_BYTES];
+    assertThat(reused.encode(big, 1000, 1L << 30)).hasSizeGreaterThan(2 * CompactEncoder.RETAINED_BYTES);
+    assertThat(reused.bufferCapacity()).isLessThanOrEqualTo(CompactEncoder.RETAINED_BYTES);
+    for (Graphs.Shape s : Graphs.Shape.values()) {
+      Object g = Graphs.build(s, 300, 9);
+      assertThat(reused.encode(g, 1000, 1L << 30)).as(s.toString())
+          .isEqualTo(new CompactEncoder(Graphs.registry(), true).encode(g, 1000, 1L << 30));
+    }
+    assertThat(reused.encode(Graphs.build(Graphs.Shape.CYCLIC_LIST, 300, 9), 10, 1L << 30)).as("over the node limit").isNull();
+    Object after = Graphs.build(Graphs.Shape.TREE, 50, 1);
+    assertThat(reused.encode(after, 1000, 1L << 30)).as("after giving up").isEqualTo(new CompactEncoder(Graphs.registry(), true).encode(after, 1000, 1L << 30));
+  }
+
+  @Test
   void aCompactPacketAfterAHeaderIsRefused() {
     GraphCodec columnar = GraphCodec.builder(NODES).allocator(allocator).compactMaxNodes(0).build();
     GraphExpander e = codec(NODES).expander();
