@@ -11,17 +11,17 @@ import java.util.IdentityHashMap;
  * (word moves, planes, strips), or none where the generic loops run. Made once per segment and memory
  * kinds, at its first pack or unpack; the walk then only looks nodes up, so a steady-state operation
  * allocates nothing. The {@link Dataloop} stays a plain description; the generated classes are cached
- * by shape and kinds in the kernel package.
+ * by shape and kinds in the kernel package. Used by one segment, so no more thread-safe than it.
  */
 final class Plan {
   /** Vector leaves shorter than this keep the strided loops (no generated class for a handful of blocks). */
   static final int MIN_STRIP_BLOCKS = 32;
 
   private final int kinds;
-  private final IdentityHashMap<Dataloop, BlockedOrder> orders = new IdentityHashMap<>();
-  private final IdentityHashMap<Dataloop, WordKernel> words = new IdentityHashMap<>();
-  private final IdentityHashMap<Dataloop, PlaneKernel> planes = new IdentityHashMap<>();
-  private final IdentityHashMap<Dataloop, PlaneKernel> strips = new IdentityHashMap<>();
+  private final Lookup<BlockedOrder> orders = new Lookup<>();
+  private final Lookup<WordKernel> words = new Lookup<>();
+  private final Lookup<PlaneKernel> planes = new Lookup<>();
+  private final Lookup<PlaneKernel> strips = new Lookup<>();
   private final IdentityHashMap<Dataloop, Boolean> seen = new IdentityHashMap<>();
 
   Plan(Dataloop root, int kinds) {
@@ -59,9 +59,24 @@ final class Plan {
     }
   }
 
-  private static <V> void put(IdentityHashMap<Dataloop, V> map, Dataloop d, V v) {
+  private static <V> void put(Lookup<V> lookup, Dataloop d, V v) {
     if (v != null) {
-      map.put(d, v);
+      lookup.map.put(d, v);
+    }
+  }
+
+  /** Node to value; remembers the last lookup, since the walk asks about the same node many times in a row. */
+  private static final class Lookup<V> {
+    final IdentityHashMap<Dataloop, V> map = new IdentityHashMap<>();
+    Dataloop last;
+    V value;
+
+    V get(Dataloop d) {
+      if (d != last) {
+        value = map.get(d);
+        last = d;
+      }
+      return value;
     }
   }
 
