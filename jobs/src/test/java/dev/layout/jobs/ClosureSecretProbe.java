@@ -24,7 +24,7 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Child JVM of {@link ClosureSecretIT}: a local[2] session with {@code spark.authenticate=true} and
- * the secret given as argument, uncompressed broadcasts; runs a barrier halo exchange (with its
+ * the secret given as argument, uncompressed broadcasts kept (no context cleaner); runs a barrier halo exchange (with its
  * progress channel) and the sparse-allreduce Life, then searches every broadcast piece in the
  * block manager (task binaries are broadcasts) for the secret. Prints {@code PIECES n}, {@code
  * CLOSURE_PIECES n} (pieces naming a barrier closure's class: the search saw the task binaries),
@@ -38,6 +38,9 @@ public final class ClosureSecretProbe {
     SparkSession spark = SparkSession.builder().master("local[2]").appName("closure-secret-probe")
         .config("spark.authenticate", "true").config("spark.authenticate.secret", secret)
         .config("spark.broadcast.compress", "false").config("spark.ui.enabled", "false")
+        // keep every broadcast piece until the scan: the context cleaner would drop task binaries whose
+        // broadcasts became unreachable, and the search would then see none of them
+        .config("spark.cleaner.referenceTracking", "false")
         .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
     try {
       JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
