@@ -19,7 +19,7 @@ class ArchitectureRulesTest {
 
   @Test
   void anImportOfAnotherPackagesInternalsFails() {
-    EvaluationResult r = CoreArchitectureTest.internalsUsedOnlyBy(
+    EvaluationResult r = ModuleRules.internalsUsedOnlyBy(
         "dev.layout.architecture.fixture.owner.kernel..", "dev.layout.architecture.fixture.owner..").evaluate(FIXTURE);
     assertThat(r.hasViolation()).isTrue();
     assertThat(r.getFailureReport().getDetails()).anySatisfy(d -> assertThat(d).contains("fixture.outside.Intruder"));
@@ -28,7 +28,7 @@ class ArchitectureRulesTest {
 
   @Test
   void aPackageCycleFails() {
-    EvaluationResult r = CoreArchitectureTest.noCycles().evaluate(FIXTURE);
+    EvaluationResult r = ModuleRules.noCycles().evaluate(FIXTURE);
     assertThat(r.hasViolation()).isTrue();
     assertThat(r.getFailureReport().toString()).contains("fixture.cycle.a.A").contains("fixture.cycle.b.B");
   }
@@ -36,7 +36,7 @@ class ArchitectureRulesTest {
   @Test
   void anEdgeNotAllowedFails() {
     Map<String, Set<String>> edges = Map.of("cycle.a", Set.of(), "cycle.b", Set.of("cycle.a"));
-    var rules = CoreArchitectureTest.edges("dev.layout.architecture.fixture", edges);
+    var rules = ModuleRules.edges("dev.layout.architecture.fixture", edges);
     assertThat(rules).anySatisfy(rule -> {
       EvaluationResult r = rule.evaluate(FIXTURE);
       assertThat(r.hasViolation()).isTrue();
@@ -46,7 +46,7 @@ class ArchitectureRulesTest {
 
   @Test
   void commandsOutsideCliPackagesOrMisnamedFail() {
-    EvaluationResult r = CoreArchitectureTest.commandsInCliPackages().evaluate(FIXTURE);
+    EvaluationResult r = ModuleRules.commandsInCliPackages().evaluate(FIXTURE);
     assertThat(r.hasViolation()).isTrue();
     assertThat(r.getFailureReport().getDetails())
         .anySatisfy(d -> assertThat(d).contains("fixture.misplaced.StrayCommand"))

@@ -1,27 +1,20 @@
 package dev.layout.architecture;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
-import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * topology's architecture, checked on its compiled classes with the rules of layout-core's
- * {@code CoreArchitectureTest} (which shows each failing on a deliberately wrong import): no
+ * topology's architecture, checked on its compiled classes with layout-core's
+ * {@code ModuleRules} ({@code ArchitectureRulesTest} shows each failing on a deliberately wrong import): no
  * package cycles, only the allowed edges between its packages, nothing of arrow-io (a sibling), spark-connector, jobs and benchmarks, the
  * engine's internals used only by the engine, every command an {@code XxxCommand implements
  * Subcommand} in a {@code cli} package. A new package needs its line in {@link #EDGES}.
  */
 class TopologyArchitectureTest {
-  static final JavaClasses MAIN = new ClassFileImporter().importPath(Path.of("target/classes"));
+  static final JavaClasses MAIN = ModuleRules.mainClasses();
 
   /** Package -> the packages of this module it may use; the modules below (layout-core) are free. */
   static final Map<String, Set<String>> EDGES = Map.ofEntries(
@@ -34,46 +27,31 @@ class TopologyArchitectureTest {
 
   @Test
   void noPackageCycles() {
-    slices().matching("dev.layout.(**)").should().beFreeOfCycles().check(MAIN);
+    ModuleRules.noCycles().check(MAIN);
   }
 
   @Test
   void packagesUseOnlyTheAllowedEdges() {
-    EDGES.forEach((pkg, allowed) -> noClasses().that().resideInAPackage("dev.layout." + pkg)
-        .should().dependOnClassesThat().resideInAnyPackage(EDGES.keySet().stream()
-            .filter(p -> !p.equals(pkg) && !allowed.contains(p)).map(p -> "dev.layout." + p).toArray(String[]::new))
-        .allowEmptyShould(true)
-        .because(pkg + " may use only " + allowed + " of its module")
-        .check(MAIN));
+    ModuleRules.checkEdges(MAIN, EDGES);
   }
 
   @Test
   void everyPackageHasDeclaredEdges() {
-    Set<String> packages = new TreeSet<>();
-    MAIN.forEach(c -> packages.add(c.getPackageName().substring("dev.layout.".length())));
-    assertThat(EDGES.keySet()).containsAll(packages);
+    ModuleRules.checkEveryPackageDeclared(MAIN, EDGES);
   }
 
   @Test
   void dependsOnNoModuleAbove() {
-    noClasses().should().dependOnClassesThat().resideInAnyPackage("dev.layout.arrow..", "dev.layout.autolink..", "dev.layout.fileview..", "dev.layout.spark..", "dev.layout.jobs..", "dev.layout.bench..")
-        .because("topology sits below arrow-io (a sibling), spark-connector, jobs and benchmarks")
-        .check(MAIN);
+    ModuleRules.usesNoModuleAbove("topology sits below arrow-io (a sibling), spark-connector, jobs and benchmarks", "dev.layout.arrow..", "dev.layout.autolink..", "dev.layout.fileview..", "dev.layout.spark..", "dev.layout.jobs..", "dev.layout.bench..").check(MAIN);
   }
 
   @Test
   void engineInternalsAreUsedOnlyByTheEngine() {
-    noClasses().that().resideOutsideOfPackage("dev.layout.dataloop..")
-        .should().dependOnClassesThat().resideInAPackage("dev.layout.dataloop.kernel..")
-        .allowEmptyShould(true)
-        .check(MAIN);
+    ModuleRules.engineInternalsUsedOnlyByTheEngine().check(MAIN);
   }
 
   @Test
   void commandsAreXxxCommandsInCliPackages() {
-    classes().that().implement("dev.layout.cli.Subcommand")
-        .should().resideInAPackage("..cli..").andShould().haveSimpleNameEndingWith("Command")
-        .allowEmptyShould(true)
-        .check(MAIN);
+    ModuleRules.commandsInCliPackages().check(MAIN);
   }
 }
