@@ -13,7 +13,8 @@ import java.util.List;
  * stride 8), packed variable by variable. Walked in packed order, each variable's pass sweeps every
  * cell, so each 192-byte cell record is brought into the cache 24 times (8 times per line) and
  * evicted in between. Blocked, the variable loop moves inward, just above the largest inner subtree
- * whose cells fit in {@link #BUDGET} bytes of cache: for each 16^3 block, for each variable, the
+ * whose cells fit in the cost model's cache ({@link KernelCost#CACHE_BYTES}; zero, property {@code
+ * layout.dataloop.blockBudget=0}, turns blocking off for comparisons): for each 16^3 block, for each variable, the
  * block's 8^3 interior. Every line is then fetched once, and the packed side is still written
  * (read) in runs of the inner subtree's packed size. The same holds for records to structure of
  * arrays, pixels to planes and matrix transposes by column types.
@@ -26,13 +27,6 @@ import java.util.List;
  * <p>Immutable; made by {@link #of}, held per nest by a segment's {@link Plan}.
  */
 final class BlockedOrder {
-  /**
-   * Bytes of user memory one blocked pass may touch (well inside a 512 KiB - 2 MiB level-2 cache,
-   * leaving room for the packed side). Zero (property {@code layout.dataloop.blockBudget=0}) turns
-   * blocking off, for comparisons.
-   */
-  static final long BUDGET = Long.getLong("layout.dataloop.blockBudget", 128 * 1024);
-
   /** The subtree below the permuted loops always runs whole; smaller than this it is not worth a call. */
   static final long MIN_INNER_BYTES = 512;
 

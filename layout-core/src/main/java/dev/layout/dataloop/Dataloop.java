@@ -138,7 +138,12 @@ public final class Dataloop {
     this.wordInts = w == null ? 0 : (int) w[w.length - 1];
   }
 
-  /** Most 8-byte and 4-byte moves a word pattern may have (a bound on the generated word kernels' code). */
+  /**
+   * Most 8-byte and 4-byte moves a word pattern may have. Besides bounding the generated code, this
+   * says which listed leaves {@link EngineNormalization} counts as records of words (one fixed
+   * sequence of moves) rather than as leaves of varying widths; whether a record's words are generated
+   * for a given count is the cost model's choice ({@link KernelCost#records}).
+   */
   static final int MAX_WORD_LONGS = 4;
   static final int MAX_WORD_INTS = 2;
 
@@ -306,7 +311,7 @@ public final class Dataloop {
    * BlockedOrder}), or "packed order".
    */
   public String runOrder() {
-    BlockedOrder b = BlockedOrder.of(this, BlockedOrder.BUDGET);
+    BlockedOrder b = BlockedOrder.of(this, KernelCost.CACHE_BYTES);
     return b == null ? "packed order" : "blocked: " + b;
   }
 

@@ -7,16 +7,15 @@ import java.util.IdentityHashMap;
 
 /**
  * How a native pack or unpack runs the nodes of one dataloop tree between one pair of memory kinds
- * ({@link MemoryAccess#baseKinds}): each nest's cache-blocked order and each leaf's generated kernel
- * (word moves, planes, strips), or none where the generic loops run. Made once per segment and memory
- * kinds, at its first pack or unpack; the walk then only looks nodes up, so a steady-state operation
- * allocates nothing. The {@link Dataloop} stays a plain description; the generated classes are cached
- * by shape and kinds in the kernel package. Used by one segment, so no more thread-safe than it.
+ * ({@link MemoryAccess#baseKinds}): each nest's cache-blocked order and, per leaf, the generated
+ * kernel the cost model ({@link KernelCost}) may pick for it (word moves, planes, strip). Made once
+ * per segment and memory kinds, at its first pack or unpack; the walk then only looks nodes up and
+ * asks the cost model, for the count at hand, whether the generated kernel or the generic loops run,
+ * so a steady-state operation allocates nothing. The {@link Dataloop} stays a plain description; the
+ * generated classes are cached by shape and kinds in the kernel package. Used by one segment, so no
+ * more thread-safe than it.
  */
 final class Plan {
-  /** Vector leaves shorter than this keep the strided loops (no generated class for a handful of blocks). */
-  static final int MIN_STRIP_BLOCKS = 32;
-
   private final int kinds;
   private final Lookup<BlockedOrder> orders = new Lookup<>();
   private final Lookup<WordKernel> words = new Lookup<>();
@@ -30,24 +29,27 @@ final class Plan {
     seen.clear();
   }
 
+  /**
+   * Generates a leaf's kernel where the cost model prefers it for the leaf's own count of blocks
+   * (records and planes: for many instances, since the walk repeats them); the walk asks again per call.
+   */
   private void visit(Dataloop d) {
     if (d == null || seen.put(d, Boolean.TRUE) != null) {
       return;
     }
     if (d.leaf) {
-      if (d.words != null) {
+      if (d.words != null && KernelCost.records(d, Integer.MAX_VALUE) == KernelCost.Kind.WORDS) {
         put(words, d, WordKernel.of(d.words, d.wordLongs, d.wordInts, d.size, kinds));
       }
-      if (d.kind == Dataloop.Kind.VECTOR && (d.blocklen == 4 || d.blocklen == 8 || d.blocklen == 16) && d.stride != d.blocklen
-          && d.nblocks >= MIN_STRIP_BLOCKS) {
-        // Exploits: the stride becomes a constant in the code, as in a hand loop over a strided array.
+      if (d.kind == Dataloop.Kind.VECTOR && KernelCost.vectorLeaf(d, d.nblocks) == KernelCost.Kind.STRIP) {
         put(strips, d, PlaneKernel.strip((int) d.blocklen, d.stride, kinds));
       }
       return;
     }
-    put(orders, d, BlockedOrder.of(d, BlockedOrder.BUDGET));
+    put(orders, d, BlockedOrder.of(d, KernelCost.CACHE_BYTES));
     Dataloop r = d.child;
-    if (d.kind == Dataloop.Kind.VECTOR && d.blocklen == 1 && r != null && r.leaf && r.kind == Dataloop.Kind.VECTOR && r.blocklen <= 16) {
+    if (d.kind == Dataloop.Kind.VECTOR && d.blocklen == 1 && r != null && r.leaf && r.kind == Dataloop.Kind.VECTOR
+        && KernelCost.planes(d, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
       put(planes, d, PlaneKernel.of((int) r.blocklen, r.nblocks, r.stride, d.nblocks, d.stride, kinds));
     }
     if (d.children != null) {
@@ -85,18 +87,21 @@ final class Plan {
     return orders.get(d);
   }
 
-  /** The generated loops for the word moves of the leaf {@code d}, or null (see {@link WordKernel}). */
-  WordKernel words(Dataloop d) {
-    return words.get(d);
+  /** The generated word moves for {@code count} repeated instances of the listed leaf {@code d}, or null where the record loops are cheaper. */
+  WordKernel words(Dataloop d, long count) {
+    WordKernel w = words.get(d);
+    return w == null || KernelCost.records(d, count) != KernelCost.Kind.WORDS ? null : w;
   }
 
-  /** The generated loops for planes of rows (the vector {@code d} of vector leaves, one per block), or null. */
-  PlaneKernel plane(Dataloop d) {
-    return planes.get(d);
+  /** The generated planes for {@code count} planes of the vector {@code d} of vector leaves, or null where the strided loops are cheaper. */
+  PlaneKernel plane(Dataloop d, long count) {
+    PlaneKernel p = planes.get(d);
+    return p == null || KernelCost.planes(d, count) != KernelCost.Kind.PLANES ? null : p;
   }
 
-  /** The generated strip for the vector leaf {@code d} (see {@link PlaneKernel#strip}), or null. */
-  PlaneKernel strip(Dataloop d) {
-    return strips.get(d);
+  /** The generated strip for {@code count} blocks of the vector leaf {@code d} (see {@link PlaneKernel#strip}), or null. */
+  PlaneKernel strip(Dataloop d, long count) {
+    PlaneKernel s = strips.get(d);
+    return s == null || KernelCost.vectorLeaf(d, count) != KernelCost.Kind.STRIP ? null : s;
   }
 }

@@ -3,8 +3,6 @@ package dev.layout.dataloop;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
 import dev.layout.dataloop.kernel.MemoryAccess;
-import dev.layout.dataloop.kernel.WordKernel;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -184,7 +182,7 @@ public final class Segment {
     if (n == 0) {
       return 0;
     }
-    Kernel k;
+    LeafKernel k;
     if (representation == Representation.NATIVE) {
       PackKernel pk = packKernel;
       if (pk == null) {
@@ -205,7 +203,7 @@ public final class Segment {
     if (n == 0) {
       return 0;
     }
-    Kernel k;
+    LeafKernel k;
     if (representation == Representation.NATIVE) {
       UnpackKernel uk = unpackKernel;
       if (uk == null) {
@@ -273,7 +271,7 @@ public final class Segment {
   }
 
   /** The explicit-stack walk: processes {@code n} bytes (fewer only if the kernel stops early). */
-  private long walk(Kernel k, long n) {
+  private long walk(LeafKernel k, long n) {
     long end = position + n;
     long start = position;
     while (position < end) {
@@ -354,10 +352,10 @@ public final class Segment {
    * Processes whole instances of the leaf child of the loop {@code d} on top of the stack, from its
    * current (block, element), for at most {@code budget} bytes; advances (block, element) and returns
    * the bytes done. Runs of instances at a constant spacing (the elements of a block, or the blocks
-   * of a vector with one instance per block) go to the kernel as one {@link Kernel#repeat} call;
-   * single-instance blocks at listed offsets as one {@link Kernel#repeatAt} call.
+   * of a vector with one instance per block) go to the kernel as one {@link LeafKernel#repeat} call;
+   * single-instance blocks at listed offsets as one {@link LeafKernel#repeatAt} call.
    */
-  private long nest(Kernel k, Dataloop d, long budget) {
+  private long nest(LeafKernel k, Dataloop d, long budget) {
     Dataloop c = d.child;
     long csize = c.size;
     long b = blk[top];
@@ -404,7 +402,7 @@ public final class Segment {
    * the current position (where iteration {@code from} starts when the moved loop is the head's own);
    * returns the bytes done.
    */
-  private long blocked(Kernel k, BlockedOrder order, long u, long from, long count) {
+  private long blocked(LeafKernel k, BlockedOrder order, long u, long from, long count) {
     // The whole instance lies in the checked footprint, so any run of its iterations does.
     guard(order.leaf, u + order.leafBaseLo, u + order.leafBaseHi);
     int movedLoop = order.counts.length - 1;
@@ -416,7 +414,7 @@ public final class Segment {
    * (fewer than all in the last group of a strip-mined loop). Recursion at most as deep as the stack
    * has levels (two loops per level at most).
    */
-  private long blockedLoops(Kernel k, BlockedOrder order, int dim, long u, long stream, long runs, long moved) {
+  private long blockedLoops(LeafKernel k, BlockedOrder order, int dim, long u, long stream, long runs, long moved) {
     if (dim == order.counts.length) {
       return firstLoop(k, order.inner, u + order.innerDisp, stream, runs);
     }
@@ -441,7 +439,7 @@ public final class Segment {
    * {@code u} (its disp included), packed from {@code stream}, through the same batched kernel calls
    * as the walk: a vector leaf, repeated leaves, or repeated planes per call. Returns the bytes done.
    */
-  private long firstLoop(Kernel k, Dataloop d, long u, long stream, long runs) {
+  private long firstLoop(LeafKernel k, Dataloop d, long u, long stream, long runs) {
     if (d.leaf) {
       return d.kind == Dataloop.Kind.VECTOR ? k.vectorLeaf(d, u, runs, stream, 1) : k.run(u, d.blocklen, stream, 1, 0);
     }
@@ -466,7 +464,7 @@ public final class Segment {
   }
 
   /** {@code count} whole instances of the non-leaf nest {@code c}, instance i at {@code u + i * spacing}. */
-  private long elements(Kernel k, Dataloop c, long u, long spacing, long count, long stream) {
+  private long elements(LeafKernel k, Dataloop c, long u, long spacing, long count, long stream) {
     long done = 0;
     for (long j = 0; j < count; j++) {
       done += firstLoop(k, c, u + j * spacing, stream + done, BlockedOrder.firstCount(c));
@@ -481,10 +479,10 @@ public final class Segment {
 
   /**
    * Processes whole planes (see {@link #planes}) under the vector {@code d} on top of the stack, from
-   * its current block, for at most {@code budget} bytes: one {@link Kernel#repeatPlanes} call covers
+   * its current block, for at most {@code budget} bytes: one {@link LeafKernel#repeatPlanes} call covers
    * all of them, so the walk does no stack traffic per plane. Returns the bytes done.
    */
-  private long nest2(Kernel k, Dataloop d, long budget) {
+  private long nest2(LeafKernel k, Dataloop d, long budget) {
     Dataloop c = d.child;
     Dataloop leaf = c.child;
     long b = blk[top];
@@ -523,7 +521,7 @@ public final class Segment {
   }
 
   /** Processes the leaf on top of the stack from (blk, inner) for at most {@code budget} bytes. */
-  private long leaf(Kernel k, Dataloop d, long budget) {
+  private long leaf(LeafKernel k, Dataloop d, long budget) {
     long b = blk[top];
     long in = inner;
     long ub = base[top];
@@ -618,484 +616,5 @@ public final class Segment {
   static String abbreviate(Datatype t) {
     String s = t.toString();
     return s.length() <= 200 ? s : s.substring(0, 197) + "...";
-  }
-
-  // ---- kernels ---------------------------------------------------------------------------------
-
-  /** What a walk does with each leaf. Methods return the bytes consumed (all of them unless stopping). */
-  abstract static class Kernel {
-    /** True when every call consumes all it is given (all but flatten, which stops when full). */
-    boolean whole = true;
-    /** Native pack and unpack: the kernels for the current memories; null for the others (they run the generic loops in packed order). */
-    Plan plan;
-
-    /**
-     * The generated word kernel for {@code count} instances of the leaf {@code c}, or null (none in the
-     * plan, accesses checked one by one, or a count past an int): the record loops of {@link
-     * MemoryAccess#gatherRepeated} run instead.
-     */
-    final WordKernel words(Dataloop c, long count) {
-      return MemoryAccess.CHECK_EVERY_ACCESS || count > Integer.MAX_VALUE ? null : plan.words(c);
-    }
-
-    /**
-     * How many of {@code count} whole blocks of the vector leaf {@code d} from user offset {@code u} the
-     * plan's generated strip moved (see {@link MemoryAccess#strip}; the caller moves the rest).
-     */
-    final long strip(Dataloop d, Memory user, long u, long count, Memory packed, long p, boolean pack) {
-      return count < Plan.MIN_STRIP_BLOCKS ? 0 : MemoryAccess.strip(plan.strip(d), user, u, d.stride, count, packed, p, pack);
-    }
-
-    /**
-     * Whether this kernel may move a nest's bytes in the blocked order {@code order} instead of the
-     * packed order (each byte still lands at its own packed offset). Only native pack and unpack do;
-     * flatten and visits report runs in packed order.
-     */
-    boolean mayReorder(BlockedOrder order) {
-      return false;
-    }
-
-    abstract long run(long u, long len, long stream, int unit, long phase);
-
-    /** One whole leaf instance at {@code u}. */
-    final long leafWhole(Dataloop c, long u, long stream, int unit) {
-      return switch (c.kind) {
-        case CONTIG -> run(u, c.blocklen, stream, unit, 0);
-        case VECTOR -> vector(u, c.stride, c.blocklen, c.nblocks, stream, unit);
-        case BLOCK_INDEXED -> blocks(u, c.offsets, null, c.blocklen, 0, (int) c.nblocks, stream, unit);
-        case INDEXED -> blocks(u, c.offsets, c.blocklens, 0, 0, (int) c.nblocks, stream, unit);
-        case STRUCT -> throw new AssertionError("struct leaf");
-      };
-    }
-
-    /** {@code count} whole instances of leaf {@code c}, instance i at {@code u + i * spacing}. */
-    long repeat(Dataloop c, long u, long spacing, long count, long stream, int unit) {
-      long s = 0;
-      for (long i = 0; i < count; i++) {
-        s += leafWhole(c, u + i * spacing, stream + s, unit);
-      }
-      return s;
-    }
-
-    /**
-     * {@code count} whole planes {@code p} (a vector with one leaf per block), plane i at {@code u +
-     * i * spacing}: one {@link #repeat} per plane unless a kernel does better.
-     */
-    long repeatPlanes(Dataloop p, long u, long spacing, long count, long stream, int unit) {
-      long s = 0;
-      for (long i = 0; i < count; i++) {
-        s += repeat(p.child, u + i * spacing + p.child.disp, p.stride, p.nblocks, stream + s, unit);
-      }
-      return s;
-    }
-
-    /** Whole instances of leaf {@code c} at {@code u + offsets[b]}, b in {@code [from, to)}. */
-    long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
-      long s = 0;
-      for (int b = from; b < to; b++) {
-        s += leafWhole(c, u + offsets[b], stream + s, unit);
-      }
-      return s;
-    }
-
-    /**
-     * A plane of {@code outer x inner} blocks of {@code blockBytes}: block (i, j) at user {@code u + i *
-     * userOuter + j * userInner}, packed at {@code stream + i * packedOuter + j * packedInner} (the packed
-     * side need not be contiguous: a blocked order's tile). Only for kernels that {@link #mayReorder}.
-     */
-    long plane(long u, long userOuter, long userInner, long stream, long packedOuter, long packedInner, long blockBytes, long outer,
-        long inner) {
-      long s = 0;
-      for (long i = 0; i < outer; i++) {
-        for (long j = 0; j < inner; j++) {
-          s += run(u + i * userOuter + j * userInner, blockBytes, stream + i * packedOuter + j * packedInner, 1, 0);
-        }
-      }
-      return s;
-    }
-
-    /** {@code count} whole blocks of the vector leaf {@code d} from block address {@code u}. */
-    long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
-      return vector(u, d.stride, d.blocklen, count, stream, unit);
-    }
-
-    long vector(long u, long stride, long blockBytes, long count, long stream, int unit) {
-      for (long i = 0; i < count; i++) {
-        long got = run(u + i * stride, blockBytes, stream + i * blockBytes, unit, 0);
-        if (got < blockBytes) {
-          return i * blockBytes + got;
-        }
-      }
-      return count * blockBytes;
-    }
-
-    long blocks(long u, long[] offsets, long[] lengths, long uniform, int from, int to, long stream, int unit) {
-      long s = 0;
-      for (int b = from; b < to; b++) {
-        long len = lengths == null ? uniform : lengths[b];
-        long got = run(u + offsets[b], len, stream + s, unit, 0);
-        s += got;
-        if (got < len) {
-          return s;
-        }
-      }
-      return s;
-    }
-  }
-
-  /**
-   * Native pack: user to packed. Whole vector leaves are one strided loop, indexed leaves one
-   * gather loop, and repeated small leaves (a vector or list of records) one loop with the
-   * record's blocks held in registers ({@link MemoryAccess#gatherRepeated}).
-   */
-  static final class PackKernel extends Kernel {
-    final Memory user;
-    Memory packed;
-    long delta;
-
-    PackKernel(Memory user, Memory packed, long delta) {
-      this.user = user;
-      this.packed = packed;
-      this.delta = delta;
-    }
-
-    void aim(Memory packed, long delta, Plan plan) {
-      this.packed = packed;
-      this.delta = delta;
-      this.plan = plan;
-    }
-
-    @Override
-    boolean mayReorder(BlockedOrder order) {
-      // Packing only reads the user memory: any order writes the same packed bytes.
-      return true;
-    }
-
-    @Override
-    long run(long u, long len, long stream, int unit, long phase) {
-      MemoryAccess.copy(user, u, packed, delta + stream, len);
-      return len;
-    }
-
-    @Override
-    long vector(long u, long stride, long blockBytes, long count, long stream, int unit) {
-      MemoryAccess.strided(user, u, stride, packed, delta + stream, blockBytes, blockBytes, count);
-      return count * blockBytes;
-    }
-
-    @Override
-    long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
-      long done = strip(d, user, u, count, packed, delta + stream, true);
-      return done * d.blocklen + vector(u + done * d.stride, d.stride, d.blocklen, count - done, stream + done * d.blocklen, unit);
-    }
-
-    @Override
-    long plane(long u, long userOuter, long userInner, long stream, long packedOuter, long packedInner, long blockBytes, long outer,
-        long inner) {
-      MemoryAccess.stridedTile(user, u, userOuter, userInner, packed, delta + stream, packedOuter, packedInner, blockBytes, outer, inner);
-      return outer * inner * blockBytes;
-    }
-
-    @Override
-    long blocks(long u, long[] offsets, long[] lengths, long uniform, int from, int to, long stream, int unit) {
-      return MemoryAccess.gather(user, u, offsets, lengths, uniform, from, to, packed, delta + stream);
-    }
-
-    @Override
-    long repeat(Dataloop c, long u, long spacing, long count, long stream, int unit) {
-      switch (c.kind) {
-        case CONTIG -> {
-          // Runs at a constant spacing are a vector.
-          MemoryAccess.strided(user, u, spacing, packed, delta + stream, c.blocklen, c.blocklen, count);
-          return count * c.blocklen;
-        }
-        case VECTOR -> {
-          // A vector of vector leaves: one two-level strided loop.
-          long row = c.nblocks * c.blocklen;
-          MemoryAccess.strided2(user, u, spacing, c.stride, packed, delta + stream, row, c.blocklen, c.blocklen, count, c.nblocks);
-          return count * row;
-        }
-        case BLOCK_INDEXED, INDEXED -> {
-          WordKernel w = words(c, count);
-          if (w != null) {
-            // A small record of words (the Indexed test's pattern): fixed load/store sequences.
-            return MemoryAccess.gatherWords(w, user, u, spacing, null, 0, count, c.size, packed, delta + stream);
-          }
-          return MemoryAccess.gatherRepeated(user, u, spacing, null, 0, count, c.offsets, c.blocklens, c.blocklen, packed, delta + stream);
-        }
-        default -> {
-          return super.repeat(c, u, spacing, count, stream, unit);
-        }
-      }
-    }
-
-    @Override
-    long repeatPlanes(Dataloop p, long u, long spacing, long count, long stream, int unit) {
-      Dataloop c = p.child;
-      if (c.kind != Dataloop.Kind.VECTOR) {
-        return super.repeatPlanes(p, u, spacing, count, stream, unit);
-      }
-      // Planes of rows of strided blocks (Flash I/O: z, y, x): one three-level strided loop.
-      long row = c.nblocks * c.blocklen;
-      long plane = p.nblocks * row;
-      if (!MemoryAccess.planes(plan.plane(p), user, u + c.disp, spacing, count, packed, delta + stream, true)) {
-        MemoryAccess.strided3(user, u + c.disp, spacing, p.stride, c.stride, packed, delta + stream, plane, row, c.blocklen, c.blocklen, count,
-            p.nblocks, c.nblocks);
-      }
-      return count * plane;
-    }
-
-    @Override
-    long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
-      WordKernel w = words(c, to - from);
-      if (w != null) {
-        // A list of small records of words (MD atoms): fixed load/store sequences per record.
-        return MemoryAccess.gatherWords(w, user, u, 0, offsets, from, to - from, c.size, packed, delta + stream);
-      }
-      if (c.kind == Dataloop.Kind.BLOCK_INDEXED || c.kind == Dataloop.Kind.INDEXED) {
-        return MemoryAccess.gatherRepeated(user, u, 0, offsets, from, to - from, c.offsets, c.blocklens, c.blocklen, packed, delta + stream);
-      }
-      return super.repeatAt(c, u, offsets, from, to, stream, unit);
-    }
-  }
-
-  /** Native unpack: packed to user; the mirror of {@link PackKernel}, same exploits. */
-  static final class UnpackKernel extends Kernel {
-    final Memory user;
-    Memory packed;
-    long delta;
-
-    UnpackKernel(Memory user, Memory packed, long delta) {
-      this.user = user;
-      this.packed = packed;
-      this.delta = delta;
-    }
-
-    void aim(Memory packed, long delta, Plan plan) {
-      this.packed = packed;
-      this.delta = delta;
-      this.plan = plan;
-    }
-
-    @Override
-    boolean mayReorder(BlockedOrder order) {
-      // Overlapping blocks are written in packed order (the last write wins); the plan says when not.
-      return order.unpackMayReorder;
-    }
-
-    @Override
-    long run(long u, long len, long stream, int unit, long phase) {
-      MemoryAccess.copy(packed, delta + stream, user, u, len);
-      return len;
-    }
-
-    @Override
-    long vector(long u, long stride, long blockBytes, long count, long stream, int unit) {
-      MemoryAccess.strided(packed, delta + stream, blockBytes, user, u, stride, blockBytes, count);
-      return count * blockBytes;
-    }
-
-    @Override
-    long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
-      long done = strip(d, user, u, count, packed, delta + stream, false);
-      return done * d.blocklen + vector(u + done * d.stride, d.stride, d.blocklen, count - done, stream + done * d.blocklen, unit);
-    }
-
-    @Override
-    long plane(long u, long userOuter, long userInner, long stream, long packedOuter, long packedInner, long blockBytes, long outer,
-        long inner) {
-      MemoryAccess.strided2(packed, delta + stream, packedOuter, packedInner, user, u, userOuter, userInner, blockBytes, outer, inner);
-      return outer * inner * blockBytes;
-    }
-
-    @Override
-    long blocks(long u, long[] offsets, long[] lengths, long uniform, int from, int to, long stream, int unit) {
-      return MemoryAccess.scatter(packed, delta + stream, user, u, offsets, lengths, uniform, from, to);
-    }
-
-    @Override
-    long repeat(Dataloop c, long u, long spacing, long count, long stream, int unit) {
-      switch (c.kind) {
-        case CONTIG -> {
-          MemoryAccess.strided(packed, delta + stream, c.blocklen, user, u, spacing, c.blocklen, count);
-          return count * c.blocklen;
-        }
-        case VECTOR -> {
-          long row = c.nblocks * c.blocklen;
-          MemoryAccess.strided2(packed, delta + stream, row, c.blocklen, user, u, spacing, c.stride, c.blocklen, count, c.nblocks);
-          return count * row;
-        }
-        case BLOCK_INDEXED, INDEXED -> {
-          WordKernel w = words(c, count);
-          if (w != null) {
-            return MemoryAccess.scatterWords(w, user, u, spacing, null, 0, count, c.size, packed, delta + stream);
-          }
-          return MemoryAccess.scatterRepeated(packed, delta + stream, user, u, spacing, null, 0, count, c.offsets, c.blocklens, c.blocklen);
-        }
-        default -> {
-          return super.repeat(c, u, spacing, count, stream, unit);
-        }
-      }
-    }
-
-    @Override
-    long repeatPlanes(Dataloop p, long u, long spacing, long count, long stream, int unit) {
-      Dataloop c = p.child;
-      if (c.kind != Dataloop.Kind.VECTOR) {
-        return super.repeatPlanes(p, u, spacing, count, stream, unit);
-      }
-      long row = c.nblocks * c.blocklen;
-      long plane = p.nblocks * row;
-      if (!MemoryAccess.planes(plan.plane(p), user, u + c.disp, spacing, count, packed, delta + stream, false)) {
-        MemoryAccess.strided3(packed, delta + stream, plane, row, c.blocklen, user, u + c.disp, spacing, p.stride, c.stride, c.blocklen, count,
-            p.nblocks, c.nblocks);
-      }
-      return count * plane;
-    }
-
-    @Override
-    long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
-      WordKernel w = words(c, to - from);
-      if (w != null) {
-        return MemoryAccess.scatterWords(w, user, u, 0, offsets, from, to - from, c.size, packed, delta + stream);
-      }
-      if (c.kind == Dataloop.Kind.BLOCK_INDEXED || c.kind == Dataloop.Kind.INDEXED) {
-        return MemoryAccess.scatterRepeated(packed, delta + stream, user, u, 0, offsets, from, to - from, c.offsets, c.blocklens, c.blocklen);
-      }
-      return super.repeatAt(c, u, offsets, from, to, stream, unit);
-    }
-  }
-
-  /**
-   * external32 pack: copy, then reverse each primitive in the packed bytes. A run that starts or ends
-   * inside a primitive (segment boundaries) maps byte by byte: stream byte q of a primitive is user
-   * byte {@code unit-1-q} of the same primitive.
-   */
-  static final class PackExternal32Kernel extends Kernel {
-    final Memory user;
-    final Memory packed;
-    final long delta;
-
-    PackExternal32Kernel(Memory user, Memory packed, long delta) {
-      this.user = user;
-      this.packed = packed;
-      this.delta = delta;
-    }
-
-    @Override
-    long run(long u, long len, long stream, int unit, long phase) {
-      long p = delta + stream;
-      if (unit == 1) {
-        MemoryAccess.copy(user, u, packed, p, len);
-      } else if (phase == 0 && len % unit == 0) {
-        MemoryAccess.copy(user, u, packed, p, len);
-        MemoryAccess.swapInPlace(packed, p, len, unit);
-      } else {
-        for (long i = 0; i < len; i++) {
-          long q = (phase + i) % unit;
-          MemoryAccess.putByte(packed, p + i, MemoryAccess.getByte(user, u + i - q + (unit - 1 - q)));
-        }
-      }
-      return len;
-    }
-  }
-
-  /** external32 unpack: the mirror of {@link PackExternal32Kernel}. */
-  static final class UnpackExternal32Kernel extends Kernel {
-    final Memory user;
-    final Memory packed;
-    final long delta;
-
-    UnpackExternal32Kernel(Memory user, Memory packed, long delta) {
-      this.user = user;
-      this.packed = packed;
-      this.delta = delta;
-    }
-
-    @Override
-    long run(long u, long len, long stream, int unit, long phase) {
-      long p = delta + stream;
-      if (unit == 1) {
-        MemoryAccess.copy(packed, p, user, u, len);
-      } else if (phase == 0 && len % unit == 0) {
-        MemoryAccess.copy(packed, p, user, u, len);
-        MemoryAccess.swapInPlace(user, u, len, unit);
-      } else {
-        for (long i = 0; i < len; i++) {
-          long q = (phase + i) % unit;
-          MemoryAccess.putByte(user, u + i - q + (unit - 1 - q), MemoryAccess.getByte(packed, p + i));
-        }
-      }
-      return len;
-    }
-  }
-
-  /** Collects runs, merging a run with the previous one when it continues it in user space. */
-  static final class FlattenKernel extends Kernel {
-    final int max;
-    final long origin;
-    final List<Piece> pieces = new ArrayList<>();
-    boolean full;
-    long lastOff;
-    long lastLen = -1;
-
-    FlattenKernel(int max, long origin) {
-      this.max = max;
-      this.origin = origin;
-      this.whole = false;
-    }
-
-    @Override
-    long run(long u, long len, long stream, int unit, long phase) {
-      long off = u - origin;
-      if (lastLen >= 0 && lastOff + lastLen == off) {
-        lastLen += len;
-        pieces.set(pieces.size() - 1, new Piece(lastOff, lastLen));
-        return len;
-      }
-      if (pieces.size() == max) {
-        full = true;
-        return 0;
-      }
-      lastOff = off;
-      lastLen = len;
-      pieces.add(new Piece(off, len));
-      return len;
-    }
-  }
-
-  /** Adapts a public {@link LeafAction}: offsets relative to the origin, no internal arrays exposed. */
-  static final class VisitorKernel extends Kernel {
-    final LeafAction action;
-    final long origin;
-
-    VisitorKernel(LeafAction action, long origin) {
-      this.action = action;
-      this.origin = origin;
-    }
-
-    @Override
-    long run(long u, long len, long stream, int unit, long phase) {
-      action.run(u - origin, len, stream);
-      return len;
-    }
-
-    @Override
-    long vector(long u, long stride, long blockBytes, long count, long stream, int unit) {
-      action.vector(u - origin, stride, blockBytes, count, stream);
-      return count * blockBytes;
-    }
-
-    @Override
-    long blocks(long u, long[] offsets, long[] lengths, long uniform, int from, int to, long stream, int unit) {
-      long[] offs = java.util.Arrays.copyOfRange(offsets, from, to);
-      long[] lens = lengths == null ? null : java.util.Arrays.copyOfRange(lengths, from, to);
-      action.blocks(u - origin, offs, lens, uniform, 0, to - from, stream);
-      long s = 0;
-      for (int b = from; b < to; b++) {
-        s += lengths == null ? uniform : lengths[b];
-      }
-      return s;
-    }
   }
 }

@@ -36,7 +36,7 @@ class BlockedOrderTest {
   @Test
   void flashIoMovesItsVariableLoopInsideEachBlock() {
     Dataloop d = DataloopCompiler.compileCount(flash(4), 1, Representation.NATIVE);
-    BlockedOrder order = BlockedOrder.of(d, BlockedOrder.BUDGET);
+    BlockedOrder order = BlockedOrder.of(d, KernelCost.CACHE_BYTES);
     assertThat(order).as("blocked order of %s", d.toTreeString()).isNotNull();
     // For each of the 4 blocks, for each of the 24 variables: the block's 8^3 interior (4096 packed bytes).
     assertThat(order.counts).containsExactly(4, 24);
@@ -58,9 +58,9 @@ class BlockedOrderTest {
     Datatype split = Datatype.hvector(2, 1, 8, Datatype.vector(1 << 20, 1, 2, Primitive.FLOAT64));
     Datatype rgba = Datatype.hvector(4, 1, 1, Datatype.vector(1 << 22, 1, 4, Primitive.UINT8));
     Datatype rgb = Datatype.hvector(3, 1, 4, Datatype.vector(1 << 21, 1, 3, Primitive.FLOAT32));
-    assertThat(BlockedOrder.of(DataloopCompiler.compileCount(split, 1, Representation.NATIVE), BlockedOrder.BUDGET)).isNull();
-    assertThat(BlockedOrder.of(DataloopCompiler.compileCount(rgba, 1, Representation.NATIVE), BlockedOrder.BUDGET)).isNull();
-    BlockedOrder planes = BlockedOrder.of(DataloopCompiler.compileCount(rgb, 1, Representation.NATIVE), BlockedOrder.BUDGET);
+    assertThat(BlockedOrder.of(DataloopCompiler.compileCount(split, 1, Representation.NATIVE), KernelCost.CACHE_BYTES)).isNull();
+    assertThat(BlockedOrder.of(DataloopCompiler.compileCount(rgba, 1, Representation.NATIVE), KernelCost.CACHE_BYTES)).isNull();
+    BlockedOrder planes = BlockedOrder.of(DataloopCompiler.compileCount(rgb, 1, Representation.NATIVE), KernelCost.CACHE_BYTES);
     assertThat(planes).isNotNull();
     assertThat(planes.chunkLoop).isZero();
     assertThat(planes.counts[planes.counts.length - 1]).isEqualTo(3);
@@ -73,7 +73,7 @@ class BlockedOrderTest {
     Datatype block = Datatype.subarray(sizes, new long[] {40, 40, 40}, new long[] {4, 4, 4}, Order.C, Primitive.FLOAT64);
     for (Datatype t : List.of(face, block, Datatype.vector(100000, 1, 3, Primitive.FLOAT64))) {
       Dataloop d = DataloopCompiler.compileCount(t, 1, Representation.NATIVE);
-      assertThat(BlockedOrder.of(d, BlockedOrder.BUDGET)).as("%s", t).isNull();
+      assertThat(BlockedOrder.of(d, KernelCost.CACHE_BYTES)).as("%s", t).isNull();
     }
   }
 
@@ -86,7 +86,7 @@ class BlockedOrderTest {
   @CsvSource({"false, false", "true, false", "false, true", "true, true"})
   void overlappingRecordsUnpackInPackedOrder(boolean userOff, boolean packedOff) {
     Datatype t = Datatype.hvector(4, 1, 4, Datatype.hvector(5000, 1, 8, Primitive.INT32));
-    BlockedOrder order = BlockedOrder.of(DataloopCompiler.compileCount(t, 1, Representation.NATIVE), BlockedOrder.BUDGET);
+    BlockedOrder order = BlockedOrder.of(DataloopCompiler.compileCount(t, 1, Representation.NATIVE), KernelCost.CACHE_BYTES);
     assertThat(order).isNotNull();
     assertThat(order.chunkLoop).as("records in groups").isZero();
     assertThat(order.disjoint).isFalse();
@@ -108,7 +108,7 @@ class BlockedOrderTest {
       int cols = 1100 + r.nextInt(1000);
       int rows = 40 + r.nextInt(60);
       Datatype column = Datatype.resized(0, w, Datatype.vector(rows, 1, cols, element));
-      BlockedOrder order = BlockedOrder.of(DataloopCompiler.compileCount(column, cols, Representation.NATIVE), BlockedOrder.BUDGET);
+      BlockedOrder order = BlockedOrder.of(DataloopCompiler.compileCount(column, cols, Representation.NATIVE), KernelCost.CACHE_BYTES);
       assertThat(order).as("%d columns of %d x %d-byte", cols, rows, w).isNotNull();
       assertThat(order.plane).isTrue();
       assertThat(order.chunk).isLessThan(BlockedOrder.PLANE_MAX_RUN);
@@ -159,13 +159,13 @@ class BlockedOrderTest {
         Datatype plane = Datatype.hvector(c2, 1, s2, row);
         // Enough records that one pass over them does not fit the cache budget (else nothing moves).
         long sweep = Math.max(64, fields * fieldStride);
-        int c3 = (int) Math.min(64, Math.max(2, 2 * BlockedOrder.BUDGET / (c1 * c2 * sweep) + r.nextInt(3)));
+        int c3 = (int) Math.min(64, Math.max(2, 2 * KernelCost.CACHE_BYTES / (c1 * c2 * sweep) + r.nextInt(3)));
         inner = Datatype.hvector(c3, blocklen, (c2 * s2) * (blocklen + r.nextInt(2)), Datatype.resized(0, c2 * s2, plane));
       } else {
         // A subarray of records: its dataloop starts at a displacement.
         Datatype rec = Datatype.resized(0, record, p);
         long sweep = Math.max(64, fields * fieldStride);
-        long sub = (long) Math.ceil(Math.cbrt(2.0 * BlockedOrder.BUDGET / sweep)) + r.nextInt(3);
+        long sub = (long) Math.ceil(Math.cbrt(2.0 * KernelCost.CACHE_BYTES / sweep)) + r.nextInt(3);
         long n = sub + r.nextInt(5);
         long start = r.nextInt((int) (n - sub) + 1);
         inner = Datatype.subarray(new long[] {n, n, n}, new long[] {sub, sub, sub}, new long[] {start, start, start}, Order.C, rec);
@@ -173,7 +173,7 @@ class BlockedOrderTest {
       Datatype t = Datatype.hvector(fields, 1, fieldStride, inner);
       int count = 1 + (r.nextInt(3) == 0 ? r.nextInt(3) : 0);
       Dataloop d = DataloopCompiler.compileCount(t, count, Representation.NATIVE);
-      BlockedOrder order = d == null ? null : BlockedOrder.of(d, BlockedOrder.BUDGET);
+      BlockedOrder order = d == null ? null : BlockedOrder.of(d, KernelCost.CACHE_BYTES);
       if (order != null) {
         blocked++;
         overlapping += order.disjoint ? 0 : 1;

@@ -56,9 +56,9 @@ class LeafKernelPropertyTest {
     assertThat(back.toArray(0, want.length)).as(t.toString()).isEqualTo(want);
   }
 
-  /** The leaf kernels and width classes a compiled type selects (see {@link #classify}). */
-  static final Set<String> KERNELS = Set.of("run", "strided 1", "strided 2-3", "strided 4-7", "strided 8-16", "strided 17-32",
-      "strided 33-63", "strided 64+", "listed", "listed words", "planes", "repeated records");
+  /** The leaf kernels ({@link KernelCost.Kind}) and the generic strided loops' width classes a compiled type's plan selects. */
+  static final Set<String> KERNELS = Set.of("RUN", "STRIDED 1", "STRIDED 2-3", "STRIDED 4-7", "STRIDED 8-16", "STRIDED 17-32",
+      "STRIDED 33-63", "STRIDED 64+", "STRIP", "LISTED", "RECORDS", "WORDS", "ROWS", "PLANES");
 
   @Test
   void theGeneratorsReachEveryLeafKernel() {
@@ -68,7 +68,8 @@ class LeafKernelPropertyTest {
       Datatype t = RandomTypes.leafType(r);
       if (t.byteSize() > 0 && t.byteSize() <= 1 << 16 && t.trueExtent() <= 1 << 20) {
         for (long count : new long[] {1, 2}) {
-          classify(DataloopCompiler.compileCount(t, count, Representation.NATIVE), seen);
+          Dataloop root = DataloopCompiler.compileCount(t, count, Representation.NATIVE);
+          classify(root, new Plan(root, 0), seen);
         }
       }
     }
@@ -76,37 +77,38 @@ class LeafKernelPropertyTest {
   }
 
   /**
-   * Adds the kernels the walk selects for {@code d}: a leaf by its shape (a run, strided blocks by
-   * width class, listed blocks, listed blocks as word moves), a loop repeating a small record of
-   * listed blocks, and a vector of vector leaves (planes). (Runs at a spacing compile to a strided
-   * leaf, except the blocks of an indexed node of unequal lengths, whose elements the strided loops move.)
+   * Adds the kernels the plan picks for {@code d} and its descendants, each node for its own count: a
+   * leaf by its shape (a run, strided blocks by width class or a generated strip, listed blocks), a
+   * loop repeating a small record of listed blocks (records or generated words), and a vector of
+   * vector leaves (rows or generated planes).
    */
-  static void classify(Dataloop d, Set<String> out) {
+  static void classify(Dataloop d, Plan plan, Set<String> out) {
     if (d == null) {
       return;
     }
     if (d.leaf) {
       switch (d.kind) {
-        case CONTIG -> out.add("run");
-        case VECTOR -> out.add("strided " + widthClass(d.blocklen));
-        default -> out.add(d.words != null ? "listed words" : "listed");
+        case CONTIG -> out.add("RUN");
+        case VECTOR -> out.add(plan.strip(d, d.nblocks) != null ? "STRIP" : "STRIDED " + widthClass(d.blocklen));
+        default -> out.add("LISTED");
       }
       return;
     }
     Dataloop c = d.child;
     if (c != null && c.leaf && c.kind != Dataloop.Kind.VECTOR && c.kind != Dataloop.Kind.CONTIG
         && (d.kind == Dataloop.Kind.CONTIG || d.blocklen == 1)) {
-      out.add("repeated records");
+      long n = d.kind == Dataloop.Kind.CONTIG ? d.blocklen : d.nblocks;
+      out.add(plan.words(c, n) != null ? "WORDS" : "RECORDS");
     }
     if (d.kind == Dataloop.Kind.VECTOR && d.blocklen == 1 && c != null && c.leaf && c.kind == Dataloop.Kind.VECTOR) {
-      out.add("planes");
+      out.add(plan.plane(d, 1) != null ? "PLANES" : "ROWS");
     }
     if (d.children != null) {
       for (Dataloop k : d.children) {
-        classify(k, out);
+        classify(k, plan, out);
       }
     } else {
-      classify(c, out);
+      classify(c, plan, out);
     }
   }
 

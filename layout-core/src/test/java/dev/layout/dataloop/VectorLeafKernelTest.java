@@ -11,10 +11,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Strided vector leaves (which run through generated code from {@link Plan#MIN_STRIP_BLOCKS}
- * blocks on: a strip, or rows of 16 blocks plus a tail for 4-byte blocks with a heap packed side;
- * through the strided loops below that) pack and unpack exactly the bytes the type names:
- * widths 4, 8 and 16, strides including negative ones, counts on both sides of the threshold, whole
+ * Strided vector leaves (which run through generated code where the cost model prefers it, from
+ * about 32 blocks for these widths: a strip, or rows of 16 blocks plus a tail for 4-byte blocks with
+ * a heap packed side; through the strided loops below that) pack and unpack exactly the bytes the
+ * type names: widths 4, 8, 12, 16 and 24, strides including negative ones, counts on both sides of the crossing, whole
  * and in two pieces at a random split, every combination of heap and off-heap user and packed
  * memory.
  */
@@ -29,10 +29,11 @@ class VectorLeafKernelTest {
     Random r = new Random(5 + (userOff ? 1 : 0) + (packedOff ? 2 : 0));
     Datatype complex = Datatype.contiguous(2, Primitive.FLOAT64);
     for (int trial = 0; trial < 60; trial++) {
-      int pick = r.nextInt(3);
-      Datatype element = pick == 0 ? Primitive.FLOAT32 : pick == 1 ? Primitive.FLOAT64 : complex;
-      int width = pick == 0 ? 4 : pick == 1 ? 8 : 16;
-      int n = Plan.MIN_STRIP_BLOCKS + r.nextInt(160) - 24;
+      int pick = r.nextInt(5);
+      Datatype element = pick == 0 ? Primitive.FLOAT32 : pick == 1 ? Primitive.FLOAT64 : pick == 2 ? complex
+          : pick == 3 ? Datatype.contiguous(3, Primitive.FLOAT32) : Datatype.contiguous(3, Primitive.FLOAT64);
+      int width = new int[] {4, 8, 16, 12, 24}[pick];
+      int n = 32 + r.nextInt(160) - 24;
       int strideElems = (2 + r.nextInt(3)) * (r.nextInt(4) == 0 ? -1 : 1);
       Datatype t = Datatype.vector(n, 1, strideElems, element);
       long strideBytes = (long) strideElems * width;

@@ -97,23 +97,31 @@ final class GeneratedKernels {
   }
 
   /**
-   * Emits {@code U.putX(obj[to], addr[to] + toOff, U.getX(obj[from], addr[from] + fromOff))} for an
-   * 8-byte ({@code wide}) or 4-byte word; objects and addresses are locals.
+   * Emits {@code U.putX(obj[to], addr[to] + toOff, U.getX(obj[from], addr[from] + fromOff))} for a
+   * word of {@code bytes} (1, 2, 4 or 8); objects and addresses are locals.
    */
-  static void move(ClassBytes.Code c, boolean wide, int toObj, int toAddr, long toOff, int fromObj, int fromAddr, long fromOff) {
+  static void move(ClassBytes.Code c, int bytes, int toObj, int toAddr, long toOff, int fromObj, int fromAddr, long fromOff) {
+    String t = switch (bytes) {
+      case 8 -> "J";
+      case 4 -> "I";
+      case 2 -> "S";
+      case 1 -> "B";
+      default -> throw new IllegalArgumentException("move: bytes " + bytes + " (expected: 1, 2, 4 or 8)");
+    };
+    String name = switch (bytes) {
+      case 8 -> "Long";
+      case 4 -> "Int";
+      case 2 -> "Short";
+      default -> "Byte";
+    };
     c.field(GETSTATIC, "dev/layout/dataloop/kernel/MemoryAccess", "U", "L" + UNSAFE + ";");
     c.aload(toObj);
     address(c, toAddr, toOff);
     c.field(GETSTATIC, "dev/layout/dataloop/kernel/MemoryAccess", "U", "L" + UNSAFE + ";");
     c.aload(fromObj);
     address(c, fromAddr, fromOff);
-    if (wide) {
-      c.invoke(INVOKEVIRTUAL, UNSAFE, "getLong", "(Ljava/lang/Object;J)J");
-      c.invoke(INVOKEVIRTUAL, UNSAFE, "putLong", "(Ljava/lang/Object;JJ)V");
-    } else {
-      c.invoke(INVOKEVIRTUAL, UNSAFE, "getInt", "(Ljava/lang/Object;J)I");
-      c.invoke(INVOKEVIRTUAL, UNSAFE, "putInt", "(Ljava/lang/Object;JI)V");
-    }
+    c.invoke(INVOKEVIRTUAL, UNSAFE, "get" + name, "(Ljava/lang/Object;J)" + t);
+    c.invoke(INVOKEVIRTUAL, UNSAFE, "put" + name, "(Ljava/lang/Object;J" + t + ")V");
   }
 
   private static void address(ClassBytes.Code c, int local, long offset) {

@@ -6,10 +6,10 @@ import dev.layout.bytecode.ClassBytes;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Planes of rows of strided blocks (Flash I/O's z over y over x: a vector of vectors of 4-, 8- or
- * 16-byte blocks, packed contiguously), generated per plane shape as a hidden class whose counts and
- * strides inside a plane are constants. Exploits: a row of up to {@link #MAX_ROW} blocks is
- * straight-line code with constant offsets and the row loop has a constant trip count, like the
+ * Planes of rows of strided blocks (Flash I/O's z over y over x: a vector of vectors of blocks under
+ * 64 bytes, packed contiguously), generated per plane shape as a hidden class whose counts and
+ * strides inside a plane are constants. Exploits: a row is straight-line code with constant offsets
+ * (each block its {@link #wordMoves}) and the row loop has a constant trip count, like the
  * hand-written loop nest; with the strides in registers, C2's unrolled loop computes every address
  * with a multiply and spills them.
  *
@@ -17,7 +17,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * the stride and width literals, the very loop a hand-written pack of a strided array is.
  */
 public abstract class PlaneKernel {
-  /** The longest row generated as straight-line code. */
+  /**
+   * The most word moves a generated loop body holds (a row of a plane, a record of {@link
+   * WordKernel}): a bound on code size, far below C2's limit on the methods it compiles.
+   */
+  public static final int MAX_BODY_MOVES = 32;
+  /** Rows of the strip's rows form ({@link #strip}). */
   public static final int MAX_ROW = 16;
   /** The most rows per plane. */
   public static final int MAX_ROWS = 1 << 16;
@@ -41,8 +46,9 @@ public abstract class PlaneKernel {
 
   /**
    * The generated kernel for planes of {@code rows} rows {@code rowStride} bytes apart, each of
-   * {@code blocks} blocks of {@code width} (4, 8 or 16) bytes {@code blockStride} apart; null when the
-   * shape is not one generated here or generation is off or at its bound.
+   * {@code blocks} blocks of {@code width} (1 to 63) bytes {@code blockStride} apart; null when a row
+   * has more than {@link #MAX_BODY_MOVES} word moves, the width is not under 64 bytes, or generation
+   * is off or at its bound.
    */
   public static PlaneKernel of(int width, long blocks, long blockStride, long rows, long rowStride) {
     return of(width, blocks, blockStride, rows, rowStride, WordKernel.ANY_KINDS);
@@ -51,7 +57,7 @@ public abstract class PlaneKernel {
   /** {@link #of(int, long, long, long, long)} for one combination of memory kinds, as {@link WordKernel#of(long[], int, int, long, int)}. */
   public static PlaneKernel of(int width, long blocks, long blockStride, long rows, long rowStride, int kinds) {
     GeneratedKernels.checkKinds("PlaneKernel", kinds);
-    if ((width != 4 && width != 8 && width != 16) || blocks < 1 || blocks > MAX_ROW || rows < 1 || rows > MAX_ROWS) {
+    if (width < 1 || width > 63 || blocks < 1 || blocks * movesPerBlock(width) > MAX_BODY_MOVES || rows < 1 || rows > MAX_ROWS) {
       return null;
     }
     return GeneratedKernels.cached(CACHE, new Key(width, (int) blocks, blockStride, (int) rows, rowStride, kinds, false), PlaneKernel::generate);
@@ -65,7 +71,7 @@ public abstract class PlaneKernel {
   int stripRow = 1;
 
   /**
-   * The generated kernel for a strip: any number of blocks of {@code width} (4, 8 or 16) bytes,
+   * The generated kernel for a strip: any number of blocks of {@code width} (1 to 63) bytes,
    * {@code stride} bytes apart on the user side and adjacent on the packed side, for the memory kinds
    * {@code kinds}; null when the width is not one generated here or generation is off or at its
    * bound. Run it through {@link MemoryAccess#strip}.
@@ -77,7 +83,7 @@ public abstract class PlaneKernel {
    */
   public static PlaneKernel strip(int width, long stride, int kinds) {
     GeneratedKernels.checkKinds("PlaneKernel", kinds);
-    if (width != 4 && width != 8 && width != 16) {
+    if (width < 1 || width > 63) {
       return null;
     }
     return GeneratedKernels.cached(CACHE, new Key(width, 1, stride, 1, stride, kinds, true), PlaneKernel::generate);
@@ -123,16 +129,45 @@ public abstract class PlaneKernel {
     c.end(0, name, DESC, 12, 16);
   }
 
-  /** The moves of one block of {@code width} bytes between user address local 12 (+ {@code uo}) and packed local 14 (+ {@code po}); a 16-byte block is two 8-byte moves. */
+  /** The moves of one block of {@code width} bytes ({@link #wordMoves}) between user address local 12 (+ {@code uo}) and packed local 14 (+ {@code po}). */
   private static void moves(ClassBytes.Code c, int width, long uo, long po, boolean gather) {
-    for (int h = 0; h < width; h += 8) {
-      boolean wide = width != 4;
+    long[] m = wordMoves(width);
+    for (int k = 0; k < m.length; k += 2) {
+      long h = m[k];
+      int bytes = (int) m[k + 1];
       if (gather) {
-        GeneratedKernels.move(c, wide, 7, 14, po + h, 1, 12, uo + h);
+        GeneratedKernels.move(c, bytes, 7, 14, po + h, 1, 12, uo + h);
       } else {
-        GeneratedKernels.move(c, wide, 1, 12, uo + h, 7, 14, po + h);
+        GeneratedKernels.move(c, bytes, 1, 12, uo + h, 7, 14, po + h);
       }
     }
+  }
+
+  /** How many word moves {@link #wordMoves} makes of a block of {@code width} bytes (1 to 63). */
+  public static int movesPerBlock(long width) {
+    int word = width >= 8 ? 8 : width >= 4 ? 4 : width >= 2 ? 2 : 1;
+    return (int) ((width + word - 1) / word);
+  }
+
+  /**
+   * The word moves that copy a block of {@code width} bytes (1 to 63) with constant offsets, as pairs
+   * (offset, bytes): whole 8-byte words, and a width that is not a multiple of the largest word that
+   * fits in it ends with one more such word overlapping the previous one (24 bytes: 0, 8, 16; 20
+   * bytes: 0, 8, 12; 6 bytes: 0, 2 as 4-byte words), as short {@code memcpy} implementations do.
+   * Overlapping moves write the same bytes twice with the same values.
+   */
+  public static long[] wordMoves(int width) {
+    if (width < 1 || width > 63) {
+      throw new IllegalArgumentException("wordMoves: width " + width + " (expected: 1 to 63)");
+    }
+    int word = width >= 8 ? 8 : width >= 4 ? 4 : width >= 2 ? 2 : 1;
+    int n = movesPerBlock(width);
+    long[] m = new long[2 * n];
+    for (int k = 0; k < n; k++) {
+      m[2 * k] = Math.min((long) k * word, width - word);
+      m[2 * k + 1] = word;
+    }
+    return m;
   }
 
   // Locals: 0 this, 1 ub, 2-3 ua, 4-5 spacing, 6 count, 7 pb, 8-9 pa, 10 i (plane), 11 j (row),

@@ -111,7 +111,7 @@ public abstract class WordKernel {
       int fromObj = gather ? 1 : 7;
       int fromAddr = gather ? 11 : 13;
       long fromOff = gather ? m[2 * k] : m[2 * k + 1];
-      GeneratedKernels.move(c, wide, toObj, toAddr, toOff, fromObj, fromAddr, fromOff);
+      GeneratedKernels.move(c, wide ? 8 : 4, toObj, toAddr, toOff, fromObj, fromAddr, fromOff);
     }
     c.iinc(10, 1).branch(GOTO, head);
     c.bind(end).op(RETURN);

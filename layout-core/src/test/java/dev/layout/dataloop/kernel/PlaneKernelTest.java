@@ -3,6 +3,7 @@ package dev.layout.dataloop.kernel;
 import dev.layout.memory.Memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.util.Random;
@@ -29,8 +30,8 @@ class PlaneKernelTest {
   void generatedPlanesEqualTheGenericLoop(int kinds, boolean userOff, boolean packedOff) {
     Random r = new Random(11);
     for (int trial = 0; trial < 50; trial++) {
-      int width = new int[] {4, 8, 16}[r.nextInt(3)];
-      int blocks = 1 + r.nextInt(PlaneKernel.MAX_ROW);
+      int width = r.nextBoolean() ? new int[] {4, 8, 16}[r.nextInt(3)] : 1 + r.nextInt(63);
+      int blocks = 1 + r.nextInt(PlaneKernel.MAX_BODY_MOVES / PlaneKernel.movesPerBlock(width));
       long s1 = (width + r.nextInt(3) * 4L) * (r.nextInt(5) == 0 ? -1 : 1);
       int rows = 1 + r.nextInt(6);
       long rowSpan = Math.abs(s1) * blocks;
@@ -67,7 +68,7 @@ class PlaneKernelTest {
   void stripsEqualTheGenericStridedLoop(int kinds, boolean userOff, boolean packedOff) {
     Random r = new Random(13 + kinds);
     for (int trial = 0; trial < 40; trial++) {
-      int width = new int[] {4, 8, 16}[r.nextInt(3)];
+      int width = r.nextBoolean() ? new int[] {4, 8, 16}[r.nextInt(3)] : 1 + r.nextInt(63);
       long stride = (width + r.nextInt(4) * 4L) * (r.nextInt(4) == 0 ? -1 : 1);
       int count = r.nextInt(200);
       long span = Math.abs(stride) * count + width;
@@ -101,12 +102,36 @@ class PlaneKernelTest {
   }
 
   @Test
+  void aBlockIsItsWordsWithTheLastOverlappingThePrevious() {
+    assertThat(PlaneKernel.wordMoves(24)).containsExactly(0, 8, 8, 8, 16, 8);
+    assertThat(PlaneKernel.wordMoves(20)).containsExactly(0, 8, 8, 8, 12, 8);
+    assertThat(PlaneKernel.wordMoves(6)).containsExactly(0, 4, 2, 4);
+    assertThat(PlaneKernel.wordMoves(3)).containsExactly(0, 2, 1, 2);
+    assertThat(PlaneKernel.wordMoves(1)).containsExactly(0, 1);
+    for (int w = 1; w < 64; w++) {
+      long[] m = PlaneKernel.wordMoves(w);
+      boolean[] covered = new boolean[w];
+      for (int k = 0; k < m.length; k += 2) {
+        assertThat(m[k]).as("width %d", w).isBetween(0L, w - m[k + 1]);
+        for (long b = m[k]; b < m[k] + m[k + 1]; b++) {
+          covered[(int) b] = true;
+        }
+      }
+      assertThat(covered).as("width %d", w).doesNotContain(false);
+      assertThat(m.length / 2).isEqualTo(PlaneKernel.movesPerBlock(w)).isLessThanOrEqualTo((w + 7) / 8 + 1);
+    }
+    assertThatThrownBy(() -> PlaneKernel.wordMoves(64)).isInstanceOf(IllegalArgumentException.class).hasMessage(
+        "wordMoves: width 64 (expected: 1 to 63)");
+  }
+
+  @Test
   void shapesOutsideTheGeneratedOnesGetNoKernel() {
-    assertThat(PlaneKernel.strip(2, 8, -1)).isNull();
+    assertThat(PlaneKernel.strip(64, 80, -1)).isNull();
     assertThat(PlaneKernel.strip(8, 24, 3)).isSameAs(PlaneKernel.strip(8, 24, 3)).isNotSameAs(PlaneKernel.strip(8, 24, 2))
         .isNotSameAs(PlaneKernel.of(8, 1, 24, 1, 24, 3));
-    assertThat(PlaneKernel.of(2, 8, 16, 8, 256)).isNull();
-    assertThat(PlaneKernel.of(8, PlaneKernel.MAX_ROW + 1, 16, 8, 512)).isNull();
+    assertThat(PlaneKernel.of(64, 2, 80, 8, 256)).isNull();
+    assertThat(PlaneKernel.of(8, PlaneKernel.MAX_BODY_MOVES + 1, 16, 8, 1024)).isNull();
+    assertThat(PlaneKernel.of(24, PlaneKernel.MAX_BODY_MOVES / 3 + 1, 32, 8, 1024)).isNull();
     assertThat(PlaneKernel.of(8, 8, 16, 0, 512)).isNull();
     assertThat(PlaneKernel.of(8, 8, 192, 8, 3072)).isSameAs(PlaneKernel.of(8, 8, 192, 8, 3072));
     assertThat(MemoryAccess.planes(null, Memory.ofArray(new byte[8]), 0, 8, 1, Memory.ofArray(new byte[8]), 0, true)).isFalse();
