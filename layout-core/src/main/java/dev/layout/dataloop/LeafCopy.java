@@ -1,6 +1,7 @@
 package dev.layout.dataloop;
 
 import dev.layout.memory.Memory;
+import dev.layout.dataloop.kernel.ListedAccess;
 import dev.layout.dataloop.kernel.MemoryAccess;
 
 /**
@@ -75,6 +76,6 @@ public final class LeafCopy implements LeafAction {
       total += len;
     }
     dst.checkRange(op, streamOffset + dstDelta, total);
-    MemoryAccess.gather(src, a, offsets, lengths, uniformLength, from, to, dst, streamOffset + dstDelta);
+    ListedAccess.gather(src, a, offsets, lengths, uniformLength, from, to, dst, streamOffset + dstDelta);
   }
 }

@@ -1,5 +1,6 @@
 package dev.layout.dataloop;
 
+import dev.layout.dataloop.kernel.ListedAccess;
 import dev.layout.dataloop.kernel.MemoryAccess;
 import dev.layout.dataloop.kernel.WordKernel;
 import dev.layout.memory.Memory;
@@ -14,7 +15,7 @@ abstract class LeafKernel {
   /**
    * The generated word kernel for {@code count} instances of the leaf {@code c}, or null (none in the
    * plan, accesses checked one by one, or a count past an int): the record loops of {@link
-   * MemoryAccess#gatherRepeated} run instead.
+   * ListedAccess#gatherRepeated} run instead.
    */
   final WordKernel words(Dataloop c, long count) {
     return MemoryAccess.CHECK_EVERY_ACCESS || count > Integer.MAX_VALUE ? null : plan.words(c, count);

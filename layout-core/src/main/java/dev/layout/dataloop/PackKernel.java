@@ -1,5 +1,6 @@
 package dev.layout.dataloop;
 
+import dev.layout.dataloop.kernel.ListedAccess;
 import dev.layout.dataloop.kernel.MemoryAccess;
 import dev.layout.dataloop.kernel.WordKernel;
 import dev.layout.memory.Memory;
@@ -7,7 +8,7 @@ import dev.layout.memory.Memory;
 /**
  * Native pack: user to packed. Whole vector leaves are one strided loop, indexed leaves one
  * gather loop, and repeated small leaves (a vector or list of records) one loop with the
- * record's blocks held in registers ({@link MemoryAccess#gatherRepeated}).
+ * record's blocks held in registers ({@link ListedAccess#gatherRepeated}).
  */
 final class PackKernel extends LeafKernel {
   final Memory user;
@@ -59,7 +60,7 @@ final class PackKernel extends LeafKernel {
 
   @Override
   long blocks(long u, long[] offsets, long[] lengths, long uniform, int from, int to, long stream, int unit) {
-    return MemoryAccess.gather(user, u, offsets, lengths, uniform, from, to, packed, delta + stream);
+    return ListedAccess.gather(user, u, offsets, lengths, uniform, from, to, packed, delta + stream);
   }
 
   @Override
@@ -80,9 +81,9 @@ final class PackKernel extends LeafKernel {
         WordKernel w = words(c, count);
         if (w != null) {
           // A small record of words (the Indexed test's pattern): fixed load/store sequences.
-          return MemoryAccess.gatherWords(w, user, u, spacing, null, 0, count, c.size, packed, delta + stream);
+          return ListedAccess.gatherWords(w, user, u, spacing, null, 0, count, c.size, packed, delta + stream);
         }
-        return MemoryAccess.gatherRepeated(user, u, spacing, null, 0, count, c.offsets, c.blocklens, c.blocklen, packed, delta + stream);
+        return ListedAccess.gatherRepeated(user, u, spacing, null, 0, count, c.offsets, c.blocklens, c.blocklen, packed, delta + stream);
       }
       default -> {
         return super.repeat(c, u, spacing, count, stream, unit);
@@ -111,10 +112,10 @@ final class PackKernel extends LeafKernel {
     WordKernel w = words(c, to - from);
     if (w != null) {
       // A list of small records of words (MD atoms): fixed load/store sequences per record.
-      return MemoryAccess.gatherWords(w, user, u, 0, offsets, from, to - from, c.size, packed, delta + stream);
+      return ListedAccess.gatherWords(w, user, u, 0, offsets, from, to - from, c.size, packed, delta + stream);
     }
     if (c.kind == Dataloop.Kind.BLOCK_INDEXED || c.kind == Dataloop.Kind.INDEXED) {
-      return MemoryAccess.gatherRepeated(user, u, 0, offsets, from, to - from, c.offsets, c.blocklens, c.blocklen, packed, delta + stream);
+      return ListedAccess.gatherRepeated(user, u, 0, offsets, from, to - from, c.offsets, c.blocklens, c.blocklen, packed, delta + stream);
     }
     return super.repeatAt(c, u, offsets, from, to, stream, unit);
   }

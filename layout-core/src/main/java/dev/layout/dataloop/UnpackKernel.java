@@ -1,5 +1,6 @@
 package dev.layout.dataloop;
 
+import dev.layout.dataloop.kernel.ListedAccess;
 import dev.layout.dataloop.kernel.MemoryAccess;
 import dev.layout.dataloop.kernel.WordKernel;
 import dev.layout.memory.Memory;
@@ -55,7 +56,7 @@ final class UnpackKernel extends LeafKernel {
 
   @Override
   long blocks(long u, long[] offsets, long[] lengths, long uniform, int from, int to, long stream, int unit) {
-    return MemoryAccess.scatter(packed, delta + stream, user, u, offsets, lengths, uniform, from, to);
+    return ListedAccess.scatter(packed, delta + stream, user, u, offsets, lengths, uniform, from, to);
   }
 
   @Override
@@ -73,9 +74,9 @@ final class UnpackKernel extends LeafKernel {
       case BLOCK_INDEXED, INDEXED -> {
         WordKernel w = words(c, count);
         if (w != null) {
-          return MemoryAccess.scatterWords(w, user, u, spacing, null, 0, count, c.size, packed, delta + stream);
+          return ListedAccess.scatterWords(w, user, u, spacing, null, 0, count, c.size, packed, delta + stream);
         }
-        return MemoryAccess.scatterRepeated(packed, delta + stream, user, u, spacing, null, 0, count, c.offsets, c.blocklens, c.blocklen);
+        return ListedAccess.scatterRepeated(packed, delta + stream, user, u, spacing, null, 0, count, c.offsets, c.blocklens, c.blocklen);
       }
       default -> {
         return super.repeat(c, u, spacing, count, stream, unit);
@@ -102,10 +103,10 @@ final class UnpackKernel extends LeafKernel {
   long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
     WordKernel w = words(c, to - from);
     if (w != null) {
-      return MemoryAccess.scatterWords(w, user, u, 0, offsets, from, to - from, c.size, packed, delta + stream);
+      return ListedAccess.scatterWords(w, user, u, 0, offsets, from, to - from, c.size, packed, delta + stream);
     }
     if (c.kind == Dataloop.Kind.BLOCK_INDEXED || c.kind == Dataloop.Kind.INDEXED) {
-      return MemoryAccess.scatterRepeated(packed, delta + stream, user, u, 0, offsets, from, to - from, c.offsets, c.blocklens, c.blocklen);
+      return ListedAccess.scatterRepeated(packed, delta + stream, user, u, 0, offsets, from, to - from, c.offsets, c.blocklens, c.blocklen);
     }
     return super.repeatAt(c, u, offsets, from, to, stream, unit);
   }

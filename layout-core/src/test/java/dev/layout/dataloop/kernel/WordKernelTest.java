@@ -72,7 +72,7 @@ class WordKernelTest {
           Memory.copy(user, u + w[2 * k], expected, 3 + i * size + w[2 * k + 1], k < nl ? 8 : 4);
         }
       }
-      long moved = MemoryAccess.gatherWords(kernel, user, 8, stride, o, 1, count, size, generated, 3);
+      long moved = ListedAccess.gatherWords(kernel, user, 8, stride, o, 1, count, size, generated, 3);
       assertThat(moved).isEqualTo(count * size);
       assertThat(bytes(generated)).as("pack, trial %d, listed %s", trial, listed)
           .isEqualTo(bytes(expected));
@@ -80,7 +80,7 @@ class WordKernelTest {
       // Unpack into a zeroed user buffer through stride addressing (distinct instances) and compare.
       Memory back = memory(userOff, userBytes);
       Memory backExpected = memory(userOff, userBytes);
-      MemoryAccess.scatterWords(kernel, back, 8, stride, null, 0, count, size, generated, 3);
+      ListedAccess.scatterWords(kernel, back, 8, stride, null, 0, count, size, generated, 3);
       for (int i = 0; i < count; i++) {
         for (int k = 0; k < nl + ni; k++) {
           Memory.copy(expected, 3 + i * size + w[2 * k + 1], backExpected, 8 + i * stride + w[2 * k], k < nl ? 8 : 4);
@@ -93,7 +93,7 @@ class WordKernelTest {
         for (int i = 0; i < count; i++) {
           distinct[1 + i] = (count - 1 - i) * stride; // reversed order
         }
-        MemoryAccess.scatterWords(kernel, backListed, 8, 0, distinct, 1, count, size, generated, 3);
+        ListedAccess.scatterWords(kernel, backListed, 8, 0, distinct, 1, count, size, generated, 3);
         Memory listedExpected = memory(userOff, userBytes);
         for (int i = 0; i < count; i++) {
           for (int k = 0; k < nl + ni; k++) {
