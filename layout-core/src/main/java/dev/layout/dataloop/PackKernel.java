@@ -72,9 +72,11 @@ final class PackKernel extends LeafKernel {
         return count * c.blocklen;
       }
       case VECTOR -> {
-        // A vector of vector leaves: one two-level strided loop.
+        // A vector of vector leaves: generated rows, else one two-level strided loop.
         long row = c.nblocks * c.blocklen;
-        MemoryAccess.strided2(user, u, spacing, c.stride, packed, delta + stream, row, c.blocklen, c.blocklen, count, c.nblocks);
+        if (!MemoryAccess.planes(plan.rows(c, count), user, u, spacing, count, packed, delta + stream, true)) {
+          MemoryAccess.strided2(user, u, spacing, c.stride, packed, delta + stream, row, c.blocklen, c.blocklen, count, c.nblocks);
+        }
         return count * row;
       }
       case BLOCK_INDEXED, INDEXED -> {

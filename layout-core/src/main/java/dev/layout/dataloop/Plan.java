@@ -21,6 +21,7 @@ final class Plan {
   private final Lookup<WordKernel> words = new Lookup<>();
   private final Lookup<PlaneKernel> planes = new Lookup<>();
   private final Lookup<PlaneKernel> strips = new Lookup<>();
+  private final Lookup<PlaneKernel> rows = new Lookup<>();
   private final IdentityHashMap<Dataloop, Boolean> seen = new IdentityHashMap<>();
 
   Plan(Dataloop root, int kinds) {
@@ -48,6 +49,10 @@ final class Plan {
     }
     put(orders, d, BlockedOrder.of(d, KernelCost.CACHE_BYTES));
     Dataloop r = d.child;
+    if (r != null && r.leaf && r.kind == Dataloop.Kind.VECTOR && KernelCost.rows(r, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
+      // Instances of a vector leaf repeated at a spacing: planes of one row each.
+      put(rows, r, PlaneKernel.of((int) r.blocklen, r.nblocks, r.stride, 1, 0, kinds));
+    }
     if (d.kind == Dataloop.Kind.VECTOR && d.blocklen == 1 && r != null && r.leaf && r.kind == Dataloop.Kind.VECTOR
         && KernelCost.planes(d, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
       put(planes, d, PlaneKernel.of((int) r.blocklen, r.nblocks, r.stride, d.nblocks, d.stride, kinds));
@@ -97,6 +102,15 @@ final class Plan {
   PlaneKernel plane(Dataloop d, long count) {
     PlaneKernel p = planes.get(d);
     return p == null || KernelCost.planes(d, count) != KernelCost.Kind.PLANES ? null : p;
+  }
+
+  /**
+   * The generated rows for {@code count} instances of the vector leaf {@code d} repeated at a spacing
+   * (planes of one row each, see {@link PlaneKernel#of}), or null where the strided loops are cheaper.
+   */
+  PlaneKernel rows(Dataloop d, long count) {
+    PlaneKernel p = rows.get(d);
+    return p == null || KernelCost.rows(d, count) != KernelCost.Kind.PLANES ? null : p;
   }
 
   /** The generated strip for {@code count} blocks of the vector leaf {@code d} (see {@link PlaneKernel#strip}), or null. */

@@ -68,7 +68,9 @@ final class UnpackKernel extends LeafKernel {
       }
       case VECTOR -> {
         long row = c.nblocks * c.blocklen;
-        MemoryAccess.strided2(packed, delta + stream, row, c.blocklen, user, u, spacing, c.stride, c.blocklen, count, c.nblocks);
+        if (!MemoryAccess.planes(plan.rows(c, count), user, u, spacing, count, packed, delta + stream, false)) {
+          MemoryAccess.strided2(packed, delta + stream, row, c.blocklen, user, u, spacing, c.stride, c.blocklen, count, c.nblocks);
+        }
         return count * row;
       }
       case BLOCK_INDEXED, INDEXED -> {
