@@ -332,7 +332,7 @@ public final class Segment {
           position += nest(k, d, end - position);
           continue;
         }
-        if (k.whole && d.kind == Dataloop.Kind.VECTOR && d.blocklen == 1 && planes(c) && c.size <= end - position) {
+        if (k.whole && d.kind == Dataloop.Kind.VECTOR && d.blocklen == 1 && BlockedWalk.planes(c) && c.size <= end - position) {
           // A vector of planes (vectors of leaves, one leaf per block): three loop levels per kernel call.
           position += nest2(k, d, end - position);
           continue;
@@ -406,79 +406,11 @@ public final class Segment {
     // The whole instance lies in the checked footprint, so any run of its iterations does.
     guard(order.leaf, u + order.leafBaseLo, u + order.leafBaseHi);
     int movedLoop = order.counts.length - 1;
-    return blockedLoops(k, order, 0, u + from * order.userStrides[movedLoop], position, BlockedOrder.firstCount(order.inner), count);
+    return BlockedWalk.blockedLoops(k, order, 0, u + from * order.userStrides[movedLoop], position, BlockedOrder.firstCount(order.inner), count);
   }
 
   /**
-   * The permuted loops from {@code dim} inward, then the inner node's first {@code runs} iterations
-   * (fewer than all in the last group of a strip-mined loop). Recursion at most as deep as the stack
-   * has levels (two loops per level at most).
-   */
-  private long blockedLoops(LeafKernel k, BlockedOrder order, int dim, long u, long stream, long runs, long moved) {
-    if (dim == order.counts.length) {
-      return firstLoop(k, order.inner, u + order.innerDisp, stream, runs);
-    }
-    long n = dim == order.counts.length - 1 ? moved : order.counts[dim];
-    long us = order.userStrides[dim];
-    long ps = order.packedStrides[dim];
-    if (order.plane && dim == order.counts.length - 1) {
-      // The moved loop over a short run of leaf blocks: one plane (a transpose tile) per call.
-      Dataloop leaf = order.inner;
-      return k.plane(u + order.innerDisp, us, leaf.stride, stream, ps, leaf.blocklen, leaf.blocklen, n, runs);
-    }
-    long done = 0;
-    for (long i = 0; i < n; i++) {
-      long r = dim == order.chunkLoop ? Math.min(order.chunk, BlockedOrder.firstCount(order.inner) - i * order.chunk) : runs;
-      done += blockedLoops(k, order, dim + 1, u + i * us, stream + i * ps, r, moved);
-    }
-    return done;
-  }
-
-  /**
-   * Iterations {@code [0, runs)} of the first loop of the vector/contig nest {@code d} at user base
-   * {@code u} (its disp included), packed from {@code stream}, through the same batched kernel calls
-   * as the walk: a vector leaf, repeated leaves, or repeated planes per call. Returns the bytes done.
-   */
-  private long firstLoop(LeafKernel k, Dataloop d, long u, long stream, long runs) {
-    if (d.leaf) {
-      return d.kind == Dataloop.Kind.VECTOR ? k.vectorLeaf(d, u, runs, stream, 1) : k.run(u, d.blocklen, stream, 1, 0);
-    }
-    Dataloop c = d.child;
-    long cu = u + c.disp;
-    if (d.kind == Dataloop.Kind.CONTIG) {
-      // The first loop is the elements.
-      return c.leaf ? k.repeat(c, cu, d.ext, runs, stream, 1) : elements(k, c, cu, d.ext, runs, stream);
-    }
-    if (d.blocklen == 1 && c.leaf) {
-      return k.repeat(c, cu, d.stride, runs, stream, 1);
-    }
-    if (d.blocklen == 1 && planes(c)) {
-      return k.repeatPlanes(c, cu, d.stride, runs, stream, 1);
-    }
-    long done = 0;
-    for (long b = 0; b < runs; b++) {
-      long first = cu + b * d.stride;
-      done += c.leaf ? k.repeat(c, first, d.ext, d.blocklen, stream + done, 1) : elements(k, c, first, d.ext, d.blocklen, stream + done);
-    }
-    return done;
-  }
-
-  /** {@code count} whole instances of the non-leaf nest {@code c}, instance i at {@code u + i * spacing}. */
-  private long elements(LeafKernel k, Dataloop c, long u, long spacing, long count, long stream) {
-    long done = 0;
-    for (long j = 0; j < count; j++) {
-      done += firstLoop(k, c, u + j * spacing, stream + done, BlockedOrder.firstCount(c));
-    }
-    return done;
-  }
-
-  /** A "plane": a vector with one leaf per block (Flash I/O's y loop over x rows, a 3D block's z slices). */
-  private static boolean planes(Dataloop c) {
-    return !c.leaf && c.kind == Dataloop.Kind.VECTOR && c.blocklen == 1 && c.child.leaf;
-  }
-
-  /**
-   * Processes whole planes (see {@link #planes}) under the vector {@code d} on top of the stack, from
+   * Processes whole planes (see {@link BlockedWalk#planes}) under the vector {@code d} on top of the stack, from
    * its current block, for at most {@code budget} bytes: one {@link LeafKernel#repeatPlanes} call covers
    * all of them, so the walk does no stack traffic per plane. Returns the bytes done.
    */

@@ -20,9 +20,9 @@ final class JavaSweep {
   private final long sliceNanos;
   private final int pairs;
 
-  JavaSweep(boolean quick) {
-    this.sliceNanos = quick ? 8_000_000L : 20_000_000L;
-    this.pairs = quick ? 4 : 6;
+  JavaSweep(long sliceNanos, int pairs) {
+    this.sliceNanos = sliceNanos;
+    this.pairs = pairs;
   }
 
   List<SweepReport.Row> run(List<SweepGrid.Item> items, PrintStream out) {

@@ -16,7 +16,7 @@ import java.util.Set;
 import java.time.Duration;
 
 /**
- * {@code layout bench sweep [--quick] [--native] [--rounds N] [--out DIR]}: per round, the native
+ * {@code layout bench sweep [--quick] [--native] [--rounds N] [--slice-ms MS] [--out DIR]}: per round, the native
  * sweep (with {@code --native}) and then the Java sweep in a fresh JVM; per item the median over
  * rounds. Prints the table, writes {@code SWEEP.md} and {@code sweep.png} (into {@code --out}, else
  * the benchmarks module) and ends with the two summary lines of {@link SweepReport#summary}.
@@ -27,20 +27,24 @@ public final class SweepCommand {
   /** A child JVM's option: measure the Java side here and write the rows to this file. */
   static final String ROWS_TO = "rows-to";
 
-  public static final String USAGE = "usage: layout bench sweep [--quick] [--native] [--rounds N] [--out DIR]";
+  public static final String USAGE = "usage: layout bench sweep [--quick] [--native] [--rounds N] [--slice-ms MS] [--out DIR]";
 
   public static int run(String[] args, PrintStream out, Path module) throws IOException, InterruptedException {
-    Options o = Options.parse("bench sweep", args, Set.of("rounds", "out", ROWS_TO), Set.of("quick", "native", "help"));
+    Options o = Options.parse("bench sweep", args, Set.of("rounds", "out", "slice-ms", ROWS_TO), Set.of("quick", "native", "help"));
     if (o.has("help")) {
       out.println(USAGE);
       out.println("--quick: a subset of the grid (about a minute per round); --native: MPICH's MPI_Pack too (needs mpicc: " + NativeSweep.INSTALL
-          + "); --rounds N: fresh processes per side, alternating (default 1 with --quick, else 2)");
+          + "); --rounds N: fresh processes per side, alternating (default 1 with --quick, else 2); --slice-ms MS: the timed slice"
+          + " (default 8 with --quick, else 20; the full grid with 8 takes about a third of the time)");
       return 0;
     }
     boolean quick = o.has("quick");
     List<SweepGrid.Item> items = SweepGrid.items(quick);
+    long sliceMs = o.getLong("slice-ms", quick ? 8 : 20, 1);
+    int pairs = quick ? 4 : 6;
+    int nativeSlices = quick ? 3 : 5;
     if (o.has(ROWS_TO)) {
-      List<SweepReport.Row> rows = new JavaSweep(quick).run(items, out);
+      List<SweepReport.Row> rows = new JavaSweep(sliceMs * 1_000_000L, pairs).run(items, out);
       List<String> lines = new ArrayList<>();
       for (SweepReport.Row r : rows) {
         lines.add(SweepReport.tsv(r));
@@ -52,17 +56,23 @@ public final class SweepCommand {
     boolean mpich = o.has("native");
     Path program = mpich ? NativeSweep.build(module) : null;
     List<SweepPoint> points = SweepGrid.points(items);
-    String command = "bin/layout bench sweep" + (quick ? " --quick" : "") + (mpich ? " --native" : "") + " --rounds " + rounds;
+    String command = "bin/layout bench sweep" + (quick ? " --quick" : "") + (mpich ? " --native" : "") + " --rounds " + rounds
+        + (o.has("slice-ms") ? " --slice-ms " + sliceMs : "");
     out.println(command + ": " + items.size() + " items, " + points.size() + " layouts; " + Meter.machine() + "; " + Meter.jvm());
+    // Timed slices per item: engine warm-up 2, hand loops' warm-up 2 x 3, picking the hand loop 3, then the pairs;
+    // natively, per layout and direction one untimed slice and the timed ones.
+    double minutes = rounds * sliceMs * (items.size() * (11.0 + 2 * pairs) + (mpich ? points.size() * 2.0 * (1 + nativeSlices) : 0)) / 60_000;
+    out.printf(java.util.Locale.ROOT, "measuring: about %.0f min of CPU time (more on a loaded machine: buffers, JIT and other work come on top)%n",
+        minutes);
     List<List<SweepReport.Row>> javaRounds = new ArrayList<>();
     List<List<NativeSweep.Speeds>> nativeRounds = new ArrayList<>();
     for (int r = 1; r <= rounds; r++) {
       if (mpich) {
         out.println("round " + r + "/" + rounds + ": MPICH (native process)");
-        nativeRounds.add(NativeSweep.run(program, points, quick ? 8 : 20, quick ? 3 : 5));
+        nativeRounds.add(NativeSweep.run(program, points, sliceMs, nativeSlices));
       }
       out.println("round " + r + "/" + rounds + ": engine and hand loops (fresh JVM)");
-      javaRounds.add(childJvm(quick, out, r));
+      javaRounds.add(childJvm(quick, sliceMs, out, r));
     }
     List<SweepReport.Row> rows = combine(items, points, javaRounds, nativeRounds);
     out.println(SweepReport.header(mpich));
@@ -110,10 +120,10 @@ public final class SweepCommand {
     return s.length % 2 == 1 ? s[h] : (s[h - 1] + s[h]) / 2;
   }
 
-  private static List<SweepReport.Row> childJvm(boolean quick, PrintStream out, int round) throws IOException {
+  private static List<SweepReport.Row> childJvm(boolean quick, long sliceMs, PrintStream out, int round) throws IOException {
     Path rows = Files.createTempFile("layout-sweep-rows-", ".tsv");
     try {
-      List<String> args = new ArrayList<>(List.of("bench", "sweep", "--" + ROWS_TO, rows.toString()));
+      List<String> args = new ArrayList<>(List.of("bench", "sweep", "--" + ROWS_TO, rows.toString(), "--slice-ms", "" + sliceMs));
       if (quick) {
         args.add("--quick");
       }
