@@ -11,7 +11,10 @@
  * cache-blocked order ({@code BlockedOrder}) that moves every byte to the same packed offset.
  *
  * <p>Layers: the {@code Dataloop} is an immutable description; a segment's {@code Plan}, made once
- * per memory kinds, picks each node's kernel (generated word, plane or strip loops, else the generic
- * loops) and blocked order; the kernels themselves live in {@code dev.layout.dataloop.kernel}.
+ * per memory kinds, holds each nest's blocked order and the generated kernels (word, plane, row or
+ * strip loops) that the one cost model, {@code KernelCost}, prefers over the generic loops for a
+ * leaf's shape and count; the walk ({@code Segment}, {@code BlockedWalk}) hands whole leaves to the
+ * action's {@code LeafKernel} (pack, unpack, external32, flatten, visit); the moves themselves live
+ * in {@code dev.layout.dataloop.kernel}.
  */
 package dev.layout.dataloop;
