@@ -48,10 +48,21 @@ public final class HaloBenchmark {
   static final StencilKernel HEAT = Kernels.heat(Stencil.NINE_POINT, 0.5);
   static final GridFunction INIT = x -> (x[0] + x[1]) % 7;
   static final int WARMUP = 20;
+  /** Largest block side: a 4096x4096 float64 block is 128 MiB in each of the four child JVMs (-Xmx512m). */
+  static final int MAX_BLOCK = 4096;
 
   static final String USAGE = "layout bench halo [--quick] [--iterations N] [--shuffle-iterations N] [--block N]";
 
   private HaloBenchmark() {}
+
+  /** The option's value in [1, max]. */
+  private static int bounded(Options o, String name, int def, int max) {
+    long v = o.getLong(name, def, 1);
+    if (v > max) {
+      throw new IllegalArgumentException("bench halo: --" + name + " " + v + " (expected: <= " + max + ")");
+    }
+    return (int) v;
+  }
 
   /** 2x2 blocks of n x n, fixed borders. */
   static DistributedGrid grid(int n) {
@@ -73,9 +84,9 @@ public final class HaloBenchmark {
       throw new IllegalArgumentException("bench halo: argument '" + o.positional().get(0) + "' (expected: " + USAGE + ")");
     }
     boolean quick = o.has("quick");
-    int bi = (int) o.getLong("iterations", quick ? 50 : 200, 1);
-    int si = (int) o.getLong("shuffle-iterations", quick ? 5 : 20, 1);
-    int n = (int) o.getLong("block", quick ? 256 : 512, 1);
+    int bi = bounded(o, "iterations", quick ? 50 : 200, 1_000_000);
+    int si = bounded(o, "shuffle-iterations", quick ? 5 : 20, 1_000_000);
+    int n = bounded(o, "block", quick ? 256 : 512, MAX_BLOCK);
     DistributedGrid grid = grid(n);
     out.printf(Locale.ROOT, "machine: %d cores, %s %s, %s; load average at start %.2f%n",
         Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"),

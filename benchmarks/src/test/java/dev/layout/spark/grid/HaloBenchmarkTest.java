@@ -27,6 +27,8 @@ class HaloBenchmarkTest {
     PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
     assertThatThrownBy(() -> HaloBenchmark.run(new String[] {"--block", "0"}, out))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("block").hasMessageContaining("0");
+    assertThatThrownBy(() -> HaloBenchmark.run(new String[] {"--block", "5000"}, out))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("bench halo: --block 5000 (expected: <= 4096)");
     assertThatThrownBy(() -> HaloBenchmark.run(new String[] {"--rounds", "3"}, out))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bench halo: unknown option --rounds");
     assertThatThrownBy(() -> HaloBenchmark.run(new String[] {"200"}, out))
