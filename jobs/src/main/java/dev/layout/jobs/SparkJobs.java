@@ -102,6 +102,19 @@ public final class SparkJobs {
     return out;
   }
 
+  /**
+   * The Hadoop configuration the job's session will have, before the session exists: Hadoop's
+   * defaults plus every {@code spark.hadoop.*} setting spark-submit passed (the driver's input
+   * checks run before the session starts, so that a bad option starts nothing).
+   */
+  public static org.apache.hadoop.conf.Configuration hadoopConf() {
+    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration();
+    for (scala.Tuple2<String, String> kv : new org.apache.spark.SparkConf().getAllWithPrefix("spark.hadoop.")) {
+      conf.set(kv._1(), kv._2());
+    }
+    return conf;
+  }
+
   /** Bound of every wait of the jobs' barrier stages (mesh set-up, each collective). */
   public static final Duration TIMEOUT = Duration.ofMinutes(2);
 
@@ -116,7 +129,7 @@ public final class SparkJobs {
    */
   public static org.apache.hadoop.fs.Path inputFile(String job, String option, String location, long expectedBytes) throws IOException {
     org.apache.hadoop.fs.Path p = OutputDirectory.resolve(option, location);
-    org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(new org.apache.hadoop.conf.Configuration());
+    org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(hadoopConf());
     org.apache.hadoop.fs.FileStatus st;
     try {
       st = fs.getFileStatus(p);
@@ -140,7 +153,7 @@ public final class SparkJobs {
    */
   public static byte[] readSmallFile(String job, String option, String location) throws IOException {
     org.apache.hadoop.fs.Path p = OutputDirectory.resolve(option, location);
-    org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(new org.apache.hadoop.conf.Configuration());
+    org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(hadoopConf());
     long len;
     try {
       len = fs.getFileStatus(p).getLen();

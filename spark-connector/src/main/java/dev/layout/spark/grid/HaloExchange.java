@@ -13,6 +13,7 @@ import dev.layout.spark.comm.ProgressReceiver;
 import dev.layout.spark.comm.ProgressSender;
 import dev.layout.spark.comm.SparkCommunicator;
 import dev.layout.spark.comm.TransportFactory;
+import dev.layout.spark.io.HadoopConf;
 import dev.layout.spark.shim.SparkShim;
 import dev.layout.topology.GraphBuilder;
 import java.io.IOException;
@@ -153,7 +154,8 @@ public final class HaloExchange implements Serializable {
     LOG.info("halo descriptors for {} ranks x {} slots: {} -> {} bytes, cost {} -> {} after normalization",
         grid.ranks(), plan.slots(), db[0], db[1], dc[0], dc[1]);
     SparkContext sc = blocks.context();
-    if (mode == ExchangeMode.BARRIER && checkpoint.interval() > 0 && checkpoint.directory() != null) {
+    // both modes: a shuffle-mode run must not reuse another run's directory either
+    if (checkpoint.interval() > 0 && checkpoint.directory() != null) {
       try {
         BlockCheckpoints.claim(sc.hadoopConfiguration(), checkpoint.directory(), identity(kernel));
       } catch (IOException e) {
@@ -220,7 +222,7 @@ public final class HaloExchange implements Serializable {
     SparkShim.JobKey key = SparkShim.jobKey(sc); // the closure carries a salt, never the secret
     TransportFactory factory = transport;
     Duration wait = timeout;
-    CheckpointPolicy policy = checkpoint;
+    CheckpointPolicy policy = checkpoint.on(HadoopConf.of(sc.hadoopConfiguration()));
     ProgressReceiver receiver = progress == null ? null : ProgressReceiver.forDriver(sc, key.secret(), done);
     ProgressReceiver.Address reportTo = receiver == null ? null : receiver.address();
     try {
@@ -291,7 +293,7 @@ public final class HaloExchange implements Serializable {
       int first = 0;
       GridBlock start = block;
       if (policy.interval() > 0 && policy.directory() != null) {
-        ckpt = new BlockCheckpoints(policy.directory());
+        ckpt = new BlockCheckpoints(policy.conf(), policy.directory());
         byte[] resume = ByteBuffer.allocate(4).putInt(rank == 0 ? ckpt.latestComplete(iterations) : 0).array();
         Collectives.on(world).bcast(resume, 0);
         first = ByteBuffer.wrap(resume).getInt();
