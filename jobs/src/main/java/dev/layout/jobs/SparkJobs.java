@@ -168,6 +168,33 @@ public final class SparkJobs {
     }
   }
 
+  /** An input file: its qualified path, its length and its first bytes. */
+  public record InputHead(org.apache.hadoop.fs.Path path, long length, byte[] head) {}
+
+  /**
+   * The first {@code max} bytes (fewer if the file is shorter) and the length of the input file
+   * {@code --OPTION PATH} names (any Hadoop path; a bare path is local), read on the driver: for a
+   * header that says where the ranks read the rest.
+   *
+   * @throws IllegalArgumentException if it is missing or a directory
+   */
+  public static InputHead inputHead(String job, String option, String location, int max) throws IOException {
+    org.apache.hadoop.fs.Path p = OutputDirectory.resolve(option, location);
+    org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(hadoopConf());
+    org.apache.hadoop.fs.FileStatus st;
+    try {
+      st = fs.getFileStatus(p);
+    } catch (java.io.FileNotFoundException e) {
+      throw new IllegalArgumentException(job + ": --" + option + " " + location + ": no such file");
+    }
+    if (st.isDirectory()) {
+      throw new IllegalArgumentException(job + ": --" + option + " " + location + ": a directory (expected: a file)");
+    }
+    try (org.apache.hadoop.fs.FSDataInputStream in = fs.open(p)) {
+      return new InputHead(fs.makeQualified(p), st.getLen(), in.readNBytes((int) Math.min(max, st.getLen())));
+    }
+  }
+
   /** An action whose failure is not worth reporting (clean-up of a run that is failing already). */
   public interface Cleanup {
     void run() throws Exception;
