@@ -121,6 +121,26 @@ public final class SparkJobs {
   /** The largest side of a job's picture, in tiles. */
   public static final int THUMBNAIL = 1024;
 
+  /** An input file found on its file system. */
+  private record Found(org.apache.hadoop.fs.FileSystem fs, org.apache.hadoop.fs.Path path, org.apache.hadoop.fs.FileStatus status) {}
+
+  /**
+   * The input file {@code --OPTION PATH} names (any Hadoop path; a bare path is local), looked up
+   * with the job's Hadoop configuration.
+   *
+   * @throws IllegalArgumentException if it is missing ({@code expected} says what was expected)
+   */
+  private static Found find(String job, String option, String location, String expected) throws IOException {
+    org.apache.hadoop.fs.Path p = OutputDirectory.resolve(option, location);
+    org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(hadoopConf());
+    try {
+      return new Found(fs, fs.makeQualified(p), fs.getFileStatus(p));
+    } catch (java.io.FileNotFoundException e) {
+      throw new IllegalArgumentException(job + ": --" + option + " " + location + ": no such file" + (expected == null ? "" : " (expected: "
+          + expected + ")"));
+    }
+  }
+
   /**
    * The input file {@code --OPTION PATH} names (any Hadoop path; a bare path is local), checked on
    * the driver before anything runs: it exists and holds {@code expectedBytes} bytes.
@@ -128,19 +148,12 @@ public final class SparkJobs {
    * @throws IllegalArgumentException naming the option, the path and what was expected
    */
   public static org.apache.hadoop.fs.Path inputFile(String job, String option, String location, long expectedBytes) throws IOException {
-    org.apache.hadoop.fs.Path p = OutputDirectory.resolve(option, location);
-    org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(hadoopConf());
-    org.apache.hadoop.fs.FileStatus st;
-    try {
-      st = fs.getFileStatus(p);
-    } catch (java.io.FileNotFoundException e) {
-      throw new IllegalArgumentException(job + ": --" + option + " " + location + ": no such file (expected: " + expectedBytes + " bytes)");
+    Found f = find(job, option, location, expectedBytes + " bytes");
+    if (f.status().isDirectory() || f.status().getLen() != expectedBytes) {
+      throw new IllegalArgumentException(job + ": --" + option + " " + location + ": " + (f.status().isDirectory() ? "a directory"
+          : f.status().getLen() + " bytes") + " (expected: " + expectedBytes + " bytes, the grid's size)");
     }
-    if (st.isDirectory() || st.getLen() != expectedBytes) {
-      throw new IllegalArgumentException(job + ": --" + option + " " + location + ": " + (st.isDirectory() ? "a directory" : st.getLen() + " bytes")
-          + " (expected: " + expectedBytes + " bytes, the grid's size)");
-    }
-    return fs.makeQualified(p);
+    return f.path();
   }
 
   /** The most bytes {@link #readSmallFile} reads (patterns and small boards, parsed on the driver). */
@@ -152,18 +165,12 @@ public final class SparkJobs {
    * @throws IllegalArgumentException if it is missing or larger than {@link #SMALL_FILE}
    */
   public static byte[] readSmallFile(String job, String option, String location) throws IOException {
-    org.apache.hadoop.fs.Path p = OutputDirectory.resolve(option, location);
-    org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(hadoopConf());
-    long len;
-    try {
-      len = fs.getFileStatus(p).getLen();
-    } catch (java.io.FileNotFoundException e) {
-      throw new IllegalArgumentException(job + ": --" + option + " " + location + ": no such file");
-    }
+    Found f = find(job, option, location, null);
+    long len = f.status().getLen();
     if (len > SMALL_FILE) {
       throw new IllegalArgumentException(job + ": --" + option + " " + location + ": " + len + " bytes (expected: at most " + SMALL_FILE + ")");
     }
-    try (org.apache.hadoop.fs.FSDataInputStream in = fs.open(p)) {
+    try (org.apache.hadoop.fs.FSDataInputStream in = f.fs().open(f.path())) {
       return in.readNBytes((int) len);
     }
   }
@@ -179,19 +186,12 @@ public final class SparkJobs {
    * @throws IllegalArgumentException if it is missing or a directory
    */
   public static InputHead inputHead(String job, String option, String location, int max) throws IOException {
-    org.apache.hadoop.fs.Path p = OutputDirectory.resolve(option, location);
-    org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(hadoopConf());
-    org.apache.hadoop.fs.FileStatus st;
-    try {
-      st = fs.getFileStatus(p);
-    } catch (java.io.FileNotFoundException e) {
-      throw new IllegalArgumentException(job + ": --" + option + " " + location + ": no such file");
-    }
-    if (st.isDirectory()) {
+    Found f = find(job, option, location, null);
+    if (f.status().isDirectory()) {
       throw new IllegalArgumentException(job + ": --" + option + " " + location + ": a directory (expected: a file)");
     }
-    try (org.apache.hadoop.fs.FSDataInputStream in = fs.open(p)) {
-      return new InputHead(fs.makeQualified(p), st.getLen(), in.readNBytes((int) Math.min(max, st.getLen())));
+    try (org.apache.hadoop.fs.FSDataInputStream in = f.fs().open(f.path())) {
+      return new InputHead(f.path(), f.status().getLen(), in.readNBytes((int) Math.min(max, f.status().getLen())));
     }
   }
 
