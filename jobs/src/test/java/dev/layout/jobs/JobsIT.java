@@ -127,6 +127,21 @@ class JobsIT {
   }
 
   @Test
+  void lifeFromARawPbmReadByTheRanks(@TempDir Path dir) throws Exception {
+    // 19 x 27: rows of 4 bytes, blocks that start inside a byte
+    boolean[] cells = SequentialLife.random(19, 27, 5, 0.4);
+    Path pbm = dir.resolve("board.pbm");
+    try (var o = Files.newOutputStream(pbm)) {
+      Pbm.writeP4(cells, 19, 27, o);
+    }
+    Path out = dir.resolve("out");
+    Run r = submit(dir.resolve("log"), "life", "--master", "local[4]", "--steps", "12", "--procs", "2x2", "--periodic", "false",
+        "--init", "pbm:" + pbm, "--out", out.toString());
+    assertThat(r.code()).as(r.output()).isZero();
+    assertLifeOutputs(out, cells, 19, 27, false, 12);
+  }
+
+  @Test
   void lifeBySparseAllreduceMatchesTheSequentialBoardAndCounts(@TempDir Path dir) throws Exception {
     Path out = dir.resolve("out");
     Run r = submit(dir.resolve("log"), "life", "--master", "local[4]", "--grid", "21x26", "--steps", "30", "--method", "allreduce",

@@ -106,9 +106,10 @@ public final class HeatJob {
         Progress bar = Progress.console("heat", steps, progressStyle);
         Configuration conf = spark.sparkContext().hadoopConfiguration();
         GridFunction boundary = HeatJob::plate;
+        HaloExchange ex = HaloExchange.of(dg, stencil).mode(mode).checkpoint(checkpoints).progress(bar::update);
+        ex.claimCheckpoints(jsc.sc(), kernel); // another run's checkpoints are refused before the initial field is read
         JavaRDD<GridBlock> blocks = initFile == null ? dg.parallelize(jsc, boundary)
             : GridFiles.read(jsc, dg, boundary, CollectiveFile.of(conf, initFile), SparkJobs.TIMEOUT);
-        HaloExchange ex = HaloExchange.of(dg, stencil).mode(mode).checkpoint(checkpoints).progress(bar::update);
         HaloExchange.Result r = ex.run(blocks, kernel, steps);
         long wall = bar.finish();
 
