@@ -19,8 +19,9 @@ import dev.layout.dataloop.kernel.PlaneKernel;
  *
  * <p>Memory kinds do not change the ranking: every kernel, generic or generated, is compiled once
  * per pair of memory kinds ({@code MemoryAccess.baseKinds}), so each sees one kind of memory per side.
- * The constants are relative (a word move is 1); they are set so that the crossings fall where the
- * sweep and the pack suite measured them (see {@code benchmarks/SWEEP.md}), not per measured layout.
+ * The constants are relative (a word move is 1). Two are anchored to what the engine had measured
+ * before the model (generated strips paying from about 32 four-byte blocks, bulk copies from 64
+ * bytes); every other crossing follows from the model, not from a measured layout.
  */
 final class KernelCost {
   private KernelCost() {}
@@ -77,7 +78,7 @@ final class KernelCost {
     if (perBlock == Double.POSITIVE_INFINITY) {
       return perBlock;
     }
-    if (kind == Kind.PLANES && (rows > PlaneKernel.MAX_ROWS || blocks * PlaneKernel.movesPerBlock(Math.min(width, 63)) > PlaneKernel.MAX_BODY_MOVES)) {
+    if (kind == Kind.PLANES && (rows > PlaneKernel.MAX_ROWS || blocks * PlaneKernel.movesPerBlock(width) > PlaneKernel.MAX_BODY_MOVES)) {
       // The row is one straight-line body: bounded in code size.
       return Double.POSITIVE_INFINITY;
     }
