@@ -65,10 +65,10 @@ final class GeneratedKernels {
     cb.code().aload(0).invoke(INVOKESPECIAL, superName, "<init>", "()V").op(RETURN).end(0, "<init>", "()V", 1, 1);
   }
 
-  /** Refuses a kinds value other than 0-3 or {@link WordKernel#ANY_KINDS}. */
+  /** Refuses a kinds value other than 0-3. */
   static void checkKinds(String what, int kinds) {
-    if (kinds < WordKernel.ANY_KINDS || kinds > 3) {
-      throw new IllegalArgumentException(what + ": kinds " + kinds + " (expected: 0-3 from MemoryAccess.baseKinds, or -1 for any memory)");
+    if (kinds < 0 || kinds > 3) {
+      throw new IllegalArgumentException(what + ": kinds " + kinds + " (expected: 0-3 from MemoryAccess.baseKinds)");
     }
   }
 
@@ -81,9 +81,6 @@ final class GeneratedKernels {
    * the moves compile as a hand-written loop's for that memory.
    */
   static void fixBases(ClassBytes.Code c, int kinds, int userLocal, int packedLocal) {
-    if (kinds == WordKernel.ANY_KINDS) {
-      return;
-    }
     fixBase(c, (kinds & 1) != 0, userLocal);
     fixBase(c, (kinds & 2) != 0, packedLocal);
   }

@@ -49,12 +49,8 @@ public abstract class PlaneKernel {
    * {@code blocks} blocks of {@code width} (1 to 63) bytes {@code blockStride} apart; null when a row
    * has more than {@link #MAX_BODY_MOVES} word moves, the width is not under 64 bytes, or generation
    * is off or at its bound.
+   * One class per combination of memory kinds ({@link MemoryAccess#baseKinds}), as {@link WordKernel#of}.
    */
-  public static PlaneKernel of(int width, long blocks, long blockStride, long rows, long rowStride) {
-    return of(width, blocks, blockStride, rows, rowStride, WordKernel.ANY_KINDS);
-  }
-
-  /** {@link #of(int, long, long, long, long)} for one combination of memory kinds, as {@link WordKernel#of(long[], int, int, long, int)}. */
   public static PlaneKernel of(int width, long blocks, long blockStride, long rows, long rowStride, int kinds) {
     GeneratedKernels.checkKinds("PlaneKernel", kinds);
     if (width < 1 || width > 63 || blocks < 1 || blocks * movesPerBlock(width) > MAX_BODY_MOVES || rows < 1 || rows > MAX_ROWS) {
@@ -94,7 +90,7 @@ public abstract class PlaneKernel {
   private static PlaneKernel generate(Key key) {
     ClassBytes cb = new ClassBytes(SELF + "$$Planes", SELF, 49);
     GeneratedKernels.constructor(cb, SELF);
-    boolean rows = key.strip && key.width == 4 && key.kinds != WordKernel.ANY_KINDS && (key.kinds & 2) == 0;
+    boolean rows = key.strip && key.width == 4 && (key.kinds & 2) == 0;
     if (rows) {
       // The rows form of a strip: planes of one row of MAX_ROW blocks, spaced MAX_ROW * stride.
       Key row = new Key(key.width, MAX_ROW, key.blockStride, 1, MAX_ROW * key.blockStride, key.kinds, false);

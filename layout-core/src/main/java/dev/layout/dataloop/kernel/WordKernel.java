@@ -16,9 +16,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * -Dlayout.kernels.generate=false}, {@link #of} returns null and the engine runs its generic record loops).
  */
 public abstract class WordKernel {
-  /** The kinds value of a kernel that serves heap and off-heap memory alike. */
-  public static final int ANY_KINDS = -1;
-
   private static final ConcurrentHashMap<Key, WordKernel> CACHE = new ConcurrentHashMap<>();
   private static final String SELF = "dev/layout/dataloop/kernel/WordKernel";
   private static final String STRIDED = "(Ljava/lang/Object;JJILjava/lang/Object;J)V";
@@ -40,18 +37,10 @@ public abstract class WordKernel {
 
   /**
    * The generated kernel for {@code nl} 8-byte then {@code ni} 4-byte moves given as (user offset,
-   * packed offset) pairs in {@code words}, instances {@code size} packed bytes apart; null if
-   * generation is off or the class bound is reached.
-   */
-  public static WordKernel of(long[] words, int nl, int ni, long size) {
-    return of(words, nl, ni, size, ANY_KINDS);
-  }
-
-  /**
-   * {@link #of(long[], int, int, long)} for one combination of memory kinds ({@link
-   * MemoryAccess#baseKinds}): the same code in a class of its own, so the JIT profiles and compiles
-   * heap and off-heap uses separately instead of one loop seeing both; {@link #ANY_KINDS} for a kernel
-   * that serves any memory.
+   * packed offset) pairs in {@code words}, instances {@code size} packed bytes apart, for one
+   * combination of memory kinds ({@link MemoryAccess#baseKinds}): the same code in a class of its own
+   * per kinds, so the JIT profiles and compiles heap and off-heap uses separately instead of one loop
+   * seeing both; null if generation is off or the class bound is reached.
    */
   public static WordKernel of(long[] words, int nl, int ni, long size, int kinds) {
     GeneratedKernels.checkKinds("WordKernel", kinds);
