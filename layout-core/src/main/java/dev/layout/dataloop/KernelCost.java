@@ -14,14 +14,16 @@ import dev.layout.dataloop.kernel.PlaneKernel;
  * {@link #ADDRESS} of a stride held in a register and the moves the generic width-class loops waste
  * (a 24-byte block is four overlapping moves there, three exact ones in generated code). It therefore
  * wins from the count where those savings pay the dearer call: for 4-byte blocks from 33, for 24-byte
- * blocks from 17. Word moves cover blocks under 64 bytes (at most eight); from 64 bytes a block is
- * one bulk copy ({@link #BULK_CALL} plus {@link #BULK_BYTES_PER_CYCLE}), and a contiguous shape is one run.
+ * blocks from 17. A block is one bulk copy in the generic loops from 64 bytes ({@link #BULK_CALL} plus
+ * {@link #BULK_BYTES_PER_CYCLE}), which word moves with constant offsets beat up to about 160 bytes; a
+ * contiguous shape is one run.
  *
  * <p>Memory kinds do not change the ranking: every kernel, generic or generated, is compiled once
  * per pair of memory kinds ({@code MemoryAccess.baseKinds}), so each sees one kind of memory per side.
- * The constants are relative (a word move is 1). Two are anchored to what the engine had measured
- * before the model (generated strips paying from about 32 four-byte blocks, bulk copies from 64
- * bytes); every other crossing follows from the model, not from a measured layout.
+ * The constants are relative (a word move is 1). Two are anchored to measurements: generated strips
+ * paying from about 32 four-byte blocks (the engine's earlier measured threshold), and the bulk copy's
+ * call (64- to 128-byte blocks moved 1.2-2x faster as word moves than by {@code copyMemory}, 160-byte
+ * blocks alike); every other crossing follows from the model, not from a measured layout.
  */
 final class KernelCost {
   private KernelCost() {}
@@ -30,7 +32,7 @@ final class KernelCost {
   enum Kind {
     /** A contiguous run: one bulk copy. */
     RUN,
-    /** Strided blocks through the generic loops, one loop per width class (4, 8, 16, under 64, bulk). */
+    /** Strided blocks through the generic loops, one loop per width class (4, 8, 16, under 64; from 64 bulk copies). */
     STRIDED,
     /** Strided blocks through a generated loop with stride and width as constants ({@link PlaneKernel#strip}). */
     STRIP,
@@ -54,8 +56,8 @@ final class KernelCost {
   static final double MOVE = 1;
   /** A stride held in a register: an add per block (a constant folds into the addressing mode instead). */
   static final double ADDRESS = 1;
-  /** One bulk copy's call (the copy stub's entry and size dispatch): a 64-byte block costs what eight word moves do. */
-  static final double BULK_CALL = 6;
+  /** One bulk copy's call (the copy stub's entry and size dispatch), in word moves. */
+  static final double BULK_CALL = 14;
   /** Bytes a bulk copy moves per cycle (vector registers), against 8 per word move. */
   static final double BULK_BYTES_PER_CYCLE = 32;
   /** The bytes of user memory a cache-blocked pass may touch (inside a 512 KiB - 2 MiB level-2 cache, room left for the packed side). */
@@ -72,7 +74,8 @@ final class KernelCost {
     double perBlock = switch (kind) {
       case RUN -> stride == width && !listed ? width / BULK_BYTES_PER_CYCLE : Double.POSITIVE_INFINITY;
       case STRIDED, ROWS, LISTED, RECORDS -> genericMove(width) + (listed ? ADDRESS : 0) + ADDRESS;
-      case STRIP, PLANES -> width < 64 && !listed ? PlaneKernel.movesPerBlock(width) * MOVE : Double.POSITIVE_INFINITY;
+      case STRIP, PLANES -> PlaneKernel.movesPerBlock(width) <= PlaneKernel.MAX_BODY_MOVES && !listed ? PlaneKernel.movesPerBlock(width) * MOVE
+          : Double.POSITIVE_INFINITY;
       case WORDS -> wordMoves > 0 ? (double) wordMoves * MOVE / blocks : Double.POSITIVE_INFINITY;
     };
     if (perBlock == Double.POSITIVE_INFINITY) {

@@ -46,14 +46,13 @@ public abstract class PlaneKernel {
 
   /**
    * The generated kernel for planes of {@code rows} rows {@code rowStride} bytes apart, each of
-   * {@code blocks} blocks of {@code width} (1 to 63) bytes {@code blockStride} apart; null when a row
-   * has more than {@link #MAX_BODY_MOVES} word moves, the width is not under 64 bytes, or generation
-   * is off or at its bound.
+   * {@code blocks} blocks of {@code width} bytes {@code blockStride} apart; null when a row has more
+   * than {@link #MAX_BODY_MOVES} word moves, or generation is off or at its bound.
    * One class per combination of memory kinds ({@link MemoryAccess#baseKinds}), as {@link WordKernel#of}.
    */
   public static PlaneKernel of(int width, long blocks, long blockStride, long rows, long rowStride, int kinds) {
     GeneratedKernels.checkKinds("PlaneKernel", kinds);
-    if (width < 1 || width > 63 || blocks < 1 || blocks * movesPerBlock(width) > MAX_BODY_MOVES || rows < 1 || rows > MAX_ROWS) {
+    if (width < 1 || blocks < 1 || blocks * movesPerBlock(width) > MAX_BODY_MOVES || rows < 1 || rows > MAX_ROWS) {
       return null;
     }
     return GeneratedKernels.cached(CACHE, new Key(width, (int) blocks, blockStride, (int) rows, rowStride, kinds, false), PlaneKernel::generate);
@@ -67,9 +66,9 @@ public abstract class PlaneKernel {
   int stripRow = 1;
 
   /**
-   * The generated kernel for a strip: any number of blocks of {@code width} (1 to 63) bytes,
-   * {@code stride} bytes apart on the user side and adjacent on the packed side, for the memory kinds
-   * {@code kinds}; null when the width is not one generated here or generation is off or at its
+   * The generated kernel for a strip: any number of blocks of {@code width} bytes, {@code stride}
+   * bytes apart on the user side and adjacent on the packed side, for the memory kinds {@code kinds};
+   * null when a block is more than {@link #MAX_BODY_MOVES} word moves or generation is off or at its
    * bound. Run it through {@link MemoryAccess#strip}.
    *
    * <p>Its form depends on the memory: 4-byte blocks with the packed side on the heap get rows of
@@ -79,7 +78,7 @@ public abstract class PlaneKernel {
    */
   public static PlaneKernel strip(int width, long stride, int kinds) {
     GeneratedKernels.checkKinds("PlaneKernel", kinds);
-    if (width < 1 || width > 63) {
+    if (width < 1 || movesPerBlock(width) > MAX_BODY_MOVES) {
       return null;
     }
     return GeneratedKernels.cached(CACHE, new Key(width, 1, stride, 1, stride, kinds, true), PlaneKernel::generate);
@@ -139,22 +138,22 @@ public abstract class PlaneKernel {
     }
   }
 
-  /** How many word moves {@link #wordMoves} makes of a block of {@code width} bytes (1 to 63). */
+  /** How many word moves {@link #wordMoves} makes of a block of {@code width} bytes. */
   public static int movesPerBlock(long width) {
     int word = width >= 8 ? 8 : width >= 4 ? 4 : width >= 2 ? 2 : 1;
     return (int) ((width + word - 1) / word);
   }
 
   /**
-   * The word moves that copy a block of {@code width} bytes (1 to 63) with constant offsets, as pairs
+   * The word moves that copy a block of {@code width} bytes (1 to 8 x {@link #MAX_BODY_MOVES}) with constant offsets, as pairs
    * (offset, bytes): whole 8-byte words, and a width that is not a multiple of the largest word that
    * fits in it ends with one more such word overlapping the previous one (24 bytes: 0, 8, 16; 20
    * bytes: 0, 8, 12; 6 bytes: 0, 2 as 4-byte words), as short {@code memcpy} implementations do.
    * Overlapping moves write the same bytes twice with the same values.
    */
   public static long[] wordMoves(int width) {
-    if (width < 1 || width > 63) {
-      throw new IllegalArgumentException("wordMoves: width " + width + " (expected: 1 to 63)");
+    if (width < 1 || movesPerBlock(width) > MAX_BODY_MOVES) {
+      throw new IllegalArgumentException("wordMoves: width " + width + " (expected: 1 to " + 8 * MAX_BODY_MOVES + ")");
     }
     int word = width >= 8 ? 8 : width >= 4 ? 4 : width >= 2 ? 2 : 1;
     int n = movesPerBlock(width);

@@ -30,7 +30,7 @@ class PlaneKernelTest {
   void generatedPlanesEqualTheGenericLoop(int kinds, boolean userOff, boolean packedOff) {
     Random r = new Random(11);
     for (int trial = 0; trial < 50; trial++) {
-      int width = r.nextBoolean() ? new int[] {4, 8, 16}[r.nextInt(3)] : 1 + r.nextInt(63);
+      int width = r.nextBoolean() ? new int[] {4, 8, 16}[r.nextInt(3)] : 1 + r.nextInt(256);
       int blocks = 1 + r.nextInt(PlaneKernel.MAX_BODY_MOVES / PlaneKernel.movesPerBlock(width));
       long s1 = (width + r.nextInt(3) * 4L) * (r.nextInt(5) == 0 ? -1 : 1);
       int rows = 1 + r.nextInt(6);
@@ -68,7 +68,7 @@ class PlaneKernelTest {
   void stripsEqualTheGenericStridedLoop(int kinds, boolean userOff, boolean packedOff) {
     Random r = new Random(13 + kinds);
     for (int trial = 0; trial < 40; trial++) {
-      int width = r.nextBoolean() ? new int[] {4, 8, 16}[r.nextInt(3)] : 1 + r.nextInt(63);
+      int width = r.nextBoolean() ? new int[] {4, 8, 16}[r.nextInt(3)] : 1 + r.nextInt(256);
       long stride = (width + r.nextInt(4) * 4L) * (r.nextInt(4) == 0 ? -1 : 1);
       int count = r.nextInt(200);
       long span = Math.abs(stride) * count + width;
@@ -120,16 +120,17 @@ class PlaneKernelTest {
       assertThat(covered).as("width %d", w).doesNotContain(false);
       assertThat(m.length / 2).isEqualTo(PlaneKernel.movesPerBlock(w)).isLessThanOrEqualTo((w + 7) / 8 + 1);
     }
-    assertThatThrownBy(() -> PlaneKernel.wordMoves(64)).isInstanceOf(IllegalArgumentException.class).hasMessage(
-        "wordMoves: width 64 (expected: 1 to 63)");
+    assertThat(PlaneKernel.wordMoves(72)).hasSize(18).contains(64, 8);
+    assertThatThrownBy(() -> PlaneKernel.wordMoves(257)).isInstanceOf(IllegalArgumentException.class).hasMessage(
+        "wordMoves: width 257 (expected: 1 to 256)");
   }
 
   @Test
   void shapesOutsideTheGeneratedOnesGetNoKernel() {
-    assertThat(PlaneKernel.strip(64, 80, 0)).isNull();
+    assertThat(PlaneKernel.strip(8 * PlaneKernel.MAX_BODY_MOVES + 1, 300, 0)).isNull();
     assertThat(PlaneKernel.strip(8, 24, 3)).isSameAs(PlaneKernel.strip(8, 24, 3)).isNotSameAs(PlaneKernel.strip(8, 24, 2))
         .isNotSameAs(PlaneKernel.of(8, 1, 24, 1, 24, 3));
-    assertThat(PlaneKernel.of(64, 2, 80, 8, 256, 0)).isNull();
+    assertThat(PlaneKernel.of(64, 5, 80, 8, 512, 0)).isNull();
     assertThat(PlaneKernel.of(8, PlaneKernel.MAX_BODY_MOVES + 1, 16, 8, 1024, 0)).isNull();
     assertThat(PlaneKernel.of(24, PlaneKernel.MAX_BODY_MOVES / 3 + 1, 32, 8, 1024, 0)).isNull();
     assertThat(PlaneKernel.of(8, 8, 16, 0, 512, 0)).isNull();
