@@ -59,7 +59,7 @@ public final class SweepCommand {
     String command = "bin/layout bench sweep" + (quick ? " --quick" : "") + (mpich ? " --native" : "") + " --rounds " + rounds
         + (o.has("slice-ms") ? " --slice-ms " + sliceMs : "");
     out.println(command + ": " + items.size() + " items, " + points.size() + " layouts; " + Meter.machine() + "; " + Meter.jvm());
-    // Timed slices per item: engine warm-up 2, hand loops' warm-up 2 x 3, picking the hand loop 3, then the pairs;
+    // Timed slices per item: engine warm-up 2 to 12 (until steady), hand loops' warm-up 2 x 3, picking the hand loop 3, then the pairs;
     // natively, per layout and direction one untimed slice and the timed ones.
     double minutes = rounds * sliceMs * (items.size() * (11.0 + 2 * pairs) + (mpich ? points.size() * 2.0 * (1 + nativeSlices) : 0)) / 60_000;
     out.printf(java.util.Locale.ROOT, "measuring: about %.0f min of CPU time (more on a loaded machine: buffers, JIT and other work come on top)%n",
