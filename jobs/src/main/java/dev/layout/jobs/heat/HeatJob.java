@@ -128,7 +128,7 @@ public final class HeatJob {
             .put("bytes_exchanged", r.metrics().bytes()).put("messages", r.metrics().messages())
             .put("pack_ms", r.metrics().packNanos() / 1e6).put("wire_ms", r.metrics().wireNanos() / 1e6)
             .put("compute_ms", r.metrics().computeNanos() / 1e6)
-            .put("wall_ms", wall / 1e6)
+            .put("wall_ms", wall / 1e6).put("exchange_loop_ms", r.metrics().wallNanos() / 1e6)
             .put("descriptor_bytes_before", r.metrics().descriptorBytesBefore())
             .put("descriptor_bytes_after", r.metrics().descriptorBytesAfter())
             .put("field_write", c.write().summary())
