@@ -44,6 +44,7 @@ public final class GraphExpander {
   private final long maxNodes;
   private final long maxPacketBytes;
   private final boolean raw; // Columns: fixed-width columns read through their addresses
+  private final ThreadLocal<CompactDecoder> compact; // the accepting thread's decoder (an expander may change threads)
   private int[] previousRef; // per column of the packet being read: the last non-null reference (RefCoding)
 
   private boolean header;
@@ -60,7 +61,9 @@ public final class GraphExpander {
   private Object result;
   private boolean linked;
 
-  GraphExpander(TypeRegistry registry, BufferAllocator allocator, long maxNodes, long maxPacketBytes, boolean raw) {
+  GraphExpander(TypeRegistry registry, BufferAllocator allocator, long maxNodes, long maxPacketBytes, boolean raw,
+      ThreadLocal<CompactDecoder> compact) {
+    this.compact = compact;
     this.raw = raw && Columns.RAW;
     this.registry = registry;
     this.allocator = allocator;
@@ -183,7 +186,7 @@ public final class GraphExpander {
     if (header) {
       throw new GraphFormatException("expand: compact packet after a header (expected: data packets)");
     }
-    CompactDecoder.Graph g = CompactDecoder.decode(registry, p, maxNodes, raw);
+    CompactDecoder.Graph g = compact.get().decode(p, maxNodes);
     header = true;
     expected = g.nodes();
     receivedTotal = g.nodes();
