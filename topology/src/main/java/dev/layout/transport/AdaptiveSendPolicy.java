@@ -24,7 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *       several may come in a row; a mean follows them, and so does an interquartile mean once a
  *       burst fills a quarter of the window, while this estimate ignores up to half of it. Unlike
  *       a median or a minimum it stays steady when times fall into two clusters (the receiver
- *       draining the socket at once or not). An arm with fewer than {@link #MIN_SAMPLES} samples is estimated from the prior.
+ *       draining the socket at once or not). An arm with fewer than {@link #MIN_SAMPLES} samples
+ *       is estimated from the prior.
  *   <li>Prior: the model's log-cost of each arm plus the wire time ({@link #WIRE_NS_PER_BYTE} per
  *       byte, the same for both arms), with a standard error of {@link #MODEL_ERROR}, placed
  *       relative to the measured level of the cell (the model predicts ratios, not the absolute
@@ -111,7 +112,8 @@ public final class AdaptiveSendPolicy {
       double wire = WIRE_NS_PER_BYTE * bytes;
       double pack = model.packCost(blocks, bytes) + wire;
       double gather = model.gatherCost(blocks, bytes, heap) + wire;
-      // below minGatherBytes the model always packs: gathering is a syscall per batch for nothing
+      // where the model packs (always below minGatherBytes, where gathering is a syscall per batch
+      // for nothing), gathering starts at least 25% behind even when the wire time dominates both
       if (model.choose(blocks, bytes, heap) == SendStrategy.PACK) {
         gather = Math.max(gather, pack * 1.25);
       }
