@@ -25,10 +25,10 @@ layout_build() {
   for m in layout-core arrow-io topology spark-connector jobs benchmarks; do
     extra="$extra:$root/$m/target/classes"
   done
-  # each module wrote its own dependency list; jobs' has Spark, benchmarks' has JMH and Kryo
+  # each module wrote its own dependency list; jobs' has Spark, benchmarks' has JMH, Kryo 5 (relocated) and Fory
   local deps
   deps="$(cat "$root/jobs/target/classpath.txt"):$(cat "$root/benchmarks/target/classpath.txt")"
-  # jobs alone (Spark's Kryo 4 must not meet the benchmarks' Kryo 5) for spark-submit
+  # jobs alone for spark-submit: the benchmarks' own dependencies stay off the cluster's class path
   printf '%s:%s' "${extra#:}" "$(cat "$root/jobs/target/classpath.txt")" > "$state/submit-classpath.txt"
   printf '%s:%s' "${extra#:}" "$deps" > "$cp_file"
 }

@@ -51,7 +51,7 @@ public final class GraphBenchMain {
   static final String[] CODECS = {"autolink", "kryo", "fory"};
 
   /** {@code layout bench graph [--quick] [--rounds N]}: runs {@link #main} in a child JVM. */
-  static int run(String[] args, PrintStream out) {
+  public static int run(String[] args, PrintStream out) {
     List<String> a = Arrays.asList(args);
     boolean quick = a.contains("--quick");
     int rounds = quick ? 9 : 15;

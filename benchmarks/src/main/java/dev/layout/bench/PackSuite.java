@@ -1,5 +1,7 @@
 package dev.layout.bench;
 
+import dev.layout.bench.memory.Raw;
+import dev.layout.bench.memory.Target;
 import dev.layout.dataloop.RossCase;
 import dev.layout.dataloop.Segment;
 import dev.layout.memory.Memory;

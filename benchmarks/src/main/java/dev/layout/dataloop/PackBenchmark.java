@@ -1,7 +1,7 @@
 package dev.layout.dataloop;
 
-import dev.layout.bench.Raw;
-import dev.layout.bench.Target;
+import dev.layout.bench.memory.Raw;
+import dev.layout.bench.memory.Target;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,6 +1,6 @@
 package dev.layout.dataloop;
 
-import static dev.layout.bench.Raw.U;
+import static dev.layout.bench.memory.Raw.U;
 
 import dev.layout.datatype.Datatype;
 import dev.layout.datatype.Order;

@@ -2,7 +2,7 @@ package dev.layout.dataloop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.layout.bench.Target;
+import dev.layout.bench.memory.Target;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

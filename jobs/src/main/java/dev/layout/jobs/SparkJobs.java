@@ -102,11 +102,44 @@ public final class SparkJobs {
     return out;
   }
 
+  /**
+   * The Hadoop configuration the job's session will have, before the session exists: Hadoop's
+   * defaults plus every {@code spark.hadoop.*} setting spark-submit passed (the driver's input
+   * checks run before the session starts, so that a bad option starts nothing).
+   */
+  public static org.apache.hadoop.conf.Configuration hadoopConf() {
+    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration();
+    for (scala.Tuple2<String, String> kv : new org.apache.spark.SparkConf().getAllWithPrefix("spark.hadoop.")) {
+      conf.set(kv._1(), kv._2());
+    }
+    return conf;
+  }
+
   /** Bound of every wait of the jobs' barrier stages (mesh set-up, each collective). */
   public static final Duration TIMEOUT = Duration.ofMinutes(2);
 
   /** The largest side of a job's picture, in tiles. */
   public static final int THUMBNAIL = 1024;
+
+  /** An input file found on its file system. */
+  private record Found(org.apache.hadoop.fs.FileSystem fs, org.apache.hadoop.fs.Path path, org.apache.hadoop.fs.FileStatus status) {}
+
+  /**
+   * The input file {@code --OPTION PATH} names (any Hadoop path; a bare path is local), looked up
+   * with the job's Hadoop configuration.
+   *
+   * @throws IllegalArgumentException if it is missing ({@code expected} says what was expected)
+   */
+  private static Found find(String job, String option, String location, String expected) throws IOException {
+    org.apache.hadoop.fs.Path p = OutputDirectory.resolve(option, location);
+    org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(hadoopConf());
+    try {
+      return new Found(fs, fs.makeQualified(p), fs.getFileStatus(p));
+    } catch (java.io.FileNotFoundException e) {
+      throw new IllegalArgumentException(job + ": --" + option + " " + location + ": no such file" + (expected == null ? "" : " (expected: "
+          + expected + ")"));
+    }
+  }
 
   /**
    * The input file {@code --OPTION PATH} names (any Hadoop path; a bare path is local), checked on
@@ -115,19 +148,12 @@ public final class SparkJobs {
    * @throws IllegalArgumentException naming the option, the path and what was expected
    */
   public static org.apache.hadoop.fs.Path inputFile(String job, String option, String location, long expectedBytes) throws IOException {
-    org.apache.hadoop.fs.Path p = OutputDirectory.resolve(option, location);
-    org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(new org.apache.hadoop.conf.Configuration());
-    org.apache.hadoop.fs.FileStatus st;
-    try {
-      st = fs.getFileStatus(p);
-    } catch (java.io.FileNotFoundException e) {
-      throw new IllegalArgumentException(job + ": --" + option + " " + location + ": no such file (expected: " + expectedBytes + " bytes)");
+    Found f = find(job, option, location, expectedBytes + " bytes");
+    if (f.status().isDirectory() || f.status().getLen() != expectedBytes) {
+      throw new IllegalArgumentException(job + ": --" + option + " " + location + ": " + (f.status().isDirectory() ? "a directory"
+          : f.status().getLen() + " bytes") + " (expected: " + expectedBytes + " bytes, the grid's size)");
     }
-    if (st.isDirectory() || st.getLen() != expectedBytes) {
-      throw new IllegalArgumentException(job + ": --" + option + " " + location + ": " + (st.isDirectory() ? "a directory" : st.getLen() + " bytes")
-          + " (expected: " + expectedBytes + " bytes, the grid's size)");
-    }
-    return fs.makeQualified(p);
+    return f.path();
   }
 
   /** The most bytes {@link #readSmallFile} reads (patterns and small boards, parsed on the driver). */
@@ -139,19 +165,33 @@ public final class SparkJobs {
    * @throws IllegalArgumentException if it is missing or larger than {@link #SMALL_FILE}
    */
   public static byte[] readSmallFile(String job, String option, String location) throws IOException {
-    org.apache.hadoop.fs.Path p = OutputDirectory.resolve(option, location);
-    org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(new org.apache.hadoop.conf.Configuration());
-    long len;
-    try {
-      len = fs.getFileStatus(p).getLen();
-    } catch (java.io.FileNotFoundException e) {
-      throw new IllegalArgumentException(job + ": --" + option + " " + location + ": no such file");
-    }
+    Found f = find(job, option, location, null);
+    long len = f.status().getLen();
     if (len > SMALL_FILE) {
       throw new IllegalArgumentException(job + ": --" + option + " " + location + ": " + len + " bytes (expected: at most " + SMALL_FILE + ")");
     }
-    try (org.apache.hadoop.fs.FSDataInputStream in = fs.open(p)) {
+    try (org.apache.hadoop.fs.FSDataInputStream in = f.fs().open(f.path())) {
       return in.readNBytes((int) len);
+    }
+  }
+
+  /** An input file: its qualified path, its length and its first bytes. */
+  public record InputHead(org.apache.hadoop.fs.Path path, long length, byte[] head) {}
+
+  /**
+   * The first {@code max} bytes (fewer if the file is shorter) and the length of the input file
+   * {@code --OPTION PATH} names (any Hadoop path; a bare path is local), read on the driver: for a
+   * header that says where the ranks read the rest.
+   *
+   * @throws IllegalArgumentException if it is missing or a directory
+   */
+  public static InputHead inputHead(String job, String option, String location, int max) throws IOException {
+    Found f = find(job, option, location, null);
+    if (f.status().isDirectory()) {
+      throw new IllegalArgumentException(job + ": --" + option + " " + location + ": a directory (expected: a file)");
+    }
+    try (org.apache.hadoop.fs.FSDataInputStream in = f.fs().open(f.path())) {
+      return new InputHead(f.path(), f.status().getLen(), in.readNBytes((int) Math.min(max, f.status().getLen())));
     }
   }
 

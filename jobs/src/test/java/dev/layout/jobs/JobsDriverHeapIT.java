@@ -21,7 +21,6 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,10 +33,13 @@ import org.junit.jupiter.api.io.TempDir;
  * field.
  */
 @Tag("cluster")
-@ExtendWith(MiniDfsExtension.class)
 class JobsDriverHeapIT {
   @RegisterExtension
   static final StandaloneClusterExtension CLUSTER = StandaloneClusterExtension.withoutSession();
+
+  /** A datanode on each worker's address. */
+  @RegisterExtension
+  static final MiniDfsExtension DFS = MiniDfsExtension.onHosts(StandaloneClusterExtension.workerHost(1), StandaloneClusterExtension.workerHost(2));
 
   static Run heat(Cluster c, Path log, String driverHeap, String... jobOptions) throws Exception {
     List<String> args = new ArrayList<>(List.of("heat"));
@@ -46,6 +48,8 @@ class JobsDriverHeapIT {
         "--conf", "spark.scheduler.maxRegisteredResourcesWaitingTime=240s",
         // Spark refuses a JVM under 450 MB for its memory manager unless the reserve is lowered
         "--conf", "spark.testing.reservedMemory=0"));
+    // the HDFS client settings reach the driver and every executor only as the job's Hadoop configuration
+    MiniDfsExtension.CLIENT_SETTINGS.forEach((k, v) -> args.addAll(List.of("--conf", "spark.hadoop." + k + "=" + v)));
     args.addAll(List.of(jobOptions));
     return JobsIT.submitWith(driverHeap, log, args.toArray(String[]::new));
   }
@@ -65,10 +69,14 @@ class JobsDriverHeapIT {
     try (FSDataOutputStream o = hdfs.create(new org.apache.hadoop.fs.Path(root + "/init.f64"))) {
       o.write(b.array());
     }
-    Run s = heat(c, dir.resolve("small.log"), "-Xmx128m", "--grid", "40x36", "--stencil", "9", "--steps", "7", "--procs", "2x2",
-        "--init", "raw:" + root + "/init.f64", "--out", root + "/small");
+    // paths without a namenode (hdfs:///...) resolve through spark.hadoop.fs.defaultFS, on the driver and on
+    // the executors, which open the checkpoints with the job's configuration as well
+    Run s = heat(c, dir.resolve("small.log"), "-Xmx128m", "--conf", "spark.hadoop.fs.defaultFS=" + hdfs.getUri(), "--grid", "40x36",
+        "--stencil", "9", "--steps", "7", "--procs", "2x2", "--init", "raw:hdfs:///heap-it/init.f64", "--out", "hdfs:///heap-it/small",
+        "--checkpoint-interval", "3", "--checkpoint-dir", "hdfs:///heap-it/ckpt");
     assertThat(s.code()).as(s.output()).isZero();
     assertThat(read(hdfs, root + "/small/field.f64", 0, init.length)).isEqualTo(SequentialHeat.run(small, 9, false, init, 7));
+    assertThat(read(hdfs, root + "/ckpt/iter-6.f64", 0, init.length)).isEqualTo(SequentialHeat.run(small, 9, false, init, 6));
 
     // 4096 x 5120 float64 = 167.8 MB, driver heap 128 MB
     int rows = 4096;

@@ -121,6 +121,16 @@ class JobsSafetyIT {
             + " 2D manhattan depth 1 here");
     assertThat(other.output()).doesNotContain("\tat ");
     assertThat(dir.resolve("o2").resolve("field.f64")).doesNotExist();
+
+    // shuffle mode checks the directory the same way, before any work
+    Run shuffle = submit(dir.resolve("log3"), "heat", "--master", "local[2]", "--grid", "16x12", "--stencil", "9", "--steps", "4",
+        "--procs", "2x1", "--mode", "shuffle", "--checkpoint-interval", "2", "--checkpoint-dir", ckpt.toString(), "--out",
+        dir.resolve("o3").toString());
+    assertThat(shuffle.code()).as(shuffle.output()).isEqualTo(2);
+    assertThat(jobLines(shuffle, "heat")).as(shuffle.output()).last().asString()
+        .startsWith("heat: error: checkpoint directory file:" + ckpt + " belongs to another run: grid 16x16 there, 16x12 here");
+    assertThat(shuffle.output()).doesNotContain("\tat ");
+    assertThat(dir.resolve("o3").resolve("field.f64")).doesNotExist();
   }
 
   @Test

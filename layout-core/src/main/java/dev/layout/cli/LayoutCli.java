@@ -44,23 +44,20 @@ public final class LayoutCli {
     try {
       return c.run(Arrays.copyOfRange(rest, 1, rest.length), out, err);
     } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
-      err.println("layout: error: " + e.getMessage());
-      if (debug) {
-        e.printStackTrace(err);
-      }
-      return 2;
+      return fail(err, "layout: error: " + e.getMessage(), e, debug, 2);
     } catch (IOException e) {
-      err.println("layout: I/O error: " + e.getMessage());
-      if (debug) {
-        e.printStackTrace(err);
-      }
-      return 1;
+      return fail(err, "layout: I/O error: " + e.getMessage(), e, debug, 1);
     } catch (Exception | Error e) {
-      err.println("layout: internal error " + e + (debug ? "" : " (run with --debug for the stack trace)"));
-      if (debug) {
-        e.printStackTrace(err);
-      }
-      return 3;
+      return fail(err, "layout: internal error " + e + (debug ? "" : " (run with --debug for the stack trace)"), e, debug, 3);
     }
+  }
+
+  /** Prints a failure's one line, and its stack trace only with {@code --debug}; returns {@code status}. */
+  public static int fail(PrintStream err, String line, Throwable e, boolean debug, int status) {
+    err.println(line);
+    if (debug) {
+      e.printStackTrace(err);
+    }
+    return status;
   }
 }

@@ -1,6 +1,7 @@
 package dev.layout.normalize;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -115,35 +116,35 @@ final class Reconstruction {
 
   /** The shortest repeated prefix of length {@code >= 2} over the divisors of m ({@code m >= 2}). */
   static int shortestRepeat(long[] y, int m) {
-    int[] divs = divisors(m);
-    for (int c : divs) {
-      if (c >= 2 && repeats(y, m, c)) {
-        return c;
+    for (long c : divisors(m)) {
+      if (c >= 2 && repeats(y, m, (int) c)) {
+        return (int) c;
       }
     }
     return m; // unreachable: m is always repeated
   }
 
-  /** Divisors of m in ascending order. */
-  static int[] divisors(int m) {
-    List<Integer> small = new ArrayList<>();
-    List<Integer> large = new ArrayList<>();
-    for (int i = 1; (long) i * i <= m; i++) {
-      if (m % i == 0) {
+  /** Divisors of c ascending; for c beyond 10^12 only those found up to 10^6 and their cofactors. */
+  static long[] divisors(long c) {
+    List<Long> small = new ArrayList<>();
+    List<Long> large = new ArrayList<>();
+    for (long i = 1; i * i <= c && i <= 1_000_000; i++) {
+      if (c % i == 0) {
         small.add(i);
-        if (i != m / i) {
-          large.add(m / i);
+        if (i != c / i) {
+          large.add(c / i);
         }
       }
     }
-    int[] out = new int[small.size() + large.size()];
+    long[] out = new long[small.size() + large.size()];
     int k = 0;
-    for (int v : small) {
+    for (long v : small) {
       out[k++] = v;
     }
     for (int i = large.size() - 1; i >= 0; i--) {
       out[k++] = large.get(i);
     }
+    Arrays.sort(out);
     return out;
   }
 
@@ -200,9 +201,9 @@ final class Reconstruction {
     while (m > 1) {
       int c = longestVector(y, m);
       if (c > 1) {
-        for (int e : divisors(c)) {
+        for (long e : divisors(c)) {
           if (e < c) {
-            cuts.add(b * e);
+            cuts.add(b * (int) e);
           }
         }
       } else {

@@ -10,7 +10,6 @@ import dev.layout.datatype.Struct;
 import dev.layout.datatype.Subarray;
 import dev.layout.datatype.Vector;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -352,7 +351,7 @@ final class TypeNormalization {
     for (int k = 0; k < depth; k++) {
       Lv lv = levels.get(k);
       if (lv.vec()) {
-        for (long e : divisors(lv.count())) {
+        for (long e : Reconstruction.divisors(lv.count())) {
           if (e < lv.count()) {
             cuts.add(base[k] * e);
             levelOf.add(k);
@@ -439,30 +438,6 @@ final class TypeNormalization {
       path = new TypePath.Idx(new long[] {x0}, path);
     }
     return path;
-  }
-
-  /** Divisors of c ascending; for c beyond 10^12 only those found up to 10^6 and their cofactors. */
-  static long[] divisors(long c) {
-    List<Long> small = new ArrayList<>();
-    List<Long> large = new ArrayList<>();
-    for (long i = 1; i * i <= c && i <= 1_000_000; i++) {
-      if (c % i == 0) {
-        small.add(i);
-        if (i != c / i) {
-          large.add(c / i);
-        }
-      }
-    }
-    long[] out = new long[small.size() + large.size()];
-    int k = 0;
-    for (long v : small) {
-      out[k++] = v;
-    }
-    for (int i = large.size() - 1; i >= 0; i--) {
-      out[k++] = large.get(i);
-    }
-    Arrays.sort(out);
-    return out;
   }
 
   // ------------------------------------------------------------------------------ writing

@@ -16,17 +16,17 @@ import dev.layout.topology.TopologyKind;
 abstract class CollectiveAlgorithm {
   final Communicator comm;
   final CollectiveChannel ch;
-  private final Collectives owner;
+  private final GraphSchedules schedules;
 
   CollectiveAlgorithm(Collectives owner) {
-    this.owner = owner;
+    this.schedules = owner.schedules();
     this.comm = owner.communicator();
     this.ch = comm.channel();
   }
 
-  /** The schedule of this graph communicator for blocks of blockBytes (see {@link Collectives#schedule}). */
+  /** The schedule of this graph communicator for blocks of blockBytes (see {@link GraphSchedules#choose}). */
   Schedule schedule(long blockBytes, boolean sameBlock) {
-    return owner.schedule(blockBytes, sameBlock);
+    return schedules.choose(blockBytes, sameBlock);
   }
 
   DistGraph graph() {

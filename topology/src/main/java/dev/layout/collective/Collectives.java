@@ -5,8 +5,6 @@ import static dev.layout.collective.CollectiveAlgorithm.whole;
 
 import dev.layout.comm.CollectiveChannel;
 import dev.layout.comm.Communicator;
-import dev.layout.topology.DistGraph;
-import dev.layout.topology.TopologyKind;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -54,10 +52,7 @@ public final class Collectives {
 
   private final Communicator comm;
   private final CollectiveChannel ch;
-  private final SchedulePolicy policy;
-  private final ScheduleSelector selector;
-  private Schedule direct;
-  private Schedule combining;
+  private final GraphSchedules schedules;
   private final Barrier barrier;
   private final Bcast bcast;
   private final Gather gather;
@@ -72,8 +67,7 @@ public final class Collectives {
   private Collectives(Communicator comm, SchedulePolicy policy, ScheduleSelector selector) {
     this.comm = comm;
     this.ch = comm.channel();
-    this.policy = policy;
-    this.selector = selector;
+    this.schedules = new GraphSchedules(comm, policy, selector);
     this.barrier = new Barrier(this);
     this.bcast = new Bcast(this);
     this.gather = new Gather(this);
@@ -99,7 +93,7 @@ public final class Collectives {
     if (p == null) {
       throw new IllegalArgumentException("collectives: policy null (expected: AUTO, DIRECT or COMBINING)");
     }
-    return new Collectives(comm, p, selector);
+    return new Collectives(comm, p, schedules.selector());
   }
 
   /** The same collectives with another cost model. */
@@ -107,7 +101,7 @@ public final class Collectives {
     if (s == null) {
       throw new IllegalArgumentException("collectives: selector null (expected: a ScheduleSelector)");
     }
-    return new Collectives(comm, policy, s);
+    return new Collectives(comm, schedules.policy(), s);
   }
 
   public Communicator communicator() {
@@ -122,7 +116,7 @@ public final class Collectives {
    *     a general graph
    */
   public Schedule schedule(long blockBytes) {
-    return schedule(blockBytes, false);
+    return schedules.choose(blockBytes, false);
   }
 
   /**
@@ -133,64 +127,26 @@ public final class Collectives {
    * @throws IllegalArgumentException as {@link #schedule(long)}
    */
   public Schedule allgatherSchedule(long blockBytes) {
-    return schedule(blockBytes, true);
+    return schedules.choose(blockBytes, true);
   }
 
-  Schedule schedule(long blockBytes, boolean sameBlock) {
-    if (comm.kind() != TopologyKind.GRAPH) {
-      throw new IllegalArgumentException(
-          "schedule: topology " + comm.kind() + " (expected: GRAPH)");
-    }
-    DistGraph g = (DistGraph) comm.topology();
-    Schedule.Kind kind =
-        switch (policy) {
-          case DIRECT -> Schedule.Kind.DIRECT;
-          case COMBINING -> Schedule.Kind.COMBINING;
-          case AUTO -> sameBlock ? selector.chooseAllgather(g, blockBytes) : selector.choose(g, blockBytes);
-        };
-    synchronized (this) {
-      if (kind == Schedule.Kind.DIRECT) {
-        if (direct == null) {
-          direct = Schedule.direct(g, comm.rank());
-        }
-        return direct;
-      }
-      if (combining == null) {
-        combining = Schedule.combining(g, comm.rank());
-      }
-      return combining;
-    }
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // forms
-
-  private void now(Prepared p) {
-    p.body().run(ch.nextSequence());
-  }
-
-  private CompletableFuture<Void> later(Prepared p) {
-    int seq = ch.nextSequence();
-    return CompletableFuture.runAsync(() -> p.body().run(seq), ch.executor());
-  }
-
-  private PersistentCollective init(Prepared p) {
-    return new PersistentCollective(p.name(), p.body(), ch, p.schedule());
+  GraphSchedules schedules() {
+    return schedules;
   }
 
   // ---------------------------------------------------------------------------------------------
   // barrier
 
   public void barrier() {
-    now(barrier.prepareBarrier());
+    barrier.prepareBarrier().run(ch);
   }
 
   public CompletableFuture<Void> ibarrier() {
-    return later(barrier.prepareBarrier());
+    return barrier.prepareBarrier().start(ch);
   }
 
   public PersistentCollective barrierInit() {
-    return init(barrier.prepareBarrier());
+    return barrier.prepareBarrier().persistent(ch);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -198,15 +154,15 @@ public final class Collectives {
 
   /** Broadcasts root's {@code buffer} (every receiving rank passes a buffer of the same length). */
   public void bcast(byte[] buffer, int root) {
-    now(bcast.prepareBcast(whole("bcast", "buffer", buffer), root));
+    bcast.prepareBcast(whole("bcast", "buffer", buffer), root).run(ch);
   }
 
   public CompletableFuture<Void> ibcast(byte[] buffer, int root) {
-    return later(bcast.prepareBcast(whole("bcast", "buffer", buffer), root));
+    return bcast.prepareBcast(whole("bcast", "buffer", buffer), root).start(ch);
   }
 
   public PersistentCollective bcastInit(byte[] buffer, int root) {
-    return init(bcast.prepareBcast(whole("bcast", "buffer", buffer), root));
+    return bcast.prepareBcast(whole("bcast", "buffer", buffer), root).persistent(ch);
   }
 
   /**
@@ -215,15 +171,15 @@ public final class Collectives {
    * whose datatype may differ as long as the packed sizes agree.
    */
   public void bcast(Block buffer, int root) {
-    now(bcast.prepareBcast(buffer, root));
+    bcast.prepareBcast(buffer, root).run(ch);
   }
 
   public CompletableFuture<Void> ibcast(Block buffer, int root) {
-    return later(bcast.prepareBcast(buffer, root));
+    return bcast.prepareBcast(buffer, root).start(ch);
   }
 
   public PersistentCollective bcastInit(Block buffer, int root) {
-    return init(bcast.prepareBcast(buffer, root));
+    return bcast.prepareBcast(buffer, root).persistent(ch);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -235,15 +191,15 @@ public final class Collectives {
    * at the root.
    */
   public void gather(byte[] send, byte[] recv, int root) {
-    now(gather.prepareGather(send, recv, root));
+    gather.prepareGather(send, recv, root).run(ch);
   }
 
   public CompletableFuture<Void> igather(byte[] send, byte[] recv, int root) {
-    return later(gather.prepareGather(send, recv, root));
+    return gather.prepareGather(send, recv, root).start(ch);
   }
 
   public PersistentCollective gatherInit(byte[] send, byte[] recv, int root) {
-    return init(gather.prepareGather(send, recv, root));
+    return gather.prepareGather(send, recv, root).persistent(ch);
   }
 
   /**
@@ -253,28 +209,28 @@ public final class Collectives {
    * (others may pass null); at an INTER root {@code send} may be null.
    */
   public void gather(Block send, BlockSpec recv, int root) {
-    now(gather.prepareGatherTyped(send, recv, root));
+    gather.prepareGatherTyped(send, recv, root).run(ch);
   }
 
   public CompletableFuture<Void> igather(Block send, BlockSpec recv, int root) {
-    return later(gather.prepareGatherTyped(send, recv, root));
+    return gather.prepareGatherTyped(send, recv, root).start(ch);
   }
 
   public PersistentCollective gatherInit(Block send, BlockSpec recv, int root) {
-    return init(gather.prepareGatherTyped(send, recv, root));
+    return gather.prepareGatherTyped(send, recv, root).persistent(ch);
   }
 
   /** Gathers block i with {@code recvCounts[i]} bytes at {@code displs[i]} of root's recv. */
   public void gatherv(byte[] send, byte[] recv, int[] recvCounts, int[] displs, int root) {
-    now(gather.prepareGathervBytes("gatherv", send, recv, recvCounts, displs, root));
+    gather.prepareGathervBytes("gatherv", send, recv, recvCounts, displs, root).run(ch);
   }
 
   public CompletableFuture<Void> igatherv(byte[] send, byte[] recv, int[] recvCounts, int[] displs, int root) {
-    return later(gather.prepareGathervBytes("gatherv", send, recv, recvCounts, displs, root));
+    return gather.prepareGathervBytes("gatherv", send, recv, recvCounts, displs, root).start(ch);
   }
 
   public PersistentCollective gathervInit(byte[] send, byte[] recv, int[] recvCounts, int[] displs, int root) {
-    return init(gather.prepareGathervBytes("gatherv", send, recv, recvCounts, displs, root));
+    return gather.prepareGathervBytes("gatherv", send, recv, recvCounts, displs, root).persistent(ch);
   }
 
   /**
@@ -284,15 +240,15 @@ public final class Collectives {
    * root; zero-size blocks are allowed.
    */
   public void gatherv(Block send, Block[] recv, int root) {
-    now(gather.prepareGatherv("gatherv", "recv", send, recv, root));
+    gather.prepareGatherv("gatherv", "recv", send, recv, root).run(ch);
   }
 
   public CompletableFuture<Void> igatherv(Block send, Block[] recv, int root) {
-    return later(gather.prepareGatherv("gatherv", "recv", send, recv, root));
+    return gather.prepareGatherv("gatherv", "recv", send, recv, root).start(ch);
   }
 
   public PersistentCollective gathervInit(Block send, Block[] recv, int root) {
-    return init(gather.prepareGatherv("gatherv", "recv", send, recv, root));
+    return gather.prepareGatherv("gatherv", "recv", send, recv, root).persistent(ch);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -303,15 +259,15 @@ public final class Collectives {
    * outdegree or remote size); every receiver gets {@code recv.length} bytes.
    */
   public void scatter(byte[] send, byte[] recv, int root) {
-    now(scatter.prepareScatter(send, recv, root));
+    scatter.prepareScatter(send, recv, root).run(ch);
   }
 
   public CompletableFuture<Void> iscatter(byte[] send, byte[] recv, int root) {
-    return later(scatter.prepareScatter(send, recv, root));
+    return scatter.prepareScatter(send, recv, root).start(ch);
   }
 
   public PersistentCollective scatterInit(byte[] send, byte[] recv, int root) {
-    return init(scatter.prepareScatter(send, recv, root));
+    return scatter.prepareScatter(send, recv, root).persistent(ch);
   }
 
   /**
@@ -320,28 +276,28 @@ public final class Collectives {
    * into {@code recv}; {@code send} matters only at the root.
    */
   public void scatter(BlockSpec send, Block recv, int root) {
-    now(scatter.prepareScatterTyped(send, recv, root));
+    scatter.prepareScatterTyped(send, recv, root).run(ch);
   }
 
   public CompletableFuture<Void> iscatter(BlockSpec send, Block recv, int root) {
-    return later(scatter.prepareScatterTyped(send, recv, root));
+    return scatter.prepareScatterTyped(send, recv, root).start(ch);
   }
 
   public PersistentCollective scatterInit(BlockSpec send, Block recv, int root) {
-    return init(scatter.prepareScatterTyped(send, recv, root));
+    return scatter.prepareScatterTyped(send, recv, root).persistent(ch);
   }
 
   /** Scatters block i ({@code sendCounts[i]} bytes at {@code displs[i]} of root's send). */
   public void scatterv(byte[] send, int[] sendCounts, int[] displs, byte[] recv, int root) {
-    now(scatter.prepareScattervBytes("scatterv", send, sendCounts, displs, recv, root));
+    scatter.prepareScattervBytes("scatterv", send, sendCounts, displs, recv, root).run(ch);
   }
 
   public CompletableFuture<Void> iscatterv(byte[] send, int[] sendCounts, int[] displs, byte[] recv, int root) {
-    return later(scatter.prepareScattervBytes("scatterv", send, sendCounts, displs, recv, root));
+    return scatter.prepareScattervBytes("scatterv", send, sendCounts, displs, recv, root).start(ch);
   }
 
   public PersistentCollective scattervInit(byte[] send, int[] sendCounts, int[] displs, byte[] recv, int root) {
-    return init(scatter.prepareScattervBytes("scatterv", send, sendCounts, displs, recv, root));
+    return scatter.prepareScattervBytes("scatterv", send, sendCounts, displs, recv, root).persistent(ch);
   }
 
   /**
@@ -351,15 +307,15 @@ public final class Collectives {
    * recv}'s packed stream.
    */
   public void scatterv(Block[] send, Block recv, int root) {
-    now(scatter.prepareScatterv("scatterv", send, recv, root));
+    scatter.prepareScatterv("scatterv", send, recv, root).run(ch);
   }
 
   public CompletableFuture<Void> iscatterv(Block[] send, Block recv, int root) {
-    return later(scatter.prepareScatterv("scatterv", send, recv, root));
+    return scatter.prepareScatterv("scatterv", send, recv, root).start(ch);
   }
 
   public PersistentCollective scattervInit(Block[] send, Block recv, int root) {
-    return init(scatter.prepareScatterv("scatterv", send, recv, root));
+    return scatter.prepareScatterv("scatterv", send, recv, root).persistent(ch);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -367,15 +323,15 @@ public final class Collectives {
 
   /** Reduces into root's {@code recv} (see the class comment for the order of operands). */
   public void reduce(byte[] send, byte[] recv, ReduceOp op, int root) {
-    now(reduce.prepareReduceBytes(send, recv, op, root));
+    reduce.prepareReduceBytes(send, recv, op, root).run(ch);
   }
 
   public CompletableFuture<Void> ireduce(byte[] send, byte[] recv, ReduceOp op, int root) {
-    return later(reduce.prepareReduceBytes(send, recv, op, root));
+    return reduce.prepareReduceBytes(send, recv, op, root).start(ch);
   }
 
   public PersistentCollective reduceInit(byte[] send, byte[] recv, ReduceOp op, int root) {
-    return init(reduce.prepareReduceBytes(send, recv, op, root));
+    return reduce.prepareReduceBytes(send, recv, op, root).persistent(ch);
   }
 
   /**
@@ -383,15 +339,15 @@ public final class Collectives {
    * operation applies element-wise to the packed bytes ({@code op.elementByteSize()} per element).
    */
   public void reduce(Block send, Block recv, ReduceOp op, int root) {
-    now(reduce.prepareReduce(send, recv, op, root));
+    reduce.prepareReduce(send, recv, op, root).run(ch);
   }
 
   public CompletableFuture<Void> ireduce(Block send, Block recv, ReduceOp op, int root) {
-    return later(reduce.prepareReduce(send, recv, op, root));
+    return reduce.prepareReduce(send, recv, op, root).start(ch);
   }
 
   public PersistentCollective reduceInit(Block send, Block recv, ReduceOp op, int root) {
-    return init(reduce.prepareReduce(send, recv, op, root));
+    return reduce.prepareReduce(send, recv, op, root).persistent(ch);
   }
 
   /**
@@ -400,54 +356,54 @@ public final class Collectives {
    * {@link Reduction#SUM} over a strided float64 vector). {@code recv} matters only at the root.
    */
   public void reduce(BlockSpec send, BlockSpec recv, Reduction op, int root) {
-    now(reduce.prepareReduce(send, recv, typedOp("reduce", send, recv, op), root));
+    reduce.prepareReduce(send, recv, typedOp("reduce", send, recv, op), root).run(ch);
   }
 
   public CompletableFuture<Void> ireduce(BlockSpec send, BlockSpec recv, Reduction op, int root) {
-    return later(reduce.prepareReduce(send, recv, typedOp("reduce", send, recv, op), root));
+    return reduce.prepareReduce(send, recv, typedOp("reduce", send, recv, op), root).start(ch);
   }
 
   public PersistentCollective reduceInit(BlockSpec send, BlockSpec recv, Reduction op, int root) {
-    return init(reduce.prepareReduce(send, recv, typedOp("reduce", send, recv, op), root));
+    return reduce.prepareReduce(send, recv, typedOp("reduce", send, recv, op), root).persistent(ch);
   }
 
   /** Every rank gets the reduction (on a graph: of its in-neighbours' blocks, in order). */
   public void allreduce(byte[] send, byte[] recv, ReduceOp op) {
-    now(allreduce.prepareAllreduceBytes(send, recv, op));
+    allreduce.prepareAllreduceBytes(send, recv, op).run(ch);
   }
 
   public CompletableFuture<Void> iallreduce(byte[] send, byte[] recv, ReduceOp op) {
-    return later(allreduce.prepareAllreduceBytes(send, recv, op));
+    return allreduce.prepareAllreduceBytes(send, recv, op).start(ch);
   }
 
   public PersistentCollective allreduceInit(byte[] send, byte[] recv, ReduceOp op) {
-    return init(allreduce.prepareAllreduceBytes(send, recv, op));
+    return allreduce.prepareAllreduceBytes(send, recv, op).persistent(ch);
   }
 
   /** allreduce over the packed streams of {@code send} and {@code recv} (see {@link #reduce(Block, Block, ReduceOp, int)}). */
   public void allreduce(Block send, Block recv, ReduceOp op) {
-    now(allreduce.prepareAllreduce(send, recv, op));
+    allreduce.prepareAllreduce(send, recv, op).run(ch);
   }
 
   public CompletableFuture<Void> iallreduce(Block send, Block recv, ReduceOp op) {
-    return later(allreduce.prepareAllreduce(send, recv, op));
+    return allreduce.prepareAllreduce(send, recv, op).start(ch);
   }
 
   public PersistentCollective allreduceInit(Block send, Block recv, ReduceOp op) {
-    return init(allreduce.prepareAllreduce(send, recv, op));
+    return allreduce.prepareAllreduce(send, recv, op).persistent(ch);
   }
 
   /** allreduce over typed buffers (see {@link #reduce(BlockSpec, BlockSpec, Reduction, int)}). */
   public void allreduce(BlockSpec send, BlockSpec recv, Reduction op) {
-    now(allreduce.prepareAllreduce(send, recv, typedOp("allreduce", send, recv, op)));
+    allreduce.prepareAllreduce(send, recv, typedOp("allreduce", send, recv, op)).run(ch);
   }
 
   public CompletableFuture<Void> iallreduce(BlockSpec send, BlockSpec recv, Reduction op) {
-    return later(allreduce.prepareAllreduce(send, recv, typedOp("allreduce", send, recv, op)));
+    return allreduce.prepareAllreduce(send, recv, typedOp("allreduce", send, recv, op)).start(ch);
   }
 
   public PersistentCollective allreduceInit(BlockSpec send, BlockSpec recv, Reduction op) {
-    return init(allreduce.prepareAllreduce(send, recv, typedOp("allreduce", send, recv, op)));
+    return allreduce.prepareAllreduce(send, recv, typedOp("allreduce", send, recv, op)).persistent(ch);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -455,15 +411,15 @@ public final class Collectives {
 
   /** Block i ({@code send.length} bytes) from rank i, in-neighbour i or remote rank i. */
   public void allgather(byte[] send, byte[] recv) {
-    now(allgather.prepareAllgather(send, recv));
+    allgather.prepareAllgather(send, recv).run(ch);
   }
 
   public CompletableFuture<Void> iallgather(byte[] send, byte[] recv) {
-    return later(allgather.prepareAllgather(send, recv));
+    return allgather.prepareAllgather(send, recv).start(ch);
   }
 
   public PersistentCollective allgatherInit(byte[] send, byte[] recv) {
-    return init(allgather.prepareAllgather(send, recv));
+    return allgather.prepareAllgather(send, recv).persistent(ch);
   }
 
   /**
@@ -473,27 +429,27 @@ public final class Collectives {
    * of the offsets once (see {@link Schedule#allgather}).
    */
   public void allgather(Block send, BlockSpec recv) {
-    now(allgather.prepareAllgatherTyped(send, recv));
+    allgather.prepareAllgatherTyped(send, recv).run(ch);
   }
 
   public CompletableFuture<Void> iallgather(Block send, BlockSpec recv) {
-    return later(allgather.prepareAllgatherTyped(send, recv));
+    return allgather.prepareAllgatherTyped(send, recv).start(ch);
   }
 
   public PersistentCollective allgatherInit(Block send, BlockSpec recv) {
-    return init(allgather.prepareAllgatherTyped(send, recv));
+    return allgather.prepareAllgatherTyped(send, recv).persistent(ch);
   }
 
   public void allgatherv(byte[] send, byte[] recv, int[] recvCounts, int[] displs) {
-    now(allgather.prepareAllgathervBytes("allgatherv", send, recv, recvCounts, displs, 0));
+    allgather.prepareAllgathervBytes("allgatherv", send, recv, recvCounts, displs, 0).run(ch);
   }
 
   public CompletableFuture<Void> iallgatherv(byte[] send, byte[] recv, int[] recvCounts, int[] displs) {
-    return later(allgather.prepareAllgathervBytes("allgatherv", send, recv, recvCounts, displs, 0));
+    return allgather.prepareAllgathervBytes("allgatherv", send, recv, recvCounts, displs, 0).start(ch);
   }
 
   public PersistentCollective allgathervInit(byte[] send, byte[] recv, int[] recvCounts, int[] displs) {
-    return init(allgather.prepareAllgathervBytes("allgatherv", send, recv, recvCounts, displs, 0));
+    return allgather.prepareAllgathervBytes("allgatherv", send, recv, recvCounts, displs, 0).persistent(ch);
   }
 
   /**
@@ -501,15 +457,15 @@ public final class Collectives {
    * or remote rank i is unpacked into {@code recv[i]}; see {@link BlockSpec#displaced}.
    */
   public void allgatherv(Block send, Block[] recv) {
-    now(allgather.prepareAllgatherv("allgatherv", send, recv, 0));
+    allgather.prepareAllgatherv("allgatherv", send, recv, 0).run(ch);
   }
 
   public CompletableFuture<Void> iallgatherv(Block send, Block[] recv) {
-    return later(allgather.prepareAllgatherv("allgatherv", send, recv, 0));
+    return allgather.prepareAllgatherv("allgatherv", send, recv, 0).start(ch);
   }
 
   public PersistentCollective allgathervInit(Block send, Block[] recv) {
-    return init(allgather.prepareAllgatherv("allgatherv", send, recv, 0));
+    return allgather.prepareAllgatherv("allgatherv", send, recv, 0).persistent(ch);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -517,15 +473,15 @@ public final class Collectives {
 
   /** Block i of {@code blockBytes} bytes to rank / out-neighbour / remote rank i, and back. */
   public void alltoall(byte[] send, byte[] recv, int blockBytes) {
-    now(alltoall.prepareAlltoall(send, recv, blockBytes));
+    alltoall.prepareAlltoall(send, recv, blockBytes).run(ch);
   }
 
   public CompletableFuture<Void> ialltoall(byte[] send, byte[] recv, int blockBytes) {
-    return later(alltoall.prepareAlltoall(send, recv, blockBytes));
+    return alltoall.prepareAlltoall(send, recv, blockBytes).start(ch);
   }
 
   public PersistentCollective alltoallInit(byte[] send, byte[] recv, int blockBytes) {
-    return init(alltoall.prepareAlltoall(send, recv, blockBytes));
+    return alltoall.prepareAlltoall(send, recv, blockBytes).persistent(ch);
   }
 
   /**
@@ -534,29 +490,29 @@ public final class Collectives {
    * For MPI_Alltoallv with datatypes use {@link #alltoallw} with {@link BlockSpec#displaced}.
    */
   public void alltoall(BlockSpec send, BlockSpec recv) {
-    now(alltoall.prepareAlltoallTyped(send, recv));
+    alltoall.prepareAlltoallTyped(send, recv).run(ch);
   }
 
   public CompletableFuture<Void> ialltoall(BlockSpec send, BlockSpec recv) {
-    return later(alltoall.prepareAlltoallTyped(send, recv));
+    return alltoall.prepareAlltoallTyped(send, recv).start(ch);
   }
 
   public PersistentCollective alltoallInit(BlockSpec send, BlockSpec recv) {
-    return init(alltoall.prepareAlltoallTyped(send, recv));
+    return alltoall.prepareAlltoallTyped(send, recv).persistent(ch);
   }
 
   public void alltoallv(byte[] send, int[] sendCounts, int[] sdispls, byte[] recv, int[] recvCounts, int[] rdispls) {
-    now(alltoall.prepareAlltoallv("alltoallv", send, sendCounts, sdispls, recv, recvCounts, rdispls, 0));
+    alltoall.prepareAlltoallv("alltoallv", send, sendCounts, sdispls, recv, recvCounts, rdispls, 0).run(ch);
   }
 
   public CompletableFuture<Void> ialltoallv(
       byte[] send, int[] sendCounts, int[] sdispls, byte[] recv, int[] recvCounts, int[] rdispls) {
-    return later(alltoall.prepareAlltoallv("alltoallv", send, sendCounts, sdispls, recv, recvCounts, rdispls, 0));
+    return alltoall.prepareAlltoallv("alltoallv", send, sendCounts, sdispls, recv, recvCounts, rdispls, 0).start(ch);
   }
 
   public PersistentCollective alltoallvInit(
       byte[] send, int[] sendCounts, int[] sdispls, byte[] recv, int[] recvCounts, int[] rdispls) {
-    return init(alltoall.prepareAlltoallv("alltoallv", send, sendCounts, sdispls, recv, recvCounts, rdispls, 0));
+    return alltoall.prepareAlltoallv("alltoallv", send, sendCounts, sdispls, recv, recvCounts, rdispls, 0).persistent(ch);
   }
 
   /**
@@ -566,15 +522,15 @@ public final class Collectives {
    * may live in the same array (as halo exchanges do).
    */
   public void alltoallw(Block[] send, Block[] recv) {
-    now(alltoall.prepareAlltoallw("alltoallw", send, recv, 0));
+    alltoall.prepareAlltoallw("alltoallw", send, recv, 0).run(ch);
   }
 
   public CompletableFuture<Void> ialltoallw(Block[] send, Block[] recv) {
-    return later(alltoall.prepareAlltoallw("alltoallw", send, recv, 0));
+    return alltoall.prepareAlltoallw("alltoallw", send, recv, 0).start(ch);
   }
 
   public PersistentCollective alltoallwInit(Block[] send, Block[] recv) {
-    return init(alltoall.prepareAlltoallw("alltoallw", send, recv, 0));
+    return alltoall.prepareAlltoallw("alltoallw", send, recv, 0).persistent(ch);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -587,15 +543,15 @@ public final class Collectives {
    * @throws UnsupportedOperationException on a graph communicator
    */
   public void reduceScatterBlock(byte[] send, byte[] recv, ReduceOp op) {
-    now(reduceScatterBlock.prepareReduceScatterBlockBytes(send, recv, op));
+    reduceScatterBlock.prepareReduceScatterBlockBytes(send, recv, op).run(ch);
   }
 
   public CompletableFuture<Void> ireduceScatterBlock(byte[] send, byte[] recv, ReduceOp op) {
-    return later(reduceScatterBlock.prepareReduceScatterBlockBytes(send, recv, op));
+    return reduceScatterBlock.prepareReduceScatterBlockBytes(send, recv, op).start(ch);
   }
 
   public PersistentCollective reduceScatterBlockInit(byte[] send, byte[] recv, ReduceOp op) {
-    return init(reduceScatterBlock.prepareReduceScatterBlockBytes(send, recv, op));
+    return reduceScatterBlock.prepareReduceScatterBlockBytes(send, recv, op).persistent(ch);
   }
 
   /**
@@ -604,66 +560,66 @@ public final class Collectives {
    * reduction is unpacked into rank i's {@code recv}.
    */
   public void reduceScatterBlock(BlockSpec send, BlockSpec recv, Reduction op) {
-    now(reduceScatterBlock.prepareReduceScatterBlock(send, recv, typedOp("reduceScatterBlock", send, recv, op)));
+    reduceScatterBlock.prepareReduceScatterBlock(send, recv, typedOp("reduceScatterBlock", send, recv, op)).run(ch);
   }
 
   public CompletableFuture<Void> ireduceScatterBlock(BlockSpec send, BlockSpec recv, Reduction op) {
-    return later(reduceScatterBlock.prepareReduceScatterBlock(send, recv, typedOp("reduceScatterBlock", send, recv, op)));
+    return reduceScatterBlock.prepareReduceScatterBlock(send, recv, typedOp("reduceScatterBlock", send, recv, op)).start(ch);
   }
 
   public PersistentCollective reduceScatterBlockInit(BlockSpec send, BlockSpec recv, Reduction op) {
-    return init(reduceScatterBlock.prepareReduceScatterBlock(send, recv, typedOp("reduceScatterBlock", send, recv, op)));
+    return reduceScatterBlock.prepareReduceScatterBlock(send, recv, typedOp("reduceScatterBlock", send, recv, op)).persistent(ch);
   }
 
   /** Inclusive prefix reduction in rank order (FULL only). */
   public void scan(byte[] send, byte[] recv, ReduceOp op) {
-    now(scan.prepareScanBytes("scan", send, recv, op, false));
+    scan.prepareScanBytes("scan", send, recv, op, false).run(ch);
   }
 
   public CompletableFuture<Void> iscan(byte[] send, byte[] recv, ReduceOp op) {
-    return later(scan.prepareScanBytes("scan", send, recv, op, false));
+    return scan.prepareScanBytes("scan", send, recv, op, false).start(ch);
   }
 
   public PersistentCollective scanInit(byte[] send, byte[] recv, ReduceOp op) {
-    return init(scan.prepareScanBytes("scan", send, recv, op, false));
+    return scan.prepareScanBytes("scan", send, recv, op, false).persistent(ch);
   }
 
   /** Inclusive prefix reduction of typed buffers in rank order (FULL only). */
   public void scan(BlockSpec send, BlockSpec recv, Reduction op) {
-    now(scan.prepareScan("scan", send, recv, typedOp("scan", send, recv, op), false));
+    scan.prepareScan("scan", send, recv, typedOp("scan", send, recv, op), false).run(ch);
   }
 
   public CompletableFuture<Void> iscan(BlockSpec send, BlockSpec recv, Reduction op) {
-    return later(scan.prepareScan("scan", send, recv, typedOp("scan", send, recv, op), false));
+    return scan.prepareScan("scan", send, recv, typedOp("scan", send, recv, op), false).start(ch);
   }
 
   public PersistentCollective scanInit(BlockSpec send, BlockSpec recv, Reduction op) {
-    return init(scan.prepareScan("scan", send, recv, typedOp("scan", send, recv, op), false));
+    return scan.prepareScan("scan", send, recv, typedOp("scan", send, recv, op), false).persistent(ch);
   }
 
   /** Exclusive prefix reduction in rank order; rank 0's recv is untouched (FULL only). */
   public void exscan(byte[] send, byte[] recv, ReduceOp op) {
-    now(scan.prepareScanBytes("exscan", send, recv, op, true));
+    scan.prepareScanBytes("exscan", send, recv, op, true).run(ch);
   }
 
   public CompletableFuture<Void> iexscan(byte[] send, byte[] recv, ReduceOp op) {
-    return later(scan.prepareScanBytes("exscan", send, recv, op, true));
+    return scan.prepareScanBytes("exscan", send, recv, op, true).start(ch);
   }
 
   public PersistentCollective exscanInit(byte[] send, byte[] recv, ReduceOp op) {
-    return init(scan.prepareScanBytes("exscan", send, recv, op, true));
+    return scan.prepareScanBytes("exscan", send, recv, op, true).persistent(ch);
   }
 
   /** Exclusive prefix reduction of typed buffers; rank 0's recv is untouched (FULL only). */
   public void exscan(BlockSpec send, BlockSpec recv, Reduction op) {
-    now(scan.prepareScan("exscan", send, recv, typedOp("exscan", send, recv, op), true));
+    scan.prepareScan("exscan", send, recv, typedOp("exscan", send, recv, op), true).run(ch);
   }
 
   public CompletableFuture<Void> iexscan(BlockSpec send, BlockSpec recv, Reduction op) {
-    return later(scan.prepareScan("exscan", send, recv, typedOp("exscan", send, recv, op), true));
+    return scan.prepareScan("exscan", send, recv, typedOp("exscan", send, recv, op), true).start(ch);
   }
 
   public PersistentCollective exscanInit(BlockSpec send, BlockSpec recv, Reduction op) {
-    return init(scan.prepareScan("exscan", send, recv, typedOp("exscan", send, recv, op), true));
+    return scan.prepareScan("exscan", send, recv, typedOp("exscan", send, recv, op), true).persistent(ch);
   }
 }

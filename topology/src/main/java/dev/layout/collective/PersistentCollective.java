@@ -21,22 +21,17 @@ import java.util.concurrent.TimeoutException;
  */
 public final class PersistentCollective {
 
-  private final String name;
-  private final Prepared.Body body;
+  private final Prepared call;
   private final CollectiveChannel channel;
-  private final Schedule schedule;
 
-  PersistentCollective(String name, Prepared.Body body, CollectiveChannel channel, Schedule schedule) {
-    this.name = name;
-    this.body = body;
+  PersistentCollective(Prepared call, CollectiveChannel channel) {
+    this.call = call;
     this.channel = channel;
-    this.schedule = schedule;
   }
 
   /** Starts one round; the future completes when this rank's part is done. */
   public CompletableFuture<Void> start() {
-    int seq = channel.nextSequence();
-    return CompletableFuture.runAsync(() -> body.run(seq), channel.executor());
+    return call.start(channel);
   }
 
   /**
@@ -45,7 +40,7 @@ public final class PersistentCollective {
    * @throws java.io.UncheckedIOException on a timeout or a closed transport
    */
   public void run() {
-    body.run(channel.nextSequence());
+    call.run(channel);
   }
 
   /** Waits for a started round at most the communicator timeout, rethrowing its failure. */
@@ -67,11 +62,11 @@ public final class PersistentCollective {
 
   /** The schedule chosen at init for graph neighbourhood exchanges, or null for other operations. */
   public Schedule schedule() {
-    return schedule;
+    return call.schedule();
   }
 
   @Override
   public String toString() {
-    return "persistent(" + name + (schedule == null ? "" : ", " + schedule) + ")";
+    return "persistent(" + call.name() + (call.schedule() == null ? "" : ", " + call.schedule()) + ")";
   }
 }

@@ -35,16 +35,7 @@ public record ScheduleSelector(double latencySeconds, double secondsPerByte) {
   /** The schedule kind for blocks of {@code blockBytes} (0 when unknown) on {@code graph}. */
   public Schedule.Kind choose(DistGraph graph, long blockBytes) {
     Cartesianity c = graph.cartesianity();
-    if (!c.isCartesian()) {
-      return Schedule.Kind.DIRECT;
-    }
-    int t = c.offsets().size();
-    int m = CombiningSchedule.phaseMessages(c);
-    int f = CombiningSchedule.forwardedBlocks(c);
-    double b = Math.max(0, blockBytes);
-    double direct = t * (latencySeconds + b * secondsPerByte);
-    double combining = m * latencySeconds + f * b * secondsPerByte;
-    return combining < direct ? Schedule.Kind.COMBINING : Schedule.Kind.DIRECT;
+    return c.isCartesian() ? cheaper(c, blockBytes, CombiningSchedule.forwardedBlocks(c)) : Schedule.Kind.DIRECT;
   }
 
   /**
@@ -54,15 +45,19 @@ public record ScheduleSelector(double latencySeconds, double secondsPerByte) {
    */
   public Schedule.Kind chooseAllgather(DistGraph graph, long blockBytes) {
     Cartesianity c = graph.cartesianity();
-    if (!c.isCartesian()) {
-      return Schedule.Kind.DIRECT;
-    }
+    return c.isCartesian() ? cheaper(c, blockBytes, PrefixTreeAllgather.treeEdges(c)) : Schedule.Kind.DIRECT;
+  }
+
+  /**
+   * Direct costs {@code t*(latency + b*perByte)} for the t offsets; combining costs {@code
+   * m*latency + moved*b*perByte} for its m phase messages moving {@code movedBlocks} blocks.
+   */
+  private Schedule.Kind cheaper(Cartesianity c, long blockBytes, int movedBlocks) {
     int t = c.offsets().size();
     int m = CombiningSchedule.phaseMessages(c);
-    int e = PrefixTreeAllgather.treeEdges(c);
     double b = Math.max(0, blockBytes);
     double direct = t * (latencySeconds + b * secondsPerByte);
-    double combining = m * latencySeconds + e * b * secondsPerByte;
+    double combining = m * latencySeconds + movedBlocks * b * secondsPerByte;
     return combining < direct ? Schedule.Kind.COMBINING : Schedule.Kind.DIRECT;
   }
 }

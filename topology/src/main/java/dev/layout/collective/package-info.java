@@ -17,7 +17,9 @@
  * ({@code Barrier}, {@code Bcast}, {@code Gather}, {@code Scatter}, {@code Reduce}, {@code
  * Allreduce}, {@code Allgather}, {@code Alltoall}, {@code ReduceScatterBlock}, {@code Scan}, on the
  * shared checks of {@code CollectiveAlgorithm}) that checks a call's arguments once and returns a
- * {@code Prepared} operation; the facade runs it now, as a future, or as a persistent collective.
+ * {@code Prepared} operation, from which the three forms derive (run now, start as a future, or
+ * keep as a persistent collective); {@code GraphSchedules} picks and keeps a graph communicator's
+ * schedules.
  *
  * <p>Only bytes travel, as MPI prescribes: a send block is packed (or gathered) with the sender's
  * datatype and a receive block unpacked with the receiver's own; type signatures must match, but no

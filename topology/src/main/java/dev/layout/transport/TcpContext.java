@@ -74,6 +74,15 @@ final class TcpContext {
     }
   }
 
+  /** A failure of op with peer as an IOException naming the peer's endpoint (a timeout stays a timeout). */
+  IOException asIo(String op, int peer, Throwable t) {
+    if (t instanceof TransportTimeoutException tt) {
+      return new TransportTimeoutException(op + ": " + tt.getMessage());
+    }
+    return new IOException(op + ": " + (t == null ? "failed" : t.getMessage()) + " (process " + peer + " at "
+        + endpoint(peer) + ")", t);
+  }
+
   static Thread daemon(Runnable r, String name) {
     Thread t = new Thread(r, name);
     t.setDaemon(true);

@@ -1,6 +1,5 @@
 package dev.layout.transport;
 
-import static dev.layout.transport.Frame.CTS;
 import static dev.layout.transport.Frame.DATA;
 import static dev.layout.transport.Frame.EAGER;
 import static dev.layout.transport.Frame.RTS;
@@ -9,14 +8,8 @@ import dev.layout.dataloop.Segment;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
 import dev.layout.transport.Arrival.Eager;
-import dev.layout.transport.Arrival.Rts;
 import dev.layout.transport.MatchQueue.Key;
-import dev.layout.transport.Rendezvous.ArraySink;
-import dev.layout.transport.Rendezvous.DiscardSink;
-import dev.layout.transport.Rendezvous.Incoming;
 import dev.layout.transport.Rendezvous.Outgoing;
-import dev.layout.transport.Rendezvous.SegmentSink;
-import dev.layout.transport.Rendezvous.Sink;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
@@ -77,8 +70,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * connections, the {@link Handshake} authenticates them, the {@link ConnectionTable} dials and keeps
  * one {@link Connection} per peer (writing {@link Frame}s, its {@link CreditFlow}, its
  * {@link Rendezvous} messages in flight), a {@link FrameReader} per connection checks and dispatches
- * arriving frames, and a {@link MatchQueue} (shared with {@link InProcessTransport}) matches them
- * to receives.
+ * arriving frames, a {@link MatchQueue} (shared with {@link InProcessTransport}) matches them
+ * to receives, and the {@link TcpReceiver} completes a matched receive (eager or rendezvous).
  */
 public final class TcpTransport implements Transport {
   /** Mean block size from which a typed receive scatters with a scattering read instead of unpacking chunks. */
@@ -94,6 +87,7 @@ public final class TcpTransport implements Transport {
   private final Thread acceptor;
   private final ConnectionTable connections;
   private final MatchQueue<Arrival> mailbox;
+  private final TcpReceiver receiver;
   private final AtomicLong sentMessages = new AtomicLong();
   private final AtomicLong sentBytes = new AtomicLong();
   private final Map<SendStrategy, AtomicLong> strategyCounts = new ConcurrentHashMap<>();
@@ -110,6 +104,7 @@ public final class TcpTransport implements Transport {
     this.mailbox = new MatchQueue<>(process, p -> " (" + ctx.endpoint(p) + ")");
     Handshake handshake = new Handshake(ctx);
     this.connections = new ConnectionTable(ctx, handshake, this::startReading, mailbox::wakeAll);
+    this.receiver = new TcpReceiver(ctx, mailbox, connections);
     this.acceptor = TcpContext.daemon(new Acceptor(ctx, server, handshake, connections), "layout-tcp-p" + process + "-accept");
     acceptor.start();
   }
@@ -294,17 +289,7 @@ public final class TcpTransport implements Transport {
   public byte[] receive(int source, long context, int tag, Duration timeout) throws IOException {
     checkProcess("receive", "source", source);
     checkTimeout("receive", timeout);
-    long deadline = System.nanoTime() + timeout.toNanos();
-    Key key = new Key(source, context, tag);
-    Arrival e = take(key, timeout, "receive");
-    if (e instanceof Eager eager) {
-      consumed(eager);
-      return eager.data();
-    }
-    Rts r = (Rts) e;
-    ArraySink sink = new ArraySink(new byte[(int) r.length()]);
-    awaitRendezvous("receive", key, r, sink, deadline, timeout);
-    return sink.array;
+    return receiver.receive(source, context, tag, timeout);
   }
 
   /** As {@link #sendTyped(int, long, int, Datatype, long, Memory, long, SendStrategy)} with {@link SendStrategy#ADAPTIVE}. */
@@ -406,32 +391,7 @@ public final class TcpTransport implements Transport {
     checkTimeout("receiveTyped", timeout);
     Segment seg = Segment.of(type, count, memory, origin);
     memory.checkWritable("receiveTyped");
-    long deadline = System.nanoTime() + timeout.toNanos();
-    Key key = new Key(source, context, tag);
-    Arrival e = take(key, timeout, "receiveTyped");
-    long length = e instanceof Eager eg ? eg.data().length : ((Rts) e).length();
-    // validated before any byte reaches the memory: an eager body is complete here, a rendezvous
-    // body has not been asked for yet (its DATA frame must then carry exactly the announced length)
-    String invalid = ReceiveChecks.violation(type, seg.byteSize(), length);
-    if (invalid != null) {
-      if (e instanceof Eager eg) {
-        consumed(eg);
-      } else {
-        Rts r = (Rts) e;
-        r.conn().incoming.put(r.msgId(), new Incoming(new DiscardSink(), r.length()));
-        r.conn().writeFrame("receiveTyped", CTS, context, tag, r.msgId(), 0, null);
-      }
-      throw new IOException("receiveTyped: message of " + length + " bytes from process " + source + " ("
-          + endpoints.get(source) + ", context " + Long.toHexString(context) + ", tag " + tag + ") " + invalid
-          + "; the message was dropped and the memory left untouched");
-    }
-    if (e instanceof Eager eg) {
-      seg.unpack(Memory.ofArray(eg.data()), 0, eg.data().length);
-      consumed(eg);
-      return length;
-    }
-    awaitRendezvous("receiveTyped", key, (Rts) e, new SegmentSink(seg, memory, origin, type, count), deadline, timeout);
-    return length;
+    return receiver.receiveTyped(source, context, tag, seg, type, count, memory, origin, timeout);
   }
 
   @Override
@@ -519,68 +479,8 @@ public final class TcpTransport implements Transport {
     return BlockEstimates.of(s);
   }
 
-  /** The oldest arrival of key (a taken send request no longer counts against its peer's limit). */
-  private Arrival take(Key key, Duration timeout, String op) throws IOException {
-    Arrival e = mailbox.take(key, timeout, op, k -> stopWaiting(op, k));
-    if (e instanceof Rts r) {
-      r.conn().pendingRts.decrementAndGet();
-    }
-    return e;
-  }
-
-  private IOException stopWaiting(String op, Key key) {
-    if (closed.get()) {
-      return new IOException(op + ": transport closed while process " + process + " waited for process "
-          + key.source() + " (context " + Long.toHexString(key.context()) + ", tag " + key.tag() + ")");
-    }
-    IOException gone = connections.gone(key.source());
-    return gone == null ? null : new IOException(op + ": no message from process " + key.source() + " ("
-        + endpoints.get(key.source()) + ", context " + Long.toHexString(key.context()) + ", tag " + key.tag() + "): "
-        + gone.getMessage(), gone);
-  }
-
-  private void awaitRendezvous(String op, Key key, Rts r, Sink sink, long deadline, Duration timeout) throws IOException {
-    Connection c = r.conn();
-    Incoming inc = new Incoming(sink, r.length());
-    c.incoming.put(r.msgId(), inc);
-    if (c.failure != null) {
-      c.incoming.remove(r.msgId());
-      throw c.failure(op);
-    }
-    c.writeFrame(op, CTS, key.context(), key.tag(), r.msgId(), 0, null);
-    try {
-      long left = deadline - System.nanoTime();
-      inc.done.get(Math.max(0, left), TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      String what = op + ": message from process " + key.source() + " (" + endpoints.get(key.source()) + ", context "
-          + Long.toHexString(key.context()) + ", tag " + key.tag() + ", " + r.length() + " bytes) did not arrive within "
-          + timeout;
-      if (inc.state.compareAndSet(Incoming.WAITING, Incoming.CANCELLED)) {
-        throw new TransportTimeoutException(what);
-      }
-      // the data is flowing into the destination: a stalled transfer costs the connection
-      c.fail(new TransportTimeoutException(what + " (transfer stalled at stream offset " + c.readOffset + ")"));
-      throw new TransportTimeoutException(what);
-    } catch (ExecutionException e) {
-      throw asIo(op, key.source(), e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException(op + ": interrupted while waiting for process " + key.source());
-    }
-  }
-
-  private void consumed(Eager e) {
-    if (e.conn() != null) {
-      e.conn().returnCredit(e.data().length);
-    }
-  }
-
   private IOException asIo(String op, int peer, Throwable t) {
-    if (t instanceof TransportTimeoutException tt) {
-      return new TransportTimeoutException(op + ": " + tt.getMessage());
-    }
-    return new IOException(op + ": " + (t == null ? "failed" : t.getMessage()) + " (process " + peer + " at "
-        + endpoints.get(peer) + ")", t);
+    return ctx.asIo(op, peer, t);
   }
 
   private void checkProcess(String op, String arg, int p) {

@@ -1,5 +1,6 @@
 package dev.layout.fileview.cli;
 
+import dev.layout.cli.LayoutCli;
 import dev.layout.cli.Subcommand;
 import dev.layout.datatype.Datatype;
 import dev.layout.fileview.FileView;
@@ -87,23 +88,11 @@ public final class FileViewCommand implements Subcommand {
     try {
       return read(args, out);
     } catch (IllegalArgumentException e) {
-      err.println("layout: error: " + e.getMessage());
-      if (debug) {
-        e.printStackTrace(err);
-      }
-      return 2;
+      return LayoutCli.fail(err, "layout: error: " + e.getMessage(), e, debug, 2);
     } catch (IOException e) {
-      err.println("layout: error: " + e.getMessage());
-      if (debug) {
-        e.printStackTrace(err);
-      }
-      return 1;
+      return LayoutCli.fail(err, "layout: error: " + e.getMessage(), e, debug, 1);
     } catch (RuntimeException | Error e) {
-      err.println("layout: internal error: " + e);
-      if (debug) {
-        e.printStackTrace(err);
-      }
-      return 1;
+      return LayoutCli.fail(err, "layout: internal error: " + e, e, debug, 1);
     }
   }
 

@@ -1,6 +1,6 @@
 package dev.layout.bench.sweep;
 
-import dev.layout.bench.Raw;
+import dev.layout.bench.memory.Raw;
 import sun.misc.Unsafe;
 
 /**

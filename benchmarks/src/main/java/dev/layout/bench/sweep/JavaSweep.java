@@ -2,8 +2,8 @@ package dev.layout.bench.sweep;
 
 import dev.layout.bench.Meter;
 import dev.layout.bench.PackSuite;
-import dev.layout.bench.Raw;
-import dev.layout.bench.Target;
+import dev.layout.bench.memory.Raw;
+import dev.layout.bench.memory.Target;
 import dev.layout.dataloop.Segment;
 import dev.layout.datatype.Datatype;
 import java.io.PrintStream;

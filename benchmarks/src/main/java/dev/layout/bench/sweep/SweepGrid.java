@@ -1,6 +1,6 @@
 package dev.layout.bench.sweep;
 
-import dev.layout.bench.Target;
+import dev.layout.bench.memory.Target;
 import dev.layout.bench.sweep.SweepPoint.Shape;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.layout.bench.Target;
+import dev.layout.bench.memory.Target;
 import dev.layout.dataloop.Segment;
 import dev.layout.memory.Memory;
 import java.util.HashSet;
@@ -80,10 +80,10 @@ class SweepGridTest {
         Segment.of(t, p.count(), Memory.ofArray(user), 0).pack(Memory.ofArray(engine), 0, engine.length);
         for (HandLoops.Move m : HandLoops.Move.values()) {
           byte[] hand = new byte[engine.length];
-          new HandLoops(p).run(user, dev.layout.bench.Raw.BYTE_ARRAY_BASE, hand, dev.layout.bench.Raw.BYTE_ARRAY_BASE, m, true);
+          new HandLoops(p).run(user, dev.layout.bench.memory.Raw.BYTE_ARRAY_BASE, hand, dev.layout.bench.memory.Raw.BYTE_ARRAY_BASE, m, true);
           assertArrayEquals(engine, hand, p.label() + " " + m);
           byte[] back = new byte[user.length];
-          new HandLoops(p).run(back, dev.layout.bench.Raw.BYTE_ARRAY_BASE, hand, dev.layout.bench.Raw.BYTE_ARRAY_BASE, m, false);
+          new HandLoops(p).run(back, dev.layout.bench.memory.Raw.BYTE_ARRAY_BASE, hand, dev.layout.bench.memory.Raw.BYTE_ARRAY_BASE, m, false);
           byte[] engineBack = new byte[user.length];
           Segment.of(t, p.count(), Memory.ofArray(engineBack), 0).unpack(Memory.ofArray(engine), 0, engine.length);
           assertArrayEquals(engineBack, back, p.label() + " " + m + " unpack");

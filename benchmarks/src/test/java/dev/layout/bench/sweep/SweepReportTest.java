@@ -56,8 +56,8 @@ class SweepReportTest {
 
   @Test
   void combineTakesMediansOverRoundsAndJoinsMpichByLayoutAndDirection() {
-    List<SweepGrid.Item> items = List.of(new SweepGrid.Item(A, dev.layout.bench.Target.HEAP, true),
-        new SweepGrid.Item(A, dev.layout.bench.Target.HEAP, false));
+    List<SweepGrid.Item> items = List.of(new SweepGrid.Item(A, dev.layout.bench.memory.Target.HEAP, true),
+        new SweepGrid.Item(A, dev.layout.bench.memory.Target.HEAP, false));
     List<SweepReport.Row> r1 = List.of(new SweepReport.Row(A, "heap", "pack", 100, "words", 200, 2.0, 0, Double.NaN),
         new SweepReport.Row(A, "heap", "unpack", 100, "words", 50, 0.5, 0, Double.NaN));
     List<SweepReport.Row> r2 = List.of(new SweepReport.Row(A, "heap", "pack", 100, "words", 300, 3.0, 0, Double.NaN),

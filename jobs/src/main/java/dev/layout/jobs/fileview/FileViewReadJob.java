@@ -103,7 +103,7 @@ public final class FileViewReadJob {
     org.apache.hadoop.fs.Path p = dev.layout.jobs.output.OutputDirectory.resolve("file", o.get("file"));
     org.apache.hadoop.fs.FileStatus st;
     try {
-      st = p.getFileSystem(new org.apache.hadoop.conf.Configuration()).getFileStatus(p);
+      st = p.getFileSystem(dev.layout.jobs.SparkJobs.hadoopConf()).getFileStatus(p);
     } catch (java.io.FileNotFoundException e) {
       throw new IllegalArgumentException("fileview-read: --file " + o.get("file") + ": no such file");
     }

@@ -106,9 +106,10 @@ public final class HeatJob {
         Progress bar = Progress.console("heat", steps, progressStyle);
         Configuration conf = spark.sparkContext().hadoopConfiguration();
         GridFunction boundary = HeatJob::plate;
+        HaloExchange ex = HaloExchange.of(dg, stencil).mode(mode).checkpoint(checkpoints).progress(bar::update);
+        ex.claimCheckpoints(jsc.sc(), kernel); // another run's checkpoints are refused before the initial field is read
         JavaRDD<GridBlock> blocks = initFile == null ? dg.parallelize(jsc, boundary)
             : GridFiles.read(jsc, dg, boundary, CollectiveFile.of(conf, initFile), SparkJobs.TIMEOUT);
-        HaloExchange ex = HaloExchange.of(dg, stencil).mode(mode).checkpoint(checkpoints).progress(bar::update);
         HaloExchange.Result r = ex.run(blocks, kernel, steps);
         long wall = bar.finish();
 
@@ -127,7 +128,7 @@ public final class HeatJob {
             .put("bytes_exchanged", r.metrics().bytes()).put("messages", r.metrics().messages())
             .put("pack_ms", r.metrics().packNanos() / 1e6).put("wire_ms", r.metrics().wireNanos() / 1e6)
             .put("compute_ms", r.metrics().computeNanos() / 1e6)
-            .put("wall_ms", wall / 1e6)
+            .put("wall_ms", wall / 1e6).put("exchange_loop_ms", r.metrics().wallNanos() / 1e6)
             .put("descriptor_bytes_before", r.metrics().descriptorBytesBefore())
             .put("descriptor_bytes_after", r.metrics().descriptorBytesAfter())
             .put("field_write", c.write().summary())

@@ -67,7 +67,7 @@ public final class AllreduceLife {
 
     @Override
     public String toString() {
-      return String.format(java.util.Locale.ROOT, "sparse allreduce: generations %d, messages %d, bytes %d, wall %.1f ms (%.3f ms/generation)",
+      return String.format(java.util.Locale.ROOT, "sparse allreduce: generations %d, messages %d, bytes %d, loop %.1f ms (%.3f ms/generation)",
           generations, messages, bytes, wallNanos / 1e6, millisPerGeneration());
     }
   }

@@ -110,7 +110,12 @@ public final class LifeJob {
             periodic ? "torus" : "dead border");
         CollectionAccumulator<long[]> counts = jsc.sc().collectionAccumulator("live cells per generation");
         Progress bar = Progress.console("life", steps, progressStyle);
-        JavaRDD<GridBlock> blocks = dg.parallelize(jsc, initial.cells());
+        LiveCounter kernel = new LiveCounter(counts);
+        HaloExchange ex = HaloExchange.of(dg, Stencil.NINE_POINT).mode(mode).checkpoint(checkpoints).progress(bar::update);
+        ex.claimCheckpoints(jsc.sc(), kernel); // another run's checkpoints are refused before the initial board is read
+        JavaRDD<GridBlock> blocks = initial.p4() == null ? dg.parallelize(jsc, initial.cells())
+            : GridFiles.read(jsc, dg, initial.cells(), CollectiveFile.of(spark.sparkContext().hadoopConfiguration(), initial.file()),
+                Pbm.p4Blocks(dg, initial.p4()), SparkJobs.TIMEOUT);
         JavaRDD<GridBlock> result;
         double perIteration;
         long bytes;
@@ -126,8 +131,7 @@ public final class LifeJob {
           metrics = res.metrics().toString();
           timeSplit = null;
         } else {
-          HaloExchange ex = HaloExchange.of(dg, Stencil.NINE_POINT).mode(mode).checkpoint(checkpoints).progress(bar::update);
-          HaloExchange.Result res = ex.run(blocks, new LiveCounter(counts), steps);
+          HaloExchange.Result res = ex.run(blocks, kernel, steps);
           result = res.blocks();
           perIteration = res.metrics().millisPerIteration();
           bytes = res.metrics().bytes();
@@ -178,11 +182,19 @@ public final class LifeJob {
     }
   }
 
-  /** The initial board: its size and a function giving each cell on the executors (1 live, 0 dead or outside). */
-  record Initial(int rows, int cols, GridFunction cells) {}
+  /**
+   * The initial board: its size and a function giving each cell on the executors (1 live, 0 dead
+   * or outside); for a P4 file, its header and path, the ranks reading their blocks from it.
+   */
+  record Initial(int rows, int cols, GridFunction cells, Pbm.Header p4, String file) {
+    Initial(int rows, int cols, GridFunction cells) {
+      this(rows, cols, cells, null, null);
+    }
+  }
 
   /**
-   * The board {@code --init} describes: a PBM file (its own size; read on the driver), an RLE
+   * The board {@code --init} describes: a PBM file (its own size; the driver reads its header, and
+   * a P4 file's rows are read by the ranks, a small P1 board on the driver), an RLE
    * pattern placed at the top-left corner of a {@code --grid} board (row 0, column 0; the rest
    * dead; only the pattern is shipped), or a random board of {@code --grid} (each cell drawn on its
    * executor, {@link SequentialLife#randomCell}).
@@ -192,6 +204,13 @@ public final class LifeJob {
   static Initial initialBoard(JobOptions o) throws java.io.IOException {
     String init = o.get("init");
     if (init.startsWith("pbm:")) {
+      SparkJobs.InputHead in = SparkJobs.inputHead("life", "init", init.substring(4), Pbm.HEADER_MAX);
+      Pbm.Header h = Pbm.header(in.head(), in.length(), "life: --init " + init);
+      if (h.raw()) {
+        int rows = h.rows();
+        int cols = h.cols();
+        return new Initial(rows, cols, at -> 0.0, h, in.path().toString());
+      }
       Pbm.Board b = Pbm.parse(SparkJobs.readSmallFile("life", "init", init.substring(4)), "life: --init " + init);
       return new Initial(b.rows(), b.cols(), placed(b, b.rows(), b.cols()));
     }

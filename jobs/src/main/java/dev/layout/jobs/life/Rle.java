@@ -94,9 +94,10 @@ public final class Rle {
             + maxCols + " board (expected: a board of at least " + rows + "x" + cols + ")");
       }
       long cells = (long) rows * cols;
-      if (cells > Integer.MAX_VALUE - 8) {
-        throw new IllegalArgumentException(source + ": pattern " + cols + "x" + rows + " (expected: at most " + (Integer.MAX_VALUE - 8)
-            + " cells)");
+      if (cells > Pbm.P1_MAX_CELLS) {
+        // the pattern is parsed and shipped from the driver, so it must stay small whatever the grid
+        throw new IllegalArgumentException(source + ": pattern " + cols + "x" + rows + " = " + cells + " cells (expected: at most "
+            + Pbm.P1_MAX_CELLS + " cells; RLE is read on the driver, use a P4 board for larger patterns)");
       }
       return data(rows, cols);
     }

@@ -3,11 +3,20 @@ package dev.layout.jobs.life;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.layout.comm.InProcessLauncher;
+import dev.layout.spark.grid.DistributedGrid;
+import dev.layout.spark.grid.GridBlock;
+import dev.layout.spark.grid.GridFiles;
+import dev.layout.spark.io.CollectiveFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class LifeTest {
   @Test
@@ -32,6 +41,56 @@ class LifeTest {
       assertThat(SequentialLife.live(x)).isEqualTo(5);
     }
     assertThat(x).isEqualTo(g); // 4 generations per diagonal cell, 8 cells around the torus
+  }
+
+  /** A P4 file of {@code cells}, with a comment in its header. */
+  static byte[] p4(boolean[] cells, int rows, int cols) throws IOException {
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    b.write("P4\n# made by LifeTest\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+    Pbm.writeP4(cells, rows, cols, body);
+    byte[] all = body.toByteArray();
+    b.write(all, 3, all.length - 3); // after "P4\n"
+    return b.toByteArray();
+  }
+
+  @ParameterizedTest(name = "{0}x{1} over {2}x{3}")
+  @CsvSource({"13, 21, 2, 3", "9, 8, 3, 1", "7, 30, 1, 4", "16, 17, 4, 2", "5, 3, 1, 1"})
+  void eachRankReadsItsBlockOfAP4FileThroughASubarrayViewOfTheBitRows(int rows, int cols, int pr, int pc, @TempDir Path dir)
+      throws IOException {
+    boolean[] cells = SequentialLife.random(rows, cols, 17L * rows + cols, 0.45);
+    Path file = dir.resolve("board.pbm");
+    byte[] bytes = p4(cells, rows, cols);
+    Files.write(file, bytes);
+    Pbm.Header h = Pbm.header(java.util.Arrays.copyOf(bytes, Math.min(bytes.length, 40)), bytes.length, "board.pbm");
+    assertThat(h.raw()).isTrue();
+    assertThat(h.dataOffset()).isEqualTo(bytes.length - (long) rows * ((cols + 7) / 8));
+    DistributedGrid grid = DistributedGrid.of(new int[] {rows, cols}, new int[] {pr, pc}, 1, new boolean[] {false, false});
+    GridFiles.RankRead read = Pbm.p4Blocks(grid, h);
+    CollectiveFile cf = CollectiveFile.of(new org.apache.hadoop.conf.Configuration(), file.toString());
+    List<GridBlock> blocks = InProcessLauncher.run(grid.ranks(), Duration.ofSeconds(30), world -> {
+      GridBlock b = grid.newBlock(world.rank(), at -> 0.0);
+      try {
+        read.read(world, cf, b);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      return b;
+    });
+    double[] field = grid.assemble(blocks);
+    boolean[] got = new boolean[field.length];
+    for (int k = 0; k < field.length; k++) {
+      got[k] = field[k] != 0;
+    }
+    assertThat(got).isEqualTo(cells).isEqualTo(Pbm.parse(bytes, "board.pbm").cells());
+  }
+
+  @Test
+  void plainPbmIsForSmallBoardsOnly() {
+    assertThatThrownBy(() -> Pbm.header("P1 2048 2048\n0 1\n".getBytes(), 14, "big.pbm")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("big.pbm: P1 2048 x 2048 = 4194304 cells (expected: at most 1048576 in a plain PBM; use P4, the raw PBM, which the"
+            + " ranks read in parallel)");
+    assertThat(Pbm.header("P1\n1024 1024\n".getBytes(), 13 + (1 << 20), "ok.pbm").dataOffset()).isEqualTo(12);
   }
 
   @Test

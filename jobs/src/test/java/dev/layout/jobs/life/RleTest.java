@@ -152,4 +152,11 @@ class RleTest {
     assertThatThrownBy(() -> Rle.parse("x = 46340, y = 46340\n!", "big.rle", 256, 256)).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("big.rle: pattern of x = 46340, y = 46340 does not fit the 256x256 board (expected: a board of at least 46340x46340)");
   }
+
+  @Test
+  void aPatternThatFitsTheBoardButNotTheDriverIsRefusedFromItsHeader() {
+    assertThatThrownBy(() -> Rle.parse("x = 2048, y = 1024\n!", "wide.rle", 65536, 65536)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("wide.rle: pattern 2048x1024 = 2097152 cells (expected: at most 1048576 cells; RLE is read on the driver,"
+            + " use a P4 board for larger patterns)");
+  }
 }

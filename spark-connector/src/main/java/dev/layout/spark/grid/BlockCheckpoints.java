@@ -3,6 +3,7 @@ package dev.layout.spark.grid;
 import dev.layout.collective.Collectives;
 import dev.layout.comm.Communicator;
 import dev.layout.spark.io.CollectiveFile;
+import dev.layout.spark.io.HadoopConf;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.FileNotFoundException;
@@ -27,14 +28,15 @@ import org.apache.hadoop.fs.Path;
 final class BlockCheckpoints {
   private static final String SUFFIX = ".f64";
 
-  private final Configuration conf;
+  private final HadoopConf conf;
   private final Path root;
   private final FileSystem fs;
 
-  BlockCheckpoints(String directory) throws IOException {
-    this.conf = new Configuration();
+  /** The checkpoints in {@code directory}, opened with {@code conf} (null: Hadoop's defaults). */
+  BlockCheckpoints(HadoopConf conf, String directory) throws IOException {
+    this.conf = conf == null ? HadoopConf.of(new Configuration()) : conf;
     this.root = new Path(directory);
-    this.fs = root.getFileSystem(conf);
+    this.fs = this.conf.fileSystem(root);
   }
 
   /** The file naming the run a checkpoint directory belongs to. */

@@ -1,5 +1,6 @@
 package dev.layout.spark.grid;
 
+import dev.layout.spark.io.HadoopConf;
 import java.io.Serializable;
 import java.util.Optional;
 
@@ -17,11 +18,17 @@ import java.util.Optional;
  *       with the same result as an uninterrupted run; the directory's {@code _RUN} file names the
  *       run (job, grid, stencil, process grid, boundary), and another run is refused.
  * </ul>
+ *
+ * <p>In both modes a directory is claimed for the run ({@code _RUN}) before any work, so another
+ * run's directory is refused in one line. The executors open the directory with {@code conf}, the
+ * job's Hadoop configuration ({@link HaloExchange} sets it from the SparkContext: {@code
+ * spark.hadoop.*} settings such as {@code fs.defaultFS} or HDFS client options reach them); null
+ * means Hadoop's defaults (runs outside Spark).
  */
-public record CheckpointPolicy(int interval, String directory) implements Serializable {
+public record CheckpointPolicy(int interval, String directory, HadoopConf conf) implements Serializable {
 
   /** No checkpoints (shuffle mode then keeps the whole lineage; fine for short runs). */
-  public static final CheckpointPolicy NONE = new CheckpointPolicy(0, null);
+  public static final CheckpointPolicy NONE = new CheckpointPolicy(0, null, null);
 
   public CheckpointPolicy {
     if (interval < 0) {
@@ -31,7 +38,7 @@ public record CheckpointPolicy(int interval, String directory) implements Serial
 
   /** Every {@code interval} iterations, without a directory of its own. */
   public static CheckpointPolicy every(int interval) {
-    return new CheckpointPolicy(interval, null);
+    return new CheckpointPolicy(interval, null, null);
   }
 
   /** Every {@code interval} iterations into {@code directory} (a Hadoop path or URI). */
@@ -39,7 +46,12 @@ public record CheckpointPolicy(int interval, String directory) implements Serial
     if (directory == null || directory.isEmpty()) {
       throw new IllegalArgumentException("checkpointPolicy: directory empty (expected: a path or URI)");
     }
-    return new CheckpointPolicy(interval, directory);
+    return new CheckpointPolicy(interval, directory, null);
+  }
+
+  /** This policy with its directory opened through {@code hadoopConf} on the executors. */
+  public CheckpointPolicy on(HadoopConf hadoopConf) {
+    return new CheckpointPolicy(interval, directory, hadoopConf);
   }
 
   /** Whether the state after {@code iteration} iterations (1-based) is saved. */

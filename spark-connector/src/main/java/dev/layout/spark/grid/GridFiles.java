@@ -80,6 +80,23 @@ public final class GridFiles {
    * @throws IllegalArgumentException before launching when the cluster cannot run every rank at once
    */
   public static JavaRDD<GridBlock> read(JavaSparkContext jsc, DistributedGrid grid, GridFunction init, CollectiveFile file, Duration timeout) {
+    return read(jsc, grid, init, file, (world, f, block) -> f.readAll(world, view(grid, block.rank(), Cells.FLOAT64), 0, block.memory(), 0,
+        interior(grid, block.rank()), 1), timeout);
+  }
+
+  /** What one rank reads of a file into its block, collectively with the other ranks (every rank calls it once). */
+  @FunctionalInterface
+  public interface RankRead extends Serializable {
+    void read(Communicator world, CollectiveFile file, GridBlock block) throws IOException;
+  }
+
+  /**
+   * As {@link #read(JavaSparkContext, DistributedGrid, GridFunction, CollectiveFile, Duration)},
+   * with each rank's block filled by {@code read} (for files in other layouts, such as a bitmap's
+   * rows).
+   */
+  public static JavaRDD<GridBlock> read(JavaSparkContext jsc, DistributedGrid grid, GridFunction init, CollectiveFile file, RankRead read,
+      Duration timeout) {
     BarrierLauncher.check(jsc.sc(), grid.ranks());
     SparkShim.JobKey key = SparkShim.jobKey(jsc.sc());
     TransportFactory factory = TransportFactory.tcp();
@@ -88,7 +105,7 @@ public final class GridFiles {
       int rank = it.next();
       GridBlock block = grid.newBlock(rank, init);
       try (SparkCommunicator comm = SparkCommunicator.connect(factory, key.secret(), timeout)) {
-        file.readAll(comm.world(), view(grid, rank, Cells.FLOAT64), 0, block.memory(), 0, interior(grid, rank), 1);
+        read.read(comm.world(), file, block);
       }
       return List.of(block).iterator();
     }, GridBlock.class);

@@ -13,6 +13,7 @@ import dev.layout.spark.comm.ProgressReceiver;
 import dev.layout.spark.comm.ProgressSender;
 import dev.layout.spark.comm.SparkCommunicator;
 import dev.layout.spark.comm.TransportFactory;
+import dev.layout.spark.io.HadoopConf;
 import dev.layout.spark.shim.SparkShim;
 import dev.layout.topology.GraphBuilder;
 import java.io.IOException;
@@ -153,13 +154,7 @@ public final class HaloExchange implements Serializable {
     LOG.info("halo descriptors for {} ranks x {} slots: {} -> {} bytes, cost {} -> {} after normalization",
         grid.ranks(), plan.slots(), db[0], db[1], dc[0], dc[1]);
     SparkContext sc = blocks.context();
-    if (mode == ExchangeMode.BARRIER && checkpoint.interval() > 0 && checkpoint.directory() != null) {
-      try {
-        BlockCheckpoints.claim(sc.hadoopConfiguration(), checkpoint.directory(), identity(kernel));
-      } catch (IOException e) {
-        throw new UncheckedIOException("haloExchange: checkpoint directory " + checkpoint.directory() + ": " + e.getMessage(), e);
-      }
-    }
+    claimCheckpoints(sc, kernel);
     Counters c = new Counters(sc);
     long t0 = System.nanoTime();
     LongConsumer done = progress == null ? n -> { } : n -> progress.accept(Math.min(Math.max(n, 0), iterations));
@@ -171,6 +166,24 @@ public final class HaloExchange implements Serializable {
         c.wire.value(), c.compute.value(), wall, db[0], db[1]);
     LOG.info("halo exchange {} {}: {}", mode, grid, m);
     return new Result(out, m);
+  }
+
+  /**
+   * Claims the checkpoint directory, if any, for a run of {@code kernel} ({@code _RUN}; see {@link
+   * CheckpointPolicy}), as {@link #run} does first: call it before earlier stages of a job (such as
+   * reading the initial field) so that another run's directory is refused before any work.
+   *
+   * @throws IllegalArgumentException naming the first difference if the directory belongs to another run
+   */
+  public void claimCheckpoints(SparkContext sc, StencilKernel kernel) {
+    // both modes: a shuffle-mode run must not reuse another run's directory either
+    if (checkpoint.interval() > 0 && checkpoint.directory() != null) {
+      try {
+        BlockCheckpoints.claim(sc.hadoopConfiguration(), checkpoint.directory(), identity(kernel));
+      } catch (IOException e) {
+        throw new UncheckedIOException("haloExchange: checkpoint directory " + checkpoint.directory() + ": " + e.getMessage(), e);
+      }
+    }
   }
 
   /** What a checkpoint directory records of the run that writes it (see {@link BlockCheckpoints#claim}). */
@@ -220,7 +233,7 @@ public final class HaloExchange implements Serializable {
     SparkShim.JobKey key = SparkShim.jobKey(sc); // the closure carries a salt, never the secret
     TransportFactory factory = transport;
     Duration wait = timeout;
-    CheckpointPolicy policy = checkpoint;
+    CheckpointPolicy policy = checkpoint.on(HadoopConf.of(sc.hadoopConfiguration()));
     ProgressReceiver receiver = progress == null ? null : ProgressReceiver.forDriver(sc, key.secret(), done);
     ProgressReceiver.Address reportTo = receiver == null ? null : receiver.address();
     try {
@@ -291,7 +304,7 @@ public final class HaloExchange implements Serializable {
       int first = 0;
       GridBlock start = block;
       if (policy.interval() > 0 && policy.directory() != null) {
-        ckpt = new BlockCheckpoints(policy.directory());
+        ckpt = new BlockCheckpoints(policy.conf(), policy.directory());
         byte[] resume = ByteBuffer.allocate(4).putInt(rank == 0 ? ckpt.latestComplete(iterations) : 0).array();
         Collectives.on(world).bcast(resume, 0);
         first = ByteBuffer.wrap(resume).getInt();

@@ -13,7 +13,8 @@ package dev.layout.spark.grid;
  *     pulling halos out of the shuffle (fetch and deserialization; the map side's shuffle write is
  *     inside Spark's writer and not counted)
  * @param computeNanos time in the kernel
- * @param wallNanos driver-side wall time of the run
+ * @param wallNanos driver-side time of the exchange loop alone (printed as "exchange loop"; a job's
+ *     wall time also counts reading, set-up and writing)
  * @param descriptorBytesBefore shipped region descriptors, notation bytes before normalization
  * @param descriptorBytesAfter the same after normalization
  */
@@ -28,7 +29,7 @@ public record HaloMetrics(
     long descriptorBytesBefore,
     long descriptorBytesAfter) {
 
-  /** Driver wall time per iteration in milliseconds. */
+  /** Exchange-loop time per iteration in milliseconds. */
   public double millisPerIteration() {
     return iterations == 0 ? 0 : wallNanos / 1e6 / iterations;
   }
@@ -37,7 +38,7 @@ public record HaloMetrics(
   public String toString() {
     return String.format(
         "iterations %d, messages %d (%.1f/iter), bytes %d (%.0f/iter), pack %.1f ms, wire %.1f ms, compute %.1f ms,"
-            + " wall %.1f ms (%.3f ms/iter), descriptors %d -> %d bytes",
+            + " exchange loop %.1f ms (%.3f ms/iter), descriptors %d -> %d bytes",
         iterations, messages, iterations == 0 ? 0.0 : (double) messages / iterations, bytes,
         iterations == 0 ? 0.0 : (double) bytes / iterations, packNanos / 1e6, wireNanos / 1e6,
         computeNanos / 1e6, wallNanos / 1e6, millisPerIteration(), descriptorBytesBefore, descriptorBytesAfter);

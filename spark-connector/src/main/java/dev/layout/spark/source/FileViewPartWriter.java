@@ -1,11 +1,13 @@
 package dev.layout.spark.source;
 
 import dev.layout.datatype.Primitive;
+import dev.layout.fileview.FileDomains;
 import dev.layout.spark.io.HadoopConf;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
@@ -22,13 +24,15 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * One task of a {@link FileViewWrite}: streams the task's rows, which Spark delivers sorted by
- * their coordinates in storage order, into the task's part beside the target (a temporary name,
- * renamed to {@code .NAME.JOBID.task-NNNNN} on commit): zeros between rows, a coordinate given twice
- * refused naming it. Commits the part's file range to the driver.
+ * their coordinates in storage order, into one part per file domain the rows fall in, beside the
+ * target (temporary names, renamed to {@code .NAME.JOBID.task-NNNNN.domain-DDDDD} on commit): zeros
+ * between rows of a domain, a coordinate given twice refused naming it. So no part crosses a
+ * domain's bound, whichever rows Spark's range partitioning gave the task. Commits the parts' file
+ * ranges to the driver.
  */
 final class FileViewPartWriter implements DataWriter<InternalRow> {
-  record Factory(FileViewSpec spec, StructType schema, int[] coordColumns, int[] memberColumns, HadoopConf conf, String jobId)
-      implements DataWriterFactory {
+  record Factory(FileViewSpec spec, StructType schema, int[] coordColumns, int[] memberColumns, HadoopConf conf, String jobId,
+      FileDomains domains) implements DataWriterFactory {
     @Override
     public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
       return new FileViewPartWriter(this, partitionId);
@@ -43,13 +47,22 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
   private final int esize;
   private final FileSystem fs;
   private final Path target;
-  private final Path part;
-  private final Path tmp;
+  private final String partPrefix;
+  private final FileDomains domains;
   private final byte[] row;
   private final ByteBuffer rowBuf;
+  /** The parts written and closed, still under their temporary names. */
+  private final List<Piece> done = new ArrayList<>();
+  /** The part being written: its stream, temporary name, domain and first element. */
   private FSDataOutputStream out;
+  private Path tmp;
+  private int domain;
+  private long pieceFirst;
   private long first = -1;
   private long next;
+
+  /** A closed part: elements {@code [first, next)} of {@code domain} in {@code tmp}. */
+  private record Piece(Path tmp, int domain, long first, long next) {}
 
   FileViewPartWriter(Factory f, int partitionId) {
     this.spec = f.spec();
@@ -66,8 +79,12 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    this.part = new Path(target.getParent(), "." + target.getName() + "." + f.jobId() + ".task-" + String.format("%05d", partitionId));
-    this.tmp = new Path(target.getParent(), part.getName() + "." + UUID.randomUUID() + ".tmp");
+    this.partPrefix = "." + target.getName() + "." + f.jobId() + ".task-" + String.format("%05d", partitionId) + ".domain-";
+    this.domains = f.domains();
+  }
+
+  private Path part(int d) {
+    return new Path(target.getParent(), partPrefix + String.format("%05d", d));
   }
 
   @Override
@@ -79,9 +96,18 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
       }
       throw new IllegalStateException("fileview: rows of the task are not in storage order at " + coordinates(lin));
     }
+    int d = domains.domainOf(spec.disp + lin * esize);
+    if (out != null && d != domain) {
+      finishPiece();
+    }
     if (out == null) {
+      domain = d;
+      tmp = new Path(target.getParent(), part(d).getName() + "." + UUID.randomUUID() + ".tmp");
       out = fs.create(tmp, false);
-      first = lin;
+      pieceFirst = lin;
+      if (first < 0) {
+        first = lin;
+      }
       next = lin;
     }
     zeros(out, (lin - next) * esize);
@@ -140,22 +166,32 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
     return b.append(")").toString();
   }
 
+  private void finishPiece() throws IOException {
+    FSDataOutputStream o = out;
+    out = null;
+    done.add(new Piece(tmp, domain, pieceFirst, next));
+    o.close();
+  }
+
   @Override
   public WriterCommitMessage commit() throws IOException {
-    if (out == null) {
-      return new FileViewWrite.Part(null, 0, 0);
+    if (out != null) {
+      finishPiece();
     }
-    out.close();
-    out = null;
-    if (!fs.rename(tmp, part)) {
-      fs.delete(tmp, false);
-      if (!fs.exists(part)) {
-        throw new IOException("fileview: could not rename " + tmp + " to " + part);
+    List<FileViewWrite.Part> parts = new ArrayList<>();
+    for (Piece p : done) {
+      Path part = part(p.domain());
+      if (!fs.rename(p.tmp(), part)) {
+        fs.delete(p.tmp(), false);
+        if (!fs.exists(part)) {
+          throw new IOException("fileview: could not rename " + p.tmp() + " to " + part);
+        }
+        // Another attempt of this task committed the same rows first.
       }
-      // Another attempt of this task committed the same rows first.
+      parts.add(new FileViewWrite.Part(part.toString(), spec.disp + p.first() * esize, spec.disp + p.next() * esize));
     }
-    long start = spec.disp + first * esize;
-    return new FileViewWrite.Part(part.toString(), start, spec.disp + next * esize);
+    done.clear();
+    return new FileViewWrite.Parts(parts);
   }
 
   @Override
@@ -174,6 +210,10 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
         fs.delete(tmp, false);
       }
     }
+    for (Piece p : done) {
+      fs.delete(p.tmp(), false);
+    }
+    done.clear();
   }
 
   /** Writes {@code n} zero bytes. */

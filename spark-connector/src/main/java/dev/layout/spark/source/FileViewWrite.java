@@ -31,15 +31,23 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Writes (coordinates, values) rows into a dense array file of {@code shape} in storage order,
- * from the executors: the write asks Spark for a range partitioning of the rows by their
- * coordinates in storage order into about one partition per file domain (domains of whole file
- * system blocks, one per core), sorted within each; each task streams its rows, in file order, into
- * one part beside the target ({@code .NAME.JOBID.task-NNNNN}), zeros between them. The driver's
- * commit only orders the parts, adds zero parts for the element ranges no task covers (none when
- * every coordinate is given), joins them ({@code concat} on HDFS) and renames the result to the
- * target; abort removes the parts. So nothing appears at the target unless every task's rows are in
- * it, and no row passes through the driver. A coordinate given twice fails the job naming it. Mode
- * {@code append} creates a new file and refuses an existing one; mode {@code overwrite} replaces it.
+ * from the executors. The file is split into file domains (of whole file system blocks, one per
+ * core at most); the write asks Spark for one partition per domain, ranged by the rows'
+ * coordinates in storage order and sorted within each, and each task streams its rows, in file
+ * order, into one part per domain they fall in, beside the target ({@code
+ * .NAME.JOBID.task-NNNNN.domain-DDDDD}), zeros between them: no part crosses a domain's bound. The
+ * driver's commit only orders the parts, adds zero parts for the element ranges no task covers
+ * (none when every coordinate is given), joins them ({@code concat} on HDFS) and renames the result
+ * to the target; abort removes the parts. So nothing appears at the target unless every task's
+ * rows are in it, and no row passes through the driver. A coordinate given twice fails the job
+ * naming it. Mode {@code append} creates a new file and refuses an existing one; mode {@code
+ * overwrite} replaces it.
+ *
+ * <p>Why ranges and not a partition per domain: Spark's V2 write can ask for an ordering (a range
+ * partitioning on sampled bounds) or a clustering, and a path-based write can cluster only on
+ * columns (hashed); a clustering on a computed domain number needs a function catalog, which a
+ * table without a catalog does not have. The sampled bounds fall near the domains' bounds, so a
+ * task writes mostly one domain, and the parts split there exactly.
  */
 final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite {
   private final FileViewSpec spec;
@@ -164,15 +172,20 @@ final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite
     return storageOrder();
   }
 
-  /** About one task per file domain: domains of whole blocks where the file has several, one per core at most. */
+  /** One task per file domain: domains of whole blocks where the file has several, one per core at most. */
   @Override
   public int requiredNumPartitions() {
+    return domains().count();
+  }
+
+  /** The file's domains: of whole file system blocks where the file has several, one per core at most. */
+  private FileDomains domains() {
     try {
       Path path = new Path(spec.path);
       FileSystem fs = path.getFileSystem(hadoopConf());
       long length = fileLength();
       int cores = Math.max(1, SparkSession.active().sparkContext().defaultParallelism());
-      return length == 0 ? 1 : FileDomains.aligned(length, cores, fs.getDefaultBlockSize(path), 1L << 20).count();
+      return length == 0 ? FileDomains.of(0, 1) : FileDomains.aligned(length, cores, fs.getDefaultBlockSize(path), 1L << 20);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -182,12 +195,15 @@ final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite
     return Math.addExact(spec.disp, Math.multiplyExact(spec.elementCount(), spec.etypeType().byteSize()));
   }
 
-  /** One task's part: file bytes {@code [start, end)} in {@code part}, or no rows ({@code part == null}). */
-  record Part(String part, long start, long end) implements WriterCommitMessage {}
+  /** A part: file bytes {@code [start, end)} in {@code part}, within one file domain. */
+  record Part(String part, long start, long end) implements java.io.Serializable {}
+
+  /** One task's parts (none if it had no rows). */
+  record Parts(List<Part> parts) implements WriterCommitMessage {}
 
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-    return new FileViewPartWriter.Factory(spec, schema, coordColumns, memberColumns, HadoopConf.of(hadoopConf()), jobId);
+    return new FileViewPartWriter.Factory(spec, schema, coordColumns, memberColumns, HadoopConf.of(hadoopConf()), jobId, domains());
   }
 
   /**
@@ -206,8 +222,8 @@ final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite
       }
       List<Part> parts = new ArrayList<>();
       for (WriterCommitMessage m : messages) {
-        if (m instanceof Part p && p.part() != null) {
-          parts.add(p);
+        if (m instanceof Parts p) {
+          parts.addAll(p.parts());
         }
       }
       parts.sort(java.util.Comparator.comparingLong(Part::start));

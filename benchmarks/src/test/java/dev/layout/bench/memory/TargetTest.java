@@ -1,4 +1,4 @@
-package dev.layout.bench;
+package dev.layout.bench.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

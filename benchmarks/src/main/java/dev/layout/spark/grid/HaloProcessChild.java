@@ -1,15 +1,10 @@
-package dev.layout.spark.bench;
+package dev.layout.spark.grid;
 
 import dev.layout.collective.Collectives;
 import dev.layout.comm.Communicator;
 import dev.layout.normalize.Normalizer;
 import dev.layout.spark.comm.SparkCommunicator;
 import dev.layout.spark.comm.TransportFactory;
-import dev.layout.spark.grid.CheckpointPolicy;
-import dev.layout.spark.grid.GridBlock;
-import dev.layout.spark.grid.HaloExchange;
-import dev.layout.spark.grid.HaloPlan;
-import dev.layout.spark.grid.Stencil;
 import dev.layout.transport.JobSecret;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

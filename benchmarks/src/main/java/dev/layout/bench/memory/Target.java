@@ -1,4 +1,4 @@
-package dev.layout.bench;
+package dev.layout.bench.memory;
 
 import dev.layout.memory.Memory;
 import java.nio.ByteBuffer;

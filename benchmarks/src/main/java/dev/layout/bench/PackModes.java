@@ -1,7 +1,8 @@
 package dev.layout.bench;
 
+import dev.layout.bench.memory.Raw;
+import dev.layout.bench.memory.Target;
 import dev.layout.cli.Options;
-import dev.layout.cli.Subcommand;
 import dev.layout.dataloop.RossCase;
 import dev.layout.dataloop.Segment;
 import dev.layout.datatype.Datatype;
@@ -17,7 +18,8 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * {@code layout bench}: measures the pack engine.
+ * {@code layout bench type} and {@code layout bench pack}: the modes that measure the pack engine in
+ * this JVM ({@link dev.layout.bench.cli.BenchCommand} dispatches to them).
  *
  * <ul>
  *   <li>{@code layout bench type --type "<notation>" | --type-file PATH [--count N] [--target
@@ -29,41 +31,10 @@ import java.util.Set;
  *       last line is {@code min engine/manual: X.XX (TEST)} and writes {@code RESULTS.md} and {@code
  *       results.png} into the benchmarks module (or {@code --out}); a {@code --quick} run or a subset
  *       writes them under {@code benchmarks/target/bench-pack/}, never over the committed full run.
- *   <li>{@code layout bench sweep [--quick] [--native] [--rounds N] [--out DIR]}: see {@link
- *       dev.layout.bench.sweep.SweepCommand}.
  * </ul>
  */
-public final class BenchCommand implements Subcommand {
-  @Override
-  public String name() {
-    return "bench";
-  }
-
-  @Override
-  public String summary() {
-    return "benchmarks: one type (bench type), the Ross suite vs hand-written loops (bench pack), the layout sweep vs MPICH (bench sweep), ping-pong (bench pingpong), graphs (bench graph)";
-  }
-
-  @Override
-  public int run(String[] args, PrintStream out, PrintStream err) throws IOException {
-    if (args.length == 0 || args[0].equals("--help")) {
-      out.println("usage: layout bench type --type \"<layout notation>\" | --type-file PATH [--count N] [--target heap|direct|offheap] [--seconds S]");
-      out.println("       layout bench pack [--quick] [--case NAME,...] [--target heap,direct,offheap] [--trials N] [--slice-ms MS] [--forks N] [--out DIR]");
-      out.println("       layout bench sweep [--quick] [--native] [--rounds N] [--out DIR]   (block widths 1..4096 x strides x shapes: engine vs hand loops vs MPICH)");
-      out.println("       layout bench pingpong [--quick] [--reps N]   (two JVMs over loopback TCP: pack vs gather vs adaptive)");
-      out.println("       layout bench graph [--quick] [--rounds N]     (AutoLink vs Kryo 5 vs Java serialization, child JVM)");
-      return args.length == 0 ? 2 : 0;
-    }
-    String[] rest = Arrays.copyOfRange(args, 1, args.length);
-    return switch (args[0]) {
-      case "type" -> type(rest, out);
-      case "pack" -> pack(rest, out);
-      case "sweep" -> sweep(rest, out);
-      case "pingpong" -> dev.layout.transport.PingPongBenchmark.run(rest, out, err);
-      case "graph" -> GraphBenchMain.run(rest, out);
-      default -> throw new IllegalArgumentException("bench: unknown mode '" + args[0] + "' (expected: type, pack, sweep, pingpong or graph)");
-    };
-  }
+public final class PackModes {
+  private PackModes() {}
 
   /** Reads {@code --type} or {@code --type-file} (exactly one of them). */
   static Datatype typeOption(String command, Options o) throws IOException {
@@ -74,7 +45,7 @@ public final class BenchCommand implements Subcommand {
     return LayoutParser.parse(text.strip());
   }
 
-  private int type(String[] args, PrintStream out) throws IOException {
+  public static int type(String[] args, PrintStream out) throws IOException {
     Options o = Options.parse("bench type", args, Set.of("type", "type-file", "count", "target", "seconds"), Set.of("help"));
     if (o.has("help")) {
       out.println("usage: layout bench type --type \"<layout notation>\" | --type-file PATH [--count N] [--target heap|direct|offheap] [--seconds S]");
@@ -123,7 +94,7 @@ public final class BenchCommand implements Subcommand {
     return 0;
   }
 
-  private int pack(String[] args, PrintStream out) throws IOException {
+  public static int pack(String[] args, PrintStream out) throws IOException {
     Options o = Options.parse("bench pack", args, Set.of("case", "target", "out", "trials", "slice-ms", "forks", PackForks.ROWS_TO),
         Set.of("quick", "help"));
     if (o.has("help")) {
@@ -177,15 +148,6 @@ public final class BenchCommand implements Subcommand {
     return 0;
   }
 
-  private static int sweep(String[] args, PrintStream out) throws IOException {
-    try {
-      return dev.layout.bench.sweep.SweepCommand.run(args, out, resultsDir());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("bench sweep: interrupted", e);
-    }
-  }
-
   private static RossCase parseCase(String s) {
     for (RossCase c : RossCase.values()) {
       if (c.name().equalsIgnoreCase(s) || c.title().equalsIgnoreCase(s)) {
@@ -196,9 +158,9 @@ public final class BenchCommand implements Subcommand {
   }
 
   /** The benchmarks module directory (found from where this class was loaded), else the working directory. */
-  static Path resultsDir() {
+  public static Path resultsDir() {
     try {
-      Path loc = Path.of(BenchCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      Path loc = Path.of(PackModes.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       // benchmarks/target/classes or benchmarks/target/benchmarks.jar
       Path module = loc.getParent() == null ? null : loc.getParent().getParent();
       if (module != null && Files.exists(module.resolve("pom.xml")) && module.getFileName().toString().equals("benchmarks")) {

@@ -1,19 +1,9 @@
-package dev.layout.spark.bench;
+package dev.layout.spark.grid;
 
+import dev.layout.cli.Options;
 import dev.layout.comm.Communicator;
 import dev.layout.normalize.Normalizer;
 import dev.layout.spark.comm.TransportFactory;
-import dev.layout.spark.grid.CheckpointPolicy;
-import dev.layout.spark.grid.DistributedGrid;
-import dev.layout.spark.grid.ExchangeMode;
-import dev.layout.spark.grid.GridBlock;
-import dev.layout.spark.grid.GridFunction;
-import dev.layout.spark.grid.HaloExchange;
-import dev.layout.spark.grid.HaloMetrics;
-import dev.layout.spark.grid.HaloPlan;
-import dev.layout.spark.grid.Kernels;
-import dev.layout.spark.grid.Stencil;
-import dev.layout.spark.grid.StencilKernel;
 import dev.layout.transport.JobSecret;
 import dev.layout.transport.JavaCommand;
 import dev.layout.transport.Transport;
@@ -21,6 +11,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -43,23 +35,34 @@ import org.apache.spark.sql.SparkSession;
  * between four plain JVM processes over the network transport ({@link HaloProcessChild}: the
  * barrier loop, halo datatypes and {@code TcpTransport} of a barrier task, without Spark), and
  * four threads of one JVM over the TCP transport. Prints figures, the issue's two
- * ratios (shuffle/barrier, target >= 20; barrier/4 JVMs, target <= 3) and the load average; not a
- * test.
+ * ratios (shuffle/barrier, target >= 20; barrier/4 JVMs, target <= 3) and the load average.
  *
  * <pre>
- *   ./mvnw -B -o -q -pl spark-connector -am test-compile dependency:build-classpath \
- *       -Dmdep.outputFile=/tmp/halo.cp -Dmdep.includeScope=test
- *   java -Xmx2g [Spark's --add-opens list, see the root pom's layout.jvm.opens] \
- *       -cp spark-connector/target/test-classes:spark-connector/target/classes:$(cat /tmp/halo.cp) \
- *       dev.layout.spark.bench.HaloBenchmark [barrierIterations=200] [shuffleIterations=20] [block=512]
+ *   bin/layout bench halo [--quick] [--iterations N] [--shuffle-iterations N] [--block N]
  * </pre>
+ *
+ * Defaults: 200 barrier iterations, 20 shuffle iterations, blocks of 512x512; {@code --quick}: 50,
+ * 5 and 256x256. Spark runs in this JVM (bin/layout's class path holds it).
  */
 public final class HaloBenchmark {
   static final StencilKernel HEAT = Kernels.heat(Stencil.NINE_POINT, 0.5);
   static final GridFunction INIT = x -> (x[0] + x[1]) % 7;
   static final int WARMUP = 20;
+  /** Largest block side: a 4096x4096 float64 block is 128 MiB in each of the four child JVMs (-Xmx512m). */
+  static final int MAX_BLOCK = 4096;
+
+  static final String USAGE = "layout bench halo [--quick] [--iterations N] [--shuffle-iterations N] [--block N]";
 
   private HaloBenchmark() {}
+
+  /** The option's value in [1, max]. */
+  private static int bounded(Options o, String name, int def, int max) {
+    long v = o.getLong(name, def, 1);
+    if (v > max) {
+      throw new IllegalArgumentException("bench halo: --" + name + " " + v + " (expected: <= " + max + ")");
+    }
+    return (int) v;
+  }
 
   /** 2x2 blocks of n x n, fixed borders. */
   static DistributedGrid grid(int n) {
@@ -67,11 +70,25 @@ public final class HaloBenchmark {
   }
 
   public static void main(String[] args) throws Exception {
-    int bi = args.length > 0 ? Integer.parseInt(args[0]) : 200;
-    int si = args.length > 1 ? Integer.parseInt(args[1]) : 20;
-    int n = args.length > 2 ? Integer.parseInt(args[2]) : 512;
+    System.exit(run(args, System.out));
+  }
+
+  /** {@code layout bench halo}: see the class comment. */
+  public static int run(String[] args, PrintStream out) throws Exception {
+    Options o = Options.parse("bench halo", args, Set.of("iterations", "shuffle-iterations", "block"), Set.of("quick", "help"));
+    if (o.has("help")) {
+      out.println(USAGE);
+      return 0;
+    }
+    if (!o.positional().isEmpty()) {
+      throw new IllegalArgumentException("bench halo: argument '" + o.positional().get(0) + "' (expected: " + USAGE + ")");
+    }
+    boolean quick = o.has("quick");
+    int bi = bounded(o, "iterations", quick ? 50 : 200, 1_000_000);
+    int si = bounded(o, "shuffle-iterations", quick ? 5 : 20, 1_000_000);
+    int n = bounded(o, "block", quick ? 256 : 512, MAX_BLOCK);
     DistributedGrid grid = grid(n);
-    System.out.printf(Locale.ROOT, "machine: %d cores, %s %s, %s; load average at start %.2f%n",
+    out.printf(Locale.ROOT, "machine: %d cores, %s %s, %s; load average at start %.2f%n",
         Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"),
         System.getProperty("java.version"), grid, loadAverage());
 
@@ -85,28 +102,29 @@ public final class HaloBenchmark {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     try {
       // warm-up of both paths
-      run(jsc, grid, ExchangeMode.BARRIER, WARMUP);
-      run(jsc, grid, ExchangeMode.SHUFFLE, 3);
-      HaloMetrics b = run(jsc, grid, ExchangeMode.BARRIER, bi);
-      HaloMetrics s = run(jsc, grid, ExchangeMode.SHUFFLE, si);
+      exchange(jsc, grid, ExchangeMode.BARRIER, WARMUP);
+      exchange(jsc, grid, ExchangeMode.SHUFFLE, 3);
+      HaloMetrics b = exchange(jsc, grid, ExchangeMode.BARRIER, bi);
+      HaloMetrics s = exchange(jsc, grid, ExchangeMode.SHUFFLE, si);
       double bLoop = (b.packNanos() + b.wireNanos() + b.computeNanos()) / 4.0 / 1e6 / b.iterations();
       double bWall = b.millisPerIteration();
       double sWall = s.millisPerIteration();
-      System.out.printf("barrier: %s%n", b);
-      System.out.printf("shuffle: %s%n", s);
-      System.out.printf(Locale.ROOT, "per iteration: barrier %.3f ms (loop, mean over ranks; driver wall incl. the"
+      out.printf("barrier: %s%n", b);
+      out.printf("shuffle: %s%n", s);
+      out.printf(Locale.ROOT, "per iteration: barrier %.3f ms (loop, mean over ranks; driver wall incl. the"
           + " ~1 s rendezvous: %.3f ms), shuffle %.3f ms, 4 JVMs over TcpTransport %.3f ms (rank 0 wall),"
           + " 4 threads of one JVM over the TCP transport %.3f ms%n", bLoop, bWall, sWall, jvms, threads);
-      System.out.printf(Locale.ROOT, "ratios: shuffle/barrier %.1fx (wall: %.1fx; target >= 20),"
+      out.printf(Locale.ROOT, "ratios: shuffle/barrier %.1fx (wall: %.1fx; target >= 20),"
           + " barrier/4 JVMs %.2fx (wall: %.2fx; target <= 3), barrier/4 threads %.2fx%n",
           sWall / bLoop, sWall / bWall, bLoop / jvms, bWall / jvms, bLoop / threads);
-      System.out.printf(Locale.ROOT, "load average at end %.2f%n", loadAverage());
+      out.printf(Locale.ROOT, "load average at end %.2f%n", loadAverage());
     } finally {
       spark.stop();
     }
+    return 0;
   }
 
-  static HaloMetrics run(JavaSparkContext jsc, DistributedGrid grid, ExchangeMode mode, int it) {
+  static HaloMetrics exchange(JavaSparkContext jsc, DistributedGrid grid, ExchangeMode mode, int it) {
     JavaRDD<GridBlock> blocks = grid.parallelize(jsc, INIT);
     blocks.cache().count();
     HaloExchange.Result r = HaloExchange.of(grid, Stencil.NINE_POINT).mode(mode)

@@ -1,4 +1,4 @@
-package dev.layout.bench;
+package dev.layout.bench.memory;
 
 import java.lang.reflect.Field;
 import java.nio.Buffer;
