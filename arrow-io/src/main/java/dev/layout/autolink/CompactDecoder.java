@@ -22,13 +22,18 @@ import java.util.List;
  * anywhere yields no graph.
  */
 final class CompactDecoder {
+  private static final Object[] NO_NODES = {};
+  private static final int[] NO_TYPES = {};
+
   private final TypeRegistry registry;
   private final NodeType[] byId;
   private final boolean raw;
-  private final byte[] buf;
+  private boolean busy;
+  private byte[] buf;
   private int pos;
   private Object[] nodes; // class nodes from their introduction on, record nodes once read
   private int[] types;
+  private int limit; // nodes announced by the packet being read
   private int created;
 
   // Links to record nodes read after the reference: holder (node, array or list), field (null for
@@ -39,21 +44,47 @@ final class CompactDecoder {
   private int[] laterRef = new int[0];
   private int later;
 
-  private CompactDecoder(TypeRegistry registry, byte[] buf, boolean raw) {
+  /**
+   * A decoder for packets of {@code registry}'s types, reused by one thread ({@link GraphCodec}
+   * keeps one per thread, with its type table and deferred-link lists). Its node tables are made
+   * afresh for every packet and dropped after it: no reference to a decoded graph is kept.
+   */
+  CompactDecoder(TypeRegistry registry, boolean raw) {
     this.registry = registry;
     this.byId = new NodeType[registry.size()];
     for (int i = 0; i < byId.length; i++) {
       byId[i] = registry.type(i);
     }
-    this.buf = buf;
     this.raw = raw && Columns.RAW;
+    this.nodes = NO_NODES;
+    this.types = NO_TYPES;
   }
 
   /** The decoded graph: its entry node (null when empty) and node count. */
   record Graph(Object entry, int nodes) {}
 
-  static Graph decode(TypeRegistry registry, Packet p, long maxNodes, boolean raw) {
-    return new CompactDecoder(registry, p.bytes(), raw).run(maxNodes);
+  /**
+   * Decodes packet {@code p} (at most {@code maxNodes} nodes). A call made while this decoder is
+   * busy (the same thread, from inside a node's constructor) uses a decoder of its own.
+   */
+  Graph decode(Packet p, long maxNodes) {
+    if (busy) {
+      return new CompactDecoder(registry, raw).decode(p, maxNodes);
+    }
+    busy = true;
+    try {
+      buf = p.bytes();
+      return run(maxNodes);
+    } finally {
+      nodes = NO_NODES; // keep no reference to the graph
+      types = NO_TYPES;
+      Arrays.fill(laterHolder, 0, later, null);
+      Arrays.fill(laterField, 0, later, null);
+      buf = null;
+      created = 0;
+      later = 0;
+      busy = false;
+    }
   }
 
   private Graph run(long maxNodes) {
@@ -77,8 +108,11 @@ final class CompactDecoder {
       throw new GraphFormatException("expand: entry type " + entryType + " of " + n + " nodes (expected: "
           + (n == 0 ? "-1 for an empty graph" : "0.." + (registry.size() - 1)) + ")");
     }
+    // fresh (young) tables every call: storing new nodes into a table kept between calls (old by
+    // then) costs G1 a card mark per store, which made a 10^3-node tree 45% slower to decode
     nodes = new Object[n];
     types = new int[n];
+    limit = n;
     pos = Packet.COMPACT_FIXED;
     try {
       if (n > 0) {
@@ -334,7 +368,7 @@ final class CompactDecoder {
   private int reference(NodeField f, NodeType t, int row) throws Throwable {
     int r = (int) I32.get(buf, pos);
     pos += 4;
-    if (r == created && r < nodes.length) {
+    if (r == created && r < limit) {
       introduce(f.targetId);
     } else if (r != -1 && (r < 0 || r >= created || types[r] != f.targetId)) {
       throw badReference(f, t, row, r);
@@ -357,7 +391,7 @@ final class CompactDecoder {
     return new GraphFormatException("expand: " + t.type.getSimpleName() + "." + f.name + (row >= 0 ? " of node " + row : "")
         + " reference " + r + (r >= 0 && r < created ? " to a " + registry.type(types[r]).type.getSimpleName() : "")
         + " (expected: -1, a " + f.target.getSimpleName() + " among nodes 0.." + (created - 1) + ", or the next new node "
-        + (created < nodes.length ? created : "(none: all " + nodes.length + " announced nodes exist)") + ")");
+        + (created < limit ? created : "(none: all " + limit + " announced nodes exist)") + ")");
   }
 
   /** Remembers a link to record node r, not read yet: field f of holder, or element index of holder (f null). */

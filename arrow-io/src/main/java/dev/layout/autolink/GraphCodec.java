@@ -60,6 +60,7 @@ public final class GraphCodec {
   private final boolean rawColumns;
   private final int compactMaxNodes;
   private final ThreadLocal<CompactEncoder> compactEncoders;
+  private final ThreadLocal<CompactDecoder> compactDecoders;
 
   private GraphCodec(Builder b) {
     this.registry = b.registry;
@@ -71,6 +72,7 @@ public final class GraphCodec {
     this.rawColumns = b.rawColumns;
     this.compactMaxNodes = b.compactMaxNodes;
     this.compactEncoders = ThreadLocal.withInitial(() -> new CompactEncoder(registry, rawColumns));
+    this.compactDecoders = ThreadLocal.withInitial(() -> new CompactDecoder(registry, rawColumns));
   }
 
   public static Builder builder(TypeRegistry registry) {
@@ -213,7 +215,7 @@ public final class GraphCodec {
 
   /** A push-style decoder, for transports that receive packets one at a time. */
   public GraphExpander expander() {
-    return new GraphExpander(registry, allocator, maxNodes, maxPacketBytes, rawColumns);
+    return new GraphExpander(registry, allocator, maxNodes, maxPacketBytes, rawColumns, compactDecoders);
   }
 
   /**

@@ -9,7 +9,10 @@
  * dev.layout.autolink.GraphCodec.Builder#compactMaxNodes} nodes) travels as one compact packet
  * instead ({@code CompactEncoder}, {@code CompactDecoder}): rows in traversal order, references as
  * node numbers, no Arrow and no compression, which at a thousand nodes cost several times the
- * traversal.
+ * traversal; a codec keeps one compact encoder and decoder per thread, so that their tables are
+ * not allocated on every call. On the receiving side {@link dev.layout.autolink.GraphExpander}
+ * follows the stream (header, packets, linking) and {@code ColumnarBatchReader} reads each
+ * columnar packet.
  *
  * <p>Transfer layers (topology communicators, Spark) are meant to sit on top and only move packets:
  * send/recv sends {@code aggregate(root)} and feeds {@link dev.layout.autolink.GraphExpander#accept}

@@ -8,46 +8,74 @@ import java.util.concurrent.ConcurrentHashMap;
  * machine and the message, which a table calibrated elsewhere cannot follow).
  *
  * <p>Per cell (peer, size class of the message's bytes, size class of its contiguous blocks, heap
- * or direct memory: powers of two) a two-armed bandit, ε-greedy with counted exploration:
+ * or direct memory: powers of two) a two-armed bandit: discounted UCB (Garivier and Moulines 2011)
+ * on the logarithm of the send time, with a prior from the {@link SendCostModel}.
  *
  * <ul>
- *   <li>the incumbent starts as the {@link SendCostModel}'s choice (a calibration file, or the
- *       built-in constants) and becomes the arm with the lower estimate once both arms have {@link
- *       #MIN_SAMPLES} samples;
- *   <li>the estimate of an arm is the median of its last {@link #WINDOW} measured send times (a
- *       sliding window, so that it follows a machine whose load changes): times on a shared
- *       machine have a heavy tail, and a median keeps a few descheduled sends from outvoting
- *       the normal ones, where a mean of three samples with one outlier picks the wrong arm;
- *   <li>every {@link #EXPLORE_UNCERTAIN}-th message of a cell tries the other arm while either has
- *       fewer than {@link #MIN_SAMPLES} samples, every {@link #EXPLORE_CONFIDENT}-th after that (a
- *       machine may change under a settled choice); a cell whose model costs differ by more than
- *       {@link #MODEL_TRUSTED} times starts settled (gathering a million 12-byte blocks is not worth
- *       trying early: one such send costs dozens of packed ones);
- *   <li>exploring is capped: a cell explores only while the time its explorations cost beyond the
- *       incumbent's estimate is at most {@link #BUDGET} of all the time its sends took, so an arm
- *       ten times slower is tried rarely and a useless exploration never costs more than a few
- *       percent.
+ *   <li>The signal is the time the sender spends putting the message on the wire. Both strategies
+ *       put the same bytes on the wire, so the receiver's work does not depend on the sender's
+ *       choice; a rendezvous write ends when the last byte is in the socket's buffer, so the time
+ *       includes how the strategy overlaps with the wire (packing in chunks pipelines with the
+ *       receiver, one gathering write does not).
+ *   <li>Log-time: costs are multiplicative (a slower arm is "15% slower" at every size within a
+ *       cell). An arm's estimate is the mean of the second quarter (ranks 25% to 50%) of its last
+ *       {@link #WINDOW} log-times, the spread the pooled median absolute deviation. A shared
+ *       machine's noise is one-sided and bursty: a descheduled send takes 50 times longer, and
+ *       several may come in a row; a mean follows them, and so does an interquartile mean once a
+ *       burst fills a quarter of the window, while this estimate ignores up to half of it. Unlike
+ *       a median or a minimum it stays steady when times fall into two clusters (the receiver
+ *       draining the socket at once or not). An arm with fewer than {@link #MIN_SAMPLES} samples
+ *       is estimated from the prior.
+ *   <li>Prior: the model's log-cost of each arm plus the wire time ({@link #WIRE_NS_PER_BYTE} per
+ *       byte, the same for both arms), with a standard error of {@link #MODEL_ERROR}, placed
+ *       relative to the measured level of the cell (the model predicts ratios, not the absolute
+ *       times of this machine). So before any measurement the model's choice is taken; an arm never
+ *       measured is estimated at the model's ratio to the measured one; a model that calls the
+ *       arms close (16 MB in three blocks: the wire dominates) leaves both to be tried early, one
+ *       that calls them far apart (gathering a million 12-byte blocks) does not.
+ *   <li>Choice: the arm with the lower index {@code mean - sqrt(2 ln N * variance)}: the Gaussian
+ *       posterior of each arm's mean log-time (prior precision {@code 1 / MODEL_ERROR^2}, sample
+ *       precision {@code 1 / sigma^2} per unit of sample weight), N the cell's sample weight. A
+ *       sample's weight, and the prior's, decays by {@link #DISCOUNT} per observed send of the
+ *       cell, so an arm left alone becomes uncertain again and is retried, and a window of
+ *       recent samples follows a machine whose load changes (sliding-window and discounted UCB).
+ *   <li>Exploration cost. UCB plays an arm that is worse by a log-gap d about {@code 2 sigma^2 ln
+ *       W / d^2} times per window of W sends, each costing about d, so exploring costs at most
+ *       about {@code sigma * sqrt(2 ln W / W)} of the send time (a few percent for the constants
+ *       here) whatever the gap; as a hard bound besides, a cell does not explore while its
+ *       explorations have cost more than {@link #BUDGET} of all its send time beyond the
+ *       incumbent's estimate (so an arm 300 times slower is retried only every few thousand sends).
  * </ul>
  *
- * Why ε-greedy and not UCB or Thompson sampling: two arms, costs with an unknown heavy-tailed noise
- * that drifts with the machine's load, and the requirement of a hard bound on what exploring may
- * cost; a counted exploration rate under a cost budget gives that bound directly, is deterministic
- * (testable), and needs no noise model. Thread-safe; memory is one small cell per (peer, size
- * class, block class, heap) met.
+ * Why UCB and not epsilon-greedy or Thompson sampling: UCB explores only while the estimates
+ * overlap, which is what bounds its cost by the gap, and it is deterministic (testable); Thompson
+ * sampling would need a noise model of the shared machine's timings. Thread-safe; memory is one
+ * small cell per (peer, size class, block class, heap) met.
  */
 public final class AdaptiveSendPolicy {
-  /** Samples of each arm before the estimates may overturn the model's choice. */
+  /** Initial weight of the model's prior (it fades with {@link #DISCOUNT} like a sample). */
+  static final double PRIOR_WEIGHT = 1;
+  /** The prior never fades below this weight: an arm never measured keeps the model's estimate. */
+  static final double MIN_PRIOR_WEIGHT = 1e-3;
+  /** Standard error of the model's log-costs (a factor 1.65 either way at one standard deviation). */
+  static final double MODEL_ERROR = 0.5;
+  /** Spread of log send times assumed before the cell has measured it (about 30%). */
+  static final double PRIOR_SIGMA = 0.3;
+  /** Least spread of log send times assumed (timers and caches are never exact). */
+  static final double MIN_SIGMA = 0.03;
+  /** Samples an arm needs before its estimate counts: one descheduled send must not make an estimate. */
   static final int MIN_SAMPLES = 3;
-  /** Recent samples per arm whose median is its estimate. */
+  /** Recent samples per arm from which its estimate is taken. */
   static final int WINDOW = 15;
-  /** Exploration period while uncertain. */
-  static final int EXPLORE_UNCERTAIN = 4;
-  /** Exploration period once both arms are measured. */
-  static final int EXPLORE_CONFIDENT = 64;
-  /** Ratio of the model's two costs beyond which its choice is trusted until measured otherwise. */
-  static final double MODEL_TRUSTED = 3;
+  /** Decay of every weight per observed send of the cell: old samples fade over about 200 sends. */
+  static final double DISCOUNT = 0.995;
   /** Largest share of a cell's send time that exploring may cost beyond the incumbent. */
   static final double BUDGET = 0.05;
+  /**
+   * Wire time per byte added to both arms' model costs (loopback on the development machine; a
+   * slower network makes the arms closer, so the prior only becomes less sure).
+   */
+  static final double WIRE_NS_PER_BYTE = 0.3;
 
   private final SendCostModel model;
   private final ConcurrentHashMap<Long, Cell> cells = new ConcurrentHashMap<>();
@@ -61,7 +89,7 @@ public final class AdaptiveSendPolicy {
 
   /** The strategy for the next message to {@code peer} of {@code bytes} bytes in {@code blocks} contiguous blocks. */
   public SendStrategy choose(int peer, long blocks, long bytes, boolean heap) {
-    return cell(peer, blocks, bytes, heap).choose();
+    return arm(cell(peer, blocks, bytes, heap).choose());
   }
 
   /** Records that a send chosen by {@link #choose} with these arguments took {@code nanos} with {@code used}. */
@@ -72,20 +100,25 @@ public final class AdaptiveSendPolicy {
     cell(peer, blocks, bytes, heap).observe(used == SendStrategy.PACK ? 0 : 1, Math.max(1, nanos));
   }
 
-  /** The current incumbent for such a message, without counting a decision or exploring. */
+  /** The current incumbent (lower estimate) for such a message, without counting a decision or exploring. */
   public SendStrategy best(int peer, long blocks, long bytes, boolean heap) {
-    return cell(peer, blocks, bytes, heap).incumbent();
+    return arm(cell(peer, blocks, bytes, heap).incumbent());
   }
 
   private Cell cell(int peer, long blocks, long bytes, boolean heap) {
     long key = ((long) peer << 32) | ((long) sizeClass(bytes) << 16) | ((long) sizeClass(blocks) << 1) | (heap ? 1 : 0);
     Cell c = cells.get(key);
     if (c == null) {
-      SendStrategy prior = model.choose(blocks, bytes, heap);
-      double pack = model.packCost(blocks, bytes);
-      double gather = model.gatherCost(blocks, bytes, heap);
-      boolean doubt = Math.max(pack, gather) <= MODEL_TRUSTED * Math.min(pack, gather);
-      c = cells.computeIfAbsent(key, k -> new Cell(prior == SendStrategy.GATHER ? 1 : 0, doubt));
+      double wire = WIRE_NS_PER_BYTE * bytes;
+      double pack = model.packCost(blocks, bytes) + wire;
+      double gather = model.gatherCost(blocks, bytes, heap) + wire;
+      // where the model packs (always below minGatherBytes, where gathering is a syscall per batch
+      // for nothing), gathering starts at least 25% behind even when the wire time dominates both
+      if (model.choose(blocks, bytes, heap) == SendStrategy.PACK) {
+        gather = Math.max(gather, pack * 1.25);
+      }
+      double[] prior = {Math.log(Math.max(1, pack)), Math.log(Math.max(1, gather))};
+      c = cells.computeIfAbsent(key, k -> new Cell(prior));
     }
     return c;
   }
@@ -95,59 +128,133 @@ public final class AdaptiveSendPolicy {
     return v <= 1 ? 0 : 64 - Long.numberOfLeadingZeros(v - 1);
   }
 
-  /** One cell's bandit: arm 0 PACK, arm 1 GATHER. */
+  private static SendStrategy arm(int a) {
+    return a == 0 ? SendStrategy.PACK : SendStrategy.GATHER;
+  }
+
+  /**
+   * One cell's bandit: arm 0 PACK, arm 1 GATHER. Per arm the last {@link #WINDOW} log send times;
+   * an arm's estimate is the mean of their second quarter, its sample weight the sum of {@code DISCOUNT^age} over
+   * them. The decision is recomputed once per observed send (a few hundred nanoseconds) and
+   * {@link #choose} only reads it: the policy must cost nothing next to a 4 KiB message.
+   */
   private static final class Cell {
-    private final int prior;
-    private final boolean doubt; // the model's costs are close: explore early
-    private final int[] n = new int[2];
-    private final long[][] recent = new long[2][WINDOW]; // ring buffers of the last send times
-    private final long[] estimate = new long[2]; // median of recent
-    private long decisions;
+    private final double[] prior; // model log-costs: only their difference matters
+    private final double[][] recent = new double[2][WINDOW];
+    private final long[][] stamp = new long[2][WINDOW];
+    private final int[] n = new int[2]; // samples ever taken per arm
+    private final double[] w = new double[2]; // discounted weight of each arm's window
+    private final double[] med = new double[2]; // the estimate: lower-middle mean log-time of each arm's window
+    private final double[] mad = new double[2]; // median absolute deviation of each arm's window
+    private final double[] scratch = new double[WINDOW];
+    private double priorWeight = PRIOR_WEIGHT;
+    private long step; // observed sends
     private double total; // ns of every observed send
     private double excess; // ns that explorations cost beyond the incumbent's estimate
+    private int best; // the arm with the lower estimated mean
+    private int pick; // the arm with the lower confidence index
+    private double bestTime; // the incumbent's estimated time, ns
 
-    Cell(int prior, boolean doubt) {
-      this.prior = prior;
-      this.doubt = doubt;
+    Cell(double[] prior) {
+      this.prior = prior.clone();
+      update();
     }
 
-    synchronized SendStrategy incumbent() {
-      return arm(best());
+    private int size(int a) {
+      return Math.min(n[a], WINDOW);
     }
 
-    private int best() {
-      if (n[0] >= MIN_SAMPLES && n[1] >= MIN_SAMPLES) {
-        return estimate[0] <= estimate[1] ? 0 : 1;
-      }
-      return prior;
+    synchronized int incumbent() {
+      return best;
     }
 
-    synchronized SendStrategy choose() {
-      decisions++;
-      int best = best();
-      boolean uncertain = doubt && (n[0] < MIN_SAMPLES || n[1] < MIN_SAMPLES);
-      long every = uncertain ? EXPLORE_UNCERTAIN : EXPLORE_CONFIDENT;
-      if (decisions % every == 0 && excess <= BUDGET * total) {
-        return arm(1 - best);
-      }
-      return arm(best);
+    synchronized int choose() {
+      return pick != best && excess > BUDGET * total ? best : pick;
     }
 
     synchronized void observe(int a, long nanos) {
-      int best = best();
-      if (a != best && n[best] > 0) {
-        excess += Math.max(0, nanos - estimate[best]);
+      if (a != best) {
+        excess += Math.max(0, nanos - bestTime);
       }
       total += nanos;
-      recent[a][n[a] % WINDOW] = nanos;
+      for (int i = 0; i < 2; i++) {
+        w[i] *= DISCOUNT;
+      }
+      priorWeight = Math.max(MIN_PRIOR_WEIGHT, priorWeight * DISCOUNT);
+      int slot = n[a] % WINDOW;
+      if (n[a] >= WINDOW) {
+        w[a] = Math.max(0, w[a] - Math.pow(DISCOUNT, step - stamp[a][slot])); // the sample it replaces
+      }
+      recent[a][slot] = Math.log(nanos);
+      stamp[a][slot] = step++;
+      w[a] += 1;
       n[a] = n[a] == Integer.MAX_VALUE ? WINDOW : n[a] + 1;
-      long[] w = java.util.Arrays.copyOf(recent[a], Math.min(n[a], WINDOW));
-      java.util.Arrays.sort(w);
-      estimate[a] = w[w.length / 2];
+      int k = size(a);
+      System.arraycopy(recent[a], 0, scratch, 0, k);
+      java.util.Arrays.sort(scratch, 0, k);
+      med[a] = lowerMiddleMean(scratch, k);
+      double m = k % 2 == 1 ? scratch[k / 2] : (scratch[k / 2 - 1] + scratch[k / 2]) / 2;
+      for (int i = 0; i < k; i++) {
+        scratch[i] = Math.abs(recent[a][i] - m);
+      }
+      java.util.Arrays.sort(scratch, 0, k);
+      mad[a] = k % 2 == 1 ? scratch[k / 2] : (scratch[k / 2 - 1] + scratch[k / 2]) / 2;
+      update();
     }
 
-    private static SendStrategy arm(int a) {
-      return a == 0 ? SendStrategy.PACK : SendStrategy.GATHER;
+    /** The mean of the second quarter of the k sorted values (ranks k/4 to the median). */
+    private static double lowerMiddleMean(double[] sorted, int k) {
+      int from = k / 4;
+      int to = Math.max(from + 1, (k + 1) / 2);
+      double sum = 0;
+      for (int i = from; i < to; i++) {
+        sum += sorted[i];
+      }
+      return sum / (to - from);
+    }
+
+    /**
+     * The Gaussian posterior of each arm's mean log-time (the prior placed at the cell's measured
+     * level, and the arm's lower-middle mean if it has {@link #MIN_SAMPLES} samples), then the incumbent and
+     * the arm of the lower confidence index.
+     */
+    private void update() {
+      boolean anyMeasured = size(0) >= MIN_SAMPLES || size(1) >= MIN_SAMPLES;
+      double[] weight = new double[2];
+      double level = 0;
+      double levelWeight = 0;
+      int k = 0;
+      double madSum = 0;
+      for (int a = 0; a < 2; a++) {
+        if (n[a] == 0) {
+          continue;
+        }
+        if (size(a) >= MIN_SAMPLES) {
+          weight[a] = w[a];
+        }
+        if (size(a) >= MIN_SAMPLES || !anyMeasured) {
+          double lw = Math.max(weight[a], 1e-9);
+          level += lw * (med[a] - prior[a]);
+          levelWeight += lw;
+        }
+        k += size(a);
+        madSum += size(a) * mad[a];
+      }
+      level = levelWeight == 0 ? 0 : level / levelWeight;
+      // spread of one log-time: 1.4826 times the median absolute deviation, pooled
+      double sigma = k < MIN_SAMPLES ? PRIOR_SIGMA : Math.max(MIN_SIGMA, 1.4826 * madSum / k);
+      double p = priorWeight / (MODEL_ERROR * MODEL_ERROR);
+      double log = 2 * Math.log(Math.max(Math.E, 2 + weight[0] + weight[1]));
+      double[] mean = new double[2];
+      double[] index = new double[2];
+      for (int a = 0; a < 2; a++) {
+        double q = weight[a] / (sigma * sigma);
+        mean[a] = (p * (prior[a] + level) + q * med[a]) / (p + q);
+        index[a] = mean[a] - Math.sqrt(log / (p + q));
+      }
+      best = mean[0] <= mean[1] ? 0 : 1;
+      pick = index[0] <= index[1] ? 0 : 1;
+      bestTime = Math.exp(mean[best]);
     }
   }
 }

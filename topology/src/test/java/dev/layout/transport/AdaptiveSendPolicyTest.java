@@ -9,7 +9,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The learning pack-or-gather policy against a simulated cost oracle: send times drawn around a
  * known cost per strategy with heavy-tailed noise (most sends within 10%, one in twenty five times
- * slower, as a descheduled thread makes them).
+ * slower, as a descheduled thread makes them): it converges to the faster arm, its exploring costs
+ * little whatever the gap and at most its budget against a very slow arm, and it follows a change
+ * of the faster arm.
  */
 class AdaptiveSendPolicyTest {
   /** A message the model gathers (3 large blocks) and one it packs (many small blocks). */
@@ -58,14 +60,16 @@ class AdaptiveSendPolicyTest {
 
   @Test
   void convergesToTheFasterStrategyWhenTheModelIsWrong() {
-    // The model gathers 3 large blocks; on this "machine" packing them is 15% faster (issue 24's 4M floats).
-    AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
-    Oracle o = new Oracle(7_300_000, 8_200_000, new Random(1));
-    int[] last = new int[3];
-    run(p, o, GATHER_BLOCKS, 400, last);
-    assertThat(p.best(1, GATHER_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
-    // settled: only the periodic re-check (1 in 64) still gathers
-    assertThat(last[SendStrategy.GATHER.ordinal()]).isLessThanOrEqualTo(100 / AdaptiveSendPolicy.EXPLORE_CONFIDENT + 1);
+    // The model gathers 3 large blocks; on this "machine" packing them is 12% faster (issue 24's 4M floats).
+    for (long seed = 0; seed < 5; seed++) {
+      AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+      Oracle o = new Oracle(7_300_000, 8_200_000, new Random(seed));
+      int[] last = new int[3];
+      run(p, o, GATHER_BLOCKS, 400, last);
+      assertThat(p.best(1, GATHER_BLOCKS, BYTES, false)).as("seed %d", seed).isEqualTo(SendStrategy.PACK);
+      // settled: the slower arm is only re-checked now and then
+      assertThat(last[SendStrategy.GATHER.ordinal()]).as("seed %d", seed).isLessThanOrEqualTo(100 / 5);
+    }
   }
 
   @Test
@@ -75,7 +79,30 @@ class AdaptiveSendPolicyTest {
     int[] last = new int[3];
     run(p, o, GATHER_BLOCKS, 2000, last);
     assertThat(p.best(1, GATHER_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.GATHER);
-    assertThat(last[SendStrategy.PACK.ordinal()]).isLessThanOrEqualTo(500 / AdaptiveSendPolicy.EXPLORE_CONFIDENT + 1);
+    assertThat(last[SendStrategy.PACK.ordinal()]).isLessThanOrEqualTo(500 / 50);
+  }
+
+  @Test
+  void whateverTheGapLearningCostsAtMostAFewPercentOverTheFasterArmAlone() {
+    // UCB's bound: a worse arm is played ~ 2 sigma^2 ln W / d^2 times per window, each costing ~d,
+    // so the loss is largest for middling gaps and stays a few percent; the model's prior (gather
+    // for 3 large blocks) is wrong in half of these cases. The loss is counted on the oracle's mean
+    // costs (the regret), free of the noise of the drawn times.
+    for (double gap : new double[] {1.02, 1.05, 1.1, 1.2, 1.5, 2, 5}) {
+      for (boolean packFaster : new boolean[] {true, false}) {
+        for (long seed = 0; seed < 3; seed++) {
+          AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+          double fast = 5_000_000;
+          Oracle o = packFaster ? new Oracle(fast, gap * fast, new Random(seed)) : new Oracle(gap * fast, fast, new Random(seed));
+          int n = 1000;
+          int[] all = new int[3];
+          run(p, o, GATHER_BLOCKS, n, null, all);
+          int slower = all[(packFaster ? SendStrategy.GATHER : SendStrategy.PACK).ordinal()];
+          double regret = slower * (gap - 1) / n;
+          assertThat(regret).as("gap %s pack faster %s seed %d", gap, packFaster, seed).isLessThan(0.03);
+        }
+      }
+    }
   }
 
   @Test
@@ -92,29 +119,53 @@ class AdaptiveSendPolicyTest {
       // overshooting by the one exploration that crossed it.
       int gathers = all[SendStrategy.GATHER.ordinal()];
       assertThat(gathers).as("seed %d", seed).isPositive()
-          .isLessThanOrEqualTo(1 + (int) (AdaptiveSendPolicy.BUDGET * total / (0.9 * 300 * pack - pack)));
+          .isLessThanOrEqualTo(1 + (int) (AdaptiveSendPolicy.BUDGET * total / (0.9 * 300 * pack - 1.1 * pack)));
       assertThat(p.best(1, PACK_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
     }
   }
 
   @Test
   void aChoiceTheModelIsSureOfIsNotExploredEarly() {
-    // a million 4-byte blocks: the model puts gathering 35x above packing
+    // a million 4-byte blocks: the model puts gathering 30x above packing
     AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
     int[] all = new int[3];
-    run(p, new Oracle(1_000_000, 300_000_000, new Random(5)), PACK_BLOCKS, AdaptiveSendPolicy.EXPLORE_CONFIDENT - 1, null, all);
+    run(p, new Oracle(1_000_000, 300_000_000, new Random(5)), PACK_BLOCKS, 100, null, all);
     assertThat(all[SendStrategy.GATHER.ordinal()]).isZero();
   }
 
   @Test
-  void followsAMachineThatChanges() {
+  void aChoiceTheModelCallsCloseIsTriedEarly() {
+    // 16 MB in 3 blocks: the wire dominates both arms, so the model's preference for gathering is weak
     AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
-    Random r = new Random(3);
-    run(p, new Oracle(5_000_000, 8_000_000, r), GATHER_BLOCKS, 500, null);
+    int[] all = new int[3];
+    run(p, new Oracle(5_000_000, 5_000_000, new Random(6)), GATHER_BLOCKS, 10, null, all);
+    assertThat(all[SendStrategy.PACK.ordinal()]).isPositive();
+  }
+
+  @Test
+  void followsAMachineThatChanges() {
+    for (long seed = 0; seed < 5; seed++) {
+      AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+      Random r = new Random(seed);
+      run(p, new Oracle(5_000_000, 8_000_000, r), GATHER_BLOCKS, 500, null);
+      assertThat(p.best(1, GATHER_BLOCKS, BYTES, false)).as("seed %d", seed).isEqualTo(SendStrategy.PACK);
+      // the load changes: packing is now twice as slow as gathering
+      int[] last = new int[3];
+      run(p, new Oracle(10_000_000, 5_000_000, r), GATHER_BLOCKS, 400, last);
+      assertThat(p.best(1, GATHER_BLOCKS, BYTES, false)).as("seed %d", seed).isEqualTo(SendStrategy.GATHER);
+      assertThat(last[SendStrategy.GATHER.ordinal()]).as("seed %d", seed).isGreaterThanOrEqualTo(90);
+    }
+  }
+
+  @Test
+  void aDescheduledSendDoesNotOverturnAChoice() {
+    AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+    run(p, new Oracle(5_000_000, 6_000_000, new Random(7)), GATHER_BLOCKS, 300, null);
     assertThat(p.best(1, GATHER_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
-    // the load changes: packing is now twice as slow as gathering
-    run(p, new Oracle(10_000_000, 5_000_000, r), GATHER_BLOCKS, 64 * 12, null);
-    assertThat(p.best(1, GATHER_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.GATHER);
+    for (int i = 0; i < 3; i++) {
+      p.observe(1, GATHER_BLOCKS, BYTES, false, SendStrategy.PACK, 500_000_000L); // 100x: the thread was descheduled
+    }
+    assertThat(p.best(1, GATHER_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
   }
 
   @Test
