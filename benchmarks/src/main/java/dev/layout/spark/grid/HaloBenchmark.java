@@ -77,7 +77,7 @@ public final class HaloBenchmark {
   public static int run(String[] args, PrintStream out) throws Exception {
     Options o = Options.parse("bench halo", args, Set.of("iterations", "shuffle-iterations", "block"), Set.of("quick", "help"));
     if (o.has("help")) {
-      out.println(USAGE);
+      out.println("usage: " + USAGE);
       return 0;
     }
     if (!o.positional().isEmpty()) {
