@@ -1,6 +1,6 @@
 package dev.layout.bench;
 
-import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.kryo5.Kryo;
 import dev.layout.autolink.GraphCodec;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;

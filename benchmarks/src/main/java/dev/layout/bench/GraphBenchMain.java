@@ -1,6 +1,6 @@
 package dev.layout.bench;
 
-import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.kryo5.Kryo;
 import dev.layout.autolink.GraphCodec;
 import java.io.File;
 import java.io.IOException;
@@ -107,7 +107,7 @@ public final class GraphBenchMain {
   /** The jar Kryo was loaded from, or fails if it is not Kryo 5 (Kryo 4 has no {@code kryo.util.DefaultInstantiatorStrategy}). */
   static String kryoVersion() {
     try {
-      Class.forName("com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy");
+      Class.forName("com.esotericsoftware.kryo.kryo5.util.DefaultInstantiatorStrategy");
     } catch (ClassNotFoundException e) {
       throw new IllegalStateException("bench graph: Kryo on the class path is not Kryo 5 (loaded from " + kryoSource()
           + "; expected: Kryo 5 first, see GraphBenchMain.classPathWithKryo5)");

@@ -1,8 +1,8 @@
 package dev.layout.bench;
 
-import com.esotericsoftware.kryo.Kryo;
-import com.esotericsoftware.kryo.io.Input;
-import com.esotericsoftware.kryo.io.Output;
+import com.esotericsoftware.kryo.kryo5.Kryo;
+import com.esotericsoftware.kryo.kryo5.io.Input;
+import com.esotericsoftware.kryo.kryo5.io.Output;
 import dev.layout.autolink.GraphCodec;
 import dev.layout.autolink.Packet;
 import dev.layout.autolink.TypeRegistry;
