@@ -41,7 +41,7 @@ public final class BenchCommand implements Subcommand {
 
   @Override
   public String summary() {
-    return "benchmarks: one type (bench type), the Ross suite vs hand-written loops (bench pack), the layout sweep vs MPICH (bench sweep), ping-pong (bench pingpong), graphs (bench graph)";
+    return "benchmarks: one type (bench type), the Ross suite vs hand-written loops (bench pack), the layout sweep vs MPICH (bench sweep), ping-pong (bench pingpong), graphs (bench graph), collective I/O (bench io)";
   }
 
   @Override
@@ -52,6 +52,7 @@ public final class BenchCommand implements Subcommand {
       out.println("       layout bench sweep [--quick] [--native] [--rounds N] [--out DIR]   (block widths 1..4096 x strides x shapes: engine vs hand loops vs MPICH)");
       out.println("       layout bench pingpong [--quick] [--reps N]   (two JVMs over loopback TCP: pack vs gather vs adaptive)");
       out.println("       layout bench graph [--quick] [--rounds N]     (AutoLink vs Kryo 5 vs Java serialization, child JVM)");
+      out.println("       layout bench io [--quick] [--reps N] [--mb M]   (collective writeAll/readAll vs one stream, MiniDFS and local)");
       return args.length == 0 ? 2 : 0;
     }
     String[] rest = Arrays.copyOfRange(args, 1, args.length);
@@ -61,7 +62,8 @@ public final class BenchCommand implements Subcommand {
       case "sweep" -> sweep(rest, out);
       case "pingpong" -> dev.layout.transport.PingPongBenchmark.run(rest, out, err);
       case "graph" -> GraphBenchMain.run(rest, out);
-      default -> throw new IllegalArgumentException("bench: unknown mode '" + args[0] + "' (expected: type, pack, sweep, pingpong or graph)");
+      case "io" -> dev.layout.bench.io.CollectiveIoBenchmark.run(rest, out);
+      default -> throw new IllegalArgumentException("bench: unknown mode '" + args[0] + "' (expected: type, pack, sweep, pingpong, graph or io)");
     };
   }
 
