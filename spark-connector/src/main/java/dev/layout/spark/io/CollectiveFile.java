@@ -94,6 +94,20 @@ public final class CollectiveFile implements Serializable {
     return of(HadoopConf.of(conf), path);
   }
 
+  /**
+   * The same file written under write id {@code id} instead of a random one: a caller that retries
+   * a stage (or resumes after a driver restart) names the write, so that the retry replaces the
+   * earlier attempt's leftovers and {@link #abort()} finds them.
+   *
+   * @throws IllegalArgumentException if the id is not 1-64 letters, digits, {@code -} or {@code _}
+   */
+  public CollectiveFile withWriteId(String id) {
+    if (id == null || !id.matches("[A-Za-z0-9_-]{1,64}")) {
+      throw new IllegalArgumentException("collective file: write id '" + id + "' (expected: 1-64 letters, digits, '-' or '_')");
+    }
+    return new CollectiveFile(conf, path, id, strategy, cycleBytes, minDomainBytes, deferred, blockSize);
+  }
+
   /** The same file with the strategy forced (or {@link Strategy#AUTO}). */
   public CollectiveFile withStrategy(Strategy s) {
     Objects.requireNonNull(s, "collective file: strategy is null");

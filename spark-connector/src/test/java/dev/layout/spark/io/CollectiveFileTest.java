@@ -161,4 +161,20 @@ class CollectiveFileTest {
     assertThat(names()).containsExactly("taken.f64");
     assertThat(Files.readAllBytes(dir.resolve("taken.f64"))).containsExactly(1, 2, 3);
   }
+
+  @Test
+  void aNamedWriteIdNamesTheHiddenFileAndARetryUnderItReplacesTheFirstAttempt() throws IOException {
+    FieldSplit split = new FieldSplit(new long[] {30, 41}, new int[] {2, 2});
+    assertThatThrownBy(() -> file("x.f64").withWriteId("../up")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("collective file: write id '../up' (expected: 1-64 letters, digits, '-' or '_')");
+    CollectiveFile first = file("named.f64").withWriteId("stage-7_run2").deferCommit();
+    InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> writeBlock(first, comm, split));
+    assertThat(names()).containsExactly(".named.f64.stage-7_run2.whole");
+    // a new description (e.g. after a driver restart) with the same id: the retry replaces the attempt's file, one commit makes it
+    CollectiveFile retry = file("named.f64").withWriteId("stage-7_run2").deferCommit();
+    assertThat(retry.writeId()).isEqualTo("stage-7_run2");
+    List<IoResult> results = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> writeBlock(retry, comm, split));
+    assertThat(retry.commit(results.get(0))).isEqualTo(split.cells() * 8);
+    assertThat(names()).containsExactly("named.f64");
+  }
 }
