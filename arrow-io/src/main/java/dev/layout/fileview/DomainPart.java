@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
@@ -26,6 +27,14 @@ import org.apache.hadoop.fs.Path;
  * }</pre>
  */
 public final class DomainPart implements Closeable {
+  private static final String DELAY_KEY = "dfs.client.block.write.locateFollowingBlock.initial.delay.ms";
+  private static final String RETRIES_KEY = "dfs.client.block.write.locateFollowingBlock.retries";
+  private static final long FIRST_POLL_MS = 20;
+  private static final int POLLS = 10;
+  /** Stream buffer: whole checksum chunks per write to the file system, not io.file.buffer.size's 4 KiB. */
+  private static final int BUFFER_BYTES = 1 << 16;
+  /** The part's own HDFS client ({@link #ownClient}), closed with the part; null elsewhere. */
+  private final FileSystem own;
   private final FileSystem fs;
   private final Path path;
   private final FileDomains domains;
@@ -36,7 +45,8 @@ public final class DomainPart implements Closeable {
   private long position;
   private boolean committed;
 
-  private DomainPart(FileSystem fs, Path path, FileDomains domains, int domain, String jobId, Path tmp, FSDataOutputStream out) {
+  private DomainPart(FileSystem own, FileSystem fs, Path path, FileDomains domains, int domain, String jobId, Path tmp, FSDataOutputStream out) {
+    this.own = own;
     this.fs = fs;
     this.path = path;
     this.domains = domains;
@@ -73,8 +83,45 @@ public final class DomainPart implements Closeable {
     if (blockSize <= 0) {
       throw new IllegalArgumentException("DomainPart: block size " + blockSize + " (expected: > 0)");
     }
-    FSDataOutputStream out = fs.create(tmp, false, fs.getConf().getInt("io.file.buffer.size", 4096), fs.getDefaultReplication(path), blockSize);
-    return new DomainPart(fs, path, domains, domain, jobId, tmp, out);
+    FileSystem own = ownClient(fs);
+    FileSystem w = own != null ? own : fs;
+    try {
+      FSDataOutputStream out = w.create(tmp, false, Math.max(BUFFER_BYTES, fs.getConf().getInt("io.file.buffer.size", 4096)),
+          fs.getDefaultReplication(path), blockSize);
+      return new DomainPart(own, w, path, domains, domain, jobId, tmp, out);
+    } catch (IOException | RuntimeException e) {
+      if (own != null) {
+        own.close();
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * A part's own HDFS client, or null for other file systems. The parts of one write close at
+   * about the same time, and HDFS completes a file only once a datanode has reported the file's
+   * last block to the namenode: a client that asks first sleeps its first retry delay, 400 ms by
+   * default, then doubles it. With several parts one of them nearly always lost that race, which
+   * capped every collective write at ~120 MB/s whatever the ranks or the file system could do
+   * (found with JFR: the only long waits of the writers were that sleep in {@code
+   * DFSOutputStream.completeFile}). The part's client polls from {@value #FIRST_POLL_MS} ms,
+   * doubling, with at least the default patience in all (20 ms x (2^10 - 1) = 20 s against 400 ms
+   * x (2^5 - 1) = 12 s); a configuration that sets either key keeps its own values.
+   */
+  static FileSystem ownClient(FileSystem fs) throws IOException {
+    Configuration conf = fs.getConf();
+    if (!"hdfs".equals(fs.getScheme()) || userSet(conf, DELAY_KEY) || userSet(conf, RETRIES_KEY)) {
+      return null;
+    }
+    Configuration c = new Configuration(conf);
+    c.setLong(DELAY_KEY, FIRST_POLL_MS);
+    c.setInt(RETRIES_KEY, POLLS);
+    return FileSystem.newInstance(fs.getUri(), c);
+  }
+
+  private static boolean userSet(Configuration conf, String key) {
+    String[] sources = conf.getPropertySources(key);
+    return sources != null && !(sources.length == 1 && sources[0].endsWith("-default.xml"));
   }
 
   /** The next file byte this part writes. */
@@ -125,13 +172,22 @@ public final class DomainPart implements Closeable {
     }
     FSDataOutputStream o = out;
     out = null;
-    o.close();
-    Path part = ViewWriter.partPath(path, jobId, domain);
-    if (!fs.rename(tmp, part)) {
-      fs.delete(tmp, false);
-      throw new IOException("fileview: could not rename " + tmp + " to " + part + (fs.exists(part) ? " (part already committed)" : ""));
+    try {
+      o.close();
+      Path part = ViewWriter.partPath(path, jobId, domain);
+      if (!fs.rename(tmp, part)) {
+        fs.delete(tmp, false);
+        throw new IOException("fileview: could not rename " + tmp + " to " + part + (fs.exists(part) ? " (part already committed)" : ""));
+      }
+      committed = true;
+    } catch (IOException | RuntimeException e) {
+      deleteQuietly(e);
+      throw e;
+    } finally {
+      if (own != null) {
+        own.close();
+      }
     }
-    committed = true;
     return domains.end(domain) - domains.start(domain);
   }
 
@@ -154,6 +210,20 @@ public final class DomainPart implements Closeable {
     } catch (IOException ignored) {
       // The stream is being abandoned; deleting it below is what matters.
     }
-    fs.delete(tmp, false);
+    try {
+      fs.delete(tmp, false);
+    } finally {
+      if (own != null) {
+        own.close();
+      }
+    }
+  }
+
+  private void deleteQuietly(Exception cause) {
+    try {
+      fs.delete(tmp, false);
+    } catch (IOException | RuntimeException e) {
+      cause.addSuppressed(e);
+    }
   }
 }

@@ -144,7 +144,7 @@ public final class ViewWriter implements Closeable {
     return new Path(path.getParent(), "." + path.getName() + "." + jobId + ".part-" + String.format("%05d", domain));
   }
 
-  private static void checkJobId(String jobId) {
+  static void checkJobId(String jobId) {
     Objects.requireNonNull(jobId, "ViewWriter: jobId is null");
     if (!jobId.matches("[A-Za-z0-9_-]{1,64}")) {
       throw new IllegalArgumentException("ViewWriter: jobId '" + jobId + "' (expected: 1-64 letters, digits, '-' or '_')");

@@ -8,7 +8,9 @@
  * into one reused buffer (positioned reads, or {@code PositionedReadable.readVectored} where the
  * file system has a native vectored read) and the filetype's own layout segment extracts the data
  * into user memory, one kernel call per strided leaf. Several tasks write one file through {@link
- * dev.layout.fileview.FileDomains file domains} whose parts are joined with HDFS {@code concat}. There is no
+ * dev.layout.fileview.FileDomains file domains} whose parts ({@link dev.layout.fileview.DomainPart}) are
+ * joined with HDFS {@code concat}, or, on the local file system, which has no {@code concat}, that
+ * they write in place into one {@link dev.layout.fileview.SharedFile}. There is no
  * collective I/O here (no two-phase aggregation across processes): the Spark module builds that on
  * top. {@code dev.layout.fileview.cli.FileViewCommand} is the {@code layout fileview} command.
  */

@@ -69,6 +69,41 @@ class HdfsViewIoIT extends AbstractViewIoContract {
     }
   }
 
+  @Test
+  void aDomainPartClosesThroughItsOwnClientThatPollsTheNamenodeFromTwentyMilliseconds() throws IOException {
+    String delay = "dfs.client.block.write.locateFollowingBlock.initial.delay.ms";
+    String polls = "dfs.client.block.write.locateFollowingBlock.retries";
+    try (FileSystem own = DomainPart.ownClient(hdfs)) {
+      assertThat(own).isNotSameAs(hdfs);
+      assertThat(own.getUri()).isEqualTo(hdfs.getUri());
+      assertThat(own.getConf().getLong(delay, 0)).isEqualTo(20);
+      // at least the default patience in all: 20 ms x (2^10 - 1) >= 400 ms x (2^5 - 1)
+      assertThat(20L * ((1L << own.getConf().getInt(polls, 0)) - 1)).isGreaterThanOrEqualTo(400L * ((1 << 5) - 1));
+    }
+    Configuration mine = new Configuration(hdfs.getConf());
+    mine.setLong(delay, 400);
+    try (FileSystem configured = FileSystem.newInstance(hdfs.getUri(), mine)) {
+      assertThat(DomainPart.ownClient(configured)).as("a configuration that sets the delay keeps it").isNull();
+    }
+    assertThat(DomainPart.ownClient(FileSystem.getLocal(new Configuration()))).isNull();
+    // and the parts written through it are whole
+    Path p = new Path(dir, "polled.bin");
+    byte[] canonical = Cubes.bytes(N);
+    for (int i = 0; i < PLANE_DOMAINS.count(); i++) {
+      try (DomainPart part = DomainPart.create(hdfs, p, PLANE_DOMAINS, i, "job-p")) {
+        part.write(canonical, (int) PLANE_DOMAINS.start(i), (int) (PLANE_DOMAINS.end(i) - PLANE_DOMAINS.start(i)));
+        part.commit();
+      }
+    }
+    ViewWriter.assemble(hdfs, p, PLANE_DOMAINS, "job-p");
+    try (FSDataInputStream in = hdfs.open(p)) {
+      byte[] all = new byte[canonical.length];
+      in.readFully(0, all);
+      assertThat(all).isEqualTo(canonical);
+    }
+    assertThat(hdfs.exists(p)).isTrue();
+  }
+
   @Override
   FileSystem fs() {
     return hdfs;

@@ -14,7 +14,7 @@ import java.util.Arrays;
  * {@code layout bench}: the benchmarks of every module, one mode each; this class only dispatches.
  * {@code type} and {@code pack}: {@link PackModes}; {@code sweep}: {@link SweepCommand}; {@code
  * pingpong}: {@link PingPongBenchmark}; {@code graph}: {@link GraphBenchMain}; {@code halo}: {@link
- * HaloBenchmark}.
+ * HaloBenchmark}; {@code io}: {@link dev.layout.bench.io.CollectiveIoBenchmark}.
  */
 public final class BenchCommand implements Subcommand {
   @Override
@@ -24,7 +24,7 @@ public final class BenchCommand implements Subcommand {
 
   @Override
   public String summary() {
-    return "benchmarks: one type (bench type), the Ross suite vs hand-written loops (bench pack), the layout sweep vs MPICH (bench sweep), ping-pong (bench pingpong), graphs (bench graph), the halo exchange on Spark (bench halo)";
+    return "benchmarks: one type (bench type), the Ross suite vs hand-written loops (bench pack), the layout sweep vs MPICH (bench sweep), ping-pong (bench pingpong), graphs (bench graph), the halo exchange on Spark (bench halo), collective I/O (bench io)";
   }
 
   @Override
@@ -36,6 +36,7 @@ public final class BenchCommand implements Subcommand {
       out.println("       layout bench pingpong [--quick] [--reps N]   (two JVMs over loopback TCP: pack vs gather vs adaptive)");
       out.println("       layout bench graph [--quick] [--rounds N]     (AutoLink vs Kryo 5 vs Java serialization, child JVM)");
       out.println("       layout bench halo [--quick] [--iterations N] [--shuffle-iterations N] [--block N]   (2D halo exchange: Spark barrier vs shuffle vs 4 JVMs)");
+      out.println("       layout bench io [--quick] [--reps N] [--mb M]   (collective writeAll/readAll vs one stream, MiniDFS and local)");
       return args.length == 0 ? 2 : 0;
     }
     String[] rest = Arrays.copyOfRange(args, 1, args.length);
@@ -46,7 +47,8 @@ public final class BenchCommand implements Subcommand {
       case "pingpong" -> PingPongBenchmark.run(rest, out, err);
       case "graph" -> GraphBenchMain.run(rest, out);
       case "halo" -> halo(rest, out);
-      default -> throw new IllegalArgumentException("bench: unknown mode '" + args[0] + "' (expected: type, pack, sweep, pingpong, graph or halo)");
+      case "io" -> dev.layout.bench.io.CollectiveIoBenchmark.run(rest, out);
+      default -> throw new IllegalArgumentException("bench: unknown mode '" + args[0] + "' (expected: type, pack, sweep, pingpong, graph, halo or io)");
     };
   }
 

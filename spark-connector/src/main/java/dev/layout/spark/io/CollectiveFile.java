@@ -4,7 +4,7 @@ import dev.layout.collective.Collectives;
 import dev.layout.comm.Communicator;
 import dev.layout.dataloop.Segment;
 import dev.layout.datatype.Datatype;
-import dev.layout.fileview.DomainPart;
+import dev.layout.fileview.SharedFile;
 import dev.layout.fileview.FileView;
 import dev.layout.fileview.ViewIntersection;
 import dev.layout.fileview.ViewReader;
@@ -35,7 +35,9 @@ import org.apache.hadoop.fs.Path;
  *
  * <p>A write is atomic: the ranks' data goes into one part per file domain beside the target
  * ({@code .NAME.WRITEID.part-NNNNN}), and only when every part is complete are they joined ({@code
- * concat} on HDFS, metadata only) and renamed to the target. A failure at any rank fails the call at
+ * concat} on HDFS, metadata only) and renamed to the target. On the local file system, which has
+ * no {@code concat}, the domains are written in place into one hidden file ({@code
+ * .NAME.WRITEID.whole}, positional writes) that is renamed to the target. A failure at any rank fails the call at
  * every rank and removes the parts; a rank that dies leaves its peers to time out and its parts to
  * {@link #abort()}. With {@link #deferCommit()} the ranks only write the parts and the caller
  * commits once afterwards ({@link #commit}), which makes a retried barrier stage write the file
@@ -90,6 +92,20 @@ public final class CollectiveFile implements Serializable {
   /** As {@link #of(HadoopConf, String)} with a copy of {@code conf}. */
   public static CollectiveFile of(Configuration conf, String path) {
     return of(HadoopConf.of(conf), path);
+  }
+
+  /**
+   * The same file written under write id {@code id} instead of a random one: a caller that retries
+   * a stage (or resumes after a driver restart) names the write, so that the retry replaces the
+   * earlier attempt's leftovers and {@link #abort()} finds them.
+   *
+   * @throws IllegalArgumentException if the id is not 1-64 letters, digits, {@code -} or {@code _}
+   */
+  public CollectiveFile withWriteId(String id) {
+    if (id == null || !id.matches("[A-Za-z0-9_-]{1,64}")) {
+      throw new IllegalArgumentException("collective file: write id '" + id + "' (expected: 1-64 letters, digits, '-' or '_')");
+    }
+    return new CollectiveFile(conf, path, id, strategy, cycleBytes, minDomainBytes, deferred, blockSize);
   }
 
   /** The same file with the strategy forced (or {@link Strategy#AUTO}). */
@@ -184,14 +200,25 @@ public final class CollectiveFile implements Serializable {
           throw new FileAlreadyExistsException(p + " already exists (expected: a new file; files are written once)");
         }
         ViewWriter.discardWrite(fs, p, writeId); // leftovers of an earlier attempt of this write
+        if (DomainOutput.shared(fs)) {
+          SharedFile.create(fs, p, writeId); // before the allgather: every writer finds it
+        }
       }
       me = access(view, mine, 0, blockSize > 0 ? blockSize : fs.getDefaultBlockSize(p));
     } catch (IOException | RuntimeException e) {
       me = RankAccess.failed(e);
     }
     RankAccess[] all = RankAccess.allgather(coll, me);
-    RankAccess.throwFirstFailure(op, all);
-    IoPlan plan = IoPlan.forWrite(all, strategy, cycleBytes, minDomainBytes);
+    IoPlan plan;
+    try {
+      RankAccess.throwFirstFailure(op, all);
+      plan = IoPlan.forWrite(all, strategy, cycleBytes, minDomainBytes);
+    } catch (IOException | RuntimeException e) {
+      if (root) {
+        discardQuietly(fs, p, e); // the shared file root may have made
+      }
+      throw e;
+    }
     int myDomain = plan.domainOf(coll.communicator().rank());
     Exception failure = null;
     try {
@@ -313,6 +340,9 @@ public final class CollectiveFile implements Serializable {
   }
 
   private long commitParts(FileSystem fs, Path p, dev.layout.fileview.FileDomains domains) throws IOException {
+    if (DomainOutput.shared(fs)) {
+      return SharedFile.commit(fs, p, writeId, domains == null ? 0 : domains.fileLength());
+    }
     if (domains == null) {
       try (FSDataOutputStream out = fs.create(p, false)) {
         return 0; // no rank wrote a byte: an empty file
@@ -333,13 +363,14 @@ public final class CollectiveFile implements Serializable {
 
   /** A rank whose data is one contiguous run writes it as its own domain's part, packing in cycles. */
   private Exception writeOwnRun(FileSystem fs, Path p, IoPlan plan, int domain, Segment seg, long block) {
-    try (DomainPart part = DomainPart.create(fs, p, plan.domains(), domain, writeId, block)) {
+    try (DomainOutput part = DomainOutput.open(fs, p, plan.domains(), domain, writeId, block)) {
       byte[] buf = new byte[(int) Math.min(cycleBytes, seg.byteSize())];
       Memory bm = Memory.ofArray(buf);
       seg.seek(0);
+      long at = plan.domains().start(domain);
       for (long done = 0; done < seg.byteSize(); ) {
         int n = (int) seg.pack(bm, 0, buf.length);
-        part.write(buf, 0, n);
+        part.write(at + done, buf, 0, n);
         done += n;
       }
       part.commit();

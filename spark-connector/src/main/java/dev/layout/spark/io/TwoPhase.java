@@ -5,7 +5,6 @@ import dev.layout.collective.BlockSpec;
 import dev.layout.collective.ByteBlock;
 import dev.layout.collective.Collectives;
 import dev.layout.dataloop.Segment;
-import dev.layout.fileview.DomainPart;
 import dev.layout.fileview.ViewIntersection;
 import dev.layout.memory.Memory;
 import java.io.IOException;
@@ -21,7 +20,7 @@ import org.apache.hadoop.fs.Path;
  * cycleBytes} of its domain; each rank's piece of that range is the intersection of its view with
  * it, sent (or received) with one {@code alltoallw} whose blocks are the rank's own memory on one
  * side and an {@code hindexed} over the aggregator's cycle buffer on the other. The aggregator
- * writes its buffer to its domain's part in file order, or fills it with one sequential read.
+ * writes its buffer to its domain's {@link DomainOutput} in file order, or fills it with one sequential read.
  *
  * <p>Every rank runs every cycle, whatever fails: a failure is remembered and returned (the caller
  * agrees on it after the last cycle), so no rank waits for a peer that gave up.
@@ -38,12 +37,12 @@ final class TwoPhase {
     int myDomain = plan.domainOf(coll.communicator().rank());
     ViewIntersection[] theirs = myDomain >= 0 ? intersections(all) : null;
     Exception failure = null;
-    DomainPart part = null;
+    DomainOutput part = null;
     byte[] buf = null;
     try {
       if (myDomain >= 0) {
         try {
-          part = DomainPart.create(fs, path, plan.domains(), myDomain, writeId, blockSize);
+          part = DomainOutput.open(fs, path, plan.domains(), myDomain, writeId, blockSize);
         } catch (IOException | RuntimeException e) {
           failure = e;
         }
@@ -85,7 +84,7 @@ final class TwoPhase {
             a = b;
           }
           try {
-            part.write(buf, 0, len);
+            part.write(lo, buf, 0, len);
           } catch (IOException | RuntimeException e) {
             failure = e;
           }

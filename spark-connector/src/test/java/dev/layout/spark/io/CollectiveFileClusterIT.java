@@ -80,7 +80,7 @@ class CollectiveFileClusterIT {
     }, IoResult.class).repartition(1).collect()); // a shuffle after it: Spark retries a barrier ShuffleMapStage, not a ResultStage
   }
 
-  /** Waits until a part's temporary file exists (the aggregators are writing), then kills an executor JVM. */
+  /** Waits until the aggregators are writing, then kills an executor JVM. */
   private static void killAnExecutorMidWrite(StandaloneClusterExtension.Cluster cluster, Path dir, CompletableFuture<?> run) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
     while (!run.isDone() && System.nanoTime() < deadline && !hasPartTemp(dir)) {
@@ -93,9 +93,18 @@ class CollectiveFileClusterIT {
     executors.get(0).destroyForcibly();
   }
 
+  /** True once an aggregator has written bytes: the local file system's one hidden file (a part's temporary file elsewhere) is not empty. */
   private static boolean hasPartTemp(Path dir) throws IOException {
     try (Stream<Path> s = Files.list(dir)) {
-      return s.anyMatch(p -> p.getFileName().toString().matches("\\.field\\.f64\\.\\w+\\.part-\\d+\\.[-\\w]+\\.tmp"));
+      return s.anyMatch(p -> p.getFileName().toString().matches("\\.field\\.f64\\.\\w+\\.(whole|part-\\d+\\.[-\\w]+\\.tmp)") && size(p) > 0);
+    }
+  }
+
+  private static long size(Path p) {
+    try {
+      return Files.size(p);
+    } catch (IOException e) {
+      return 0; // renamed or deleted since the listing
     }
   }
 

@@ -109,4 +109,72 @@ class CollectiveFileTest {
     })).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ranks 0 and 1 both write file byte 400");
     assertThat(dir.toFile().list()).isEmpty();
   }
+
+  private static IoResult writeBlock(CollectiveFile f, dev.layout.comm.Communicator comm, FieldSplit split) {
+    byte[] block = split.block(comm.rank());
+    try {
+      return f.writeAll(comm, new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank())), 0, Memory.ofArray(block), 0, Primitive.BYTE,
+          block.length);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private List<String> names() throws IOException {
+    try (Stream<java.nio.file.Path> s = Files.list(dir)) {
+      return s.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  @Test
+  void aDeferredWriteLeavesOneHiddenFileUntilCommitAndAbortRemovesIt() throws IOException {
+    FieldSplit split = new FieldSplit(new long[] {30, 41}, new int[] {2, 2});
+    CollectiveFile f = file("deferred.f64").deferCommit();
+    List<IoResult> results = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> {
+      writeBlock(f, comm, split); // a first attempt of the stage: the second replaces what it wrote
+      return writeBlock(f, comm, split);
+    });
+    assertThat(results).allSatisfy(r -> assertThat(r.committed()).isFalse());
+    assertThat(results.get(0).domains().count()).isGreaterThan(1);
+    // the domains are written in place into one file: no parts to join on a file system without concat
+    assertThat(names()).containsExactly(".deferred.f64." + f.writeId() + ".whole");
+    assertThat(f.commit(results.get(0))).isEqualTo(split.cells() * 8);
+    assertThat(names()).containsExactly("deferred.f64");
+    ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(dir.resolve("deferred.f64"))).order(ByteOrder.nativeOrder());
+    for (int i = 0; i < split.cells(); i++) {
+      assertThat(bytes.getDouble(i * 8)).as("cell %d", i).isEqualTo((double) i);
+    }
+
+    CollectiveFile g = file("aborted.f64").deferCommit();
+    InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> writeBlock(g, comm, split));
+    assertThat(g.abort()).isEqualTo(1);
+    assertThat(names()).containsExactly("deferred.f64");
+  }
+
+  @Test
+  void anExistingFileIsRefusedAtEveryRankAndLeavesNoHiddenFile() throws IOException {
+    FieldSplit split = new FieldSplit(new long[] {30, 41}, new int[] {2, 2});
+    Files.write(dir.resolve("taken.f64"), new byte[] {1, 2, 3});
+    CollectiveFile f = file("taken.f64");
+    assertThatThrownBy(() -> InProcessLauncher.runEach(split.ranks(), Duration.ofSeconds(30), comm -> writeBlock(f, comm, split)))
+        .hasMessageContaining("taken.f64 already exists");
+    assertThat(names()).containsExactly("taken.f64");
+    assertThat(Files.readAllBytes(dir.resolve("taken.f64"))).containsExactly(1, 2, 3);
+  }
+
+  @Test
+  void aNamedWriteIdNamesTheHiddenFileAndARetryUnderItReplacesTheFirstAttempt() throws IOException {
+    FieldSplit split = new FieldSplit(new long[] {30, 41}, new int[] {2, 2});
+    assertThatThrownBy(() -> file("x.f64").withWriteId("../up")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("collective file: write id '../up' (expected: 1-64 letters, digits, '-' or '_')");
+    CollectiveFile first = file("named.f64").withWriteId("stage-7_run2").deferCommit();
+    InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> writeBlock(first, comm, split));
+    assertThat(names()).containsExactly(".named.f64.stage-7_run2.whole");
+    // a new description (e.g. after a driver restart) with the same id: the retry replaces the attempt's file, one commit makes it
+    CollectiveFile retry = file("named.f64").withWriteId("stage-7_run2").deferCommit();
+    assertThat(retry.writeId()).isEqualTo("stage-7_run2");
+    List<IoResult> results = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> writeBlock(retry, comm, split));
+    assertThat(retry.commit(results.get(0))).isEqualTo(split.cells() * 8);
+    assertThat(names()).containsExactly("named.f64");
+  }
 }
