@@ -29,73 +29,94 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * }</pre>
  */
 public final class RecordSchemas {
-  /** Field metadata: the field's byte offset in its record. */
-  public static final String OFFSET_KEY = "layout.offset";
+    /** Field metadata: the field's byte offset in its record. */
+    public static final String OFFSET_KEY = "layout.offset";
 
-  private RecordSchemas() {}
+    private RecordSchemas() {}
 
-  /** A schema with one column per field of {@code layout} (a record batch of records). */
-  public static Schema schema(RecordLayout<?> layout) {
-    if (layout == null) {
-      throw new NullPointerException("schema: layout is null");
+    /** A schema with one column per field of {@code layout} (a record batch of records). */
+    public static Schema schema(RecordLayout<?> layout) {
+        if (layout == null) {
+            throw new NullPointerException("schema: layout is null");
+        }
+        return new Schema(
+                children(layout),
+                Map.of(LayoutIpc.DATATYPE_KEY, layout.datatype().toString()));
     }
-    return new Schema(children(layout), Map.of(LayoutIpc.DATATYPE_KEY, layout.datatype().toString()));
-  }
 
-  /** The record as one struct field named {@code name} (e.g. a column of records, or a nested member). */
-  public static Field struct(String name, RecordLayout<?> layout) {
-    if (name == null || layout == null) {
-      throw new NullPointerException("struct: " + (name == null ? "name" : "layout") + " is null");
+    /** The record as one struct field named {@code name} (e.g. a column of records, or a nested member). */
+    public static Field struct(String name, RecordLayout<?> layout) {
+        if (name == null || layout == null) {
+            throw new NullPointerException("struct: " + (name == null ? "name" : "layout") + " is null");
+        }
+        return new Field(
+                name,
+                new FieldType(
+                        false,
+                        ArrowType.Struct.INSTANCE,
+                        null,
+                        Map.of(LayoutIpc.DATATYPE_KEY, layout.datatype().toString())),
+                children(layout));
     }
-    return new Field(name, new FieldType(false, ArrowType.Struct.INSTANCE, null, Map.of(LayoutIpc.DATATYPE_KEY,
-        layout.datatype().toString())), children(layout));
-  }
 
-  private static List<Field> children(RecordLayout<?> layout) {
-    List<Field> out = new ArrayList<>();
-    for (MappedField f : layout.fields()) {
-      Map<String, String> meta = Map.of(OFFSET_KEY, Long.toString(f.offset()));
-      Field element = switch (f.kind()) {
-        case PRIMITIVE, PRIMITIVE_ARRAY -> new Field(f.kind() == MappedField.Kind.PRIMITIVE ? f.name() : "item",
-            new FieldType(false, arrowType(f), null, f.kind() == MappedField.Kind.PRIMITIVE ? meta : null), null);
-        case RECORD, RECORD_ARRAY -> f.kind() == MappedField.Kind.RECORD
-            ? withMetadata(struct(f.name(), f.nested()), meta) : struct("item", f.nested());
-      };
-      if (f.kind() == MappedField.Kind.PRIMITIVE_ARRAY || f.kind() == MappedField.Kind.RECORD_ARRAY) {
-        element = new Field(f.name(), new FieldType(false, new ArrowType.FixedSizeList(Math.toIntExact(f.count())), null, meta),
-            List.of(element));
-      }
-      out.add(element);
+    private static List<Field> children(RecordLayout<?> layout) {
+        List<Field> out = new ArrayList<>();
+        for (MappedField f : layout.fields()) {
+            Map<String, String> meta = Map.of(OFFSET_KEY, Long.toString(f.offset()));
+            Field element =
+                    switch (f.kind()) {
+                        case PRIMITIVE, PRIMITIVE_ARRAY ->
+                            new Field(
+                                    f.kind() == MappedField.Kind.PRIMITIVE ? f.name() : "item",
+                                    new FieldType(
+                                            false,
+                                            arrowType(f),
+                                            null,
+                                            f.kind() == MappedField.Kind.PRIMITIVE ? meta : null),
+                                    null);
+                        case RECORD, RECORD_ARRAY ->
+                            f.kind() == MappedField.Kind.RECORD
+                                    ? withMetadata(struct(f.name(), f.nested()), meta)
+                                    : struct("item", f.nested());
+                    };
+            if (f.kind() == MappedField.Kind.PRIMITIVE_ARRAY || f.kind() == MappedField.Kind.RECORD_ARRAY) {
+                element = new Field(
+                        f.name(),
+                        new FieldType(false, new ArrowType.FixedSizeList(Math.toIntExact(f.count())), null, meta),
+                        List.of(element));
+            }
+            out.add(element);
+        }
+        return out;
     }
-    return out;
-  }
 
-  private static Field withMetadata(Field f, Map<String, String> extra) {
-    Map<String, String> m = new java.util.HashMap<>(f.getMetadata());
-    m.putAll(extra);
-    return new Field(f.getName(), new FieldType(f.isNullable(), f.getType(), null, m), f.getChildren());
-  }
+    private static Field withMetadata(Field f, Map<String, String> extra) {
+        Map<String, String> m = new java.util.HashMap<>(f.getMetadata());
+        m.putAll(extra);
+        return new Field(f.getName(), new FieldType(f.isNullable(), f.getType(), null, m), f.getChildren());
+    }
 
-  private static ArrowType arrowType(MappedField f) {
-    Class<?> j = f.javaType().isArray() ? f.javaType().getComponentType() : f.javaType();
-    if (j == boolean.class) {
-      return ArrowType.Bool.INSTANCE;
+    private static ArrowType arrowType(MappedField f) {
+        Class<?> j = f.javaType().isArray() ? f.javaType().getComponentType() : f.javaType();
+        if (j == boolean.class) {
+            return ArrowType.Bool.INSTANCE;
+        }
+        Datatype t = f.elementType();
+        if (!(t instanceof Primitive p)) {
+            throw new IllegalArgumentException(
+                    "schema: field " + f.name() + " element type " + t + " (expected: a primitive)");
+        }
+        return switch (p) {
+            case BYTE, INT8 -> new ArrowType.Int(8, true);
+            case INT16 -> new ArrowType.Int(16, true);
+            case INT32 -> new ArrowType.Int(32, true);
+            case INT64 -> new ArrowType.Int(64, true);
+            case UINT8 -> new ArrowType.Int(8, false);
+            case UINT16 -> new ArrowType.Int(16, false);
+            case UINT32 -> new ArrowType.Int(32, false);
+            case UINT64 -> new ArrowType.Int(64, false);
+            case FLOAT32 -> new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+            case FLOAT64 -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+        };
     }
-    Datatype t = f.elementType();
-    if (!(t instanceof Primitive p)) {
-      throw new IllegalArgumentException("schema: field " + f.name() + " element type " + t + " (expected: a primitive)");
-    }
-    return switch (p) {
-      case BYTE, INT8 -> new ArrowType.Int(8, true);
-      case INT16 -> new ArrowType.Int(16, true);
-      case INT32 -> new ArrowType.Int(32, true);
-      case INT64 -> new ArrowType.Int(64, true);
-      case UINT8 -> new ArrowType.Int(8, false);
-      case UINT16 -> new ArrowType.Int(16, false);
-      case UINT32 -> new ArrowType.Int(32, false);
-      case UINT64 -> new ArrowType.Int(64, false);
-      case FLOAT32 -> new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
-      case FLOAT64 -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
-    };
-  }
 }

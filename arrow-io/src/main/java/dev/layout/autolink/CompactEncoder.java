@@ -21,326 +21,339 @@ import java.util.List;
  * #RETAINED_BYTES} are dropped after the call.
  */
 final class CompactEncoder {
-  static final VarHandle I16 = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-  static final VarHandle I32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-  static final VarHandle I64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    static final VarHandle I16 = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+    static final VarHandle I32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    static final VarHandle I64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-  /** Largest graph, in nodes, whose tables an encoder keeps for its next call. */
-  static final int RETAINED_NODES = 1 << 14;
-  /** Largest packet buffer, in bytes, an encoder keeps for its next call. */
-  static final int RETAINED_BYTES = 1 << 20;
+    /** Largest graph, in nodes, whose tables an encoder keeps for its next call. */
+    static final int RETAINED_NODES = 1 << 14;
+    /** Largest packet buffer, in bytes, an encoder keeps for its next call. */
+    static final int RETAINED_BYTES = 1 << 20;
 
-  private final TypeRegistry registry;
-  private final NodeType[] byId;
-  private final boolean raw;
-  private boolean busy;
-  private byte[] buf;
-  private int pos;
+    private final TypeRegistry registry;
+    private final NodeType[] byId;
+    private final boolean raw;
+    private boolean busy;
+    private byte[] buf;
+    private int pos;
 
-  // Nodes in the order they were met (node number = position) and their types.
-  private Object[] nodes;
-  private NodeType[] types;
-  private int count;
+    // Nodes in the order they were met (node number = position) and their types.
+    private Object[] nodes;
+    private NodeType[] types;
+    private int count;
 
-  // Identity map object -> node number: open addressing on identity hash codes, slot = number + 1
-  // (0 empty); nodes[number] is the key, so one int array is the whole table.
-  private int[] slots;
-  private int shift;
+    // Identity map object -> node number: open addressing on identity hash codes, slot = number + 1
+    // (0 empty); nodes[number] is the key, so one int array is the whole table.
+    private int[] slots;
+    private int shift;
 
-  CompactEncoder(TypeRegistry registry, boolean raw) {
-    this.registry = registry;
-    this.byId = new NodeType[registry.size()];
-    for (int i = 0; i < byId.length; i++) {
-      byId[i] = registry.type(i);
-    }
-    this.raw = raw && Columns.RAW;
-    fresh();
-  }
-
-  private void fresh() {
-    buf = new byte[4096];
-    nodes = new Object[256];
-    types = new NodeType[256];
-    slots = new int[1024];
-    shift = 32 - 10;
-  }
-
-  /**
-   * The compact packet of the graph from {@code root} (may be null), or null if the graph has more
-   * than {@code maxNodes} nodes or its packet more than {@code maxBytes} bytes. A call made while
-   * this encoder is busy (the same thread, from inside a traversal) uses an encoder of its own.
-   *
-   * @throws IllegalArgumentException for a node of an unregistered class or a reference field
-   *     holding another class than its declared one
-   */
-  byte[] encode(Object root, int maxNodes, long maxBytes) {
-    if (busy) {
-      return new CompactEncoder(registry, raw).encode(root, maxNodes, maxBytes);
-    }
-    busy = true;
-    try {
-      return run(root, maxNodes, maxBytes);
-    } finally {
-      if (count > RETAINED_NODES || buf.length > RETAINED_BYTES) {
+    CompactEncoder(TypeRegistry registry, boolean raw) {
+        this.registry = registry;
+        this.byId = new NodeType[registry.size()];
+        for (int i = 0; i < byId.length; i++) {
+            byId[i] = registry.type(i);
+        }
+        this.raw = raw && Columns.RAW;
         fresh();
-      } else {
-        Arrays.fill(nodes, 0, count, null); // keep no reference to the graph
-        if (slots.length > 8 * Math.max(count, 128)) { // much larger than this graph needed: clearing it would cost more
-          slots = new int[1024];
-          shift = 32 - 10;
-        } else {
-          Arrays.fill(slots, 0);
-        }
-      }
-      count = 0;
-      pos = 0;
-      busy = false;
     }
-  }
 
-  /** The packet buffer kept for the next call, in bytes (tests). */
-  int bufferCapacity() {
-    return buf.length;
-  }
+    private void fresh() {
+        buf = new byte[4096];
+        nodes = new Object[256];
+        types = new NodeType[256];
+        slots = new int[1024];
+        shift = 32 - 10;
+    }
 
-  private byte[] run(Object root, int maxNodes, long maxBytes) {
-    I32.set(buf, 0, Packet.MAGIC);
-    buf[4] = (byte) Packet.Kind.COMPACT.ordinal();
-    buf[5] = Packet.VERSION;
-    I64.set(buf, Packet.PREFIX, registry.fingerprint());
-    pos = Packet.COMPACT_FIXED;
-    int entryType = -1;
-    if (root != null) {
-      NodeType rt = registry.typeOf(root.getClass());
-      if (rt == null) {
-        throw new IllegalArgumentException("aggregate: node class " + root.getClass().getName() + " (expected: a registered type, one of "
-            + registry.types().stream().map(Class::getSimpleName).toList() + ")");
-      }
-      entryType = rt.id;
-      put(root, IdentityIndex.hash(root) >>> shift, rt);
-    }
-    for (int i = 0; i < count; i++) {
-      if (count > maxNodes || pos > maxBytes) {
-        return null;
-      }
-      try {
-        NodeType t = types[i];
-        if (raw && t.direct) {
-          writeDirect(nodes[i], t);
-        } else {
-          write(nodes[i], t);
+    /**
+     * The compact packet of the graph from {@code root} (may be null), or null if the graph has more
+     * than {@code maxNodes} nodes or its packet more than {@code maxBytes} bytes. A call made while
+     * this encoder is busy (the same thread, from inside a traversal) uses an encoder of its own.
+     *
+     * @throws IllegalArgumentException for a node of an unregistered class or a reference field
+     *     holding another class than its declared one
+     */
+    byte[] encode(Object root, int maxNodes, long maxBytes) {
+        if (busy) {
+            return new CompactEncoder(registry, raw).encode(root, maxNodes, maxBytes);
         }
-      } catch (RuntimeException | Error e) {
-        throw e;
-      } catch (Throwable e) {
-        throw new IllegalStateException(e);
-      }
-    }
-    if (count > maxNodes || pos > maxBytes) {
-      return null;
-    }
-    I32.set(buf, Packet.PREFIX + 8, count);
-    I32.set(buf, Packet.PREFIX + 12, entryType);
-    return Arrays.copyOf(buf, pos);
-  }
-
-  /** Appends node o's fields (o of a {@link NodeType#direct} type t): the common kinds inline, the others one by one. */
-  private void writeDirect(Object o, NodeType t) throws Throwable {
-    NodeField[] fs = t.fieldArray;
-    ensure(fs.length * 8L);
-    for (NodeField f : fs) {
-      long off = f.offset;
-      switch (f.kind) {
-        case INT -> {
-          I32.set(buf, pos, U.getInt(o, off));
-          pos += 4;
-        }
-        case LONG -> {
-          I64.set(buf, pos, U.getLong(o, off));
-          pos += 8;
-        }
-        case REF -> {
-          int r = reference(U.getObject(o, off), f, t);
-          I32.set(buf, pos, r);
-          pos += 4;
-        }
-        default -> field(o, t, f);
-      }
-    }
-  }
-
-  /** Appends node o's fields (o of type t). */
-  private void write(Object o, NodeType t) throws Throwable {
-    ensure(t.fieldArray.length * 8L);
-    for (NodeField f : t.fieldArray) {
-      field(o, t, f);
-    }
-  }
-
-  /** Appends field f of node o (of type t), room for the fixed part of the row ensured. */
-  private void field(Object o, NodeType t, NodeField f) throws Throwable {
-    {
-      boolean direct = raw && f.offset >= 0;
-      long off = f.offset;
-      byte[] b = buf;
-      switch (f.kind) {
-        case BOOLEAN -> b[pos++] = (byte) ((direct ? U.getBoolean(o, off) : (boolean) f.getter.invokeExact(o)) ? 1 : 0);
-        case BYTE -> b[pos++] = direct ? U.getByte(o, off) : (byte) f.getter.invokeExact(o);
-        case SHORT -> {
-          I16.set(b, pos, direct ? U.getShort(o, off) : (short) f.getter.invokeExact(o));
-          pos += 2;
-        }
-        case CHAR -> {
-          I16.set(b, pos, (short) (direct ? U.getChar(o, off) : (char) f.getter.invokeExact(o)));
-          pos += 2;
-        }
-        case INT -> {
-          I32.set(b, pos, direct ? U.getInt(o, off) : (int) f.getter.invokeExact(o));
-          pos += 4;
-        }
-        case FLOAT -> {
-          I32.set(b, pos, Float.floatToRawIntBits(direct ? U.getFloat(o, off) : (float) f.getter.invokeExact(o)));
-          pos += 4;
-        }
-        case LONG -> {
-          I64.set(b, pos, direct ? U.getLong(o, off) : (long) f.getter.invokeExact(o));
-          pos += 8;
-        }
-        case DOUBLE -> {
-          I64.set(b, pos, Double.doubleToRawLongBits(direct ? U.getDouble(o, off) : (double) f.getter.invokeExact(o)));
-          pos += 8;
-        }
-        case STRING -> {
-          String s = (String) object(f, o, direct);
-          bytes(s == null ? null : s.getBytes(StandardCharsets.UTF_8), t);
-        }
-        case BYTES -> bytes((byte[]) object(f, o, direct), t);
-        case REF -> {
-          int r = reference(object(f, o, direct), f, t);
-          I32.set(buf, pos, r);
-          pos += 4;
-        }
-        case REF_ARRAY -> {
-          Object[] a = (Object[]) object(f, o, direct);
-          I32.set(b, pos, a == null ? -1 : a.length);
-          pos += 4;
-          if (a != null) {
-            ensure(4L * a.length + 8L * t.fieldArray.length);
-            for (Object x : a) {
-              int r = reference(x, f, t);
-              I32.set(buf, pos, r);
-              pos += 4;
+        busy = true;
+        try {
+            return run(root, maxNodes, maxBytes);
+        } finally {
+            if (count > RETAINED_NODES || buf.length > RETAINED_BYTES) {
+                fresh();
+            } else {
+                Arrays.fill(nodes, 0, count, null); // keep no reference to the graph
+                if (slots.length
+                        > 8 * Math.max(count, 128)) { // much larger than this graph needed: clearing it would cost more
+                    slots = new int[1024];
+                    shift = 32 - 10;
+                } else {
+                    Arrays.fill(slots, 0);
+                }
             }
-          }
+            count = 0;
+            pos = 0;
+            busy = false;
         }
-        case REF_LIST -> {
-          List<?> a = (List<?>) object(f, o, direct);
-          I32.set(b, pos, a == null ? -1 : a.size());
-          pos += 4;
-          if (a != null) {
-            ensure(4L * a.size() + 8L * t.fieldArray.length);
-            int n = 0;
-            for (Object x : a) {
-              int r = reference(x, f, t);
-              I32.set(buf, pos, r);
-              pos += 4;
-              n++;
+    }
+
+    /** The packet buffer kept for the next call, in bytes (tests). */
+    int bufferCapacity() {
+        return buf.length;
+    }
+
+    private byte[] run(Object root, int maxNodes, long maxBytes) {
+        I32.set(buf, 0, Packet.MAGIC);
+        buf[4] = (byte) Packet.Kind.COMPACT.ordinal();
+        buf[5] = Packet.VERSION;
+        I64.set(buf, Packet.PREFIX, registry.fingerprint());
+        pos = Packet.COMPACT_FIXED;
+        int entryType = -1;
+        if (root != null) {
+            NodeType rt = registry.typeOf(root.getClass());
+            if (rt == null) {
+                throw new IllegalArgumentException("aggregate: node class "
+                        + root.getClass().getName() + " (expected: a registered type, one of "
+                        + registry.types().stream().map(Class::getSimpleName).toList() + ")");
             }
-            if (n != a.size()) {
-              throw new IllegalArgumentException("aggregate: list " + t.type.getSimpleName() + "." + f.name + " changed during aggregation");
-            }
-          }
+            entryType = rt.id;
+            put(root, IdentityIndex.hash(root) >>> shift, rt);
         }
-      }
+        for (int i = 0; i < count; i++) {
+            if (count > maxNodes || pos > maxBytes) {
+                return null;
+            }
+            try {
+                NodeType t = types[i];
+                if (raw && t.direct) {
+                    writeDirect(nodes[i], t);
+                } else {
+                    write(nodes[i], t);
+                }
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        if (count > maxNodes || pos > maxBytes) {
+            return null;
+        }
+        I32.set(buf, Packet.PREFIX + 8, count);
+        I32.set(buf, Packet.PREFIX + 12, entryType);
+        return Arrays.copyOf(buf, pos);
     }
-  }
 
-  private static Object object(NodeField f, Object o, boolean direct) {
-    return direct ? U.getObject(o, f.offset) : GraphEncoder.get(f, o);
-  }
+    /** Appends node o's fields (o of a {@link NodeType#direct} type t): the common kinds inline, the others one by one. */
+    private void writeDirect(Object o, NodeType t) throws Throwable {
+        NodeField[] fs = t.fieldArray;
+        ensure(fs.length * 8L);
+        for (NodeField f : fs) {
+            long off = f.offset;
+            switch (f.kind) {
+                case INT -> {
+                    I32.set(buf, pos, U.getInt(o, off));
+                    pos += 4;
+                }
+                case LONG -> {
+                    I64.set(buf, pos, U.getLong(o, off));
+                    pos += 8;
+                }
+                case REF -> {
+                    int r = reference(U.getObject(o, off), f, t);
+                    I32.set(buf, pos, r);
+                    pos += 4;
+                }
+                default -> field(o, t, f);
+            }
+        }
+    }
 
-  /** int32 length (-1 for null), then the bytes; keeps room for the rest of a row of t. */
-  private void bytes(byte[] v, NodeType t) {
-    I32.set(buf, pos, v == null ? -1 : v.length);
-    pos += 4;
-    if (v != null) {
-      ensure(v.length + 8L * t.fieldArray.length);
-      System.arraycopy(v, 0, buf, pos, v.length);
-      pos += v.length;
+    /** Appends node o's fields (o of type t). */
+    private void write(Object o, NodeType t) throws Throwable {
+        ensure(t.fieldArray.length * 8L);
+        for (NodeField f : t.fieldArray) {
+            field(o, t, f);
+        }
     }
-  }
 
-  /** The node number of x reached through field f of a node of type from (-1 for null), numbering x if new. */
-  private int reference(Object x, NodeField f, NodeType from) {
-    if (x == null) {
-      return -1;
+    /** Appends field f of node o (of type t), room for the fixed part of the row ensured. */
+    private void field(Object o, NodeType t, NodeField f) throws Throwable {
+        {
+            boolean direct = raw && f.offset >= 0;
+            long off = f.offset;
+            byte[] b = buf;
+            switch (f.kind) {
+                case BOOLEAN ->
+                    b[pos++] = (byte) ((direct ? U.getBoolean(o, off) : (boolean) f.getter.invokeExact(o)) ? 1 : 0);
+                case BYTE -> b[pos++] = direct ? U.getByte(o, off) : (byte) f.getter.invokeExact(o);
+                case SHORT -> {
+                    I16.set(b, pos, direct ? U.getShort(o, off) : (short) f.getter.invokeExact(o));
+                    pos += 2;
+                }
+                case CHAR -> {
+                    I16.set(b, pos, (short) (direct ? U.getChar(o, off) : (char) f.getter.invokeExact(o)));
+                    pos += 2;
+                }
+                case INT -> {
+                    I32.set(b, pos, direct ? U.getInt(o, off) : (int) f.getter.invokeExact(o));
+                    pos += 4;
+                }
+                case FLOAT -> {
+                    I32.set(
+                            b,
+                            pos,
+                            Float.floatToRawIntBits(direct ? U.getFloat(o, off) : (float) f.getter.invokeExact(o)));
+                    pos += 4;
+                }
+                case LONG -> {
+                    I64.set(b, pos, direct ? U.getLong(o, off) : (long) f.getter.invokeExact(o));
+                    pos += 8;
+                }
+                case DOUBLE -> {
+                    I64.set(
+                            b,
+                            pos,
+                            Double.doubleToRawLongBits(
+                                    direct ? U.getDouble(o, off) : (double) f.getter.invokeExact(o)));
+                    pos += 8;
+                }
+                case STRING -> {
+                    String s = (String) object(f, o, direct);
+                    bytes(s == null ? null : s.getBytes(StandardCharsets.UTF_8), t);
+                }
+                case BYTES -> bytes((byte[]) object(f, o, direct), t);
+                case REF -> {
+                    int r = reference(object(f, o, direct), f, t);
+                    I32.set(buf, pos, r);
+                    pos += 4;
+                }
+                case REF_ARRAY -> {
+                    Object[] a = (Object[]) object(f, o, direct);
+                    I32.set(b, pos, a == null ? -1 : a.length);
+                    pos += 4;
+                    if (a != null) {
+                        ensure(4L * a.length + 8L * t.fieldArray.length);
+                        for (Object x : a) {
+                            int r = reference(x, f, t);
+                            I32.set(buf, pos, r);
+                            pos += 4;
+                        }
+                    }
+                }
+                case REF_LIST -> {
+                    List<?> a = (List<?>) object(f, o, direct);
+                    I32.set(b, pos, a == null ? -1 : a.size());
+                    pos += 4;
+                    if (a != null) {
+                        ensure(4L * a.size() + 8L * t.fieldArray.length);
+                        int n = 0;
+                        for (Object x : a) {
+                            int r = reference(x, f, t);
+                            I32.set(buf, pos, r);
+                            pos += 4;
+                            n++;
+                        }
+                        if (n != a.size()) {
+                            throw new IllegalArgumentException("aggregate: list " + t.type.getSimpleName() + "."
+                                    + f.name + " changed during aggregation");
+                        }
+                    }
+                }
+            }
+        }
     }
-    if (x.getClass() != f.target) {
-      throw wrongClass(x, f, from);
-    }
-    int[] s = slots;
-    int mask = s.length - 1;
-    int i = IdentityIndex.hash(x) >>> shift;
-    for (int v; (v = s[i]) != 0; i = (i + 1) & mask) {
-      if (nodes[v - 1] == x) {
-        return v - 1;
-      }
-    }
-    return put(x, i, byId[f.targetId]);
-  }
 
-  private IllegalArgumentException wrongClass(Object x, NodeField f, NodeType from) {
-    NodeType actual = registry.typeOf(x.getClass());
-    return new IllegalArgumentException("aggregate: field " + from.type.getSimpleName() + "." + f.name + " holds a "
-        + (actual == null ? x.getClass().getName() + " (not registered)" : actual.type.getName()) + " (expected: exactly "
-        + f.target.getName() + ", subclasses need their own field type)");
-  }
-
-  /** Numbers x (new) with the next node number, its table slot being {@code slot}. */
-  private int put(Object x, int slot, NodeType t) {
-    int n = count;
-    if (n == nodes.length) {
-      growNodes();
+    private static Object object(NodeField f, Object o, boolean direct) {
+        return direct ? U.getObject(o, f.offset) : GraphEncoder.get(f, o);
     }
-    nodes[n] = x;
-    types[n] = t;
-    slots[slot] = n + 1;
-    count = n + 1;
-    if (2L * count > slots.length) {
-      grow();
-    }
-    return n;
-  }
 
-  private void growNodes() {
-    int len = (int) Math.min(Integer.MAX_VALUE - 8L, nodes.length * 2L);
-    nodes = Arrays.copyOf(nodes, len);
-    types = Arrays.copyOf(types, len);
-  }
-
-  private void grow() {
-    int[] s = new int[slots.length * 4];
-    int sh = shift - 2;
-    int mask = s.length - 1;
-    for (int k = 0; k < count; k++) {
-      int i = IdentityIndex.hash(nodes[k]) >>> sh;
-      while (s[i] != 0) {
-        i = (i + 1) & mask;
-      }
-      s[i] = k + 1;
+    /** int32 length (-1 for null), then the bytes; keeps room for the rest of a row of t. */
+    private void bytes(byte[] v, NodeType t) {
+        I32.set(buf, pos, v == null ? -1 : v.length);
+        pos += 4;
+        if (v != null) {
+            ensure(v.length + 8L * t.fieldArray.length);
+            System.arraycopy(v, 0, buf, pos, v.length);
+            pos += v.length;
+        }
     }
-    slots = s;
-    shift = sh;
-  }
 
-  /** Room for {@code more} bytes past pos. */
-  private void ensure(long more) {
-    long need = pos + more;
-    if (need > buf.length) {
-      if (need > Integer.MAX_VALUE - 8) {
-        throw new IllegalArgumentException("aggregate: compact packet of more than " + need + " bytes (expected: < 2 GiB)");
-      }
-      buf = Arrays.copyOf(buf, (int) Math.min(Integer.MAX_VALUE - 8L, Math.max(need, buf.length * 2L)));
+    /** The node number of x reached through field f of a node of type from (-1 for null), numbering x if new. */
+    private int reference(Object x, NodeField f, NodeType from) {
+        if (x == null) {
+            return -1;
+        }
+        if (x.getClass() != f.target) {
+            throw wrongClass(x, f, from);
+        }
+        int[] s = slots;
+        int mask = s.length - 1;
+        int i = IdentityIndex.hash(x) >>> shift;
+        for (int v; (v = s[i]) != 0; i = (i + 1) & mask) {
+            if (nodes[v - 1] == x) {
+                return v - 1;
+            }
+        }
+        return put(x, i, byId[f.targetId]);
     }
-  }
+
+    private IllegalArgumentException wrongClass(Object x, NodeField f, NodeType from) {
+        NodeType actual = registry.typeOf(x.getClass());
+        return new IllegalArgumentException("aggregate: field " + from.type.getSimpleName() + "." + f.name + " holds a "
+                + (actual == null ? x.getClass().getName() + " (not registered)" : actual.type.getName())
+                + " (expected: exactly "
+                + f.target.getName() + ", subclasses need their own field type)");
+    }
+
+    /** Numbers x (new) with the next node number, its table slot being {@code slot}. */
+    private int put(Object x, int slot, NodeType t) {
+        int n = count;
+        if (n == nodes.length) {
+            growNodes();
+        }
+        nodes[n] = x;
+        types[n] = t;
+        slots[slot] = n + 1;
+        count = n + 1;
+        if (2L * count > slots.length) {
+            grow();
+        }
+        return n;
+    }
+
+    private void growNodes() {
+        int len = (int) Math.min(Integer.MAX_VALUE - 8L, nodes.length * 2L);
+        nodes = Arrays.copyOf(nodes, len);
+        types = Arrays.copyOf(types, len);
+    }
+
+    private void grow() {
+        int[] s = new int[slots.length * 4];
+        int sh = shift - 2;
+        int mask = s.length - 1;
+        for (int k = 0; k < count; k++) {
+            int i = IdentityIndex.hash(nodes[k]) >>> sh;
+            while (s[i] != 0) {
+                i = (i + 1) & mask;
+            }
+            s[i] = k + 1;
+        }
+        slots = s;
+        shift = sh;
+    }
+
+    /** Room for {@code more} bytes past pos. */
+    private void ensure(long more) {
+        long need = pos + more;
+        if (need > buf.length) {
+            if (need > Integer.MAX_VALUE - 8) {
+                throw new IllegalArgumentException(
+                        "aggregate: compact packet of more than " + need + " bytes (expected: < 2 GiB)");
+            }
+            buf = Arrays.copyOf(buf, (int) Math.min(Integer.MAX_VALUE - 8L, Math.max(need, buf.length * 2L)));
+        }
+    }
 }

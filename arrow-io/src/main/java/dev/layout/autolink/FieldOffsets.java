@@ -11,30 +11,33 @@ import java.lang.reflect.Modifier;
  * checks every node's class exactly, and expansion creates the nodes itself.
  */
 final class FieldOffsets {
-  private FieldOffsets() {}
+    private FieldOffsets() {}
 
-  static final sun.misc.Unsafe U = unsafe();
+    static final sun.misc.Unsafe U = unsafe();
 
-  private static sun.misc.Unsafe unsafe() {
-    try {
-      Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-      f.setAccessible(true);
-      return (sun.misc.Unsafe) f.get(null);
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      return null; // method handles only
+    private static sun.misc.Unsafe unsafe() {
+        try {
+            Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+            f.setAccessible(true);
+            return (sun.misc.Unsafe) f.get(null);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null; // method handles only
+        }
     }
-  }
 
-  /** The field's offset, or -1 where only its method handles may be used. */
-  @SuppressWarnings("deprecation")
-  static long of(Field f) {
-    if (U == null || Modifier.isStatic(f.getModifiers()) || f.getDeclaringClass().isRecord() || f.getDeclaringClass().isHidden()) {
-      return -1;
+    /** The field's offset, or -1 where only its method handles may be used. */
+    @SuppressWarnings("deprecation")
+    static long of(Field f) {
+        if (U == null
+                || Modifier.isStatic(f.getModifiers())
+                || f.getDeclaringClass().isRecord()
+                || f.getDeclaringClass().isHidden()) {
+            return -1;
+        }
+        try {
+            return U.objectFieldOffset(f);
+        } catch (RuntimeException e) {
+            return -1;
+        }
     }
-    try {
-      return U.objectFieldOffset(f);
-    } catch (RuntimeException e) {
-      return -1;
-    }
-  }
 }

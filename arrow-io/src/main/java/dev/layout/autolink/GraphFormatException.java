@@ -5,13 +5,13 @@ package dev.layout.autolink;
  * graph is returned: expansion never hands back a half-linked graph.
  */
 public final class GraphFormatException extends IllegalArgumentException {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  public GraphFormatException(String message) {
-    super(message);
-  }
+    public GraphFormatException(String message) {
+        super(message);
+    }
 
-  public GraphFormatException(String message, Throwable cause) {
-    super(message, cause);
-  }
+    public GraphFormatException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

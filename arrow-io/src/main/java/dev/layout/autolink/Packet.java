@@ -35,118 +35,121 @@ import java.nio.ByteOrder;
  * <p>A packet wraps its byte array without copying; do not modify the array after wrapping.
  */
 public final class Packet {
-  static final int MAGIC = 0x4B4E4C41; // "ALNK" little-endian
-  static final byte VERSION = 2;
-  static final int PREFIX = 8;
-  static final int HEADER_FIXED = PREFIX + 20;
-  static final int DATA_FIXED = PREFIX + 12;
-  static final int COMPACT_FIXED = PREFIX + 16;
+    static final int MAGIC = 0x4B4E4C41; // "ALNK" little-endian
+    static final byte VERSION = 2;
+    static final int PREFIX = 8;
+    static final int HEADER_FIXED = PREFIX + 20;
+    static final int DATA_FIXED = PREFIX + 12;
+    static final int COMPACT_FIXED = PREFIX + 16;
 
-  /** The packet kinds (the wire's kind byte is the ordinal). */
-  public enum Kind {
-    /** Columnar form: the graph's node counts and entry, before its data packets. */
-    HEADER,
-    /** Columnar form: an Arrow record batch of consecutive nodes of one type. */
-    DATA,
-    /** A whole small graph in one packet, row by row. */
-    COMPACT
-  }
+    /** The packet kinds (the wire's kind byte is the ordinal). */
+    public enum Kind {
+        /** Columnar form: the graph's node counts and entry, before its data packets. */
+        HEADER,
+        /** Columnar form: an Arrow record batch of consecutive nodes of one type. */
+        DATA,
+        /** A whole small graph in one packet, row by row. */
+        COMPACT
+    }
 
-  private final byte[] bytes;
+    private final byte[] bytes;
 
-  private Packet(byte[] bytes) {
-    this.bytes = bytes;
-  }
+    private Packet(byte[] bytes) {
+        this.bytes = bytes;
+    }
 
-  /** Wraps received bytes; nothing is validated until the packet is expanded, except the length. */
-  public static Packet wrap(byte[] bytes) {
-    if (bytes == null) {
-      throw new NullPointerException("wrap: bytes is null");
+    /** Wraps received bytes; nothing is validated until the packet is expanded, except the length. */
+    public static Packet wrap(byte[] bytes) {
+        if (bytes == null) {
+            throw new NullPointerException("wrap: bytes is null");
+        }
+        return new Packet(bytes);
     }
-    return new Packet(bytes);
-  }
 
-  /** The wire bytes (not a copy). */
-  public byte[] bytes() {
-    return bytes;
-  }
+    /** The wire bytes (not a copy). */
+    public byte[] bytes() {
+        return bytes;
+    }
 
-  public int byteSize() {
-    return bytes.length;
-  }
+    public int byteSize() {
+        return bytes.length;
+    }
 
-  ByteBuffer buffer() {
-    return ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-  }
+    ByteBuffer buffer() {
+        return ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    }
 
-  /** The kind, or a {@link GraphFormatException} if the prefix is not an AutoLink packet. */
-  public Kind kind() {
-    if (bytes.length < PREFIX) {
-      throw new GraphFormatException("packet: length " + bytes.length + " (expected: >= " + PREFIX + ")");
+    /** The kind, or a {@link GraphFormatException} if the prefix is not an AutoLink packet. */
+    public Kind kind() {
+        if (bytes.length < PREFIX) {
+            throw new GraphFormatException("packet: length " + bytes.length + " (expected: >= " + PREFIX + ")");
+        }
+        ByteBuffer b = buffer();
+        int magic = b.getInt(0);
+        if (magic != MAGIC) {
+            throw new GraphFormatException("packet: magic 0x" + Integer.toHexString(magic) + " (expected: 0x"
+                    + Integer.toHexString(MAGIC) + ")");
+        }
+        byte version = b.get(5);
+        if (version != VERSION) {
+            throw new GraphFormatException("packet: version " + version + " (expected: " + VERSION + ")");
+        }
+        byte k = b.get(4);
+        if (k == 0) {
+            return Kind.HEADER;
+        }
+        if (k == 1) {
+            return Kind.DATA;
+        }
+        if (k == 2) {
+            return Kind.COMPACT;
+        }
+        throw new GraphFormatException("packet: kind " + k + " (expected: 0 header, 1 data or 2 compact)");
     }
-    ByteBuffer b = buffer();
-    int magic = b.getInt(0);
-    if (magic != MAGIC) {
-      throw new GraphFormatException("packet: magic 0x" + Integer.toHexString(magic) + " (expected: 0x" + Integer.toHexString(MAGIC) + ")");
-    }
-    byte version = b.get(5);
-    if (version != VERSION) {
-      throw new GraphFormatException("packet: version " + version + " (expected: " + VERSION + ")");
-    }
-    byte k = b.get(4);
-    if (k == 0) {
-      return Kind.HEADER;
-    }
-    if (k == 1) {
-      return Kind.DATA;
-    }
-    if (k == 2) {
-      return Kind.COMPACT;
-    }
-    throw new GraphFormatException("packet: kind " + k + " (expected: 0 header, 1 data or 2 compact)");
-  }
 
-  /** Writes {@code int32 length} and the bytes (a framing for byte streams). */
-  public void writeTo(DataOutput out) throws IOException {
-    out.writeInt(bytes.length);
-    out.write(bytes);
-  }
+    /** Writes {@code int32 length} and the bytes (a framing for byte streams). */
+    public void writeTo(DataOutput out) throws IOException {
+        out.writeInt(bytes.length);
+        out.write(bytes);
+    }
 
-  /**
-   * Reads one framed packet written by {@link #writeTo}; returns null at a clean end of stream. The
-   * length is checked against {@code maxBytes} before anything is allocated.
-   */
-  public static Packet readFrom(DataInput in, int maxBytes) throws IOException {
-    int len;
-    try {
-      len = in.readInt();
-    } catch (EOFException e) {
-      return null;
+    /**
+     * Reads one framed packet written by {@link #writeTo}; returns null at a clean end of stream. The
+     * length is checked against {@code maxBytes} before anything is allocated.
+     */
+    public static Packet readFrom(DataInput in, int maxBytes) throws IOException {
+        int len;
+        try {
+            len = in.readInt();
+        } catch (EOFException e) {
+            return null;
+        }
+        if (len < PREFIX || len > maxBytes) {
+            throw new GraphFormatException(
+                    "readFrom: packet length " + len + " (expected: " + PREFIX + ".." + maxBytes + ")");
+        }
+        byte[] b = new byte[len];
+        try {
+            in.readFully(b);
+        } catch (EOFException e) {
+            throw new GraphFormatException("readFrom: packet truncated (expected: " + len + " bytes)", e);
+        }
+        return new Packet(b);
     }
-    if (len < PREFIX || len > maxBytes) {
-      throw new GraphFormatException("readFrom: packet length " + len + " (expected: " + PREFIX + ".." + maxBytes + ")");
-    }
-    byte[] b = new byte[len];
-    try {
-      in.readFully(b);
-    } catch (EOFException e) {
-      throw new GraphFormatException("readFrom: packet truncated (expected: " + len + " bytes)", e);
-    }
-    return new Packet(b);
-  }
 
-  @Override
-  public String toString() {
-    try {
-      ByteBuffer b = buffer();
-      return switch (kind()) {
-        case HEADER -> "Packet[header, " + b.getInt(PREFIX + 8) + " types, " + bytes.length + " bytes]";
-        case DATA -> "Packet[data, type " + b.getInt(PREFIX) + ", rows " + b.getInt(PREFIX + 4) + "+" + b.getInt(PREFIX + 8) + ", "
-            + bytes.length + " bytes]";
-        case COMPACT -> "Packet[compact, " + b.getInt(PREFIX + 8) + " nodes, " + bytes.length + " bytes]";
-      };
-    } catch (RuntimeException e) {
-      return "Packet[malformed, " + bytes.length + " bytes]";
+    @Override
+    public String toString() {
+        try {
+            ByteBuffer b = buffer();
+            return switch (kind()) {
+                case HEADER -> "Packet[header, " + b.getInt(PREFIX + 8) + " types, " + bytes.length + " bytes]";
+                case DATA ->
+                    "Packet[data, type " + b.getInt(PREFIX) + ", rows " + b.getInt(PREFIX + 4) + "+"
+                            + b.getInt(PREFIX + 8) + ", " + bytes.length + " bytes]";
+                case COMPACT -> "Packet[compact, " + b.getInt(PREFIX + 8) + " nodes, " + bytes.length + " bytes]";
+            };
+        } catch (RuntimeException e) {
+            return "Packet[malformed, " + bytes.length + " bytes]";
+        }
     }
-  }
 }

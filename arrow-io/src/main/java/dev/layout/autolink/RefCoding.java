@@ -21,58 +21,62 @@ import org.apache.arrow.vector.compression.NoCompressionCodec;
  * differences in {@code (-2^31, 2^31)}, and only {@code -2^31} would code to {@code -1}.
  */
 final class RefCoding {
-  private RefCoding() {}
+    private RefCoding() {}
 
-  static int zigzag(int d) {
-    return (d << 1) ^ (d >> 31);
-  }
-
-  static int unzigzag(int v) {
-    return (v >>> 1) ^ -(v & 1);
-  }
-
-  /** The body codec for a ZSTD level, or no compression for level 0. */
-  static CompressionCodec codec(int level) {
-    return level == 0 ? NoCompressionCodec.INSTANCE : new Zstd(level);
-  }
-
-  /**
-   * Arrow's ZSTD buffer compression, writing the standard frame (8-byte uncompressed length, then a
-   * ZSTD frame; Arrow's base class stores a buffer raw when compressing does not pay). Not Arrow's
-   * own {@code ZstdCompressionCodec}: in 18.3.0 it tells ZSTD the output space after the length
-   * prefix is 8 bytes larger than it is, and with it the property tests saw decoded graphs change
-   * under them (memory overwritten) after compressing incompressible columns; with the exact
-   * capacity they do not. Packets are only compressed here; the expander decompresses.
-   */
-  static final class Zstd extends AbstractCompressionCodec {
-    private final int level;
-
-    Zstd(int level) {
-      this.level = level;
+    static int zigzag(int d) {
+        return (d << 1) ^ (d >> 31);
     }
 
-    @Override
-    protected ArrowBuf doCompress(BufferAllocator allocator, ArrowBuf uncompressed) {
-      long bound = com.github.luben.zstd.Zstd.compressBound(uncompressed.writerIndex());
-      ArrowBuf out = allocator.buffer(CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH + bound);
-      long n = com.github.luben.zstd.Zstd.compressUnsafe(out.memoryAddress() + CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH, bound,
-          uncompressed.memoryAddress(), uncompressed.writerIndex(), level);
-      if (com.github.luben.zstd.Zstd.isError(n)) {
-        out.close();
-        throw new IllegalStateException("aggregate: ZSTD " + com.github.luben.zstd.Zstd.getErrorName(n));
-      }
-      out.writerIndex(CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH + n);
-      return out;
+    static int unzigzag(int v) {
+        return (v >>> 1) ^ -(v & 1);
     }
 
-    @Override
-    protected ArrowBuf doDecompress(BufferAllocator allocator, ArrowBuf compressed) {
-      throw new UnsupportedOperationException("RefCoding.Zstd compresses only (GraphExpander decompresses)");
+    /** The body codec for a ZSTD level, or no compression for level 0. */
+    static CompressionCodec codec(int level) {
+        return level == 0 ? NoCompressionCodec.INSTANCE : new Zstd(level);
     }
 
-    @Override
-    public CompressionUtil.CodecType getCodecType() {
-      return CompressionUtil.CodecType.ZSTD;
+    /**
+     * Arrow's ZSTD buffer compression, writing the standard frame (8-byte uncompressed length, then a
+     * ZSTD frame; Arrow's base class stores a buffer raw when compressing does not pay). Not Arrow's
+     * own {@code ZstdCompressionCodec}: in 18.3.0 it tells ZSTD the output space after the length
+     * prefix is 8 bytes larger than it is, and with it the property tests saw decoded graphs change
+     * under them (memory overwritten) after compressing incompressible columns; with the exact
+     * capacity they do not. Packets are only compressed here; the expander decompresses.
+     */
+    static final class Zstd extends AbstractCompressionCodec {
+        private final int level;
+
+        Zstd(int level) {
+            this.level = level;
+        }
+
+        @Override
+        protected ArrowBuf doCompress(BufferAllocator allocator, ArrowBuf uncompressed) {
+            long bound = com.github.luben.zstd.Zstd.compressBound(uncompressed.writerIndex());
+            ArrowBuf out = allocator.buffer(CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH + bound);
+            long n = com.github.luben.zstd.Zstd.compressUnsafe(
+                    out.memoryAddress() + CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH,
+                    bound,
+                    uncompressed.memoryAddress(),
+                    uncompressed.writerIndex(),
+                    level);
+            if (com.github.luben.zstd.Zstd.isError(n)) {
+                out.close();
+                throw new IllegalStateException("aggregate: ZSTD " + com.github.luben.zstd.Zstd.getErrorName(n));
+            }
+            out.writerIndex(CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH + n);
+            return out;
+        }
+
+        @Override
+        protected ArrowBuf doDecompress(BufferAllocator allocator, ArrowBuf compressed) {
+            throw new UnsupportedOperationException("RefCoding.Zstd compresses only (GraphExpander decompresses)");
+        }
+
+        @Override
+        public CompressionUtil.CodecType getCodecType() {
+            return CompressionUtil.CodecType.ZSTD;
+        }
     }
-  }
 }

@@ -27,203 +27,224 @@ import org.apache.hadoop.fs.Path;
  * }</pre>
  */
 public final class DomainPart implements Closeable {
-  private static final String DELAY_KEY = "dfs.client.block.write.locateFollowingBlock.initial.delay.ms";
-  private static final String RETRIES_KEY = "dfs.client.block.write.locateFollowingBlock.retries";
-  private static final long FIRST_POLL_MS = 20;
-  private static final int POLLS = 10;
-  /** Stream buffer: whole checksum chunks per write to the file system, not io.file.buffer.size's 4 KiB. */
-  private static final int BUFFER_BYTES = 1 << 16;
-  /** The part's own HDFS client ({@link #ownClient}), closed with the part; null elsewhere. */
-  private final FileSystem own;
-  private final FileSystem fs;
-  private final Path path;
-  private final FileDomains domains;
-  private final int domain;
-  private final String jobId;
-  private final Path tmp;
-  private FSDataOutputStream out;
-  private long position;
-  private boolean committed;
+    private static final String DELAY_KEY = "dfs.client.block.write.locateFollowingBlock.initial.delay.ms";
+    private static final String RETRIES_KEY = "dfs.client.block.write.locateFollowingBlock.retries";
+    private static final long FIRST_POLL_MS = 20;
+    private static final int POLLS = 10;
+    /** Stream buffer: whole checksum chunks per write to the file system, not io.file.buffer.size's 4 KiB. */
+    private static final int BUFFER_BYTES = 1 << 16;
+    /** The part's own HDFS client ({@link #ownClient}), closed with the part; null elsewhere. */
+    private final FileSystem own;
 
-  private DomainPart(FileSystem own, FileSystem fs, Path path, FileDomains domains, int domain, String jobId, Path tmp, FSDataOutputStream out) {
-    this.own = own;
-    this.fs = fs;
-    this.path = path;
-    this.domains = domains;
-    this.domain = domain;
-    this.jobId = jobId;
-    this.tmp = tmp;
-    this.out = out;
-    this.position = domains.start(domain);
-  }
+    private final FileSystem fs;
+    private final Path path;
+    private final FileDomains domains;
+    private final int domain;
+    private final String jobId;
+    private final Path tmp;
+    private FSDataOutputStream out;
+    private long position;
+    private boolean committed;
 
-  /**
-   * Opens the part of domain {@code domain} of the new file {@code path}.
-   *
-   * @throws FileAlreadyExistsException if {@code path} exists (files are write-once)
-   * @throws IllegalArgumentException if the domain is not one of {@code domains} or the job id is malformed
-   */
-  public static DomainPart create(FileSystem fs, Path path, FileDomains domains, int domain, String jobId) throws IOException {
-    return create(fs, path, domains, domain, jobId, fs.getDefaultBlockSize(path));
-  }
+    private DomainPart(
+            FileSystem own,
+            FileSystem fs,
+            Path path,
+            FileDomains domains,
+            int domain,
+            String jobId,
+            Path tmp,
+            FSDataOutputStream out) {
+        this.own = own;
+        this.fs = fs;
+        this.path = path;
+        this.domains = domains;
+        this.domain = domain;
+        this.jobId = jobId;
+        this.tmp = tmp;
+        this.out = out;
+        this.position = domains.start(domain);
+    }
 
-  /** As {@link #create(FileSystem, Path, FileDomains, int, String)} with the part's file system block size (every part of a file needs the same). */
-  public static DomainPart create(FileSystem fs, Path path, FileDomains domains, int domain, String jobId, long blockSize) throws IOException {
-    Objects.requireNonNull(fs, "DomainPart: fs is null");
-    Objects.requireNonNull(path, "DomainPart: path is null");
-    Objects.requireNonNull(domains, "DomainPart: domains is null");
-    Path part = ViewWriter.partPath(path, jobId, domain);
-    if (domain < 0 || domain >= domains.count()) {
-      throw new IllegalArgumentException("DomainPart: domain " + domain + " (expected: 0 .. " + (domains.count() - 1) + " of " + domains + ")");
+    /**
+     * Opens the part of domain {@code domain} of the new file {@code path}.
+     *
+     * @throws FileAlreadyExistsException if {@code path} exists (files are write-once)
+     * @throws IllegalArgumentException if the domain is not one of {@code domains} or the job id is malformed
+     */
+    public static DomainPart create(FileSystem fs, Path path, FileDomains domains, int domain, String jobId)
+            throws IOException {
+        return create(fs, path, domains, domain, jobId, fs.getDefaultBlockSize(path));
     }
-    if (fs.exists(path)) {
-      throw new FileAlreadyExistsException("fileview: " + path + " already exists (files are write-once)");
-    }
-    Path tmp = new Path(part.getParent(), part.getName() + "." + UUID.randomUUID() + ".tmp");
-    if (blockSize <= 0) {
-      throw new IllegalArgumentException("DomainPart: block size " + blockSize + " (expected: > 0)");
-    }
-    FileSystem own = ownClient(fs);
-    FileSystem w = own != null ? own : fs;
-    try {
-      FSDataOutputStream out = w.create(tmp, false, Math.max(BUFFER_BYTES, fs.getConf().getInt("io.file.buffer.size", 4096)),
-          fs.getDefaultReplication(path), blockSize);
-      return new DomainPart(own, w, path, domains, domain, jobId, tmp, out);
-    } catch (IOException | RuntimeException e) {
-      if (own != null) {
-        own.close();
-      }
-      throw e;
-    }
-  }
 
-  /**
-   * A part's own HDFS client, or null for other file systems. The parts of one write close at
-   * about the same time, and HDFS completes a file only once a datanode has reported the file's
-   * last block to the namenode: a client that asks first sleeps its first retry delay, 400 ms by
-   * default, then doubles it. With several parts one of them nearly always lost that race, which
-   * capped every collective write at ~120 MB/s whatever the ranks or the file system could do
-   * (found with JFR: the only long waits of the writers were that sleep in {@code
-   * DFSOutputStream.completeFile}). The part's client polls from {@value #FIRST_POLL_MS} ms,
-   * doubling, with at least the default patience in all (20 ms x (2^10 - 1) = 20 s against 400 ms
-   * x (2^5 - 1) = 12 s); a configuration that sets either key keeps its own values.
-   */
-  static FileSystem ownClient(FileSystem fs) throws IOException {
-    Configuration conf = fs.getConf();
-    if (!"hdfs".equals(fs.getScheme()) || userSet(conf, DELAY_KEY) || userSet(conf, RETRIES_KEY)) {
-      return null;
+    /** As {@link #create(FileSystem, Path, FileDomains, int, String)} with the part's file system block size (every part of a file needs the same). */
+    public static DomainPart create(
+            FileSystem fs, Path path, FileDomains domains, int domain, String jobId, long blockSize)
+            throws IOException {
+        Objects.requireNonNull(fs, "DomainPart: fs is null");
+        Objects.requireNonNull(path, "DomainPart: path is null");
+        Objects.requireNonNull(domains, "DomainPart: domains is null");
+        Path part = ViewWriter.partPath(path, jobId, domain);
+        if (domain < 0 || domain >= domains.count()) {
+            throw new IllegalArgumentException("DomainPart: domain " + domain + " (expected: 0 .. "
+                    + (domains.count() - 1) + " of " + domains + ")");
+        }
+        if (fs.exists(path)) {
+            throw new FileAlreadyExistsException("fileview: " + path + " already exists (files are write-once)");
+        }
+        Path tmp = new Path(part.getParent(), part.getName() + "." + UUID.randomUUID() + ".tmp");
+        if (blockSize <= 0) {
+            throw new IllegalArgumentException("DomainPart: block size " + blockSize + " (expected: > 0)");
+        }
+        FileSystem own = ownClient(fs);
+        FileSystem w = own != null ? own : fs;
+        try {
+            FSDataOutputStream out = w.create(
+                    tmp,
+                    false,
+                    Math.max(BUFFER_BYTES, fs.getConf().getInt("io.file.buffer.size", 4096)),
+                    fs.getDefaultReplication(path),
+                    blockSize);
+            return new DomainPart(own, w, path, domains, domain, jobId, tmp, out);
+        } catch (IOException | RuntimeException e) {
+            if (own != null) {
+                own.close();
+            }
+            throw e;
+        }
     }
-    Configuration c = new Configuration(conf);
-    c.setLong(DELAY_KEY, FIRST_POLL_MS);
-    c.setInt(RETRIES_KEY, POLLS);
-    return FileSystem.newInstance(fs.getUri(), c);
-  }
 
-  private static boolean userSet(Configuration conf, String key) {
-    String[] sources = conf.getPropertySources(key);
-    return sources != null && !(sources.length == 1 && sources[0].endsWith("-default.xml"));
-  }
+    /**
+     * A part's own HDFS client, or null for other file systems. The parts of one write close at
+     * about the same time, and HDFS completes a file only once a datanode has reported the file's
+     * last block to the namenode: a client that asks first sleeps its first retry delay, 400 ms by
+     * default, then doubles it. With several parts one of them nearly always lost that race, which
+     * capped every collective write at ~120 MB/s whatever the ranks or the file system could do
+     * (found with JFR: the only long waits of the writers were that sleep in {@code
+     * DFSOutputStream.completeFile}). The part's client polls from {@value #FIRST_POLL_MS} ms,
+     * doubling, with at least the default patience in all (20 ms x (2^10 - 1) = 20 s against 400 ms
+     * x (2^5 - 1) = 12 s); a configuration that sets either key keeps its own values.
+     */
+    static FileSystem ownClient(FileSystem fs) throws IOException {
+        Configuration conf = fs.getConf();
+        if (!"hdfs".equals(fs.getScheme()) || userSet(conf, DELAY_KEY) || userSet(conf, RETRIES_KEY)) {
+            return null;
+        }
+        Configuration c = new Configuration(conf);
+        c.setLong(DELAY_KEY, FIRST_POLL_MS);
+        c.setInt(RETRIES_KEY, POLLS);
+        return FileSystem.newInstance(fs.getUri(), c);
+    }
 
-  /** The next file byte this part writes. */
-  public long position() {
-    return position;
-  }
+    private static boolean userSet(Configuration conf, String key) {
+        String[] sources = conf.getPropertySources(key);
+        return sources != null && !(sources.length == 1 && sources[0].endsWith("-default.xml"));
+    }
 
-  /**
-   * Writes {@code len} bytes of {@code buf} at the current position.
-   *
-   * @throws IllegalArgumentException if they would pass the end of the domain
-   */
-  public void write(byte[] buf, int off, int len) throws IOException {
-    checkOpen("write");
-    if (len > domains.end(domain) - position) {
-      throw new IllegalArgumentException("DomainPart: " + len + " bytes at file byte " + position + " (expected: <= " + (domains.end(domain) - position)
-          + ", the rest of domain " + domain + " [" + domains.start(domain) + ", " + domains.end(domain) + "))");
+    /** The next file byte this part writes. */
+    public long position() {
+        return position;
     }
-    out.write(buf, off, len);
-    position += len;
-  }
 
-  /** Writes zeros up to file byte {@code fileOffset} (a hole no view wrote). */
-  public void skipTo(long fileOffset) throws IOException {
-    checkOpen("skipTo");
-    if (fileOffset < position || fileOffset > domains.end(domain)) {
-      throw new IllegalArgumentException("DomainPart: skip to " + fileOffset + " (expected: " + position + " .. " + domains.end(domain) + ")");
+    /**
+     * Writes {@code len} bytes of {@code buf} at the current position.
+     *
+     * @throws IllegalArgumentException if they would pass the end of the domain
+     */
+    public void write(byte[] buf, int off, int len) throws IOException {
+        checkOpen("write");
+        if (len > domains.end(domain) - position) {
+            throw new IllegalArgumentException("DomainPart: " + len + " bytes at file byte " + position
+                    + " (expected: <= " + (domains.end(domain) - position) + ", the rest of domain " + domain + " ["
+                    + domains.start(domain) + ", " + domains.end(domain) + "))");
+        }
+        out.write(buf, off, len);
+        position += len;
     }
-    byte[] zeros = new byte[(int) Math.min(64 * 1024, fileOffset - position)];
-    while (position < fileOffset) {
-      int n = (int) Math.min(zeros.length, fileOffset - position);
-      out.write(zeros, 0, n);
-      position += n;
-    }
-  }
 
-  /**
-   * Closes the stream and renames it to the part's name; returns the part's length.
-   *
-   * @throws IllegalStateException if the domain is not full
-   * @throws IOException if the file system fails (the temporary file is then deleted)
-   */
-  public long commit() throws IOException {
-    checkOpen("commit");
-    if (position != domains.end(domain)) {
-      throw new IllegalStateException("DomainPart: domain " + domain + " of " + path + " written up to " + position + " (expected: its end "
-          + domains.end(domain) + ")");
+    /** Writes zeros up to file byte {@code fileOffset} (a hole no view wrote). */
+    public void skipTo(long fileOffset) throws IOException {
+        checkOpen("skipTo");
+        if (fileOffset < position || fileOffset > domains.end(domain)) {
+            throw new IllegalArgumentException("DomainPart: skip to " + fileOffset + " (expected: " + position + " .. "
+                    + domains.end(domain) + ")");
+        }
+        byte[] zeros = new byte[(int) Math.min(64 * 1024, fileOffset - position)];
+        while (position < fileOffset) {
+            int n = (int) Math.min(zeros.length, fileOffset - position);
+            out.write(zeros, 0, n);
+            position += n;
+        }
     }
-    FSDataOutputStream o = out;
-    out = null;
-    try {
-      o.close();
-      Path part = ViewWriter.partPath(path, jobId, domain);
-      if (!fs.rename(tmp, part)) {
-        fs.delete(tmp, false);
-        throw new IOException("fileview: could not rename " + tmp + " to " + part + (fs.exists(part) ? " (part already committed)" : ""));
-      }
-      committed = true;
-    } catch (IOException | RuntimeException e) {
-      deleteQuietly(e);
-      throw e;
-    } finally {
-      if (own != null) {
-        own.close();
-      }
-    }
-    return domains.end(domain) - domains.start(domain);
-  }
 
-  private void checkOpen(String op) {
-    if (out == null) {
-      throw new IllegalStateException("DomainPart: " + op + " on domain " + domain + " of " + path + " after commit or close");
+    /**
+     * Closes the stream and renames it to the part's name; returns the part's length.
+     *
+     * @throws IllegalStateException if the domain is not full
+     * @throws IOException if the file system fails (the temporary file is then deleted)
+     */
+    public long commit() throws IOException {
+        checkOpen("commit");
+        if (position != domains.end(domain)) {
+            throw new IllegalStateException("DomainPart: domain " + domain + " of " + path + " written up to "
+                    + position + " (expected: its end " + domains.end(domain) + ")");
+        }
+        FSDataOutputStream o = out;
+        out = null;
+        try {
+            o.close();
+            Path part = ViewWriter.partPath(path, jobId, domain);
+            if (!fs.rename(tmp, part)) {
+                fs.delete(tmp, false);
+                throw new IOException("fileview: could not rename " + tmp + " to " + part
+                        + (fs.exists(part) ? " (part already committed)" : ""));
+            }
+            committed = true;
+        } catch (IOException | RuntimeException e) {
+            deleteQuietly(e);
+            throw e;
+        } finally {
+            if (own != null) {
+                own.close();
+            }
+        }
+        return domains.end(domain) - domains.start(domain);
     }
-  }
 
-  /** Without {@link #commit()}: closes and deletes the temporary file. */
-  @Override
-  public void close() throws IOException {
-    if (committed || out == null) {
-      return;
+    private void checkOpen(String op) {
+        if (out == null) {
+            throw new IllegalStateException(
+                    "DomainPart: " + op + " on domain " + domain + " of " + path + " after commit or close");
+        }
     }
-    FSDataOutputStream o = out;
-    out = null;
-    try {
-      o.close();
-    } catch (IOException ignored) {
-      // The stream is being abandoned; deleting it below is what matters.
-    }
-    try {
-      fs.delete(tmp, false);
-    } finally {
-      if (own != null) {
-        own.close();
-      }
-    }
-  }
 
-  private void deleteQuietly(Exception cause) {
-    try {
-      fs.delete(tmp, false);
-    } catch (IOException | RuntimeException e) {
-      cause.addSuppressed(e);
+    /** Without {@link #commit()}: closes and deletes the temporary file. */
+    @Override
+    public void close() throws IOException {
+        if (committed || out == null) {
+            return;
+        }
+        FSDataOutputStream o = out;
+        out = null;
+        try {
+            o.close();
+        } catch (IOException ignored) {
+            // The stream is being abandoned; deleting it below is what matters.
+        }
+        try {
+            fs.delete(tmp, false);
+        } finally {
+            if (own != null) {
+                own.close();
+            }
+        }
     }
-  }
+
+    private void deleteQuietly(Exception cause) {
+        try {
+            fs.delete(tmp, false);
+        } catch (IOException | RuntimeException e) {
+            cause.addSuppressed(e);
+        }
+    }
 }

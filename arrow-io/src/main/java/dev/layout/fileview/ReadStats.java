@@ -10,12 +10,13 @@ package dev.layout.fileview;
  * @param nanos wall time of the read
  */
 public record ReadStats(long bytes, long pieces, long ranges, long fileBytes, long nanos) {
-  /** Pieces absorbed into another piece's range by merging: {@code pieces - ranges}. */
-  public long merged() {
-    return pieces - ranges;
-  }
+    /** Pieces absorbed into another piece's range by merging: {@code pieces - ranges}. */
+    public long merged() {
+        return pieces - ranges;
+    }
 
-  public ReadStats plus(ReadStats o) {
-    return new ReadStats(bytes + o.bytes, pieces + o.pieces, ranges + o.ranges, fileBytes + o.fileBytes, nanos + o.nanos);
-  }
+    public ReadStats plus(ReadStats o) {
+        return new ReadStats(
+                bytes + o.bytes, pieces + o.pieces, ranges + o.ranges, fileBytes + o.fileBytes, nanos + o.nanos);
+    }
 }

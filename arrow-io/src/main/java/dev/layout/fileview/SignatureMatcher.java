@@ -17,138 +17,138 @@ import java.util.Map;
  * through the public {@link Datatype#envelope()} only.
  */
 final class SignatureMatcher {
-  private static final int MAX_ETYPE_ENTRIES = 1 << 16;
-  private final Primitive[] cycle;
+    private static final int MAX_ETYPE_ENTRIES = 1 << 16;
+    private final Primitive[] cycle;
 
-  private SignatureMatcher(Primitive[] cycle) {
-    this.cycle = cycle;
-  }
+    private SignatureMatcher(Primitive[] cycle) {
+        this.cycle = cycle;
+    }
 
-  /** Null if {@code type}'s signature is {@code etype}'s repeated a whole number of times, else a reason. */
-  static String mismatch(Datatype etype, Datatype type) {
-    List<Primitive> entries = new ArrayList<>();
-    if (!expand(etype, entries)) {
-      return "etype has more than " + MAX_ETYPE_ENTRIES + " primitive entries";
-    }
-    SignatureMatcher m = new SignatureMatcher(entries.toArray(new Primitive[0]));
-    try {
-      long phase = m.walk(type, 0);
-      if (phase != 0) {
-        return "its signature ends " + phase + " primitives into an etype";
-      }
-      return null;
-    } catch (Mismatch e) {
-      return e.getMessage();
-    }
-  }
-
-  private static boolean expand(Datatype t, List<Primitive> out) {
-    if (out.size() > MAX_ETYPE_ENTRIES) {
-      return false;
-    }
-    Primitive h = t.homogeneousPrimitive();
-    if (h != null || t.byteSize() == 0) {
-      long n = h == null ? 0 : t.byteSize() / h.byteSize();
-      if (n > MAX_ETYPE_ENTRIES) {
-        return false;
-      }
-      for (long i = 0; i < n; i++) {
-        out.add(h);
-      }
-      return out.size() <= MAX_ETYPE_ENTRIES;
-    }
-    Envelope e = t.envelope();
-    return switch (e.combiner()) {
-      case STRUCT -> {
-        for (int i = 0; i < e.datatypes().size(); i++) {
-          for (long c = 0; c < e.integers().get(i + 1); c++) {
-            if (!expand(e.datatypes().get(i), out)) {
-              yield false;
+    /** Null if {@code type}'s signature is {@code etype}'s repeated a whole number of times, else a reason. */
+    static String mismatch(Datatype etype, Datatype type) {
+        List<Primitive> entries = new ArrayList<>();
+        if (!expand(etype, entries)) {
+            return "etype has more than " + MAX_ETYPE_ENTRIES + " primitive entries";
+        }
+        SignatureMatcher m = new SignatureMatcher(entries.toArray(new Primitive[0]));
+        try {
+            long phase = m.walk(type, 0);
+            if (phase != 0) {
+                return "its signature ends " + phase + " primitives into an etype";
             }
-          }
+            return null;
+        } catch (Mismatch e) {
+            return e.getMessage();
         }
-        yield true;
-      }
-      case RESIZED -> expand(e.datatypes().get(0), out);
-      default -> {
-        Datatype child = e.datatypes().get(0);
-        long copies = t.byteSize() / child.byteSize();
-        for (long c = 0; c < copies; c++) {
-          if (!expand(child, out)) {
-            yield false;
-          }
-        }
-        yield true;
-      }
-    };
-  }
+    }
 
-  /** Consumes {@code t}'s signature starting at {@code phase} of the etype cycle; returns the new phase. */
-  private long walk(Datatype t, long phase) {
-    if (t.byteSize() == 0) {
-      return phase;
+    private static boolean expand(Datatype t, List<Primitive> out) {
+        if (out.size() > MAX_ETYPE_ENTRIES) {
+            return false;
+        }
+        Primitive h = t.homogeneousPrimitive();
+        if (h != null || t.byteSize() == 0) {
+            long n = h == null ? 0 : t.byteSize() / h.byteSize();
+            if (n > MAX_ETYPE_ENTRIES) {
+                return false;
+            }
+            for (long i = 0; i < n; i++) {
+                out.add(h);
+            }
+            return out.size() <= MAX_ETYPE_ENTRIES;
+        }
+        Envelope e = t.envelope();
+        return switch (e.combiner()) {
+            case STRUCT -> {
+                for (int i = 0; i < e.datatypes().size(); i++) {
+                    for (long c = 0; c < e.integers().get(i + 1); c++) {
+                        if (!expand(e.datatypes().get(i), out)) {
+                            yield false;
+                        }
+                    }
+                }
+                yield true;
+            }
+            case RESIZED -> expand(e.datatypes().get(0), out);
+            default -> {
+                Datatype child = e.datatypes().get(0);
+                long copies = t.byteSize() / child.byteSize();
+                for (long c = 0; c < copies; c++) {
+                    if (!expand(child, out)) {
+                        yield false;
+                    }
+                }
+                yield true;
+            }
+        };
     }
-    Primitive h = t.homogeneousPrimitive();
-    if (h != null) {
-      return run(h, t.byteSize() / h.byteSize(), phase);
+
+    /** Consumes {@code t}'s signature starting at {@code phase} of the etype cycle; returns the new phase. */
+    private long walk(Datatype t, long phase) {
+        if (t.byteSize() == 0) {
+            return phase;
+        }
+        Primitive h = t.homogeneousPrimitive();
+        if (h != null) {
+            return run(h, t.byteSize() / h.byteSize(), phase);
+        }
+        Envelope e = t.envelope();
+        return switch (e.combiner()) {
+            case STRUCT -> {
+                long p = phase;
+                for (int i = 0; i < e.datatypes().size(); i++) {
+                    p = copies(e.datatypes().get(i), e.integers().get(i + 1), p);
+                }
+                yield p;
+            }
+            case RESIZED -> walk(e.datatypes().get(0), phase);
+            case NAMED -> throw new IllegalStateException("named type without a primitive: " + t);
+            default -> {
+                Datatype child = e.datatypes().get(0);
+                yield copies(child, t.byteSize() / child.byteSize(), phase);
+            }
+        };
     }
-    Envelope e = t.envelope();
-    return switch (e.combiner()) {
-      case STRUCT -> {
+
+    /** {@code n} copies of {@code child}: the phase sequence is eventually periodic, so skip whole periods. */
+    private long copies(Datatype child, long n, long phase) {
+        if (n == 0 || child.byteSize() == 0) {
+            return phase;
+        }
+        Map<Long, Long> seen = new HashMap<>();
         long p = phase;
-        for (int i = 0; i < e.datatypes().size(); i++) {
-          p = copies(e.datatypes().get(i), e.integers().get(i + 1), p);
-        }
-        yield p;
-      }
-      case RESIZED -> walk(e.datatypes().get(0), phase);
-      case NAMED -> throw new IllegalStateException("named type without a primitive: " + t);
-      default -> {
-        Datatype child = e.datatypes().get(0);
-        yield copies(child, t.byteSize() / child.byteSize(), phase);
-      }
-    };
-  }
-
-  /** {@code n} copies of {@code child}: the phase sequence is eventually periodic, so skip whole periods. */
-  private long copies(Datatype child, long n, long phase) {
-    if (n == 0 || child.byteSize() == 0) {
-      return phase;
-    }
-    Map<Long, Long> seen = new HashMap<>();
-    long p = phase;
-    for (long i = 0; i < n; i++) {
-      Long first = seen.putIfAbsent(p, i);
-      if (first != null) {
-        long period = i - first;
-        long left = (n - i) % period;
-        for (long j = 0; j < left; j++) {
-          p = walk(child, p);
+        for (long i = 0; i < n; i++) {
+            Long first = seen.putIfAbsent(p, i);
+            if (first != null) {
+                long period = i - first;
+                long left = (n - i) % period;
+                for (long j = 0; j < left; j++) {
+                    p = walk(child, p);
+                }
+                return p;
+            }
+            p = walk(child, p);
         }
         return p;
-      }
-      p = walk(child, p);
     }
-    return p;
-  }
 
-  private long run(Primitive prim, long count, long phase) {
-    int len = cycle.length;
-    long check = Math.min(count, len);
-    for (long i = 0; i < check; i++) {
-      Primitive want = cycle[(int) ((phase + i) % len)];
-      if (want != prim) {
-        throw new Mismatch("primitive " + prim.notationName() + " where the etype has " + want.notationName());
-      }
+    private long run(Primitive prim, long count, long phase) {
+        int len = cycle.length;
+        long check = Math.min(count, len);
+        for (long i = 0; i < check; i++) {
+            Primitive want = cycle[(int) ((phase + i) % len)];
+            if (want != prim) {
+                throw new Mismatch("primitive " + prim.notationName() + " where the etype has " + want.notationName());
+            }
+        }
+        return (phase + count % len) % len;
     }
-    return (phase + count % len) % len;
-  }
 
-  private static final class Mismatch extends RuntimeException {
-    private static final long serialVersionUID = 1L;
+    private static final class Mismatch extends RuntimeException {
+        private static final long serialVersionUID = 1L;
 
-    Mismatch(String message) {
-      super(message, null, false, false);
+        Mismatch(String message) {
+            super(message, null, false, false);
+        }
     }
-  }
 }

@@ -1,6 +1,5 @@
 package dev.layout.architecture;
 
-
 import com.tngtech.archunit.core.domain.JavaClasses;
 import java.util.Map;
 import java.util.Set;
@@ -14,43 +13,53 @@ import org.junit.jupiter.api.Test;
  * Subcommand} in a {@code cli} package. A new package needs its line in {@link #EDGES}.
  */
 class ArrowIoArchitectureTest {
-  static final JavaClasses MAIN = ModuleRules.mainClasses();
+    static final JavaClasses MAIN = ModuleRules.mainClasses();
 
-  /** Package -> the packages of this module it may use; the modules below (layout-core) are free. */
-  static final Map<String, Set<String>> EDGES = Map.ofEntries(
-      Map.entry("arrow", Set.of()),
-      Map.entry("arrow.grid", Set.of("arrow", "fileview")),
-      Map.entry("autolink", Set.of()),
-      Map.entry("fileview", Set.of("arrow")),
-      Map.entry("fileview.cli", Set.of("fileview")));
+    /** Package -> the packages of this module it may use; the modules below (layout-core) are free. */
+    static final Map<String, Set<String>> EDGES = Map.ofEntries(
+            Map.entry("arrow", Set.of()),
+            Map.entry("arrow.grid", Set.of("arrow", "fileview")),
+            Map.entry("autolink", Set.of()),
+            Map.entry("fileview", Set.of("arrow")),
+            Map.entry("fileview.cli", Set.of("fileview")));
 
-  @Test
-  void noPackageCycles() {
-    ModuleRules.noCycles().check(MAIN);
-  }
+    @Test
+    void noPackageCycles() {
+        ModuleRules.noCycles().check(MAIN);
+    }
 
-  @Test
-  void packagesUseOnlyTheAllowedEdges() {
-    ModuleRules.checkEdges(MAIN, EDGES);
-  }
+    @Test
+    void packagesUseOnlyTheAllowedEdges() {
+        ModuleRules.checkEdges(MAIN, EDGES);
+    }
 
-  @Test
-  void everyPackageHasDeclaredEdges() {
-    ModuleRules.checkEveryPackageDeclared(MAIN, EDGES);
-  }
+    @Test
+    void everyPackageHasDeclaredEdges() {
+        ModuleRules.checkEveryPackageDeclared(MAIN, EDGES);
+    }
 
-  @Test
-  void dependsOnNoModuleAbove() {
-    ModuleRules.usesNoModuleAbove("arrow-io sits below topology, spark-connector, jobs and benchmarks", "dev.layout.transport..", "dev.layout.comm..", "dev.layout.collective..", "dev.layout.naming..", "dev.layout.topology..", "dev.layout.spark..", "dev.layout.jobs..", "dev.layout.bench..").check(MAIN);
-  }
+    @Test
+    void dependsOnNoModuleAbove() {
+        ModuleRules.usesNoModuleAbove(
+                        "arrow-io sits below topology, spark-connector, jobs and benchmarks",
+                        "dev.layout.transport..",
+                        "dev.layout.comm..",
+                        "dev.layout.collective..",
+                        "dev.layout.naming..",
+                        "dev.layout.topology..",
+                        "dev.layout.spark..",
+                        "dev.layout.jobs..",
+                        "dev.layout.bench..")
+                .check(MAIN);
+    }
 
-  @Test
-  void engineInternalsAreUsedOnlyByTheEngine() {
-    ModuleRules.engineInternalsUsedOnlyByTheEngine().check(MAIN);
-  }
+    @Test
+    void engineInternalsAreUsedOnlyByTheEngine() {
+        ModuleRules.engineInternalsUsedOnlyByTheEngine().check(MAIN);
+    }
 
-  @Test
-  void commandsAreXxxCommandsInCliPackages() {
-    ModuleRules.commandsInCliPackages().check(MAIN);
-  }
+    @Test
+    void commandsAreXxxCommandsInCliPackages() {
+        ModuleRules.commandsInCliPackages().check(MAIN);
+    }
 }

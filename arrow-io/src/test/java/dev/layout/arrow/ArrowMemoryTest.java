@@ -13,73 +13,75 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class ArrowMemoryTest {
-  private BufferAllocator allocator;
+    private BufferAllocator allocator;
 
-  @BeforeEach
-  void open() {
-    allocator = new RootAllocator();
-  }
-
-  @AfterEach
-  void close() {
-    assertThat(allocator.getAllocatedMemory()).as("leaked Arrow memory").isZero();
-    allocator.close();
-  }
-
-  @Test
-  void readsAndWritesTheBufferInPlace() {
-    try (ArrowBuf buf = allocator.buffer(64)) {
-      Memory m = ArrowMemory.of(buf);
-      assertThat(m.byteSize()).isEqualTo(buf.capacity());
-      m.putLong(8, 0x0102030405060708L);
-      assertThat(buf.getLong(8)).isEqualTo(0x0102030405060708L);
-      buf.setDouble(16, 2.5);
-      assertThat(m.getDouble(16)).isEqualTo(2.5);
+    @BeforeEach
+    void open() {
+        allocator = new RootAllocator();
     }
-  }
 
-  @Test
-  void rangeIsAWindow() {
-    try (ArrowBuf buf = allocator.buffer(64)) {
-      Memory m = ArrowMemory.ofRange(buf, 16, 8);
-      m.putInt(4, 7);
-      assertThat(buf.getInt(20)).isEqualTo(7);
-      assertThatThrownBy(() -> m.putInt(8, 1)).isInstanceOf(IndexOutOfBoundsException.class);
+    @AfterEach
+    void close() {
+        assertThat(allocator.getAllocatedMemory()).as("leaked Arrow memory").isZero();
+        allocator.close();
     }
-  }
 
-  @Test
-  void rejectsRangeOutsideTheBuffer() {
-    try (ArrowBuf buf = allocator.buffer(64)) {
-      assertThatThrownBy(() -> ArrowMemory.ofRange(buf, 60, 8))
-          .isInstanceOf(IndexOutOfBoundsException.class)
-          .hasMessageContaining("bytes [60, 68) outside ArrowBuf of 64 bytes");
-      assertThatThrownBy(() -> ArrowMemory.ofRange(buf, -1, 8)).isInstanceOf(IndexOutOfBoundsException.class);
+    @Test
+    void readsAndWritesTheBufferInPlace() {
+        try (ArrowBuf buf = allocator.buffer(64)) {
+            Memory m = ArrowMemory.of(buf);
+            assertThat(m.byteSize()).isEqualTo(buf.capacity());
+            m.putLong(8, 0x0102030405060708L);
+            assertThat(buf.getLong(8)).isEqualTo(0x0102030405060708L);
+            buf.setDouble(16, 2.5);
+            assertThat(m.getDouble(16)).isEqualTo(2.5);
+        }
     }
-  }
 
-  @Test
-  void rejectsReleasedBuffer() {
-    ArrowBuf buf = allocator.buffer(64);
-    buf.close();
-    assertThatThrownBy(() -> ArrowMemory.of(buf)).isInstanceOf(IllegalStateException.class).hasMessageContaining("released");
-  }
-
-  @Test
-  void emptyBufferIsEmptyMemory() {
-    try (ArrowBuf buf = allocator.buffer(0)) {
-      assertThat(ArrowMemory.of(buf).byteSize()).isZero();
+    @Test
+    void rangeIsAWindow() {
+        try (ArrowBuf buf = allocator.buffer(64)) {
+            Memory m = ArrowMemory.ofRange(buf, 16, 8);
+            m.putInt(4, 7);
+            assertThat(buf.getInt(20)).isEqualTo(7);
+            assertThatThrownBy(() -> m.putInt(8, 1)).isInstanceOf(IndexOutOfBoundsException.class);
+        }
     }
-  }
 
-  @Test
-  void dataOfAVectorCoversItsValues() {
-    try (Float8Vector v = VectorPacking.denseFloat8(allocator, "v", 10)) {
-      v.set(3, 1.5);
-      Memory m = ArrowMemory.ofData(v);
-      assertThat(m.byteSize()).isEqualTo(80);
-      assertThat(m.getDouble(24)).isEqualTo(1.5);
-      assertThat(v.isNull(9)).isFalse();
+    @Test
+    void rejectsRangeOutsideTheBuffer() {
+        try (ArrowBuf buf = allocator.buffer(64)) {
+            assertThatThrownBy(() -> ArrowMemory.ofRange(buf, 60, 8))
+                    .isInstanceOf(IndexOutOfBoundsException.class)
+                    .hasMessageContaining("bytes [60, 68) outside ArrowBuf of 64 bytes");
+            assertThatThrownBy(() -> ArrowMemory.ofRange(buf, -1, 8)).isInstanceOf(IndexOutOfBoundsException.class);
+        }
     }
-  }
+
+    @Test
+    void rejectsReleasedBuffer() {
+        ArrowBuf buf = allocator.buffer(64);
+        buf.close();
+        assertThatThrownBy(() -> ArrowMemory.of(buf))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("released");
+    }
+
+    @Test
+    void emptyBufferIsEmptyMemory() {
+        try (ArrowBuf buf = allocator.buffer(0)) {
+            assertThat(ArrowMemory.of(buf).byteSize()).isZero();
+        }
+    }
+
+    @Test
+    void dataOfAVectorCoversItsValues() {
+        try (Float8Vector v = VectorPacking.denseFloat8(allocator, "v", 10)) {
+            v.set(3, 1.5);
+            Memory m = ArrowMemory.ofData(v);
+            assertThat(m.byteSize()).isEqualTo(80);
+            assertThat(m.getDouble(24)).isEqualTo(1.5);
+            assertThat(v.isNull(9)).isFalse();
+        }
+    }
 }

@@ -15,90 +15,101 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Several writers filling one local file in place, each its domain, and the rename that publishes it. */
 class SharedFileTest {
-  private static final FileDomains DOMAINS = FileDomains.of(0, 100, 250, 300);
-  @TempDir java.nio.file.Path dir;
+    private static final FileDomains DOMAINS = FileDomains.of(0, 100, 250, 300);
 
-  private FileSystem fs() throws IOException {
-    return FileSystem.getLocal(new Configuration());
-  }
+    @TempDir
+    java.nio.file.Path dir;
 
-  private Path target() {
-    return new Path(dir.resolve("out.bin").toString());
-  }
-
-  private String[] names() throws IOException {
-    try (Stream<java.nio.file.Path> s = Files.list(dir)) {
-      return s.map(p -> p.getFileName().toString()).sorted().toArray(String[]::new);
+    private FileSystem fs() throws IOException {
+        return FileSystem.getLocal(new Configuration());
     }
-  }
 
-  @Test
-  void writersFillTheirDomainsInAnyOrderAndCommitRenamesTheWholeFile() throws IOException {
-    FileSystem fs = fs();
-    assertThat(SharedFile.supports(fs)).isTrue();
-    SharedFile.create(fs, target(), "job1");
-    assertThat(names()).containsExactly(".out.bin.job1.whole");
-    byte[] want = new byte[300];
-    for (int i = 0; i < want.length; i++) {
-      want[i] = (byte) (i * 7);
+    private Path target() {
+        return new Path(dir.resolve("out.bin").toString());
     }
-    for (int d : new int[] {2, 0, 1}) {
-      try (SharedFile f = SharedFile.open(fs, target(), "job1", DOMAINS, d)) {
-        int mid = (int) (DOMAINS.start(d) + DOMAINS.end(d)) / 2;
-        f.write(mid, want, mid, (int) DOMAINS.end(d) - mid); // the second half first
-        f.write(DOMAINS.start(d), want, (int) DOMAINS.start(d), mid - (int) DOMAINS.start(d));
-      }
+
+    private String[] names() throws IOException {
+        try (Stream<java.nio.file.Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).sorted().toArray(String[]::new);
+        }
     }
-    assertThat(SharedFile.commit(fs, target(), "job1", 300)).isEqualTo(300);
-    assertThat(names()).containsExactly("out.bin");
-    assertThat(Files.readAllBytes(dir.resolve("out.bin"))).isEqualTo(want);
-  }
 
-  @Test
-  void aWriteOutsideTheDomainIsRefusedNamingIt() throws IOException {
-    FileSystem fs = fs();
-    SharedFile.create(fs, target(), "job2");
-    try (SharedFile f = SharedFile.open(fs, target(), "job2", DOMAINS, 1)) {
-      assertThatThrownBy(() -> f.write(240, new byte[20], 0, 20)).isInstanceOf(IllegalArgumentException.class)
-          .hasMessageContaining("20 bytes at file byte 240").hasMessageContaining("domain 1 [100, 250)");
-      assertThatThrownBy(() -> f.write(99, new byte[2], 0, 2)).isInstanceOf(IllegalArgumentException.class);
+    @Test
+    void writersFillTheirDomainsInAnyOrderAndCommitRenamesTheWholeFile() throws IOException {
+        FileSystem fs = fs();
+        assertThat(SharedFile.supports(fs)).isTrue();
+        SharedFile.create(fs, target(), "job1");
+        assertThat(names()).containsExactly(".out.bin.job1.whole");
+        byte[] want = new byte[300];
+        for (int i = 0; i < want.length; i++) {
+            want[i] = (byte) (i * 7);
+        }
+        for (int d : new int[] {2, 0, 1}) {
+            try (SharedFile f = SharedFile.open(fs, target(), "job1", DOMAINS, d)) {
+                int mid = (int) (DOMAINS.start(d) + DOMAINS.end(d)) / 2;
+                f.write(mid, want, mid, (int) DOMAINS.end(d) - mid); // the second half first
+                f.write(DOMAINS.start(d), want, (int) DOMAINS.start(d), mid - (int) DOMAINS.start(d));
+            }
+        }
+        assertThat(SharedFile.commit(fs, target(), "job1", 300)).isEqualTo(300);
+        assertThat(names()).containsExactly("out.bin");
+        assertThat(Files.readAllBytes(dir.resolve("out.bin"))).isEqualTo(want);
     }
-    assertThat(Files.size(dir.resolve(".out.bin.job2.whole"))).isZero();
-  }
 
-  @Test
-  void anIncompleteFileIsNotCommittedAndDiscardWriteRemovesIt() throws IOException {
-    FileSystem fs = fs();
-    SharedFile.create(fs, target(), "job3");
-    try (SharedFile f = SharedFile.open(fs, target(), "job3", DOMAINS, 0)) {
-      f.write(0, new byte[100], 0, 100);
+    @Test
+    void aWriteOutsideTheDomainIsRefusedNamingIt() throws IOException {
+        FileSystem fs = fs();
+        SharedFile.create(fs, target(), "job2");
+        try (SharedFile f = SharedFile.open(fs, target(), "job2", DOMAINS, 1)) {
+            assertThatThrownBy(() -> f.write(240, new byte[20], 0, 20))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("20 bytes at file byte 240")
+                    .hasMessageContaining("domain 1 [100, 250)");
+            assertThatThrownBy(() -> f.write(99, new byte[2], 0, 2)).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThat(Files.size(dir.resolve(".out.bin.job2.whole"))).isZero();
     }
-    assertThatThrownBy(() -> SharedFile.commit(fs, target(), "job3", 300)).isInstanceOf(IOException.class)
-        .hasMessageContaining("has 100 bytes (expected: 300");
-    assertThat(fs.exists(target())).isFalse();
-    assertThat(ViewWriter.discardWrite(fs, target(), "job3")).isEqualTo(1);
-    assertThat(names()).isEmpty();
-  }
 
-  @Test
-  void createRefusesAnExistingTargetAndAnExistingNameOrLink() throws IOException {
-    FileSystem fs = fs();
-    Files.write(dir.resolve("out.bin"), new byte[] {1});
-    assertThatThrownBy(() -> SharedFile.create(fs, target(), "job4")).isInstanceOf(FileAlreadyExistsException.class)
-        .hasMessageContaining("already exists");
-    Files.delete(dir.resolve("out.bin"));
-    java.nio.file.Path elsewhere = dir.resolve("elsewhere");
-    Files.createSymbolicLink(dir.resolve(".out.bin.job4.whole"), elsewhere);
-    assertThatThrownBy(() -> SharedFile.create(fs, target(), "job4")).isInstanceOf(FileAlreadyExistsException.class);
-    assertThat(Files.exists(elsewhere)).as("nothing written through the link").isFalse();
-  }
+    @Test
+    void anIncompleteFileIsNotCommittedAndDiscardWriteRemovesIt() throws IOException {
+        FileSystem fs = fs();
+        SharedFile.create(fs, target(), "job3");
+        try (SharedFile f = SharedFile.open(fs, target(), "job3", DOMAINS, 0)) {
+            f.write(0, new byte[100], 0, 100);
+        }
+        assertThatThrownBy(() -> SharedFile.commit(fs, target(), "job3", 300))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("has 100 bytes (expected: 300");
+        assertThat(fs.exists(target())).isFalse();
+        assertThat(ViewWriter.discardWrite(fs, target(), "job3")).isEqualTo(1);
+        assertThat(names()).isEmpty();
+    }
 
-  @Test
-  void openWithoutCreateNamesTheMissingFile() throws IOException {
-    FileSystem fs = fs();
-    assertThatThrownBy(() -> SharedFile.open(fs, target(), "job5", DOMAINS, 0)).isInstanceOf(IOException.class)
-        .hasMessageContaining(".out.bin.job5.whole is missing");
-    assertThatThrownBy(() -> SharedFile.open(fs, target(), "job5", DOMAINS, 3)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("domain 3 (expected: 0 .. 2");
-  }
+    @Test
+    void createRefusesAnExistingTargetAndAnExistingNameOrLink() throws IOException {
+        FileSystem fs = fs();
+        Files.write(dir.resolve("out.bin"), new byte[] {1});
+        assertThatThrownBy(() -> SharedFile.create(fs, target(), "job4"))
+                .isInstanceOf(FileAlreadyExistsException.class)
+                .hasMessageContaining("already exists");
+        Files.delete(dir.resolve("out.bin"));
+        java.nio.file.Path elsewhere = dir.resolve("elsewhere");
+        Files.createSymbolicLink(dir.resolve(".out.bin.job4.whole"), elsewhere);
+        assertThatThrownBy(() -> SharedFile.create(fs, target(), "job4"))
+                .isInstanceOf(FileAlreadyExistsException.class);
+        assertThat(Files.exists(elsewhere))
+                .as("nothing written through the link")
+                .isFalse();
+    }
+
+    @Test
+    void openWithoutCreateNamesTheMissingFile() throws IOException {
+        FileSystem fs = fs();
+        assertThatThrownBy(() -> SharedFile.open(fs, target(), "job5", DOMAINS, 0))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining(".out.bin.job5.whole is missing");
+        assertThatThrownBy(() -> SharedFile.open(fs, target(), "job5", DOMAINS, 3))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("domain 3 (expected: 0 .. 2");
+    }
 }

@@ -31,44 +31,46 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 5)
 @Measurement(iterations = 15)
-@Fork(value = 1, jvmArgsAppend = {"-Xss1g", "-Xms3g", "-Xmx3g", "--add-opens=java.base/java.nio=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xss1g", "-Xms3g", "-Xmx3g", "--add-opens=java.base/java.nio=ALL-UNNAMED"})
 public class GraphBench {
-  @Param({"TREE", "LIST", "GRID"})
-  public GraphShapes.Shape shape;
+    @Param({"TREE", "LIST", "GRID"})
+    public GraphShapes.Shape shape;
 
-  @Param({"1000000"})
-  public int nodes;
+    @Param({"1000000"})
+    public int nodes;
 
-  private Object graph;
-  private BufferAllocator allocator;
-  private GraphCodec autolink;
-  private Kryo kryo;
+    private Object graph;
+    private BufferAllocator allocator;
+    private GraphCodec autolink;
+    private Kryo kryo;
 
-  @Setup(Level.Trial)
-  public void setup() {
-    graph = GraphShapes.build(shape, nodes);
-    allocator = new RootAllocator();
-    autolink = GraphCodecs.autolink(allocator);
-    kryo = GraphCodecs.kryo();
-  }
+    @Setup(Level.Trial)
+    public void setup() {
+        graph = GraphShapes.build(shape, nodes);
+        allocator = new RootAllocator();
+        autolink = GraphCodecs.autolink(allocator);
+        kryo = GraphCodecs.kryo();
+    }
 
-  @TearDown(Level.Trial)
-  public void tearDown() {
-    allocator.close();
-  }
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        allocator.close();
+    }
 
-  @Benchmark
-  public Object autolink() {
-    return GraphCodecs.autolink(autolink, graph);
-  }
+    @Benchmark
+    public Object autolink() {
+        return GraphCodecs.autolink(autolink, graph);
+    }
 
-  @Benchmark
-  public Object kryo() {
-    return GraphCodecs.kryo(kryo, graph);
-  }
+    @Benchmark
+    public Object kryo() {
+        return GraphCodecs.kryo(kryo, graph);
+    }
 
-  @Benchmark
-  public Object javaSerialization() {
-    return GraphCodecs.java(graph);
-  }
+    @Benchmark
+    public Object javaSerialization() {
+        return GraphCodecs.java(graph);
+    }
 }

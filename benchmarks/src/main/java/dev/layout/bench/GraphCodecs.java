@@ -25,82 +25,91 @@ import org.apache.fory.config.Language;
  * its default varint numbers).
  */
 public final class GraphCodecs {
-  private GraphCodecs() {}
+    private GraphCodecs() {}
 
-  /** A decoded graph and the number of bytes that crossed the "wire". */
-  public record Result(Object graph, long bytes) {}
+    /** A decoded graph and the number of bytes that crossed the "wire". */
+    public record Result(Object graph, long bytes) {}
 
-  public static GraphCodec autolink(BufferAllocator allocator) {
-    return GraphCodec.builder(TypeRegistry.of(GraphShapes.classes())).allocator(allocator).packetRows(1 << 16).build();
-  }
-
-  public static Result autolink(GraphCodec codec, Object root) {
-    List<Packet> wire = new ArrayList<>();
-    long bytes = 0;
-    var it = codec.aggregate(root);
-    while (it.hasNext()) {
-      Packet p = it.next();
-      bytes += p.byteSize();
-      wire.add(p);
+    public static GraphCodec autolink(BufferAllocator allocator) {
+        return GraphCodec.builder(TypeRegistry.of(GraphShapes.classes()))
+                .allocator(allocator)
+                .packetRows(1 << 16)
+                .build();
     }
-    return new Result(codec.expand(wire.iterator()), bytes);
-  }
 
-  public static Kryo kryo() {
-    Kryo k = new Kryo();
-    k.setReferences(true);
-    k.setRegistrationRequired(true);
-    for (Class<?> c : GraphShapes.classes()) {
-      k.register(c);
+    public static Result autolink(GraphCodec codec, Object root) {
+        List<Packet> wire = new ArrayList<>();
+        long bytes = 0;
+        var it = codec.aggregate(root);
+        while (it.hasNext()) {
+            Packet p = it.next();
+            bytes += p.byteSize();
+            wire.add(p);
+        }
+        return new Result(codec.expand(wire.iterator()), bytes);
     }
-    return k;
-  }
 
-  public static Result kryo(Kryo k, Object root) {
-    Output out = new Output(1 << 20, -1);
-    k.writeClassAndObject(out, root);
-    byte[] b = out.toBytes();
-    Object back = k.readClassAndObject(new Input(b));
-    return new Result(back, b.length);
-  }
-
-  /**
-   * Fory as a user wanting the fastest correct round trip of a cyclic graph: Java mode, reference
-   * tracking, classes registered, code generation on (synchronous, so that the generated serializers
-   * are the ones measured), and a depth limit past the deepest graph of the benchmark (Fory recurses
-   * once per node of a list; the caller runs it on a thread with a large stack). Fory allocates a
-   * table of that many entries, so the limit is not simply the largest int.
-   */
-  static final int FORY_MAX_DEPTH = 1 << 21;
-
-  public static Fory fory() {
-    Fory f = Fory.builder().withLanguage(Language.JAVA).withRefTracking(true).requireClassRegistration(true).withCodegen(true)
-        .withAsyncCompilation(false).withMaxDepth(FORY_MAX_DEPTH).build();
-    for (Class<?> c : GraphShapes.classes()) {
-      f.register(c);
+    public static Kryo kryo() {
+        Kryo k = new Kryo();
+        k.setReferences(true);
+        k.setRegistrationRequired(true);
+        for (Class<?> c : GraphShapes.classes()) {
+            k.register(c);
+        }
+        return k;
     }
-    return f;
-  }
 
-  public static Result fory(Fory f, Object root) {
-    byte[] b = f.serialize(root);
-    return new Result(f.deserialize(b), b.length);
-  }
-
-  public static Result java(Object root) {
-    try {
-      ByteArrayOutputStream bos = new ByteArrayOutputStream(1 << 20);
-      try (ObjectOutputStream oos = new ObjectOutputStream(bos)) {
-        oos.writeObject(root);
-      }
-      byte[] b = bos.toByteArray();
-      try (ObjectInputStream ois = new ObjectInputStream(new ByteArrayInputStream(b))) {
-        return new Result(ois.readObject(), b.length);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (ClassNotFoundException e) {
-      throw new IllegalStateException(e);
+    public static Result kryo(Kryo k, Object root) {
+        Output out = new Output(1 << 20, -1);
+        k.writeClassAndObject(out, root);
+        byte[] b = out.toBytes();
+        Object back = k.readClassAndObject(new Input(b));
+        return new Result(back, b.length);
     }
-  }
+
+    /**
+     * Fory as a user wanting the fastest correct round trip of a cyclic graph: Java mode, reference
+     * tracking, classes registered, code generation on (synchronous, so that the generated serializers
+     * are the ones measured), and a depth limit past the deepest graph of the benchmark (Fory recurses
+     * once per node of a list; the caller runs it on a thread with a large stack). Fory allocates a
+     * table of that many entries, so the limit is not simply the largest int.
+     */
+    static final int FORY_MAX_DEPTH = 1 << 21;
+
+    public static Fory fory() {
+        Fory f = Fory.builder()
+                .withLanguage(Language.JAVA)
+                .withRefTracking(true)
+                .requireClassRegistration(true)
+                .withCodegen(true)
+                .withAsyncCompilation(false)
+                .withMaxDepth(FORY_MAX_DEPTH)
+                .build();
+        for (Class<?> c : GraphShapes.classes()) {
+            f.register(c);
+        }
+        return f;
+    }
+
+    public static Result fory(Fory f, Object root) {
+        byte[] b = f.serialize(root);
+        return new Result(f.deserialize(b), b.length);
+    }
+
+    public static Result java(Object root) {
+        try {
+            ByteArrayOutputStream bos = new ByteArrayOutputStream(1 << 20);
+            try (ObjectOutputStream oos = new ObjectOutputStream(bos)) {
+                oos.writeObject(root);
+            }
+            byte[] b = bos.toByteArray();
+            try (ObjectInputStream ois = new ObjectInputStream(new ByteArrayInputStream(b))) {
+                return new Result(ois.readObject(), b.length);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 }

@@ -12,96 +12,97 @@ import java.lang.management.ManagementFactory;
  * happened to be running. Memory stalls still count, as they should.
  */
 public final class Meter {
-  private Meter() {}
+    private Meter() {}
 
-  private static final java.lang.management.ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-  private static final boolean CPU_TIME = THREADS.isCurrentThreadCpuTimeSupported();
+    private static final java.lang.management.ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final boolean CPU_TIME = THREADS.isCurrentThreadCpuTimeSupported();
 
-  /** Which clock {@link #mbPerSecond} uses. */
-  public static String clock() {
-    return CPU_TIME ? "thread CPU time" : "wall-clock time";
-  }
+    /** Which clock {@link #mbPerSecond} uses. */
+    public static String clock() {
+        return CPU_TIME ? "thread CPU time" : "wall-clock time";
+    }
 
-  private static long now() {
-    return CPU_TIME ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
-  }
+    private static long now() {
+        return CPU_TIME ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
+    }
 
-  /** Runs between two clock reads last at least this long (see {@link #mbPerSecond}). */
-  static final long BATCH_NANOS = 200_000L;
+    /** Runs between two clock reads last at least this long (see {@link #mbPerSecond}). */
+    static final long BATCH_NANOS = 200_000L;
 
-  /**
-   * Runs {@code op} for at least {@code nanos} (and at least once); returns MB/s for {@code bytes} per run.
-   * The clock is read once per batch of runs lasting about {@link #BATCH_NANOS}, not once per run: a
-   * thread-CPU-time read is a system call (about 0.55 us on the reference machine), which would
-   * otherwise add some 10% and its own noise to both sides of a row whose runs take a few
-   * microseconds (the 3D faces).
-   */
-  public static double mbPerSecond(Runnable op, long bytes, long nanos) {
-    long wall0 = System.nanoTime();
-    long t0 = now();
-    // The first run, timed on its own, sizes the batches; it counts like the others.
-    long w = System.nanoTime();
-    op.run();
-    long one = Math.max(System.nanoTime() - w, 1);
-    int batch = (int) Math.max(1, Math.min(1 << 20, BATCH_NANOS / one));
-    long runs = 1;
-    long t = now();
-    while (t - t0 < nanos && System.nanoTime() - wall0 < 20 * nanos) {
-      for (int i = 0; i < batch; i++) {
+    /**
+     * Runs {@code op} for at least {@code nanos} (and at least once); returns MB/s for {@code bytes} per run.
+     * The clock is read once per batch of runs lasting about {@link #BATCH_NANOS}, not once per run: a
+     * thread-CPU-time read is a system call (about 0.55 us on the reference machine), which would
+     * otherwise add some 10% and its own noise to both sides of a row whose runs take a few
+     * microseconds (the 3D faces).
+     */
+    public static double mbPerSecond(Runnable op, long bytes, long nanos) {
+        long wall0 = System.nanoTime();
+        long t0 = now();
+        // The first run, timed on its own, sizes the batches; it counts like the others.
+        long w = System.nanoTime();
         op.run();
-      }
-      runs += batch;
-      t = now();
-    }
-    return (double) bytes * runs / (Math.max(t - t0, 1) / 1e9) / 1e6;
-  }
-
-  /**
-   * Warms up {@code ops} before a side-by-side measurement: {@code rounds} rounds, each running every
-   * op in turn for {@code sliceNanos}, so each is compiled as it will run when measured.
-   */
-  public static void warm(long bytes, long sliceNanos, int rounds, Runnable... ops) {
-    for (int w = 0; w < rounds; w++) {
-      for (Runnable op : ops) {
-        mbPerSecond(op, bytes, sliceNanos);
-      }
-    }
-  }
-
-  /** Bytes allocated by this thread per run of {@code op} over {@code runs} runs, or -1 if the JVM cannot tell. */
-  public static long allocatedPerRun(Runnable op, int runs) {
-    java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-    if (!(mx instanceof com.sun.management.ThreadMXBean sun) || !sun.isThreadAllocatedMemorySupported()) {
-      return -1;
-    }
-    long id = Thread.currentThread().getId();
-    op.run();
-    long before = sun.getThreadAllocatedBytes(id);
-    for (int i = 0; i < runs; i++) {
-      op.run();
-    }
-    long after = sun.getThreadAllocatedBytes(id);
-    return (after - before) / runs;
-  }
-
-  /** Number of processors, CPU model and JVM, for result headers. */
-  public static String machine() {
-    String model = "unknown CPU";
-    try {
-      for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/cpuinfo"))) {
-        if (line.startsWith("model name")) {
-          model = line.substring(line.indexOf(':') + 1).trim();
-          break;
+        long one = Math.max(System.nanoTime() - w, 1);
+        int batch = (int) Math.max(1, Math.min(1 << 20, BATCH_NANOS / one));
+        long runs = 1;
+        long t = now();
+        while (t - t0 < nanos && System.nanoTime() - wall0 < 20 * nanos) {
+            for (int i = 0; i < batch; i++) {
+                op.run();
+            }
+            runs += batch;
+            t = now();
         }
-      }
-    } catch (java.io.IOException | RuntimeException e) {
-      // not Linux: keep "unknown CPU"
+        return (double) bytes * runs / (Math.max(t - t0, 1) / 1e9) / 1e6;
     }
-    return "nproc " + Runtime.getRuntime().availableProcessors() + ", " + model;
-  }
 
-  public static String jvm() {
-    return System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + " (" + System.getProperty("os.name") + " "
-        + System.getProperty("os.arch") + ", max heap " + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB)";
-  }
+    /**
+     * Warms up {@code ops} before a side-by-side measurement: {@code rounds} rounds, each running every
+     * op in turn for {@code sliceNanos}, so each is compiled as it will run when measured.
+     */
+    public static void warm(long bytes, long sliceNanos, int rounds, Runnable... ops) {
+        for (int w = 0; w < rounds; w++) {
+            for (Runnable op : ops) {
+                mbPerSecond(op, bytes, sliceNanos);
+            }
+        }
+    }
+
+    /** Bytes allocated by this thread per run of {@code op} over {@code runs} runs, or -1 if the JVM cannot tell. */
+    public static long allocatedPerRun(Runnable op, int runs) {
+        java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        if (!(mx instanceof com.sun.management.ThreadMXBean sun) || !sun.isThreadAllocatedMemorySupported()) {
+            return -1;
+        }
+        long id = Thread.currentThread().getId();
+        op.run();
+        long before = sun.getThreadAllocatedBytes(id);
+        for (int i = 0; i < runs; i++) {
+            op.run();
+        }
+        long after = sun.getThreadAllocatedBytes(id);
+        return (after - before) / runs;
+    }
+
+    /** Number of processors, CPU model and JVM, for result headers. */
+    public static String machine() {
+        String model = "unknown CPU";
+        try {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/cpuinfo"))) {
+                if (line.startsWith("model name")) {
+                    model = line.substring(line.indexOf(':') + 1).trim();
+                    break;
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // not Linux: keep "unknown CPU"
+        }
+        return "nproc " + Runtime.getRuntime().availableProcessors() + ", " + model;
+    }
+
+    public static String jvm() {
+        return System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + " ("
+                + System.getProperty("os.name") + " " + System.getProperty("os.arch") + ", max heap "
+                + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB)";
+    }
 }

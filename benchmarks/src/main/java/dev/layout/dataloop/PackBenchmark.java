@@ -32,62 +32,66 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx4g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx4g"})
 public class PackBenchmark {
-  @Param
-  public RossCase rossCase;
+    @Param
+    public RossCase rossCase;
 
-  @Param({"heap", "direct", "offheap"})
-  public String target;
+    @Param({"heap", "direct", "offheap"})
+    public String target;
 
-  @Param({"pack", "unpack"})
-  public String op;
+    @Param({"pack", "unpack"})
+    public String op;
 
-  private RossCase.Instance inst;
-  private Target.Buf user;
-  private Target.Buf packed;
-  private Segment segment;
-  private boolean pack;
+    private RossCase.Instance inst;
+    private Target.Buf user;
+    private Target.Buf packed;
+    private Segment segment;
+    private boolean pack;
 
-  @Setup(Level.Trial)
-  public void setup() {
-    inst = rossCase.create(RossCase.Size.FULL);
-    Target t = Target.parse(target);
-    user = t.allocate(inst.userBytes);
-    packed = t.allocate(inst.packedBytes);
-    user.fillPattern();
-    segment = Segment.of(inst.type, inst.count, user.memory, inst.origin);
-    segment.pack(packed.memory, 0, inst.packedBytes);
-    pack = op.equals("pack");
-  }
-
-  @TearDown(Level.Trial)
-  public void tearDown() {
-    user.close();
-    packed.close();
-  }
-
-  @Benchmark
-  public long engine() {
-    segment.seek(0);
-    return pack ? segment.pack(packed.memory, 0, inst.packedBytes) : segment.unpack(packed.memory, 0, inst.packedBytes);
-  }
-
-  @Benchmark
-  public void manual() {
-    if (pack) {
-      inst.pack(user.base, user.address, packed.base, packed.address);
-    } else {
-      inst.unpack(packed.base, packed.address, user.base, user.address);
+    @Setup(Level.Trial)
+    public void setup() {
+        inst = rossCase.create(RossCase.Size.FULL);
+        Target t = Target.parse(target);
+        user = t.allocate(inst.userBytes);
+        packed = t.allocate(inst.packedBytes);
+        user.fillPattern();
+        segment = Segment.of(inst.type, inst.count, user.memory, inst.origin);
+        segment.pack(packed.memory, 0, inst.packedBytes);
+        pack = op.equals("pack");
     }
-  }
 
-  @Benchmark
-  public void ceiling() {
-    if (pack) {
-      Raw.U.copyMemory(user.base, user.address, packed.base, packed.address, inst.packedBytes);
-    } else {
-      Raw.U.copyMemory(packed.base, packed.address, user.base, user.address, inst.packedBytes);
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        user.close();
+        packed.close();
     }
-  }
+
+    @Benchmark
+    public long engine() {
+        segment.seek(0);
+        return pack
+                ? segment.pack(packed.memory, 0, inst.packedBytes)
+                : segment.unpack(packed.memory, 0, inst.packedBytes);
+    }
+
+    @Benchmark
+    public void manual() {
+        if (pack) {
+            inst.pack(user.base, user.address, packed.base, packed.address);
+        } else {
+            inst.unpack(packed.base, packed.address, user.base, user.address);
+        }
+    }
+
+    @Benchmark
+    public void ceiling() {
+        if (pack) {
+            Raw.U.copyMemory(user.base, user.address, packed.base, packed.address, inst.packedBytes);
+        } else {
+            Raw.U.copyMemory(packed.base, packed.address, user.base, user.address, inst.packedBytes);
+        }
+    }
 }

@@ -46,360 +46,408 @@ import java.util.concurrent.TimeUnit;
  * the best).
  */
 public final class PingPongBenchmark {
-  private static final Duration T = Duration.ofSeconds(60);
-  private static final SendStrategy[] FIXED = {SendStrategy.PACK, SendStrategy.GATHER, SendStrategy.ADAPTIVE};
+    private static final Duration T = Duration.ofSeconds(60);
+    private static final SendStrategy[] FIXED = {SendStrategy.PACK, SendStrategy.GATHER, SendStrategy.ADAPTIVE};
 
-  private PingPongBenchmark() {}
+    private PingPongBenchmark() {}
 
-  public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
-  }
-
-  /** One measured configuration: n floats in blocks blocks of the given kind. */
-  record Row(String kind, int floats, int blocks) {
-    Datatype type() {
-      return switch (kind) {
-        case "index" -> {
-          long[] len = new long[blocks];
-          long[] disp = new long[blocks];
-          long each = floats / blocks;
-          long at = 0;
-          for (int i = 0; i < blocks; i++) {
-            len[i] = i == blocks - 1 ? each + floats % blocks : each;
-            disp[i] = at;
-            at += 2 * len[i]; // a gap as long as the block
-          }
-          yield Datatype.indexed(len, disp, Primitive.FLOAT32);
-        }
-        case "vector" -> {
-          long bl = (floats + blocks - 1) / blocks;
-          yield Datatype.vector(blocks, bl, 2 * bl, Primitive.FLOAT32);
-        }
-        case "struct" -> {
-          // the paper's particle {float x, y; int c; float z} with 4-byte holes after y and c
-          Datatype particle = Datatype.struct(new long[] {2, 1, 1}, new long[] {0, 12, 20},
-              List.of(Primitive.FLOAT32, Primitive.INT32, Primitive.FLOAT32));
-          yield Datatype.resized(0, 24, particle);
-        }
-        default -> throw new IllegalArgumentException("pingpong: type " + kind);
-      };
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
     }
 
-    long count() {
-      return kind.equals("struct") ? floats / 4 : 1;
-    }
-  }
+    /** One measured configuration: n floats in blocks blocks of the given kind. */
+    record Row(String kind, int floats, int blocks) {
+        Datatype type() {
+            return switch (kind) {
+                case "index" -> {
+                    long[] len = new long[blocks];
+                    long[] disp = new long[blocks];
+                    long each = floats / blocks;
+                    long at = 0;
+                    for (int i = 0; i < blocks; i++) {
+                        len[i] = i == blocks - 1 ? each + floats % blocks : each;
+                        disp[i] = at;
+                        at += 2 * len[i]; // a gap as long as the block
+                    }
+                    yield Datatype.indexed(len, disp, Primitive.FLOAT32);
+                }
+                case "vector" -> {
+                    long bl = (floats + blocks - 1) / blocks;
+                    yield Datatype.vector(blocks, bl, 2 * bl, Primitive.FLOAT32);
+                }
+                case "struct" -> {
+                    // the paper's particle {float x, y; int c; float z} with 4-byte holes after y and c
+                    Datatype particle = Datatype.struct(
+                            new long[] {2, 1, 1},
+                            new long[] {0, 12, 20},
+                            List.of(Primitive.FLOAT32, Primitive.INT32, Primitive.FLOAT32));
+                    yield Datatype.resized(0, 24, particle);
+                }
+                default -> throw new IllegalArgumentException("pingpong: type " + kind);
+            };
+        }
 
-  static List<Row> rows(boolean quick) {
-    int[] sizes = quick ? new int[] {1 << 10, 16 << 10, 256 << 10, 4 << 20}
-        : new int[] {1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20};
-    List<Row> rows = new ArrayList<>();
-    for (String kind : new String[] {"index", "vector"}) {
-      for (int s : sizes) {
-        for (int b : new int[] {1, 3, 10, 100}) {
-          rows.add(new Row(kind, s, b));
+        long count() {
+            return kind.equals("struct") ? floats / 4 : 1;
         }
-      }
     }
-    for (int s : sizes) {
-      rows.add(new Row("struct", s, 3));
-    }
-    return rows;
-  }
 
-  /**
-   * Runs the benchmark (spawning the partner JVM) or, with {@code --peer host:port}, plays process 1.
-   *
-   * @return 0 on success, 1 on an I/O failure, 2 on bad arguments
-   */
-  public static int run(String[] args, PrintStream out, PrintStream err) {
-    boolean quick = false;
-    String peer = null;
-    int reps = -1;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--quick" -> quick = true;
-        case "--peer" -> peer = i + 1 < args.length ? args[++i] : null;
-        case "--reps" -> {
-          try {
-            reps = Integer.parseInt(i + 1 < args.length ? args[++i] : "");
-          } catch (NumberFormatException e) {
-            reps = 0;
-          }
-          if (reps < 1) {
-            err.println("layout: error: pingpong: --reps (expected: a positive number)");
-            return 2;
-          }
-        }
-        default -> {
-          err.println("layout: error: pingpong: unknown argument '" + args[i] + "' (expected: [--quick] [--reps N])");
-          return 2;
-        }
-      }
-    }
-    if (reps < 0) {
-      reps = quick ? 5 : 10;
-    }
-    try {
-      if (peer != null) {
-        return partner(Endpoint.parse(peer), quick, reps);
-      }
-      return leader(quick, reps, out, err);
-    } catch (IOException e) {
-      err.println("layout: pingpong: " + e.getMessage());
-      return 1;
-    } catch (IllegalArgumentException e) {
-      err.println("layout: error: " + e.getMessage());
-      return 2;
-    }
-  }
-
-  private static int leader(boolean quick, int reps, PrintStream out, PrintStream err) throws IOException {
-    JobSecret secret = JobSecret.random();
-    TcpTransport.Listener l = TcpTransport.listen(new Endpoint("127.0.0.1", 0));
-    List<String> cmd = JavaCommand.of(PingPongBenchmark.class, "--peer", l.endpoint().toString(), "--reps",
-        Integer.toString(reps));
-    if (quick) {
-      cmd.add("--quick");
-    }
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT);
-    pb.environment().put(JobSecret.ENV, secret.toBase64());
-    Process child = pb.start();
-    try (l) {
-      BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-      Endpoint other = readEndpoint(r, child);
-      try (TcpTransport t = l.open(0, List.of(l.endpoint(), other), secret, TcpOptions.defaults())) {
-        out.printf(Locale.ROOT, "ping-pong over loopback TCP, 2 JVMs, %s, interquartile means of %d+ interleaved rounds, eager <= %d B%n",
-            Runtime.version(), reps, t.options().eagerThresholdBytes());
-        out.println("adaptive: AdaptiveSendPolicy learning from its sends, starting from " + modelSource());
-        out.printf(Locale.ROOT, "%-7s %9s %6s %11s %11s %11s %-7s %7s %11s %9s  %s%n", "type", "floats", "blocks",
-            "pack_us", "gather_us", "adapt_us", "choice", "best/ad", "contig_us", "ad/contig", "min_us(p/g/a/c)");
-        double worst = Double.MAX_VALUE;
-        int decisive = 0;
-        int right = 0;
-        int[] tag = {0};
-        for (Row row : rows(quick)) {
-          if (row.floats <= WARMUP_MAX_FLOATS) {
-            measure(t, 0, row, warmupRounds(row), tag, null); // warm-up: JIT and buffer caches, not reported
-          }
-        }
-        for (Row row : rows(quick)) {
-          learn(t, 0, row, tag); // the adaptive policy's learning phase, not reported
-          int[] used = new int[SendStrategy.values().length];
-          double[][] samples = measure(t, 0, row, repsFor(row, reps), tag, used);
-          SendStrategy[] chosen = {used[0] == 0 && used[1] == 0 ? null : used[0] >= used[1] ? SendStrategy.PACK : SendStrategy.GATHER};
-          double[] best = new double[4];
-          double[] min = new double[4];
-          for (int s = 0; s < 4; s++) {
-            best[s] = middleMean(samples[s]);
-            min[s] = java.util.Arrays.stream(samples[s]).min().orElse(Double.NaN);
-          }
-          double ratio = Math.min(best[0], best[1]) / best[2];
-          worst = Math.min(worst, ratio);
-          if (Math.abs(best[0] - best[1]) > 0.10 * Math.min(best[0], best[1])) {
-            decisive++;
-            SendStrategy faster = best[0] < best[1] ? SendStrategy.PACK : SendStrategy.GATHER;
-            if (faster == chosen[0]) {
-              right++;
+    static List<Row> rows(boolean quick) {
+        int[] sizes = quick
+                ? new int[] {1 << 10, 16 << 10, 256 << 10, 4 << 20}
+                : new int[] {1 << 10, 4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20};
+        List<Row> rows = new ArrayList<>();
+        for (String kind : new String[] {"index", "vector"}) {
+            for (int s : sizes) {
+                for (int b : new int[] {1, 3, 10, 100}) {
+                    rows.add(new Row(kind, s, b));
+                }
             }
-          }
-          out.printf(Locale.ROOT, "%-7s %9d %6d %11.1f %11.1f %11.1f %-7s %7.2f %11.1f %9.2f  %.0f/%.0f/%.0f/%.0f%n", row.kind,
-              row.floats, row.blocks, best[0], best[1], best[2],
-              chosen[0] == null ? "-" : chosen[0].name().toLowerCase(Locale.ROOT), ratio, best[3], best[2] / best[3],
-              min[0], min[1], min[2], min[3]);
         }
-        out.printf(Locale.ROOT, "adaptive chose the faster strategy in %d of %d rows where pack and gather differ by"
-            + " more than 10%%; load average %.1f on %d cpus%n", right, decisive,
-            ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-            Runtime.getRuntime().availableProcessors());
-        out.printf(Locale.ROOT, "min adaptive/best: %.2f%n", worst);
-      }
-      if (!child.waitFor(30, TimeUnit.SECONDS)) {
-        err.println("layout: pingpong: partner JVM did not exit within 30 s");
-        return 1;
-      }
-      return child.exitValue() == 0 ? 0 : 1;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted", e);
-    } finally {
-      child.destroyForcibly();
-    }
-  }
-
-  private static int partner(Endpoint leader, boolean quick, int reps) throws IOException {
-    String s = System.getenv(JobSecret.ENV);
-    if (s == null) {
-      throw new IllegalArgumentException("pingpong: --peer needs the secret in $" + JobSecret.ENV);
-    }
-    JobSecret secret = JobSecret.fromBase64(s);
-    TcpTransport.Listener l = TcpTransport.listen(new Endpoint("127.0.0.1", 0));
-    System.out.println("ENDPOINT " + l.endpoint());
-    System.out.flush();
-    try (TcpTransport t = l.open(1, List.of(leader, l.endpoint()), secret, TcpOptions.defaults())) {
-      int[] tag = {0};
-      for (Row row : rows(quick)) {
-        if (row.floats <= WARMUP_MAX_FLOATS) {
-          measure(t, 1, row, warmupRounds(row), tag, null);
+        for (int s : sizes) {
+            rows.add(new Row("struct", s, 3));
         }
-      }
-      for (Row row : rows(quick)) {
-        learn(t, 1, row, tag);
-        measure(t, 1, row, repsFor(row, reps), tag, null);
-      }
+        return rows;
     }
-    return 0;
-  }
 
-  /** Where TcpOptions.defaults() took the cost model from (as SendCostModel.load() looks). */
-  static String modelSource() {
-    String dir = System.getenv("LAYOUT_CONF");
-    Path file = Path.of(dir == null || dir.isBlank() ? "conf" : dir).resolve("transport.properties");
-    return Files.isRegularFile(file) ? "the calibration file " + file.toAbsolutePath().normalize()
-        : "the built-in cost model (no calibration file at " + file.toAbsolutePath().normalize() + ")";
-  }
-
-  static final int WARMUP_MAX_FLOATS = 256 << 10;
-
-  /**
-   * Unmeasured rounds per row before any row is measured: many for the small rows (a fraction of a
-   * second in all), so that every strategy's code path, the adaptive policy's included, is
-   * compiled by the JIT before the first measured row (with 3 rounds the first rows measured the
-   * adaptive sends' interpreted bookkeeping, 5-7% of a 4 KiB round trip); a few for the larger ones.
-   */
-  static int warmupRounds(Row row) {
-    return row.floats <= (16 << 10) ? 100 : 3;
-  }
-
-  /**
-   * Rounds per row: enough that the middle means of two strategies running the same code agree
-   * within a few percent (round trips spread by +-20% here, and the error of such an estimate falls
-   * only with the square root of the rounds), fewer where a round trip is expensive.
-   */
-  static int repsFor(Row row, int reps) {
-    if (row.kind.equals("struct") && row.floats >= (1 << 20)) {
-      return reps * 4; // gathering 3-element blocks is 12x slower here: no doubt which strategy wins
-    }
-    return row.floats <= (16 << 10) ? reps * 40
-        : row.floats <= (256 << 10) ? reps * 20
-        : reps * 16;
-  }
-
-  /** Adaptive round trips per row before it is measured (see {@link #learn}). */
-  static final int LEARN_ROUND_TRIPS = 48;
-
-  /**
-   * The adaptive policy's learning phase of a row: {@link #LEARN_ROUND_TRIPS} adaptive round trips
-   * (both processes send adaptively), as a program that sends many messages of one shape gives
-   * the policy before the ones that matter. Without it a cell of the quick run meets only some 80
-   * messages, measured ones, and spends them learning; with it the measured rounds show the
-   * choice the policy settles on (and it still explores, at the cost its bound allows).
-   */
-  static void learn(TcpTransport t, int me, Row row, int[] tag) throws IOException {
-    Datatype type = row.type();
-    long count = row.count();
-    Memory data = direct((count - 1) * type.extent() + type.trueUb());
-    fill(data);
-    Memory in = direct(type.byteSize() * count);
-    long floats = type.byteSize() * count / 4;
-    int other = 1 - me;
-    for (int i = 0; i < LEARN_ROUND_TRIPS; i++) {
-      int k = ++tag[0];
-      if (me == 1) {
-        t.receiveTyped(other, 0L, k, Primitive.FLOAT32, floats, in, 0, T);
-      }
-      t.sendTyped(other, 0L, k, type, count, data, 0, SendStrategy.ADAPTIVE);
-      if (me == 0) {
-        t.receiveTyped(other, 0L, k, Primitive.FLOAT32, floats, in, 0, T);
-      }
-    }
-  }
-
-  /**
-   * Plays one row on process {@code me} (0 leads and times, 1 echoes): two unmeasured rounds, then
-   * {@code reps} rounds of pack, gather, adaptive and contiguous, interleaved. Returns every
-   * measured round trip per strategy in microseconds ({@code [strategy][round]}, on process 0);
-   * {@code chosen[strategy]} counts what the adaptive sends of the measured rounds used.
-   */
-  static double[][] measure(TcpTransport t, int me, Row row, int reps, int[] tag, int[] chosen)
-      throws IOException {
-    Datatype type = row.type();
-    long count = row.count();
-    long footprint = (count - 1) * type.extent() + type.trueUb();
-    Memory data = direct(footprint);
-    fill(data);
-    Memory in = direct(type.byteSize() * count);
-    Memory contig = direct(type.byteSize() * count);
-    long floats = type.byteSize() * count / 4;
-    int other = 1 - me;
-    double[][] samples = new double[4][reps];
-    for (int rep = -2; rep < reps; rep++) {
-      // a fresh order per round (the same on both processes: seeded by the shared tag counter), so
-      // that no strategy always follows the same one: gathering many small blocks leaves garbage
-      // and cold caches behind, which would otherwise always be charged to the next strategy
-      List<Integer> order = new ArrayList<>(List.of(0, 1, 2, 3));
-      java.util.Collections.shuffle(order, new java.util.Random(tag[0]));
-      for (int s : order) {
-        int k = ++tag[0];
-        long t0 = System.nanoTime();
-        if (me == 1) {
-          t.receiveTyped(other, 0L, k, Primitive.FLOAT32, floats, in, 0, T);
+    /**
+     * Runs the benchmark (spawning the partner JVM) or, with {@code --peer host:port}, plays process 1.
+     *
+     * @return 0 on success, 1 on an I/O failure, 2 on bad arguments
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        boolean quick = false;
+        String peer = null;
+        int reps = -1;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> quick = true;
+                case "--peer" -> peer = i + 1 < args.length ? args[++i] : null;
+                case "--reps" -> {
+                    try {
+                        reps = Integer.parseInt(i + 1 < args.length ? args[++i] : "");
+                    } catch (NumberFormatException e) {
+                        reps = 0;
+                    }
+                    if (reps < 1) {
+                        err.println("layout: error: pingpong: --reps (expected: a positive number)");
+                        return 2;
+                    }
+                }
+                default -> {
+                    err.println("layout: error: pingpong: unknown argument '" + args[i]
+                            + "' (expected: [--quick] [--reps N])");
+                    return 2;
+                }
+            }
         }
-        if (s < 3) {
-          SendStrategy used = t.sendTyped(other, 0L, k, type, count, data, 0, FIXED[s]);
-          if (s == 2 && chosen != null && rep >= 0) {
-            chosen[used.ordinal()]++;
-          }
-        } else {
-          t.sendTyped(other, 0L, k, Primitive.FLOAT32, floats, contig, 0, SendStrategy.ADAPTIVE);
+        if (reps < 0) {
+            reps = quick ? 5 : 10;
         }
-        if (me == 0) {
-          t.receiveTyped(other, 0L, k, Primitive.FLOAT32, floats, in, 0, T);
+        try {
+            if (peer != null) {
+                return partner(Endpoint.parse(peer), quick, reps);
+            }
+            return leader(quick, reps, out, err);
+        } catch (IOException e) {
+            err.println("layout: pingpong: " + e.getMessage());
+            return 1;
+        } catch (IllegalArgumentException e) {
+            err.println("layout: error: " + e.getMessage());
+            return 2;
         }
-        long dt = System.nanoTime() - t0;
-        if (rep >= 0) {
-          samples[s][rep] = dt / 1000.0;
+    }
+
+    private static int leader(boolean quick, int reps, PrintStream out, PrintStream err) throws IOException {
+        JobSecret secret = JobSecret.random();
+        TcpTransport.Listener l = TcpTransport.listen(new Endpoint("127.0.0.1", 0));
+        List<String> cmd = JavaCommand.of(
+                PingPongBenchmark.class, "--peer", l.endpoint().toString(), "--reps", Integer.toString(reps));
+        if (quick) {
+            cmd.add("--quick");
         }
-      }
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT);
+        pb.environment().put(JobSecret.ENV, secret.toBase64());
+        Process child = pb.start();
+        try (l) {
+            BufferedReader r =
+                    new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+            Endpoint other = readEndpoint(r, child);
+            try (TcpTransport t = l.open(0, List.of(l.endpoint(), other), secret, TcpOptions.defaults())) {
+                out.printf(
+                        Locale.ROOT,
+                        "ping-pong over loopback TCP, 2 JVMs, %s, interquartile means of %d+ interleaved rounds, eager <= %d B%n",
+                        Runtime.version(),
+                        reps,
+                        t.options().eagerThresholdBytes());
+                out.println("adaptive: AdaptiveSendPolicy learning from its sends, starting from " + modelSource());
+                out.printf(
+                        Locale.ROOT,
+                        "%-7s %9s %6s %11s %11s %11s %-7s %7s %11s %9s  %s%n",
+                        "type",
+                        "floats",
+                        "blocks",
+                        "pack_us",
+                        "gather_us",
+                        "adapt_us",
+                        "choice",
+                        "best/ad",
+                        "contig_us",
+                        "ad/contig",
+                        "min_us(p/g/a/c)");
+                double worst = Double.MAX_VALUE;
+                int decisive = 0;
+                int right = 0;
+                int[] tag = {0};
+                for (Row row : rows(quick)) {
+                    if (row.floats <= WARMUP_MAX_FLOATS) {
+                        measure(
+                                t,
+                                0,
+                                row,
+                                warmupRounds(row),
+                                tag,
+                                null); // warm-up: JIT and buffer caches, not reported
+                    }
+                }
+                for (Row row : rows(quick)) {
+                    learn(t, 0, row, tag); // the adaptive policy's learning phase, not reported
+                    int[] used = new int[SendStrategy.values().length];
+                    double[][] samples = measure(t, 0, row, repsFor(row, reps), tag, used);
+                    SendStrategy[] chosen = {
+                        used[0] == 0 && used[1] == 0
+                                ? null
+                                : used[0] >= used[1] ? SendStrategy.PACK : SendStrategy.GATHER
+                    };
+                    double[] best = new double[4];
+                    double[] min = new double[4];
+                    for (int s = 0; s < 4; s++) {
+                        best[s] = middleMean(samples[s]);
+                        min[s] = java.util.Arrays.stream(samples[s]).min().orElse(Double.NaN);
+                    }
+                    double ratio = Math.min(best[0], best[1]) / best[2];
+                    worst = Math.min(worst, ratio);
+                    if (Math.abs(best[0] - best[1]) > 0.10 * Math.min(best[0], best[1])) {
+                        decisive++;
+                        SendStrategy faster = best[0] < best[1] ? SendStrategy.PACK : SendStrategy.GATHER;
+                        if (faster == chosen[0]) {
+                            right++;
+                        }
+                    }
+                    out.printf(
+                            Locale.ROOT,
+                            "%-7s %9d %6d %11.1f %11.1f %11.1f %-7s %7.2f %11.1f %9.2f  %.0f/%.0f/%.0f/%.0f%n",
+                            row.kind,
+                            row.floats,
+                            row.blocks,
+                            best[0],
+                            best[1],
+                            best[2],
+                            chosen[0] == null ? "-" : chosen[0].name().toLowerCase(Locale.ROOT),
+                            ratio,
+                            best[3],
+                            best[2] / best[3],
+                            min[0],
+                            min[1],
+                            min[2],
+                            min[3]);
+                }
+                out.printf(
+                        Locale.ROOT,
+                        "adaptive chose the faster strategy in %d of %d rows where pack and gather differ by"
+                                + " more than 10%%; load average %.1f on %d cpus%n",
+                        right,
+                        decisive,
+                        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                        Runtime.getRuntime().availableProcessors());
+                out.printf(Locale.ROOT, "min adaptive/best: %.2f%n", worst);
+            }
+            if (!child.waitFor(30, TimeUnit.SECONDS)) {
+                err.println("layout: pingpong: partner JVM did not exit within 30 s");
+                return 1;
+            }
+            return child.exitValue() == 0 ? 0 : 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        } finally {
+            child.destroyForcibly();
+        }
     }
-    return samples;
-  }
 
-  /**
-   * The interquartile mean of {@code v}: the mean of its middle half. Steadier than the median when
-   * round trips fall into two clusters (the threads of both JVMs scheduled at once or not), and
-   * blind to the tails like it.
-   */
-  static double middleMean(double[] v) {
-    double[] s = v.clone();
-    java.util.Arrays.sort(s);
-    int n = s.length;
-    int from = n / 4;
-    int to = Math.max(from + 1, n - n / 4);
-    double sum = 0;
-    for (int i = from; i < to; i++) {
-      sum += s[i];
+    private static int partner(Endpoint leader, boolean quick, int reps) throws IOException {
+        String s = System.getenv(JobSecret.ENV);
+        if (s == null) {
+            throw new IllegalArgumentException("pingpong: --peer needs the secret in $" + JobSecret.ENV);
+        }
+        JobSecret secret = JobSecret.fromBase64(s);
+        TcpTransport.Listener l = TcpTransport.listen(new Endpoint("127.0.0.1", 0));
+        System.out.println("ENDPOINT " + l.endpoint());
+        System.out.flush();
+        try (TcpTransport t = l.open(1, List.of(leader, l.endpoint()), secret, TcpOptions.defaults())) {
+            int[] tag = {0};
+            for (Row row : rows(quick)) {
+                if (row.floats <= WARMUP_MAX_FLOATS) {
+                    measure(t, 1, row, warmupRounds(row), tag, null);
+                }
+            }
+            for (Row row : rows(quick)) {
+                learn(t, 1, row, tag);
+                measure(t, 1, row, repsFor(row, reps), tag, null);
+            }
+        }
+        return 0;
     }
-    return sum / (to - from);
-  }
 
-  private static Memory direct(long bytes) {
-    return Memory.ofBuffer(ByteBuffer.allocateDirect((int) Math.max(1, bytes)).order(ByteOrder.LITTLE_ENDIAN));
-  }
-
-  private static void fill(Memory m) {
-    for (long i = 0; i + 4 <= m.byteSize(); i += 4) {
-      m.putFloat(i, i / 4f);
+    /** Where TcpOptions.defaults() took the cost model from (as SendCostModel.load() looks). */
+    static String modelSource() {
+        String dir = System.getenv("LAYOUT_CONF");
+        Path file = Path.of(dir == null || dir.isBlank() ? "conf" : dir).resolve("transport.properties");
+        return Files.isRegularFile(file)
+                ? "the calibration file " + file.toAbsolutePath().normalize()
+                : "the built-in cost model (no calibration file at "
+                        + file.toAbsolutePath().normalize() + ")";
     }
-  }
 
-  static Endpoint readEndpoint(BufferedReader r, Process child) throws IOException {
-    String line;
-    while ((line = r.readLine()) != null) {
-      if (line.startsWith("ENDPOINT ")) {
-        return Endpoint.parse(line.substring("ENDPOINT ".length()).trim());
-      }
+    static final int WARMUP_MAX_FLOATS = 256 << 10;
+
+    /**
+     * Unmeasured rounds per row before any row is measured: many for the small rows (a fraction of a
+     * second in all), so that every strategy's code path, the adaptive policy's included, is
+     * compiled by the JIT before the first measured row (with 3 rounds the first rows measured the
+     * adaptive sends' interpreted bookkeeping, 5-7% of a 4 KiB round trip); a few for the larger ones.
+     */
+    static int warmupRounds(Row row) {
+        return row.floats <= (16 << 10) ? 100 : 3;
     }
-    throw new IOException("partner JVM (pid " + child.pid() + ") exited before publishing its endpoint");
-  }
+
+    /**
+     * Rounds per row: enough that the middle means of two strategies running the same code agree
+     * within a few percent (round trips spread by +-20% here, and the error of such an estimate falls
+     * only with the square root of the rounds), fewer where a round trip is expensive.
+     */
+    static int repsFor(Row row, int reps) {
+        if (row.kind.equals("struct") && row.floats >= (1 << 20)) {
+            return reps * 4; // gathering 3-element blocks is 12x slower here: no doubt which strategy wins
+        }
+        return row.floats <= (16 << 10) ? reps * 40 : row.floats <= (256 << 10) ? reps * 20 : reps * 16;
+    }
+
+    /** Adaptive round trips per row before it is measured (see {@link #learn}). */
+    static final int LEARN_ROUND_TRIPS = 48;
+
+    /**
+     * The adaptive policy's learning phase of a row: {@link #LEARN_ROUND_TRIPS} adaptive round trips
+     * (both processes send adaptively), as a program that sends many messages of one shape gives
+     * the policy before the ones that matter. Without it a cell of the quick run meets only some 80
+     * messages, measured ones, and spends them learning; with it the measured rounds show the
+     * choice the policy settles on (and it still explores, at the cost its bound allows).
+     */
+    static void learn(TcpTransport t, int me, Row row, int[] tag) throws IOException {
+        Datatype type = row.type();
+        long count = row.count();
+        Memory data = direct((count - 1) * type.extent() + type.trueUb());
+        fill(data);
+        Memory in = direct(type.byteSize() * count);
+        long floats = type.byteSize() * count / 4;
+        int other = 1 - me;
+        for (int i = 0; i < LEARN_ROUND_TRIPS; i++) {
+            int k = ++tag[0];
+            if (me == 1) {
+                t.receiveTyped(other, 0L, k, Primitive.FLOAT32, floats, in, 0, T);
+            }
+            t.sendTyped(other, 0L, k, type, count, data, 0, SendStrategy.ADAPTIVE);
+            if (me == 0) {
+                t.receiveTyped(other, 0L, k, Primitive.FLOAT32, floats, in, 0, T);
+            }
+        }
+    }
+
+    /**
+     * Plays one row on process {@code me} (0 leads and times, 1 echoes): two unmeasured rounds, then
+     * {@code reps} rounds of pack, gather, adaptive and contiguous, interleaved. Returns every
+     * measured round trip per strategy in microseconds ({@code [strategy][round]}, on process 0);
+     * {@code chosen[strategy]} counts what the adaptive sends of the measured rounds used.
+     */
+    static double[][] measure(TcpTransport t, int me, Row row, int reps, int[] tag, int[] chosen) throws IOException {
+        Datatype type = row.type();
+        long count = row.count();
+        long footprint = (count - 1) * type.extent() + type.trueUb();
+        Memory data = direct(footprint);
+        fill(data);
+        Memory in = direct(type.byteSize() * count);
+        Memory contig = direct(type.byteSize() * count);
+        long floats = type.byteSize() * count / 4;
+        int other = 1 - me;
+        double[][] samples = new double[4][reps];
+        for (int rep = -2; rep < reps; rep++) {
+            // a fresh order per round (the same on both processes: seeded by the shared tag counter), so
+            // that no strategy always follows the same one: gathering many small blocks leaves garbage
+            // and cold caches behind, which would otherwise always be charged to the next strategy
+            List<Integer> order = new ArrayList<>(List.of(0, 1, 2, 3));
+            java.util.Collections.shuffle(order, new java.util.Random(tag[0]));
+            for (int s : order) {
+                int k = ++tag[0];
+                long t0 = System.nanoTime();
+                if (me == 1) {
+                    t.receiveTyped(other, 0L, k, Primitive.FLOAT32, floats, in, 0, T);
+                }
+                if (s < 3) {
+                    SendStrategy used = t.sendTyped(other, 0L, k, type, count, data, 0, FIXED[s]);
+                    if (s == 2 && chosen != null && rep >= 0) {
+                        chosen[used.ordinal()]++;
+                    }
+                } else {
+                    t.sendTyped(other, 0L, k, Primitive.FLOAT32, floats, contig, 0, SendStrategy.ADAPTIVE);
+                }
+                if (me == 0) {
+                    t.receiveTyped(other, 0L, k, Primitive.FLOAT32, floats, in, 0, T);
+                }
+                long dt = System.nanoTime() - t0;
+                if (rep >= 0) {
+                    samples[s][rep] = dt / 1000.0;
+                }
+            }
+        }
+        return samples;
+    }
+
+    /**
+     * The interquartile mean of {@code v}: the mean of its middle half. Steadier than the median when
+     * round trips fall into two clusters (the threads of both JVMs scheduled at once or not), and
+     * blind to the tails like it.
+     */
+    static double middleMean(double[] v) {
+        double[] s = v.clone();
+        java.util.Arrays.sort(s);
+        int n = s.length;
+        int from = n / 4;
+        int to = Math.max(from + 1, n - n / 4);
+        double sum = 0;
+        for (int i = from; i < to; i++) {
+            sum += s[i];
+        }
+        return sum / (to - from);
+    }
+
+    private static Memory direct(long bytes) {
+        return Memory.ofBuffer(
+                ByteBuffer.allocateDirect((int) Math.max(1, bytes)).order(ByteOrder.LITTLE_ENDIAN));
+    }
+
+    private static void fill(Memory m) {
+        for (long i = 0; i + 4 <= m.byteSize(); i += 4) {
+            m.putFloat(i, i / 4f);
+        }
+    }
+
+    static Endpoint readEndpoint(BufferedReader r, Process child) throws IOException {
+        String line;
+        while ((line = r.readLine()) != null) {
+            if (line.startsWith("ENDPOINT ")) {
+                return Endpoint.parse(line.substring("ENDPOINT ".length()).trim());
+            }
+        }
+        throw new IOException("partner JVM (pid " + child.pid() + ") exited before publishing its endpoint");
+    }
 }

@@ -13,28 +13,31 @@ import org.junit.jupiter.api.Test;
 
 /** The pack suite's statistic and one real (tiny-budget) row. */
 class PackSuiteTest {
-  @Test
-  void medianOfOddAndEvenCounts() {
-    assertThat(PackSuite.median(new double[] {3, 1, 2})).isEqualTo(2);
-    assertThat(PackSuite.median(new double[] {4, 1, 3, 2})).isEqualTo(2.5);
-    double[] v = {5, 4};
-    PackSuite.median(v);
-    assertThat(v).containsExactly(5, 4); // the input is left alone
-    assertThatThrownBy(() -> PackSuite.median(new double[0])).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no values");
-  }
-
-  @Test
-  void aRowComesFromSlicePairsOfBothSides() {
-    ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    PackSuite suite = new PackSuite(List.of(Target.OFFHEAP), 2_000_000L, 8_000_000L, 1);
-    List<PackSuite.Row> rows = suite.run(List.of(RossCase.CONTIG_F32), new PrintStream(buf, true, StandardCharsets.UTF_8));
-    assertThat(rows).hasSize(2);
-    for (PackSuite.Row r : rows) {
-      assertThat(r.manual()).isPositive();
-      assertThat(r.engine()).isPositive();
-      assertThat(r.ratio()).isPositive();
-      assertThat(r.target()).isEqualTo("offheap");
+    @Test
+    void medianOfOddAndEvenCounts() {
+        assertThat(PackSuite.median(new double[] {3, 1, 2})).isEqualTo(2);
+        assertThat(PackSuite.median(new double[] {4, 1, 3, 2})).isEqualTo(2.5);
+        double[] v = {5, 4};
+        PackSuite.median(v);
+        assertThat(v).containsExactly(5, 4); // the input is left alone
+        assertThatThrownBy(() -> PackSuite.median(new double[0]))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no values");
     }
-    assertThat(buf.toString(StandardCharsets.UTF_8)).contains("Contig(float32)");
-  }
+
+    @Test
+    void aRowComesFromSlicePairsOfBothSides() {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        PackSuite suite = new PackSuite(List.of(Target.OFFHEAP), 2_000_000L, 8_000_000L, 1);
+        List<PackSuite.Row> rows =
+                suite.run(List.of(RossCase.CONTIG_F32), new PrintStream(buf, true, StandardCharsets.UTF_8));
+        assertThat(rows).hasSize(2);
+        for (PackSuite.Row r : rows) {
+            assertThat(r.manual()).isPositive();
+            assertThat(r.engine()).isPositive();
+            assertThat(r.ratio()).isPositive();
+            assertThat(r.target()).isEqualTo("offheap");
+        }
+        assertThat(buf.toString(StandardCharsets.UTF_8)).contains("Contig(float32)");
+    }
 }

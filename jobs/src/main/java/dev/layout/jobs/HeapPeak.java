@@ -9,49 +9,51 @@ import java.lang.management.MemoryMXBean;
  * the period can be missed; the heap limit ({@link Runtime#maxMemory}) bounds it anyway.
  */
 public final class HeapPeak implements AutoCloseable {
-  private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
-  private final Thread sampler;
-  private volatile long peak;
-  private volatile boolean stopped;
+    private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
+    private final Thread sampler;
+    private volatile long peak;
+    private volatile boolean stopped;
 
-  private HeapPeak() {
-    sampler = new Thread(() -> {
-      while (!stopped) {
-        sample();
-        try {
-          Thread.sleep(10); // a sampling period, not a synchronization
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    }, "layout-heap-peak");
-    sampler.setDaemon(true);
-  }
-
-  /** Starts sampling. */
-  public static HeapPeak start() {
-    HeapPeak h = new HeapPeak();
-    h.sample();
-    h.sampler.start();
-    return h;
-  }
-
-  private void sample() {
-    long used = MEMORY.getHeapMemoryUsage().getUsed();
-    if (used > peak) {
-      peak = used;
+    private HeapPeak() {
+        sampler = new Thread(
+                () -> {
+                    while (!stopped) {
+                        sample();
+                        try {
+                            Thread.sleep(10); // a sampling period, not a synchronization
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                },
+                "layout-heap-peak");
+        sampler.setDaemon(true);
     }
-  }
 
-  /** The largest heap use seen so far, in bytes. */
-  public long peakBytes() {
-    sample();
-    return peak;
-  }
+    /** Starts sampling. */
+    public static HeapPeak start() {
+        HeapPeak h = new HeapPeak();
+        h.sample();
+        h.sampler.start();
+        return h;
+    }
 
-  @Override
-  public void close() {
-    stopped = true;
-    sampler.interrupt();
-  }
+    private void sample() {
+        long used = MEMORY.getHeapMemoryUsage().getUsed();
+        if (used > peak) {
+            peak = used;
+        }
+    }
+
+    /** The largest heap use seen so far, in bytes. */
+    public long peakBytes() {
+        sample();
+        return peak;
+    }
+
+    @Override
+    public void close() {
+        stopped = true;
+        sampler.interrupt();
+    }
 }

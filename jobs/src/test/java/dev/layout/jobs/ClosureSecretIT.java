@@ -19,20 +19,26 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("spark")
 class ClosureSecretIT {
-  @Test
-  void theSparkSecretIsInNoTaskBinary(@TempDir Path dir) throws Exception {
-    String secret = "probe-secret-" + Long.toHexString(System.nanoTime()) + "-never-shipped";
-    Path log = dir.resolve("probe.log");
-    Process p = new ProcessBuilder(JavaCommand.of(ClosureSecretProbe.class, secret)).redirectErrorStream(true)
-        .redirectOutput(log.toFile()).start();
-    try {
-      assertThat(p.waitFor(4, TimeUnit.MINUTES)).as("probe finished in 4 minutes").isTrue();
-    } finally {
-      p.destroyForcibly();
+    @Test
+    void theSparkSecretIsInNoTaskBinary(@TempDir Path dir) throws Exception {
+        String secret = "probe-secret-" + Long.toHexString(System.nanoTime()) + "-never-shipped";
+        Path log = dir.resolve("probe.log");
+        Process p = new ProcessBuilder(JavaCommand.of(ClosureSecretProbe.class, secret))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        try {
+            assertThat(p.waitFor(4, TimeUnit.MINUTES))
+                    .as("probe finished in 4 minutes")
+                    .isTrue();
+        } finally {
+            p.destroyForcibly();
+        }
+        String out = Files.readString(log);
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out).as(out).contains("DERIVED true", "HEAT_OK", "LIFE_OK", "SECRET_FOUND 0\n");
+        assertThat(out)
+                .as("the search saw the barrier closures' task binaries")
+                .containsPattern("CLOSURE_PIECES [1-9]");
     }
-    String out = Files.readString(log);
-    assertThat(p.exitValue()).as(out).isZero();
-    assertThat(out).as(out).contains("DERIVED true", "HEAT_OK", "LIFE_OK", "SECRET_FOUND 0\n");
-    assertThat(out).as("the search saw the barrier closures' task binaries").containsPattern("CLOSURE_PIECES [1-9]");
-  }
 }

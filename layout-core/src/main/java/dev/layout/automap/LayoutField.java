@@ -19,15 +19,15 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.FIELD, ElementType.RECORD_COMPONENT})
 public @interface LayoutField {
-  /** Position of the field in the layout (fields are laid out by ascending order); -1 = declaration order (records only). */
-  int order() default -1;
+    /** Position of the field in the layout (fields are laid out by ascending order); -1 = declaration order (records only). */
+    int order() default -1;
 
-  /** Explicit byte offset of the field from the start of the record; -1 = next free (aligned) offset. */
-  long offset() default -1;
+    /** Explicit byte offset of the field from the start of the record; -1 = next free (aligned) offset. */
+    long offset() default -1;
 
-  /** Element count of an array field (required for arrays: the layout is fixed-size). */
-  int length() default -1;
+    /** Element count of an array field (required for arrays: the layout is fixed-size). */
+    int length() default -1;
 
-  /** Map {@code byte/short/int/long} (and their arrays) to {@code uint8/16/32/64} instead of {@code int8..int64}. */
-  boolean unsigned() default false;
+    /** Map {@code byte/short/int/long} (and their arrays) to {@code uint8/16/32/64} instead of {@code int8..int64}. */
+    boolean unsigned() default false;
 }

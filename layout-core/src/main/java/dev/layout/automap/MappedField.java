@@ -11,18 +11,24 @@ import dev.layout.datatype.Datatype;
  * @param nested the nested layout for {@link Kind#RECORD} and {@link Kind#RECORD_ARRAY}, else null
  */
 public record MappedField(
-    String name, Class<?> javaType, Kind kind, Datatype elementType, long count, long offset, RecordLayout<?> nested) {
+        String name,
+        Class<?> javaType,
+        Kind kind,
+        Datatype elementType,
+        long count,
+        long offset,
+        RecordLayout<?> nested) {
 
-  /** The kinds of mapped fields. */
-  public enum Kind {
-    PRIMITIVE,
-    PRIMITIVE_ARRAY,
-    RECORD,
-    RECORD_ARRAY
-  }
+    /** The kinds of mapped fields. */
+    public enum Kind {
+        PRIMITIVE,
+        PRIMITIVE_ARRAY,
+        RECORD,
+        RECORD_ARRAY
+    }
 
-  /** Bytes the field spans in the record: {@code count} element extents. */
-  public long span() {
-    return count * elementType.extent();
-  }
+    /** Bytes the field spans in the record: {@code count} element extents. */
+    public long span() {
+        return count * elementType.extent();
+    }
 }

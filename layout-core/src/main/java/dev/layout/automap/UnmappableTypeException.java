@@ -7,9 +7,9 @@ package dev.layout.automap;
  * (expected: primitive, fixed-length array, record or class with @LayoutField fields)}.
  */
 public final class UnmappableTypeException extends IllegalArgumentException {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  public UnmappableTypeException(String message) {
-    super(message);
-  }
+    public UnmappableTypeException(String message) {
+        super(message);
+    }
 }

@@ -15,366 +15,389 @@ import java.util.Map;
  * branches.
  */
 public final class ClassBytes {
-  public static final int ACC_PUBLIC = 0x0001;
-  public static final int ACC_STATIC = 0x0008;
-  public static final int ACC_FINAL = 0x0010;
-  public static final int ACC_SUPER = 0x0020;
+    public static final int ACC_PUBLIC = 0x0001;
+    public static final int ACC_STATIC = 0x0008;
+    public static final int ACC_FINAL = 0x0010;
+    public static final int ACC_SUPER = 0x0020;
 
-  // opcodes used by the generators
-  public static final int ALOAD = 0x19, ASTORE = 0x3a, LLOAD = 0x16, ILOAD = 0x15, FLOAD = 0x17, DLOAD = 0x18;
-  public static final int LADD = 0x61, NEW = 0xbb, DUP = 0x59, CHECKCAST = 0xc0, GETFIELD = 0xb4, PUTFIELD = 0xb5;
-  public static final int GETSTATIC = 0xb2, INVOKEVIRTUAL = 0xb6, INVOKESPECIAL = 0xb7, INVOKESTATIC = 0xb8, AALOAD = 0x32;
-  public static final int I2S = 0x93, I2C = 0x92, I2B = 0x91, RETURN = 0xb1, ARETURN = 0xb0, IRETURN = 0xac, LRETURN = 0xad;
-  public static final int FRETURN = 0xae, DRETURN = 0xaf;
-  public static final int ISTORE = 0x36, LSTORE = 0x37, IINC = 0x84, IADD = 0x60, I2L = 0x85, LMUL = 0x69, LALOAD = 0x2f;
-  public static final int GOTO = 0xa7, IF_ICMPGE = 0xa2, IFLE = 0x9e, ICONST_0 = 0x03, POP = 0x57, ACONST_NULL = 0x01;
+    // opcodes used by the generators
+    public static final int ALOAD = 0x19, ASTORE = 0x3a, LLOAD = 0x16, ILOAD = 0x15, FLOAD = 0x17, DLOAD = 0x18;
+    public static final int LADD = 0x61, NEW = 0xbb, DUP = 0x59, CHECKCAST = 0xc0, GETFIELD = 0xb4, PUTFIELD = 0xb5;
+    public static final int GETSTATIC = 0xb2,
+            INVOKEVIRTUAL = 0xb6,
+            INVOKESPECIAL = 0xb7,
+            INVOKESTATIC = 0xb8,
+            AALOAD = 0x32;
+    public static final int I2S = 0x93,
+            I2C = 0x92,
+            I2B = 0x91,
+            RETURN = 0xb1,
+            ARETURN = 0xb0,
+            IRETURN = 0xac,
+            LRETURN = 0xad;
+    public static final int FRETURN = 0xae, DRETURN = 0xaf;
+    public static final int ISTORE = 0x36,
+            LSTORE = 0x37,
+            IINC = 0x84,
+            IADD = 0x60,
+            I2L = 0x85,
+            LMUL = 0x69,
+            LALOAD = 0x2f;
+    public static final int GOTO = 0xa7, IF_ICMPGE = 0xa2, IFLE = 0x9e, ICONST_0 = 0x03, POP = 0x57, ACONST_NULL = 0x01;
 
-  private final ByteArrayOutputStream pool = new ByteArrayOutputStream();
-  private final DataOutputStream cp = new DataOutputStream(pool);
-  private final Map<String, Integer> entries = new HashMap<>();
-  private int cpCount = 1;
-  private final List<byte[]> fields = new ArrayList<>();
-  private final List<byte[]> methods = new ArrayList<>();
-  private final int thisClass;
-  private final int superClass;
-  private final String thisName;
-  private final int version;
+    private final ByteArrayOutputStream pool = new ByteArrayOutputStream();
+    private final DataOutputStream cp = new DataOutputStream(pool);
+    private final Map<String, Integer> entries = new HashMap<>();
+    private int cpCount = 1;
+    private final List<byte[]> fields = new ArrayList<>();
+    private final List<byte[]> methods = new ArrayList<>();
+    private final int thisClass;
+    private final int superClass;
+    private final String thisName;
+    private final int version;
 
-  public ClassBytes(String internalName, String superInternalName) {
-    this(internalName, superInternalName, 61);
-  }
-
-  /**
-   * A class of the given class-file major version. Version 49 (Java 5) predates StackMapTable: the
-   * JVM infers frames, so generated code may branch (loops) without this writer computing frames.
-   */
-  public ClassBytes(String internalName, String superInternalName, int majorVersion) {
-    if (majorVersion < 49 || majorVersion > 61) {
-      throw new IllegalArgumentException("ClassBytes: class-file version " + majorVersion + " (expected: 49 to 61)");
-    }
-    this.version = majorVersion;
-    thisName = internalName;
-    thisClass = classRef(internalName);
-    superClass = classRef(superInternalName);
-  }
-
-  public String thisName() {
-    return thisName;
-  }
-
-  // ---- constant pool ---------------------------------------------------------------------------
-
-  private int entry(String key, int slots, IoWriter w) {
-    Integer i = entries.get(key);
-    if (i != null) {
-      return i;
-    }
-    int idx = cpCount;
-    try {
-      w.write(cp);
-    } catch (IOException e) {
-      throw new AssertionError(e);
-    }
-    cpCount += slots;
-    entries.put(key, idx);
-    return idx;
-  }
-
-  private interface IoWriter {
-    void write(DataOutputStream out) throws IOException;
-  }
-
-  public int utf8(String s) {
-    return entry("U" + s, 1, o -> {
-      o.writeByte(1);
-      o.writeUTF(s);
-    });
-  }
-
-  public int classRef(String internalName) {
-    int n = utf8(internalName);
-    return entry("C" + internalName, 1, o -> {
-      o.writeByte(7);
-      o.writeShort(n);
-    });
-  }
-
-  public int string(String s) {
-    int n = utf8(s);
-    return entry("S" + s, 1, o -> {
-      o.writeByte(8);
-      o.writeShort(n);
-    });
-  }
-
-  public int integer(int v) {
-    return entry("I" + v, 1, o -> {
-      o.writeByte(3);
-      o.writeInt(v);
-    });
-  }
-
-  public int longConst(long v) {
-    return entry("J" + v, 2, o -> {
-      o.writeByte(5);
-      o.writeLong(v);
-    });
-  }
-
-  private int nameAndType(String name, String desc) {
-    int n = utf8(name);
-    int d = utf8(desc);
-    return entry("N" + name + ":" + desc, 1, o -> {
-      o.writeByte(12);
-      o.writeShort(n);
-      o.writeShort(d);
-    });
-  }
-
-  public int fieldRef(String owner, String name, String desc) {
-    int c = classRef(owner);
-    int nt = nameAndType(name, desc);
-    return entry("F" + owner + "." + name + ":" + desc, 1, o -> {
-      o.writeByte(9);
-      o.writeShort(c);
-      o.writeShort(nt);
-    });
-  }
-
-  public int methodRef(String owner, String name, String desc) {
-    int c = classRef(owner);
-    int nt = nameAndType(name, desc);
-    return entry("M" + owner + "." + name + ":" + desc, 1, o -> {
-      o.writeByte(10);
-      o.writeShort(c);
-      o.writeShort(nt);
-    });
-  }
-
-  // ---- members ------------------------------------------------------------------------------------
-
-  public void field(int access, String name, String desc) {
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
-    DataOutputStream o = new DataOutputStream(b);
-    try {
-      o.writeShort(access);
-      o.writeShort(utf8(name));
-      o.writeShort(utf8(desc));
-      o.writeShort(0);
-    } catch (IOException e) {
-      throw new AssertionError(e);
-    }
-    fields.add(b.toByteArray());
-  }
-
-  /**
-   * A method body. Branches ({@link #label}, {@link #branch}, {@link #bind}) need a class of version
-   * 49, which carries no StackMapTable.
-   */
-  public final class Code {
-    final ByteArrayOutputStream code = new ByteArrayOutputStream();
-
-    public Code op(int opcode) {
-      code.write(opcode);
-      return this;
+    public ClassBytes(String internalName, String superInternalName) {
+        this(internalName, superInternalName, 61);
     }
 
-    public Code op1(int opcode, int u1) {
-      code.write(opcode);
-      code.write(u1);
-      return this;
-    }
-
-    public Code op2(int opcode, int u2) {
-      code.write(opcode);
-      code.write(u2 >>> 8);
-      code.write(u2 & 0xff);
-      return this;
-    }
-
-    private final java.util.List<int[]> fixups = new ArrayList<>(); // {position of the opcode, label}
-    private final java.util.List<Integer> labels = new ArrayList<>();
-
-    /** A new, unbound branch target. */
-    public int label() {
-      labels.add(-1);
-      return labels.size() - 1;
-    }
-
-    /** Binds {@code label} to the current position. */
-    public Code bind(int label) {
-      labels.set(label, code.size());
-      return this;
-    }
-
-    /** A two-byte-offset branch ({@code goto}, {@code if_icmpge}, ...) to {@code label}. */
-    public Code branch(int opcode, int label) {
-      fixups.add(new int[] {code.size(), label});
-      code.write(opcode);
-      code.write(0);
-      code.write(0);
-      return this;
-    }
-
-    public Code iload(int local) {
-      return op1(ILOAD, local);
-    }
-
-    public Code istore(int local) {
-      return op1(ISTORE, local);
-    }
-
-    public Code lstore(int local) {
-      return op1(LSTORE, local);
-    }
-
-    public Code iinc(int local, int delta) {
-      code.write(IINC);
-      code.write(local);
-      code.write(delta);
-      return this;
-    }
-
-    private byte[] resolved() {
-      byte[] c = code.toByteArray();
-      for (int[] f : fixups) {
-        int target = labels.get(f[1]);
-        if (target < 0) {
-          throw new IllegalStateException("ClassBytes: label " + f[1] + " branched to but never bound");
+    /**
+     * A class of the given class-file major version. Version 49 (Java 5) predates StackMapTable: the
+     * JVM infers frames, so generated code may branch (loops) without this writer computing frames.
+     */
+    public ClassBytes(String internalName, String superInternalName, int majorVersion) {
+        if (majorVersion < 49 || majorVersion > 61) {
+            throw new IllegalArgumentException(
+                    "ClassBytes: class-file version " + majorVersion + " (expected: 49 to 61)");
         }
-        int rel = target - f[0];
-        c[f[0] + 1] = (byte) (rel >> 8);
-        c[f[0] + 2] = (byte) rel;
-      }
-      return c;
+        this.version = majorVersion;
+        thisName = internalName;
+        thisClass = classRef(internalName);
+        superClass = classRef(superInternalName);
     }
 
-    public Code aload(int local) {
-      return op1(ALOAD, local);
+    public String thisName() {
+        return thisName;
     }
 
-    public Code astore(int local) {
-      return op1(ASTORE, local);
+    // ---- constant pool ---------------------------------------------------------------------------
+
+    private int entry(String key, int slots, IoWriter w) {
+        Integer i = entries.get(key);
+        if (i != null) {
+            return i;
+        }
+        int idx = cpCount;
+        try {
+            w.write(cp);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+        cpCount += slots;
+        entries.put(key, idx);
+        return idx;
     }
 
-    public Code lload(int local) {
-      return op1(LLOAD, local);
+    private interface IoWriter {
+        void write(DataOutputStream out) throws IOException;
     }
 
-    public Code ldcInt(int v) {
-      return op2(0x13, integer(v)); // ldc_w
+    public int utf8(String s) {
+        return entry("U" + s, 1, o -> {
+            o.writeByte(1);
+            o.writeUTF(s);
+        });
     }
 
-    public Code ldcString(String s) {
-      return op2(0x13, string(s));
+    public int classRef(String internalName) {
+        int n = utf8(internalName);
+        return entry("C" + internalName, 1, o -> {
+            o.writeByte(7);
+            o.writeShort(n);
+        });
     }
 
-    public Code ldcLong(long v) {
-      return op2(0x14, longConst(v)); // ldc2_w
+    public int string(String s) {
+        int n = utf8(s);
+        return entry("S" + s, 1, o -> {
+            o.writeByte(8);
+            o.writeShort(n);
+        });
     }
 
-    public Code checkcast(String internalName) {
-      return op2(CHECKCAST, classRef(internalName));
+    public int integer(int v) {
+        return entry("I" + v, 1, o -> {
+            o.writeByte(3);
+            o.writeInt(v);
+        });
     }
 
-    public Code invoke(int opcode, String owner, String name, String desc) {
-      return op2(opcode, methodRef(owner, name, desc));
+    public int longConst(long v) {
+        return entry("J" + v, 2, o -> {
+            o.writeByte(5);
+            o.writeLong(v);
+        });
     }
 
-    public Code field(int opcode, String owner, String name, String desc) {
-      return op2(opcode, fieldRef(owner, name, desc));
+    private int nameAndType(String name, String desc) {
+        int n = utf8(name);
+        int d = utf8(desc);
+        return entry("N" + name + ":" + desc, 1, o -> {
+            o.writeByte(12);
+            o.writeShort(n);
+            o.writeShort(d);
+        });
     }
 
-    public void end(int access, String name, String desc, int maxStack, int maxLocals) {
-      if (!fixups.isEmpty() && version >= 50) {
-        throw new IllegalStateException("ClassBytes: a method with branches needs class-file version 49 (no StackMapTable written), not " + version);
-      }
-      byte[] c = resolved();
-      ByteArrayOutputStream b = new ByteArrayOutputStream();
-      DataOutputStream o = new DataOutputStream(b);
-      try {
-        o.writeShort(access);
-        o.writeShort(utf8(name));
-        o.writeShort(utf8(desc));
-        o.writeShort(1);
-        o.writeShort(utf8("Code"));
-        o.writeInt(12 + c.length);
-        o.writeShort(Math.min(maxStack, 65535));
-        o.writeShort(maxLocals);
-        o.writeInt(c.length);
-        o.write(c);
-        o.writeShort(0); // exception table
-        o.writeShort(0); // attributes
-      } catch (IOException e) {
-        throw new AssertionError(e);
-      }
-      methods.add(b.toByteArray());
+    public int fieldRef(String owner, String name, String desc) {
+        int c = classRef(owner);
+        int nt = nameAndType(name, desc);
+        return entry("F" + owner + "." + name + ":" + desc, 1, o -> {
+            o.writeByte(9);
+            o.writeShort(c);
+            o.writeShort(nt);
+        });
     }
-  }
 
-  public Code code() {
-    return new Code();
-  }
-
-  /** A public no-arg constructor calling the superclass's. */
-  public void defaultConstructor(String superInternalName) {
-    code().aload(0).invoke(INVOKESPECIAL, superInternalName, "<init>", "()V").op(RETURN).end(ACC_PUBLIC, "<init>", "()V", 1, 1);
-  }
-
-  public byte[] toBytes() {
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
-    DataOutputStream o = new DataOutputStream(b);
-    try {
-      o.writeInt(0xCAFEBABE);
-      o.writeShort(0);
-      o.writeShort(version);
-      o.writeShort(cpCount);
-      o.write(pool.toByteArray());
-      o.writeShort(ACC_PUBLIC | ACC_FINAL | ACC_SUPER);
-      o.writeShort(thisClass);
-      o.writeShort(superClass);
-      o.writeShort(0);
-      o.writeShort(fields.size());
-      for (byte[] f : fields) {
-        o.write(f);
-      }
-      o.writeShort(methods.size());
-      for (byte[] m : methods) {
-        o.write(m);
-      }
-      o.writeShort(0);
-    } catch (IOException e) {
-      throw new AssertionError(e);
+    public int methodRef(String owner, String name, String desc) {
+        int c = classRef(owner);
+        int nt = nameAndType(name, desc);
+        return entry("M" + owner + "." + name + ":" + desc, 1, o -> {
+            o.writeByte(10);
+            o.writeShort(c);
+            o.writeShort(nt);
+        });
     }
-    return b.toByteArray();
-  }
 
-  public static String internalName(Class<?> c) {
-    return c.getName().replace('.', '/');
-  }
+    // ---- members ------------------------------------------------------------------------------------
 
-  public static String descriptor(Class<?> c) {
-    if (c.isPrimitive()) {
-      if (c == int.class) return "I";
-      if (c == long.class) return "J";
-      if (c == boolean.class) return "Z";
-      if (c == byte.class) return "B";
-      if (c == short.class) return "S";
-      if (c == char.class) return "C";
-      if (c == float.class) return "F";
-      if (c == double.class) return "D";
-      if (c == void.class) return "V";
+    public void field(int access, String name, String desc) {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        DataOutputStream o = new DataOutputStream(b);
+        try {
+            o.writeShort(access);
+            o.writeShort(utf8(name));
+            o.writeShort(utf8(desc));
+            o.writeShort(0);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+        fields.add(b.toByteArray());
     }
-    if (c.isArray()) {
-      return c.getName().replace('.', '/');
-    }
-    return "L" + internalName(c) + ";";
-  }
 
-  /** The class-file name of a class to be defined in {@code host}'s package. */
-  public static String hiddenName(Class<?> host, String suffix) {
-    String pkg = host.getPackageName();
-    String simple = host.getName().substring(pkg.isEmpty() ? 0 : pkg.length() + 1).replace('$', '_');
-    return (pkg.isEmpty() ? "" : pkg.replace('.', '/') + "/") + simple + "$$" + suffix;
-  }
+    /**
+     * A method body. Branches ({@link #label}, {@link #branch}, {@link #bind}) need a class of version
+     * 49, which carries no StackMapTable.
+     */
+    public final class Code {
+        final ByteArrayOutputStream code = new ByteArrayOutputStream();
+
+        public Code op(int opcode) {
+            code.write(opcode);
+            return this;
+        }
+
+        public Code op1(int opcode, int u1) {
+            code.write(opcode);
+            code.write(u1);
+            return this;
+        }
+
+        public Code op2(int opcode, int u2) {
+            code.write(opcode);
+            code.write(u2 >>> 8);
+            code.write(u2 & 0xff);
+            return this;
+        }
+
+        private final java.util.List<int[]> fixups = new ArrayList<>(); // {position of the opcode, label}
+        private final java.util.List<Integer> labels = new ArrayList<>();
+
+        /** A new, unbound branch target. */
+        public int label() {
+            labels.add(-1);
+            return labels.size() - 1;
+        }
+
+        /** Binds {@code label} to the current position. */
+        public Code bind(int label) {
+            labels.set(label, code.size());
+            return this;
+        }
+
+        /** A two-byte-offset branch ({@code goto}, {@code if_icmpge}, ...) to {@code label}. */
+        public Code branch(int opcode, int label) {
+            fixups.add(new int[] {code.size(), label});
+            code.write(opcode);
+            code.write(0);
+            code.write(0);
+            return this;
+        }
+
+        public Code iload(int local) {
+            return op1(ILOAD, local);
+        }
+
+        public Code istore(int local) {
+            return op1(ISTORE, local);
+        }
+
+        public Code lstore(int local) {
+            return op1(LSTORE, local);
+        }
+
+        public Code iinc(int local, int delta) {
+            code.write(IINC);
+            code.write(local);
+            code.write(delta);
+            return this;
+        }
+
+        private byte[] resolved() {
+            byte[] c = code.toByteArray();
+            for (int[] f : fixups) {
+                int target = labels.get(f[1]);
+                if (target < 0) {
+                    throw new IllegalStateException("ClassBytes: label " + f[1] + " branched to but never bound");
+                }
+                int rel = target - f[0];
+                c[f[0] + 1] = (byte) (rel >> 8);
+                c[f[0] + 2] = (byte) rel;
+            }
+            return c;
+        }
+
+        public Code aload(int local) {
+            return op1(ALOAD, local);
+        }
+
+        public Code astore(int local) {
+            return op1(ASTORE, local);
+        }
+
+        public Code lload(int local) {
+            return op1(LLOAD, local);
+        }
+
+        public Code ldcInt(int v) {
+            return op2(0x13, integer(v)); // ldc_w
+        }
+
+        public Code ldcString(String s) {
+            return op2(0x13, string(s));
+        }
+
+        public Code ldcLong(long v) {
+            return op2(0x14, longConst(v)); // ldc2_w
+        }
+
+        public Code checkcast(String internalName) {
+            return op2(CHECKCAST, classRef(internalName));
+        }
+
+        public Code invoke(int opcode, String owner, String name, String desc) {
+            return op2(opcode, methodRef(owner, name, desc));
+        }
+
+        public Code field(int opcode, String owner, String name, String desc) {
+            return op2(opcode, fieldRef(owner, name, desc));
+        }
+
+        public void end(int access, String name, String desc, int maxStack, int maxLocals) {
+            if (!fixups.isEmpty() && version >= 50) {
+                throw new IllegalStateException(
+                        "ClassBytes: a method with branches needs class-file version 49 (no StackMapTable written), not "
+                                + version);
+            }
+            byte[] c = resolved();
+            ByteArrayOutputStream b = new ByteArrayOutputStream();
+            DataOutputStream o = new DataOutputStream(b);
+            try {
+                o.writeShort(access);
+                o.writeShort(utf8(name));
+                o.writeShort(utf8(desc));
+                o.writeShort(1);
+                o.writeShort(utf8("Code"));
+                o.writeInt(12 + c.length);
+                o.writeShort(Math.min(maxStack, 65535));
+                o.writeShort(maxLocals);
+                o.writeInt(c.length);
+                o.write(c);
+                o.writeShort(0); // exception table
+                o.writeShort(0); // attributes
+            } catch (IOException e) {
+                throw new AssertionError(e);
+            }
+            methods.add(b.toByteArray());
+        }
+    }
+
+    public Code code() {
+        return new Code();
+    }
+
+    /** A public no-arg constructor calling the superclass's. */
+    public void defaultConstructor(String superInternalName) {
+        code().aload(0)
+                .invoke(INVOKESPECIAL, superInternalName, "<init>", "()V")
+                .op(RETURN)
+                .end(ACC_PUBLIC, "<init>", "()V", 1, 1);
+    }
+
+    public byte[] toBytes() {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        DataOutputStream o = new DataOutputStream(b);
+        try {
+            o.writeInt(0xCAFEBABE);
+            o.writeShort(0);
+            o.writeShort(version);
+            o.writeShort(cpCount);
+            o.write(pool.toByteArray());
+            o.writeShort(ACC_PUBLIC | ACC_FINAL | ACC_SUPER);
+            o.writeShort(thisClass);
+            o.writeShort(superClass);
+            o.writeShort(0);
+            o.writeShort(fields.size());
+            for (byte[] f : fields) {
+                o.write(f);
+            }
+            o.writeShort(methods.size());
+            for (byte[] m : methods) {
+                o.write(m);
+            }
+            o.writeShort(0);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+        return b.toByteArray();
+    }
+
+    public static String internalName(Class<?> c) {
+        return c.getName().replace('.', '/');
+    }
+
+    public static String descriptor(Class<?> c) {
+        if (c.isPrimitive()) {
+            if (c == int.class) return "I";
+            if (c == long.class) return "J";
+            if (c == boolean.class) return "Z";
+            if (c == byte.class) return "B";
+            if (c == short.class) return "S";
+            if (c == char.class) return "C";
+            if (c == float.class) return "F";
+            if (c == double.class) return "D";
+            if (c == void.class) return "V";
+        }
+        if (c.isArray()) {
+            return c.getName().replace('.', '/');
+        }
+        return "L" + internalName(c) + ";";
+    }
+
+    /** The class-file name of a class to be defined in {@code host}'s package. */
+    public static String hiddenName(Class<?> host, String suffix) {
+        String pkg = host.getPackageName();
+        String simple =
+                host.getName().substring(pkg.isEmpty() ? 0 : pkg.length() + 1).replace('$', '_');
+        return (pkg.isEmpty() ? "" : pkg.replace('.', '/') + "/") + simple + "$$" + suffix;
+    }
 }

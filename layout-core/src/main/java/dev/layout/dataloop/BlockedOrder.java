@@ -27,275 +27,311 @@ import java.util.List;
  * <p>Immutable; made by {@link #of}, held per nest by a segment's {@link Plan}.
  */
 final class BlockedOrder {
-  /** The subtree below the permuted loops always runs whole; smaller than this it is not worth a call. */
-  static final long MIN_INNER_BYTES = 512;
+    /** The subtree below the permuted loops always runs whole; smaller than this it is not worth a call. */
+    static final long MIN_INNER_BYTES = 512;
 
-  /**
-   * Blocking saves re-fetching each line once per iteration of the moved loop: with two iterations
-   * (complex128 split into real and imaginary parts) that saving does not pay for the extra loop.
-   */
-  static final long MIN_MOVED_COUNT = 3;
+    /**
+     * Blocking saves re-fetching each line once per iteration of the moved loop: with two iterations
+     * (complex128 split into real and imaginary parts) that saving does not pay for the extra loop.
+     */
+    static final long MIN_MOVED_COUNT = 3;
 
-  /** Narrower blocks (bytes of RGBA pixels) are bound by the moves, not by the cache: blocking cannot help. */
-  static final long MIN_BLOCK_BYTES = 4;
+    /** Narrower blocks (bytes of RGBA pixels) are bound by the moves, not by the cache: blocking cannot help. */
+    static final long MIN_BLOCK_BYTES = 4;
 
-  /**
-   * Runs of a vector leaf shorter than this go to the kernel as planes (moved loop x run, one call),
-   * longer ones as one vector-leaf call per iteration of the moved loop (a generated strip of constant
-   * stride). A 1024 x 2048 float32 transpose by column types blocks into runs of 16 rows: planes of
-   * 2048 x 16 blocks per call, pack and unpack.
-   */
-  static final long PLANE_MAX_RUN = 32;
+    /**
+     * Runs of a vector leaf shorter than this go to the kernel as planes (moved loop x run, one call),
+     * longer ones as one vector-leaf call per iteration of the moved loop (a generated strip of constant
+     * stride). A 1024 x 2048 float32 transpose by column types blocks into runs of 16 rows: planes of
+     * 2048 x 16 blocks per call, pack and unpack.
+     */
+    static final long PLANE_MAX_RUN = 32;
 
-  /**
-   * Planes are for blocks of 4, 8 and 16 bytes (the widths with loops of their own); nests whose
-   * plane would have other widths stay in packed order. The FFT transpose (2048 columns of 256
-   * complex128, rows 32 KiB apart) packs as planes of 2048 x 4 blocks through a loop of its own
-   * ({@code StridedLoops.columnTiles16}), not the row loop shared with long rows, whose compiled code
-   * varies from one JVM to the next. Its unpack stays in packed order (see {@link #unpackMayReorder}).
-   */
-  static final long PLANE_MAX_BLOCK_BYTES = 16;
+    /**
+     * Planes are for blocks of 4, 8 and 16 bytes (the widths with loops of their own); nests whose
+     * plane would have other widths stay in packed order. The FFT transpose (2048 columns of 256
+     * complex128, rows 32 KiB apart) packs as planes of 2048 x 4 blocks through a loop of its own
+     * ({@code StridedLoops.columnTiles16}), not the row loop shared with long rows, whose compiled code
+     * varies from one JVM to the next. Its unpack stays in packed order (see {@link #unpackMayReorder}).
+     */
+    static final long PLANE_MAX_BLOCK_BYTES = 16;
 
-  /** The permuted outer loops, outermost first: trip counts and the user and packed distances between iterations. */
-  final long[] counts;
-  final long[] userStrides;
-  final long[] packedStrides;
-  /**
-   * Which outer loop runs over groups of {@link #chunk} iterations of the inner node's first loop
-   * (strip-mining it when all of them would not fit the budget), or -1: the inner node runs whole.
-   */
-  final int chunkLoop;
-  final long chunk;
-  /** The inner node (its first loop in groups of {@link #chunk}), and the user bytes from the head's base to its base (the disps between). */
-  final Dataloop inner;
-  final long innerDisp;
-  /** The inner node is a vector leaf run in short runs: the moved loop and the run go to the kernel as one plane per call. */
-  final boolean plane;
-  /**
-   * The moved loop is the head's own first loop (Flash I/O's variables): then a run of its
-   * iterations, not only a whole instance, can run blocked (a segment processed in pieces).
-   */
-  final boolean movedIsHeadLoop;
-  /**
-   * Whether unpack may run in this order too: the blocks are {@link #disjoint} (so the order of the
-   * writes cannot matter), and it is not a plane of 16-byte blocks. The packed-order unpack of those
-   * (FFT columns) already writes whole lines ({@code StridedLoopCode.tiled16}), which planes of 2048 x 4
-   * blocks would not.
-   */
-  final boolean unpackMayReorder;
-  /** No two blocks overlap in user memory. */
-  final boolean disjoint;
-  /** The leaf, and the lowest and highest leaf base relative to the head's base (for the footprint guard). */
-  final Dataloop leaf;
-  final long leafBaseLo;
-  final long leafBaseHi;
+    /** The permuted outer loops, outermost first: trip counts and the user and packed distances between iterations. */
+    final long[] counts;
 
-  private BlockedOrder(long[] counts, long[] userStrides, long[] packedStrides, int chunkLoop, long chunk, Dataloop inner, long innerDisp,
-      boolean plane, boolean movedIsHeadLoop, boolean disjoint, Dataloop leaf, long leafBaseLo, long leafBaseHi) {
-    this.counts = counts;
-    this.userStrides = userStrides;
-    this.packedStrides = packedStrides;
-    this.chunkLoop = chunkLoop;
-    this.chunk = chunk;
-    this.movedIsHeadLoop = movedIsHeadLoop;
-    this.plane = plane;
-    this.unpackMayReorder = disjoint && !(plane && inner.blocklen == 16);
-    this.inner = inner;
-    this.innerDisp = innerDisp;
-    this.disjoint = disjoint;
-    this.leaf = leaf;
-    this.leafBaseLo = leafBaseLo;
-    this.leafBaseHi = leafBaseHi;
-  }
+    final long[] userStrides;
+    final long[] packedStrides;
+    /**
+     * Which outer loop runs over groups of {@link #chunk} iterations of the inner node's first loop
+     * (strip-mining it when all of them would not fit the budget), or -1: the inner node runs whole.
+     */
+    final int chunkLoop;
 
-  /** E.g. {@code 4 x 786432 B, 24 x 8 B around vector(count=8, ...)}: the permuted loops (trip count x user stride), then the inner unit. */
-  @Override
-  public String toString() {
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < counts.length; i++) {
-      sb.append(counts[i]).append(" x ").append(userStrides[i]).append(" B");
-      if (i == chunkLoop) {
-        sb.append(" (groups of ").append(chunk).append(')');
-      }
-      sb.append(", ");
+    final long chunk;
+    /** The inner node (its first loop in groups of {@link #chunk}), and the user bytes from the head's base to its base (the disps between). */
+    final Dataloop inner;
+
+    final long innerDisp;
+    /** The inner node is a vector leaf run in short runs: the moved loop and the run go to the kernel as one plane per call. */
+    final boolean plane;
+    /**
+     * The moved loop is the head's own first loop (Flash I/O's variables): then a run of its
+     * iterations, not only a whole instance, can run blocked (a segment processed in pieces).
+     */
+    final boolean movedIsHeadLoop;
+    /**
+     * Whether unpack may run in this order too: the blocks are {@link #disjoint} (so the order of the
+     * writes cannot matter), and it is not a plane of 16-byte blocks. The packed-order unpack of those
+     * (FFT columns) already writes whole lines ({@code StridedLoopCode.tiled16}), which planes of 2048 x 4
+     * blocks would not.
+     */
+    final boolean unpackMayReorder;
+    /** No two blocks overlap in user memory. */
+    final boolean disjoint;
+    /** The leaf, and the lowest and highest leaf base relative to the head's base (for the footprint guard). */
+    final Dataloop leaf;
+
+    final long leafBaseLo;
+    final long leafBaseHi;
+
+    private BlockedOrder(
+            long[] counts,
+            long[] userStrides,
+            long[] packedStrides,
+            int chunkLoop,
+            long chunk,
+            Dataloop inner,
+            long innerDisp,
+            boolean plane,
+            boolean movedIsHeadLoop,
+            boolean disjoint,
+            Dataloop leaf,
+            long leafBaseLo,
+            long leafBaseHi) {
+        this.counts = counts;
+        this.userStrides = userStrides;
+        this.packedStrides = packedStrides;
+        this.chunkLoop = chunkLoop;
+        this.chunk = chunk;
+        this.movedIsHeadLoop = movedIsHeadLoop;
+        this.plane = plane;
+        this.unpackMayReorder = disjoint && !(plane && inner.blocklen == 16);
+        this.inner = inner;
+        this.innerDisp = innerDisp;
+        this.disjoint = disjoint;
+        this.leaf = leaf;
+        this.leafBaseLo = leafBaseLo;
+        this.leafBaseHi = leafBaseHi;
     }
-    sb.setLength(sb.length() - 2);
-    sb.append(plane ? " as planes over " : " around ").append(inner);
-    if (!disjoint) {
-      sb.append("; blocks overlap: unpack keeps the packed order");
-    }
-    return sb.toString();
-  }
 
-  /** One loop of the nest: trip count, user and packed stride, and the index of the node it belongs to. */
-  private record Dim(long count, long user, long packed, int node, boolean first) {}
-
-  /**
-   * The blocked order for the nest headed by {@code head} under a cache budget of {@code budget}
-   * bytes, or null: not a strided nest, already in a good order (no outer loop with a finer user
-   * stride than every loop inside it), or no blocking that helps within the budget.
-   */
-  static BlockedOrder of(Dataloop head, long budget) {
-    if (budget <= 0 || head.leaf) {
-      return null;
-    }
-    List<Dataloop> chain = new ArrayList<>();
-    List<Dim> dims = new ArrayList<>();
-    Dataloop n = head;
-    while (true) {
-      if (n.children != null || (n.kind != Dataloop.Kind.VECTOR && n.kind != Dataloop.Kind.CONTIG)) {
-        return null;
-      }
-      int index = chain.size();
-      chain.add(n);
-      if (n.leaf) {
-        if (n.kind == Dataloop.Kind.VECTOR) {
-          addDim(dims, n.nblocks, n.stride, n.blocklen, index, true);
+    /** E.g. {@code 4 x 786432 B, 24 x 8 B around vector(count=8, ...)}: the permuted loops (trip count x user stride), then the inner unit. */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < counts.length; i++) {
+            sb.append(counts[i]).append(" x ").append(userStrides[i]).append(" B");
+            if (i == chunkLoop) {
+                sb.append(" (groups of ").append(chunk).append(')');
+            }
+            sb.append(", ");
         }
-        break;
-      }
-      long csize = n.child.size;
-      if (n.kind == Dataloop.Kind.VECTOR) {
-        addDim(dims, n.nblocks, n.stride, Math.multiplyExact(n.blocklen, csize), index, true);
-      }
-      addDim(dims, n.blocklen, n.ext, csize, index, n.kind == Dataloop.Kind.CONTIG);
-      n = n.child;
-    }
-    Dataloop leaf = n;
-    // The moved loop: the outermost one whose user stride is finer than every loop inside it.
-    int moved = -1;
-    for (int i = 0; i < dims.size() && moved < 0; i++) {
-      long s = Math.abs(dims.get(i).user);
-      boolean finest = true;
-      for (int j = i + 1; j < dims.size() && finest; j++) {
-        finest = s < Math.abs(dims.get(j).user);
-      }
-      if (finest && i + 1 < dims.size()) {
-        moved = i;
-      }
-    }
-    if (moved < 0) {
-      return null;
-    }
-    Dim m = dims.get(moved);
-    if (m.count < MIN_MOVED_COUNT || leaf.blocklen < MIN_BLOCK_BYTES) {
-      return null;
-    }
-    // What one pass of the moved loop touches per inner position: its span, in whole 64-byte lines.
-    long sweep = Math.max(64, ((m.count - 1) * Math.abs(m.user) + leaf.blocklen + 63) / 64 * 64);
-    // The inner unit: the outermost node below the moved loop of which a run of q >= 2 iterations of
-    // its first loop (all of them if they fit), times the sweep, fits the budget.
-    int innerNode = -1;
-    long q = 0;
-    for (int c = m.node + 1; c < chain.size() && innerNode < 0; c++) {
-      long first = firstCount(chain.get(c));
-      double below = sweep;
-      for (Dim d : dims) {
-        if (d.node > c || (d.node == c && !d.first)) {
-          below *= d.count;
+        sb.setLength(sb.length() - 2);
+        sb.append(plane ? " as planes over " : " around ").append(inner);
+        if (!disjoint) {
+            sb.append("; blocks overlap: unpack keeps the packed order");
         }
-      }
-      if (first * below <= budget) {
-        innerNode = c;
-        q = first;
-      } else if (2 * below <= budget) {
-        innerNode = c;
-        q = (long) (budget / below);
-      }
+        return sb.toString();
     }
-    if (innerNode < 0) {
-      return null;
-    }
-    Dataloop innerLoop = chain.get(innerNode);
-    long first = firstCount(innerLoop);
-    // A short run of a vector leaf's blocks under the moved loop goes as one plane per call (a transpose tile).
-    boolean plane = innerLoop.leaf && innerLoop.kind == Dataloop.Kind.VECTOR && q < PLANE_MAX_RUN;
-    if (plane && innerLoop.blocklen != 4 && innerLoop.blocklen != 8 && innerLoop.blocklen != PLANE_MAX_BLOCK_BYTES) {
-      return null;
-    }
-    if ((plane ? m.count : 1) * q * (innerLoop.size / first) < MIN_INNER_BYTES) {
-      return null;
-    }
-    // Outer loops: those above the inner unit in packed order, then the runs of the inner node's first loop, then the moved one.
-    List<Dim> outer = new ArrayList<>();
-    for (int i = 0; i < dims.size(); i++) {
-      if (i != moved && dims.get(i).node < innerNode) {
-        outer.add(dims.get(i));
-      }
-    }
-    int chunkLoop = -1;
-    if (q < first) {
-      chunkLoop = outer.size();
-      outer.add(new Dim((first + q - 1) / q, Math.multiplyExact(q, firstUserStride(innerLoop)), Math.multiplyExact(q, innerLoop.size / first),
-          innerNode, true));
-    }
-    if (outer.isEmpty()) {
-      // Only the moved loop is outside the inner unit: nothing changes.
-      return null;
-    }
-    outer.add(m);
-    long[] counts = new long[outer.size()];
-    long[] us = new long[outer.size()];
-    long[] ps = new long[outer.size()];
-    for (int i = 0; i < counts.length; i++) {
-      counts[i] = outer.get(i).count;
-      us[i] = outer.get(i).user;
-      ps[i] = outer.get(i).packed;
-    }
-    long innerDisp = 0;
-    for (int c = 1; c <= innerNode; c++) {
-      innerDisp = Math.addExact(innerDisp, chain.get(c).disp);
-    }
-    long leafDisp = innerDisp;
-    for (int c = innerNode + 1; c < chain.size(); c++) {
-      leafDisp = Math.addExact(leafDisp, chain.get(c).disp);
-    }
-    long lo = leafDisp;
-    long hi = leafDisp;
-    for (Dim d : dims) {
-      if (d.node < chain.size() - 1) {
-        // The leaf's own loop is inside its leafLo/leafHi.
-        long span = Math.multiplyExact(d.count - 1, d.user);
-        lo += Math.min(0, span);
-        hi += Math.max(0, span);
-      }
-    }
-    return new BlockedOrder(counts, us, ps, chunkLoop, q, innerLoop, innerDisp, plane, m.node == 0 && m.first, disjoint(dims, leaf.blocklen), leaf,
-        lo, hi);
-  }
 
-  /** Trip count of a node's first (outermost) loop: blocks of a vector, elements of a contig, 1 for a contiguous leaf. */
-  static long firstCount(Dataloop d) {
-    return d.kind == Dataloop.Kind.VECTOR ? d.nblocks : d.leaf ? 1 : d.blocklen;
-  }
+    /** One loop of the nest: trip count, user and packed stride, and the index of the node it belongs to. */
+    private record Dim(long count, long user, long packed, int node, boolean first) {}
 
-  /** User bytes between iterations of a node's first loop. */
-  static long firstUserStride(Dataloop d) {
-    return d.kind == Dataloop.Kind.VECTOR ? d.stride : d.ext;
-  }
-
-  private static void addDim(List<Dim> dims, long count, long user, long packed, int node, boolean first) {
-    if (count > 1) {
-      dims.add(new Dim(count, user, packed, node, first));
+    /**
+     * The blocked order for the nest headed by {@code head} under a cache budget of {@code budget}
+     * bytes, or null: not a strided nest, already in a good order (no outer loop with a finer user
+     * stride than every loop inside it), or no blocking that helps within the budget.
+     */
+    static BlockedOrder of(Dataloop head, long budget) {
+        if (budget <= 0 || head.leaf) {
+            return null;
+        }
+        List<Dataloop> chain = new ArrayList<>();
+        List<Dim> dims = new ArrayList<>();
+        Dataloop n = head;
+        while (true) {
+            if (n.children != null || (n.kind != Dataloop.Kind.VECTOR && n.kind != Dataloop.Kind.CONTIG)) {
+                return null;
+            }
+            int index = chain.size();
+            chain.add(n);
+            if (n.leaf) {
+                if (n.kind == Dataloop.Kind.VECTOR) {
+                    addDim(dims, n.nblocks, n.stride, n.blocklen, index, true);
+                }
+                break;
+            }
+            long csize = n.child.size;
+            if (n.kind == Dataloop.Kind.VECTOR) {
+                addDim(dims, n.nblocks, n.stride, Math.multiplyExact(n.blocklen, csize), index, true);
+            }
+            addDim(dims, n.blocklen, n.ext, csize, index, n.kind == Dataloop.Kind.CONTIG);
+            n = n.child;
+        }
+        Dataloop leaf = n;
+        // The moved loop: the outermost one whose user stride is finer than every loop inside it.
+        int moved = -1;
+        for (int i = 0; i < dims.size() && moved < 0; i++) {
+            long s = Math.abs(dims.get(i).user);
+            boolean finest = true;
+            for (int j = i + 1; j < dims.size() && finest; j++) {
+                finest = s < Math.abs(dims.get(j).user);
+            }
+            if (finest && i + 1 < dims.size()) {
+                moved = i;
+            }
+        }
+        if (moved < 0) {
+            return null;
+        }
+        Dim m = dims.get(moved);
+        if (m.count < MIN_MOVED_COUNT || leaf.blocklen < MIN_BLOCK_BYTES) {
+            return null;
+        }
+        // What one pass of the moved loop touches per inner position: its span, in whole 64-byte lines.
+        long sweep = Math.max(64, ((m.count - 1) * Math.abs(m.user) + leaf.blocklen + 63) / 64 * 64);
+        // The inner unit: the outermost node below the moved loop of which a run of q >= 2 iterations of
+        // its first loop (all of them if they fit), times the sweep, fits the budget.
+        int innerNode = -1;
+        long q = 0;
+        for (int c = m.node + 1; c < chain.size() && innerNode < 0; c++) {
+            long first = firstCount(chain.get(c));
+            double below = sweep;
+            for (Dim d : dims) {
+                if (d.node > c || (d.node == c && !d.first)) {
+                    below *= d.count;
+                }
+            }
+            if (first * below <= budget) {
+                innerNode = c;
+                q = first;
+            } else if (2 * below <= budget) {
+                innerNode = c;
+                q = (long) (budget / below);
+            }
+        }
+        if (innerNode < 0) {
+            return null;
+        }
+        Dataloop innerLoop = chain.get(innerNode);
+        long first = firstCount(innerLoop);
+        // A short run of a vector leaf's blocks under the moved loop goes as one plane per call (a transpose tile).
+        boolean plane = innerLoop.leaf && innerLoop.kind == Dataloop.Kind.VECTOR && q < PLANE_MAX_RUN;
+        if (plane
+                && innerLoop.blocklen != 4
+                && innerLoop.blocklen != 8
+                && innerLoop.blocklen != PLANE_MAX_BLOCK_BYTES) {
+            return null;
+        }
+        if ((plane ? m.count : 1) * q * (innerLoop.size / first) < MIN_INNER_BYTES) {
+            return null;
+        }
+        // Outer loops: those above the inner unit in packed order, then the runs of the inner node's first loop, then
+        // the moved one.
+        List<Dim> outer = new ArrayList<>();
+        for (int i = 0; i < dims.size(); i++) {
+            if (i != moved && dims.get(i).node < innerNode) {
+                outer.add(dims.get(i));
+            }
+        }
+        int chunkLoop = -1;
+        if (q < first) {
+            chunkLoop = outer.size();
+            outer.add(new Dim(
+                    (first + q - 1) / q,
+                    Math.multiplyExact(q, firstUserStride(innerLoop)),
+                    Math.multiplyExact(q, innerLoop.size / first),
+                    innerNode,
+                    true));
+        }
+        if (outer.isEmpty()) {
+            // Only the moved loop is outside the inner unit: nothing changes.
+            return null;
+        }
+        outer.add(m);
+        long[] counts = new long[outer.size()];
+        long[] us = new long[outer.size()];
+        long[] ps = new long[outer.size()];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = outer.get(i).count;
+            us[i] = outer.get(i).user;
+            ps[i] = outer.get(i).packed;
+        }
+        long innerDisp = 0;
+        for (int c = 1; c <= innerNode; c++) {
+            innerDisp = Math.addExact(innerDisp, chain.get(c).disp);
+        }
+        long leafDisp = innerDisp;
+        for (int c = innerNode + 1; c < chain.size(); c++) {
+            leafDisp = Math.addExact(leafDisp, chain.get(c).disp);
+        }
+        long lo = leafDisp;
+        long hi = leafDisp;
+        for (Dim d : dims) {
+            if (d.node < chain.size() - 1) {
+                // The leaf's own loop is inside its leafLo/leafHi.
+                long span = Math.multiplyExact(d.count - 1, d.user);
+                lo += Math.min(0, span);
+                hi += Math.max(0, span);
+            }
+        }
+        return new BlockedOrder(
+                counts,
+                us,
+                ps,
+                chunkLoop,
+                q,
+                innerLoop,
+                innerDisp,
+                plane,
+                m.node == 0 && m.first,
+                disjoint(dims, leaf.blocklen),
+                leaf,
+                lo,
+                hi);
     }
-  }
 
-  /**
-   * True when the nest's blocks provably never overlap: taking the loops from the finest user stride
-   * up, each stride is at least the span of everything finer (a sufficient test, exact for the
-   * nests that occur: arrays of records, subarrays).
-   */
-  private static boolean disjoint(List<Dim> dims, long blockBytes) {
-    List<Dim> sorted = new ArrayList<>(dims);
-    sorted.sort((a, b) -> Long.compare(Math.abs(a.user), Math.abs(b.user)));
-    long span = blockBytes;
-    for (Dim d : sorted) {
-      long s = Math.abs(d.user);
-      if (s < span) {
-        return false;
-      }
-      span = Math.addExact(span, Math.multiplyExact(d.count - 1, s));
+    /** Trip count of a node's first (outermost) loop: blocks of a vector, elements of a contig, 1 for a contiguous leaf. */
+    static long firstCount(Dataloop d) {
+        return d.kind == Dataloop.Kind.VECTOR ? d.nblocks : d.leaf ? 1 : d.blocklen;
     }
-    return true;
-  }
+
+    /** User bytes between iterations of a node's first loop. */
+    static long firstUserStride(Dataloop d) {
+        return d.kind == Dataloop.Kind.VECTOR ? d.stride : d.ext;
+    }
+
+    private static void addDim(List<Dim> dims, long count, long user, long packed, int node, boolean first) {
+        if (count > 1) {
+            dims.add(new Dim(count, user, packed, node, first));
+        }
+    }
+
+    /**
+     * True when the nest's blocks provably never overlap: taking the loops from the finest user stride
+     * up, each stride is at least the span of everything finer (a sufficient test, exact for the
+     * nests that occur: arrays of records, subarrays).
+     */
+    private static boolean disjoint(List<Dim> dims, long blockBytes) {
+        List<Dim> sorted = new ArrayList<>(dims);
+        sorted.sort((a, b) -> Long.compare(Math.abs(a.user), Math.abs(b.user)));
+        long span = blockBytes;
+        for (Dim d : sorted) {
+            long s = Math.abs(d.user);
+            if (s < span) {
+                return false;
+            }
+            span = Math.addExact(span, Math.multiplyExact(d.count - 1, s));
+        }
+        return true;
+    }
 }

@@ -7,73 +7,79 @@ package dev.layout.dataloop;
  * and the packed position, and adds up the bytes done.
  */
 final class BlockedWalk {
-  private BlockedWalk() {}
+    private BlockedWalk() {}
 
-  /**
-   * The permuted loops from {@code dim} inward, then the inner node's first {@code runs} iterations
-   * (fewer than all in the last group of a strip-mined loop). Recursion at most as deep as the stack
-   * has levels (two loops per level at most).
-   */
-  static long blockedLoops(LeafKernel k, BlockedOrder order, int dim, long u, long stream, long runs, long moved) {
-    if (dim == order.counts.length) {
-      return firstLoop(k, order.inner, u + order.innerDisp, stream, runs);
+    /**
+     * The permuted loops from {@code dim} inward, then the inner node's first {@code runs} iterations
+     * (fewer than all in the last group of a strip-mined loop). Recursion at most as deep as the stack
+     * has levels (two loops per level at most).
+     */
+    static long blockedLoops(LeafKernel k, BlockedOrder order, int dim, long u, long stream, long runs, long moved) {
+        if (dim == order.counts.length) {
+            return firstLoop(k, order.inner, u + order.innerDisp, stream, runs);
+        }
+        long n = dim == order.counts.length - 1 ? moved : order.counts[dim];
+        long us = order.userStrides[dim];
+        long ps = order.packedStrides[dim];
+        if (order.plane && dim == order.counts.length - 1) {
+            // The moved loop over a short run of leaf blocks: one plane (a transpose tile) per call.
+            Dataloop leaf = order.inner;
+            return k.plane(u + order.innerDisp, us, leaf.stride, stream, ps, leaf.blocklen, leaf.blocklen, n, runs);
+        }
+        long done = 0;
+        for (long i = 0; i < n; i++) {
+            long r = dim == order.chunkLoop
+                    ? Math.min(order.chunk, BlockedOrder.firstCount(order.inner) - i * order.chunk)
+                    : runs;
+            done += blockedLoops(k, order, dim + 1, u + i * us, stream + i * ps, r, moved);
+        }
+        return done;
     }
-    long n = dim == order.counts.length - 1 ? moved : order.counts[dim];
-    long us = order.userStrides[dim];
-    long ps = order.packedStrides[dim];
-    if (order.plane && dim == order.counts.length - 1) {
-      // The moved loop over a short run of leaf blocks: one plane (a transpose tile) per call.
-      Dataloop leaf = order.inner;
-      return k.plane(u + order.innerDisp, us, leaf.stride, stream, ps, leaf.blocklen, leaf.blocklen, n, runs);
-    }
-    long done = 0;
-    for (long i = 0; i < n; i++) {
-      long r = dim == order.chunkLoop ? Math.min(order.chunk, BlockedOrder.firstCount(order.inner) - i * order.chunk) : runs;
-      done += blockedLoops(k, order, dim + 1, u + i * us, stream + i * ps, r, moved);
-    }
-    return done;
-  }
 
-  /**
-   * Iterations {@code [0, runs)} of the first loop of the vector/contig nest {@code d} at user base
-   * {@code u} (its disp included), packed from {@code stream}, through the same batched kernel calls
-   * as the walk: a vector leaf, repeated leaves, or repeated planes per call. Returns the bytes done.
-   */
-  static long firstLoop(LeafKernel k, Dataloop d, long u, long stream, long runs) {
-    if (d.leaf) {
-      return d.kind == Dataloop.Kind.VECTOR ? k.vectorLeaf(d, u, runs, stream, 1) : k.run(u, d.blocklen, stream, 1, 0);
+    /**
+     * Iterations {@code [0, runs)} of the first loop of the vector/contig nest {@code d} at user base
+     * {@code u} (its disp included), packed from {@code stream}, through the same batched kernel calls
+     * as the walk: a vector leaf, repeated leaves, or repeated planes per call. Returns the bytes done.
+     */
+    static long firstLoop(LeafKernel k, Dataloop d, long u, long stream, long runs) {
+        if (d.leaf) {
+            return d.kind == Dataloop.Kind.VECTOR
+                    ? k.vectorLeaf(d, u, runs, stream, 1)
+                    : k.run(u, d.blocklen, stream, 1, 0);
+        }
+        Dataloop c = d.child;
+        long cu = u + c.disp;
+        if (d.kind == Dataloop.Kind.CONTIG) {
+            // The first loop is the elements.
+            return c.leaf ? k.repeat(c, cu, d.ext, runs, stream, 1) : elements(k, c, cu, d.ext, runs, stream);
+        }
+        if (d.blocklen == 1 && c.leaf) {
+            return k.repeat(c, cu, d.stride, runs, stream, 1);
+        }
+        if (d.blocklen == 1 && planes(c)) {
+            return k.repeatPlanes(c, cu, d.stride, runs, stream, 1);
+        }
+        long done = 0;
+        for (long b = 0; b < runs; b++) {
+            long first = cu + b * d.stride;
+            done += c.leaf
+                    ? k.repeat(c, first, d.ext, d.blocklen, stream + done, 1)
+                    : elements(k, c, first, d.ext, d.blocklen, stream + done);
+        }
+        return done;
     }
-    Dataloop c = d.child;
-    long cu = u + c.disp;
-    if (d.kind == Dataloop.Kind.CONTIG) {
-      // The first loop is the elements.
-      return c.leaf ? k.repeat(c, cu, d.ext, runs, stream, 1) : elements(k, c, cu, d.ext, runs, stream);
-    }
-    if (d.blocklen == 1 && c.leaf) {
-      return k.repeat(c, cu, d.stride, runs, stream, 1);
-    }
-    if (d.blocklen == 1 && planes(c)) {
-      return k.repeatPlanes(c, cu, d.stride, runs, stream, 1);
-    }
-    long done = 0;
-    for (long b = 0; b < runs; b++) {
-      long first = cu + b * d.stride;
-      done += c.leaf ? k.repeat(c, first, d.ext, d.blocklen, stream + done, 1) : elements(k, c, first, d.ext, d.blocklen, stream + done);
-    }
-    return done;
-  }
 
-  /** {@code count} whole instances of the non-leaf nest {@code c}, instance i at {@code u + i * spacing}. */
-  private static long elements(LeafKernel k, Dataloop c, long u, long spacing, long count, long stream) {
-    long done = 0;
-    for (long j = 0; j < count; j++) {
-      done += firstLoop(k, c, u + j * spacing, stream + done, BlockedOrder.firstCount(c));
+    /** {@code count} whole instances of the non-leaf nest {@code c}, instance i at {@code u + i * spacing}. */
+    private static long elements(LeafKernel k, Dataloop c, long u, long spacing, long count, long stream) {
+        long done = 0;
+        for (long j = 0; j < count; j++) {
+            done += firstLoop(k, c, u + j * spacing, stream + done, BlockedOrder.firstCount(c));
+        }
+        return done;
     }
-    return done;
-  }
 
-  /** A "plane": a vector with one leaf per block (Flash I/O's y loop over x rows, a 3D block's z slices). */
-  static boolean planes(Dataloop c) {
-    return !c.leaf && c.kind == Dataloop.Kind.VECTOR && c.blocklen == 1 && c.child.leaf;
-  }
+    /** A "plane": a vector with one leaf per block (Flash I/O's y loop over x rows, a 3D block's z slices). */
+    static boolean planes(Dataloop c) {
+        return !c.leaf && c.kind == Dataloop.Kind.VECTOR && c.blocklen == 1 && c.child.leaf;
+    }
 }

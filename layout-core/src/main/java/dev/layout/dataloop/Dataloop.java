@@ -17,382 +17,472 @@ import java.util.Arrays;
  * <p>Immutable; built by {@link DataloopCompiler}.
  */
 public final class Dataloop {
-  /** The shape of a dataloop's block list. */
-  public enum Kind {
-    CONTIG,
-    VECTOR,
-    BLOCK_INDEXED,
-    INDEXED,
-    STRUCT
-  }
-
-  final Kind kind;
-  final boolean leaf;
-  /** Added to the base address when the loop is entered. */
-  final long disp;
-  final long nblocks;
-  /** Uniform kinds: bytes per block in a leaf, child instances per block otherwise. */
-  final long blocklen;
-  /** INDEXED and STRUCT: per-block lengths (bytes in a leaf, child instances otherwise). */
-  final long[] blocklens;
-  /** VECTOR: bytes between block starts. */
-  final long stride;
-  /** BLOCK_INDEXED, INDEXED, STRUCT: block start offsets in bytes. */
-  final long[] offsets;
-  /** Non-leaf: bytes between consecutive child instances in a block. */
-  final long ext;
-  final long[] exts;
-  final Dataloop child;
-  final Dataloop[] children;
-  /** Packed bytes of one instance of this loop. */
-  final long size;
-  /** INDEXED and STRUCT: packed bytes before block b (length nblocks + 1). */
-  final long[] prefix;
-  /** Leaf: the external32 swap unit of its bytes (1 when nothing is swapped). */
-  final int swapUnit;
-  /** Extent of the type this loop stands for (the distance between instances in a count). */
-  final long extent;
-  /** Leaf: lowest and one-past-highest byte its blocks touch, relative to its base (a cheap guard per leaf call). */
-  final long leafLo;
-  final long leafHi;
-  /** BLOCK_INDEXED, INDEXED, STRUCT: lowest and highest block offset (a whole-node guard for batched leaves). */
-  final long offLo;
-  final long offHi;
-  /**
-   * BLOCK_INDEXED and INDEXED leaves that fit: the blocks as word moves for {@link
-   * dev.layout.dataloop.kernel.ListedAccess#gatherWords}, else null. Pairs (user offset, packed offset):
-   * {@code wordLongs} 8-byte moves, then {@code wordInts} 4-byte moves.
-   */
-  final long[] words;
-  final int wordLongs;
-  final int wordInts;
-
-  private Dataloop(Kind kind, boolean leaf, long disp, long nblocks, long blocklen, long[] blocklens, long stride, long[] offsets,
-      long ext, long[] exts, Dataloop child, Dataloop[] children, int swapUnit, long extent) {
-    this.kind = kind;
-    this.leaf = leaf;
-    this.disp = disp;
-    this.nblocks = nblocks;
-    this.blocklen = blocklen;
-    this.blocklens = blocklens;
-    this.stride = stride;
-    this.offsets = offsets;
-    this.ext = ext;
-    this.exts = exts;
-    this.child = child;
-    this.children = children;
-    this.swapUnit = swapUnit;
-    this.extent = extent;
-    if (blocklens != null) {
-      long[] p = new long[blocklens.length + 1];
-      for (int b = 0; b < blocklens.length; b++) {
-        long unit = leaf ? 1 : (children != null ? children[b].size : child.size);
-        p[b + 1] = Math.addExact(p[b], Math.multiplyExact(blocklens[b], unit));
-      }
-      this.prefix = p;
-      this.size = p[blocklens.length];
-    } else {
-      this.prefix = null;
-      this.size = Math.multiplyExact(nblocks, Math.multiplyExact(blocklen, leaf ? 1 : child.size));
+    /** The shape of a dataloop's block list. */
+    public enum Kind {
+        CONTIG,
+        VECTOR,
+        BLOCK_INDEXED,
+        INDEXED,
+        STRUCT
     }
-    long lo = 0;
-    long hi = 0;
-    if (leaf) {
-      lo = Long.MAX_VALUE;
-      hi = Long.MIN_VALUE;
-      switch (kind) {
-        case CONTIG -> {
-          lo = 0;
-          hi = blocklen;
+
+    final Kind kind;
+    final boolean leaf;
+    /** Added to the base address when the loop is entered. */
+    final long disp;
+
+    final long nblocks;
+    /** Uniform kinds: bytes per block in a leaf, child instances per block otherwise. */
+    final long blocklen;
+    /** INDEXED and STRUCT: per-block lengths (bytes in a leaf, child instances otherwise). */
+    final long[] blocklens;
+    /** VECTOR: bytes between block starts. */
+    final long stride;
+    /** BLOCK_INDEXED, INDEXED, STRUCT: block start offsets in bytes. */
+    final long[] offsets;
+    /** Non-leaf: bytes between consecutive child instances in a block. */
+    final long ext;
+
+    final long[] exts;
+    final Dataloop child;
+    final Dataloop[] children;
+    /** Packed bytes of one instance of this loop. */
+    final long size;
+    /** INDEXED and STRUCT: packed bytes before block b (length nblocks + 1). */
+    final long[] prefix;
+    /** Leaf: the external32 swap unit of its bytes (1 when nothing is swapped). */
+    final int swapUnit;
+    /** Extent of the type this loop stands for (the distance between instances in a count). */
+    final long extent;
+    /** Leaf: lowest and one-past-highest byte its blocks touch, relative to its base (a cheap guard per leaf call). */
+    final long leafLo;
+
+    final long leafHi;
+    /** BLOCK_INDEXED, INDEXED, STRUCT: lowest and highest block offset (a whole-node guard for batched leaves). */
+    final long offLo;
+
+    final long offHi;
+    /**
+     * BLOCK_INDEXED and INDEXED leaves that fit: the blocks as word moves for {@link
+     * dev.layout.dataloop.kernel.ListedAccess#gatherWords}, else null. Pairs (user offset, packed offset):
+     * {@code wordLongs} 8-byte moves, then {@code wordInts} 4-byte moves.
+     */
+    final long[] words;
+
+    final int wordLongs;
+    final int wordInts;
+
+    private Dataloop(
+            Kind kind,
+            boolean leaf,
+            long disp,
+            long nblocks,
+            long blocklen,
+            long[] blocklens,
+            long stride,
+            long[] offsets,
+            long ext,
+            long[] exts,
+            Dataloop child,
+            Dataloop[] children,
+            int swapUnit,
+            long extent) {
+        this.kind = kind;
+        this.leaf = leaf;
+        this.disp = disp;
+        this.nblocks = nblocks;
+        this.blocklen = blocklen;
+        this.blocklens = blocklens;
+        this.stride = stride;
+        this.offsets = offsets;
+        this.ext = ext;
+        this.exts = exts;
+        this.child = child;
+        this.children = children;
+        this.swapUnit = swapUnit;
+        this.extent = extent;
+        if (blocklens != null) {
+            long[] p = new long[blocklens.length + 1];
+            for (int b = 0; b < blocklens.length; b++) {
+                long unit = leaf ? 1 : (children != null ? children[b].size : child.size);
+                p[b + 1] = Math.addExact(p[b], Math.multiplyExact(blocklens[b], unit));
+            }
+            this.prefix = p;
+            this.size = p[blocklens.length];
+        } else {
+            this.prefix = null;
+            this.size = Math.multiplyExact(nblocks, Math.multiplyExact(blocklen, leaf ? 1 : child.size));
         }
-        case VECTOR -> {
-          long last = Math.multiplyExact(nblocks - 1, stride);
-          lo = Math.min(0, last);
-          hi = Math.addExact(Math.max(0, last), blocklen);
+        long lo = 0;
+        long hi = 0;
+        if (leaf) {
+            lo = Long.MAX_VALUE;
+            hi = Long.MIN_VALUE;
+            switch (kind) {
+                case CONTIG -> {
+                    lo = 0;
+                    hi = blocklen;
+                }
+                case VECTOR -> {
+                    long last = Math.multiplyExact(nblocks - 1, stride);
+                    lo = Math.min(0, last);
+                    hi = Math.addExact(Math.max(0, last), blocklen);
+                }
+                default -> {
+                    for (int b = 0; b < offsets.length; b++) {
+                        lo = Math.min(lo, offsets[b]);
+                        hi = Math.max(hi, Math.addExact(offsets[b], blockLen(b)));
+                    }
+                }
+            }
         }
-        default -> {
-          for (int b = 0; b < offsets.length; b++) {
-            lo = Math.min(lo, offsets[b]);
-            hi = Math.max(hi, Math.addExact(offsets[b], blockLen(b)));
-          }
+        this.leafLo = lo;
+        this.leafHi = hi;
+        long ol = 0;
+        long oh = 0;
+        if (offsets != null && offsets.length > 0) {
+            ol = Long.MAX_VALUE;
+            oh = Long.MIN_VALUE;
+            for (long o : offsets) {
+                ol = Math.min(ol, o);
+                oh = Math.max(oh, o);
+            }
         }
-      }
+        this.offLo = ol;
+        this.offHi = oh;
+        long[] w = leaf && offsets != null ? wordMoves(offsets, blocklens, blocklen) : null;
+        this.words = w;
+        this.wordLongs = w == null ? 0 : (int) w[w.length - 2];
+        this.wordInts = w == null ? 0 : (int) w[w.length - 1];
     }
-    this.leafLo = lo;
-    this.leafHi = hi;
-    long ol = 0;
-    long oh = 0;
-    if (offsets != null && offsets.length > 0) {
-      ol = Long.MAX_VALUE;
-      oh = Long.MIN_VALUE;
-      for (long o : offsets) {
-        ol = Math.min(ol, o);
-        oh = Math.max(oh, o);
-      }
-    }
-    this.offLo = ol;
-    this.offHi = oh;
-    long[] w = leaf && offsets != null ? wordMoves(offsets, blocklens, blocklen) : null;
-    this.words = w;
-    this.wordLongs = w == null ? 0 : (int) w[w.length - 2];
-    this.wordInts = w == null ? 0 : (int) w[w.length - 1];
-  }
 
-  /**
-   * Most 8-byte and 4-byte moves a word pattern may have. Besides bounding the generated code, this
-   * says which listed leaves {@link EngineNormalization} counts as records of words (one fixed
-   * sequence of moves) rather than as leaves of varying widths; whether a record's words are generated
-   * for a given count is the cost model's choice ({@link KernelCost#records}).
-   */
-  static final int MAX_WORD_LONGS = 4;
-  static final int MAX_WORD_INTS = 2;
+    /**
+     * Most 8-byte and 4-byte moves a word pattern may have. Besides bounding the generated code, this
+     * says which listed leaves {@link EngineNormalization} counts as records of words (one fixed
+     * sequence of moves) rather than as leaves of varying widths; whether a record's words are generated
+     * for a given count is the cost model's choice ({@link KernelCost#records}).
+     */
+    static final int MAX_WORD_LONGS = 4;
 
-  /**
-   * The blocks of a small indexed leaf as word moves: each block of a multiple of 4 bytes is its
-   * 8-byte words plus one trailing 4-byte word. Null unless all blocks decompose, there are 1 to
-   * {@link #MAX_WORD_LONGS} long moves and at most {@link #MAX_WORD_INTS} int moves, and the blocks
-   * are pairwise disjoint in user space (so the kernel may do the long moves before the int moves
-   * whatever their order in the pattern: unpack writes no byte twice). Layout: pairs (user offset,
-   * packed offset), longs first, then the two counts.
-   */
-  private static long[] wordMoves(long[] offsets, long[] lengths, long uniform) {
-    int nb = offsets.length;
-    if (nb > MAX_WORD_LONGS + MAX_WORD_INTS) {
-      return null;
-    }
-    int nl = 0;
-    int ni = 0;
-    for (int b = 0; b < nb; b++) {
-      long len = lengths == null ? uniform : lengths[b];
-      if (len % 4 != 0) {
-        return null;
-      }
-      nl += (int) Math.min(len / 8, MAX_WORD_LONGS + 1);
-      ni += (int) (len % 8 / 4);
-      for (int c = 0; c < b; c++) {
-        long lc = lengths == null ? uniform : lengths[c];
-        if (offsets[b] < offsets[c] + lc && offsets[c] < offsets[b] + len) {
-          return null;
+    static final int MAX_WORD_INTS = 2;
+
+    /**
+     * The blocks of a small indexed leaf as word moves: each block of a multiple of 4 bytes is its
+     * 8-byte words plus one trailing 4-byte word. Null unless all blocks decompose, there are 1 to
+     * {@link #MAX_WORD_LONGS} long moves and at most {@link #MAX_WORD_INTS} int moves, and the blocks
+     * are pairwise disjoint in user space (so the kernel may do the long moves before the int moves
+     * whatever their order in the pattern: unpack writes no byte twice). Layout: pairs (user offset,
+     * packed offset), longs first, then the two counts.
+     */
+    private static long[] wordMoves(long[] offsets, long[] lengths, long uniform) {
+        int nb = offsets.length;
+        if (nb > MAX_WORD_LONGS + MAX_WORD_INTS) {
+            return null;
         }
-      }
+        int nl = 0;
+        int ni = 0;
+        for (int b = 0; b < nb; b++) {
+            long len = lengths == null ? uniform : lengths[b];
+            if (len % 4 != 0) {
+                return null;
+            }
+            nl += (int) Math.min(len / 8, MAX_WORD_LONGS + 1);
+            ni += (int) (len % 8 / 4);
+            for (int c = 0; c < b; c++) {
+                long lc = lengths == null ? uniform : lengths[c];
+                if (offsets[b] < offsets[c] + lc && offsets[c] < offsets[b] + len) {
+                    return null;
+                }
+            }
+        }
+        if (nl < 1 || nl > MAX_WORD_LONGS || ni > MAX_WORD_INTS) {
+            return null;
+        }
+        long[] w = new long[2 * (nl + ni) + 2];
+        int li = 0;
+        int ii = 2 * nl;
+        long packed = 0;
+        for (int b = 0; b < nb; b++) {
+            long len = lengths == null ? uniform : lengths[b];
+            long k = 0;
+            for (; k + 8 <= len; k += 8, li += 2) {
+                w[li] = offsets[b] + k;
+                w[li + 1] = packed + k;
+            }
+            if (k < len) {
+                w[ii] = offsets[b] + k;
+                w[ii + 1] = packed + k;
+                ii += 2;
+            }
+            packed += len;
+        }
+        w[w.length - 2] = nl;
+        w[w.length - 1] = ni;
+        return w;
     }
-    if (nl < 1 || nl > MAX_WORD_LONGS || ni > MAX_WORD_INTS) {
-      return null;
+
+    // ---- factories used by the compiler ----------------------------------------------------------
+
+    static Dataloop bytes(long length, long disp, int swapUnit, long extent) {
+        return new Dataloop(Kind.CONTIG, true, disp, 1, length, null, 0, null, 0, null, null, null, swapUnit, extent);
     }
-    long[] w = new long[2 * (nl + ni) + 2];
-    int li = 0;
-    int ii = 2 * nl;
-    long packed = 0;
-    for (int b = 0; b < nb; b++) {
-      long len = lengths == null ? uniform : lengths[b];
-      long k = 0;
-      for (; k + 8 <= len; k += 8, li += 2) {
-        w[li] = offsets[b] + k;
-        w[li + 1] = packed + k;
-      }
-      if (k < len) {
-        w[ii] = offsets[b] + k;
-        w[ii + 1] = packed + k;
-        ii += 2;
-      }
-      packed += len;
+
+    static Dataloop leafVector(long count, long blockBytes, long stride, long disp, int swapUnit, long extent) {
+        return new Dataloop(
+                Kind.VECTOR, true, disp, count, blockBytes, null, stride, null, 0, null, null, null, swapUnit, extent);
     }
-    w[w.length - 2] = nl;
-    w[w.length - 1] = ni;
-    return w;
-  }
 
-  // ---- factories used by the compiler ----------------------------------------------------------
-
-  static Dataloop bytes(long length, long disp, int swapUnit, long extent) {
-    return new Dataloop(Kind.CONTIG, true, disp, 1, length, null, 0, null, 0, null, null, null, swapUnit, extent);
-  }
-
-  static Dataloop leafVector(long count, long blockBytes, long stride, long disp, int swapUnit, long extent) {
-    return new Dataloop(Kind.VECTOR, true, disp, count, blockBytes, null, stride, null, 0, null, null, null, swapUnit, extent);
-  }
-
-  static Dataloop leafBlockIndexed(long blockBytes, long[] offsets, long disp, int swapUnit, long extent) {
-    return new Dataloop(Kind.BLOCK_INDEXED, true, disp, offsets.length, blockBytes, null, 0, offsets, 0, null, null, null, swapUnit, extent);
-  }
-
-  static Dataloop leafIndexed(long[] lengths, long[] offsets, long disp, int swapUnit, long extent) {
-    return new Dataloop(Kind.INDEXED, true, disp, offsets.length, 0, lengths, 0, offsets, 0, null, null, null, swapUnit, extent);
-  }
-
-  static Dataloop contig(long count, long ext, Dataloop child, long disp, long extent) {
-    return new Dataloop(Kind.CONTIG, false, disp, 1, count, null, 0, null, ext, null, child, null, 0, extent);
-  }
-
-  static Dataloop vector(long count, long blocklen, long stride, long ext, Dataloop child, long disp, long extent) {
-    return new Dataloop(Kind.VECTOR, false, disp, count, blocklen, null, stride, null, ext, null, child, null, 0, extent);
-  }
-
-  static Dataloop blockIndexed(long blocklen, long[] offsets, long ext, Dataloop child, long disp, long extent) {
-    return new Dataloop(Kind.BLOCK_INDEXED, false, disp, offsets.length, blocklen, null, 0, offsets, ext, null, child, null, 0, extent);
-  }
-
-  static Dataloop indexed(long[] blocklens, long[] offsets, long ext, Dataloop child, long disp, long extent) {
-    return new Dataloop(Kind.INDEXED, false, disp, offsets.length, 0, blocklens, 0, offsets, ext, null, child, null, 0, extent);
-  }
-
-  static Dataloop struct(long[] blocklens, long[] offsets, long[] exts, Dataloop[] children, long disp, long extent) {
-    return new Dataloop(Kind.STRUCT, false, disp, offsets.length, 0, blocklens, 0, offsets, 0, exts, null, children, 0, extent);
-  }
-
-  /** The same loop entered at {@code disp + delta}, standing for a type of extent {@code extent}. */
-  Dataloop shifted(long delta, long newExtent) {
-    return new Dataloop(kind, leaf, Math.addExact(disp, delta), nblocks, blocklen, blocklens, stride, offsets, ext, exts, child, children,
-        swapUnit, newExtent);
-  }
-
-  // ---- block geometry ------------------------------------------------------------------------
-
-  long blockOffset(long b) {
-    return switch (kind) {
-      case CONTIG -> 0;
-      case VECTOR -> b * stride;
-      default -> offsets[(int) b];
-    };
-  }
-
-  long blockLen(long b) {
-    return blocklens == null ? blocklen : blocklens[(int) b];
-  }
-
-  Dataloop childOf(long b) {
-    return children != null ? children[(int) b] : child;
-  }
-
-  long extOf(long b) {
-    return exts != null ? exts[(int) b] : ext;
-  }
-
-  /** Packed bytes of block b. */
-  long blockPacked(long b) {
-    return leaf ? blockLen(b) : blockLen(b) * childOf(b).size;
-  }
-
-  long packedBefore(long b) {
-    return prefix != null ? prefix[(int) b] : b * (leaf ? blocklen : blocklen * child.size);
-  }
-
-  /** The block holding packed byte {@code r} of one instance ({@code 0 <= r < size}). */
-  long findBlock(long r) {
-    if (prefix == null) {
-      return r / (leaf ? blocklen : blocklen * child.size);
+    static Dataloop leafBlockIndexed(long blockBytes, long[] offsets, long disp, int swapUnit, long extent) {
+        return new Dataloop(
+                Kind.BLOCK_INDEXED,
+                true,
+                disp,
+                offsets.length,
+                blockBytes,
+                null,
+                0,
+                offsets,
+                0,
+                null,
+                null,
+                null,
+                swapUnit,
+                extent);
     }
-    int i = Arrays.binarySearch(prefix, r);
-    // prefix has no repeated values (blocks are never empty), so an exact hit is the block start.
-    return i >= 0 ? i : -i - 2;
-  }
 
-  // ---- public introspection ------------------------------------------------------------------
-
-  public Kind kind() {
-    return kind;
-  }
-
-  public boolean isLeaf() {
-    return leaf;
-  }
-
-  /** Packed bytes of one instance. */
-  public long byteSize() {
-    return size;
-  }
-
-  public long blockCount() {
-    return nblocks;
-  }
-
-  /**
-   * How whole instances of this loop run: "blocked: " and the permuted loops (see {@link
-   * BlockedOrder}), or "packed order".
-   */
-  public String runOrder() {
-    BlockedOrder b = BlockedOrder.of(this, KernelCost.CACHE_BYTES);
-    return b == null ? "packed order" : "blocked: " + b;
-  }
-
-  /** Nesting depth: 1 for a leaf. */
-  public int depth() {
-    int d = 0;
-    if (children != null) {
-      for (Dataloop c : children) {
-        d = Math.max(d, c.depth());
-      }
-    } else if (child != null) {
-      d = child.depth();
+    static Dataloop leafIndexed(long[] lengths, long[] offsets, long disp, int swapUnit, long extent) {
+        return new Dataloop(
+                Kind.INDEXED,
+                true,
+                disp,
+                offsets.length,
+                0,
+                lengths,
+                0,
+                offsets,
+                0,
+                null,
+                null,
+                null,
+                swapUnit,
+                extent);
     }
-    return d + 1;
-  }
 
-  /**
-   * Contiguous runs one instance is made of (before merging runs of consecutive blocks), by
-   * arithmetic over the tree (time proportional to its description, not to the runs);
-   * {@code Long.MAX_VALUE} when there are at least that many.
-   */
-  public long runCount() {
-    if (leaf) {
-      return nblocks;
+    static Dataloop contig(long count, long ext, Dataloop child, long disp, long extent) {
+        return new Dataloop(Kind.CONTIG, false, disp, 1, count, null, 0, null, ext, null, child, null, 0, extent);
     }
-    if (children == null && prefix == null) {
-      return saturatedProduct(saturatedProduct(nblocks, blocklen), child.runCount());
-    }
-    long n = 0;
-    for (long b = 0; b < nblocks; b++) {
-      long x = saturatedProduct(blockLen(b), childOf(b).runCount());
-      if (x > Long.MAX_VALUE - n) {
-        return Long.MAX_VALUE;
-      }
-      n += x;
-    }
-    return n;
-  }
 
-  private static long saturatedProduct(long a, long b) {
-    return a != 0 && b > Long.MAX_VALUE / a ? Long.MAX_VALUE : a * b;
-  }
+    static Dataloop vector(long count, long blocklen, long stride, long ext, Dataloop child, long disp, long extent) {
+        return new Dataloop(
+                Kind.VECTOR, false, disp, count, blocklen, null, stride, null, ext, null, child, null, 0, extent);
+    }
 
-  /** An indented, one-node-per-line rendering of the tree (what {@code layout describe} prints). */
-  public String toTreeString() {
-    StringBuilder sb = new StringBuilder();
-    appendTree(sb, 0);
-    return sb.toString();
-  }
+    static Dataloop blockIndexed(long blocklen, long[] offsets, long ext, Dataloop child, long disp, long extent) {
+        return new Dataloop(
+                Kind.BLOCK_INDEXED,
+                false,
+                disp,
+                offsets.length,
+                blocklen,
+                null,
+                0,
+                offsets,
+                ext,
+                null,
+                child,
+                null,
+                0,
+                extent);
+    }
 
-  private void appendTree(StringBuilder sb, int indent) {
-    sb.append("  ".repeat(indent)).append(this).append('\n');
-    if (children != null) {
-      for (Dataloop c : children) {
-        c.appendTree(sb, indent + 1);
-      }
-    } else if (child != null) {
-      child.appendTree(sb, indent + 1);
+    static Dataloop indexed(long[] blocklens, long[] offsets, long ext, Dataloop child, long disp, long extent) {
+        return new Dataloop(
+                Kind.INDEXED, false, disp, offsets.length, 0, blocklens, 0, offsets, ext, null, child, null, 0, extent);
     }
-  }
 
-  @Override
-  public String toString() {
-    StringBuilder sb = new StringBuilder();
-    sb.append(kind.name().toLowerCase(java.util.Locale.ROOT)).append(leaf ? " leaf" : "").append('(');
-    if (disp != 0) {
-      sb.append("disp=").append(disp).append(", ");
+    static Dataloop struct(long[] blocklens, long[] offsets, long[] exts, Dataloop[] children, long disp, long extent) {
+        return new Dataloop(
+                Kind.STRUCT, false, disp, offsets.length, 0, blocklens, 0, offsets, 0, exts, null, children, 0, extent);
     }
-    switch (kind) {
-      case CONTIG -> sb.append(leaf ? "bytes=" + blocklen : "count=" + blocklen + ", ext=" + ext);
-      case VECTOR -> sb.append("count=").append(nblocks).append(leaf ? ", blockBytes=" : ", blocklen=").append(blocklen)
-          .append(", stride=").append(stride).append(leaf ? "" : ", ext=" + ext);
-      case BLOCK_INDEXED -> sb.append("blocks=").append(nblocks).append(leaf ? ", blockBytes=" : ", blocklen=").append(blocklen)
-          .append(leaf ? "" : ", ext=" + ext);
-      case INDEXED -> sb.append("blocks=").append(nblocks).append(leaf ? "" : ", ext=" + ext);
-      case STRUCT -> sb.append("members=").append(nblocks);
+
+    /** The same loop entered at {@code disp + delta}, standing for a type of extent {@code extent}. */
+    Dataloop shifted(long delta, long newExtent) {
+        return new Dataloop(
+                kind,
+                leaf,
+                Math.addExact(disp, delta),
+                nblocks,
+                blocklen,
+                blocklens,
+                stride,
+                offsets,
+                ext,
+                exts,
+                child,
+                children,
+                swapUnit,
+                newExtent);
     }
-    if (leaf && swapUnit > 1) {
-      sb.append(", swap=").append(swapUnit);
+
+    // ---- block geometry ------------------------------------------------------------------------
+
+    long blockOffset(long b) {
+        return switch (kind) {
+            case CONTIG -> 0;
+            case VECTOR -> b * stride;
+            default -> offsets[(int) b];
+        };
     }
-    sb.append(", size=").append(size).append(')');
-    return sb.toString();
-  }
+
+    long blockLen(long b) {
+        return blocklens == null ? blocklen : blocklens[(int) b];
+    }
+
+    Dataloop childOf(long b) {
+        return children != null ? children[(int) b] : child;
+    }
+
+    long extOf(long b) {
+        return exts != null ? exts[(int) b] : ext;
+    }
+
+    /** Packed bytes of block b. */
+    long blockPacked(long b) {
+        return leaf ? blockLen(b) : blockLen(b) * childOf(b).size;
+    }
+
+    long packedBefore(long b) {
+        return prefix != null ? prefix[(int) b] : b * (leaf ? blocklen : blocklen * child.size);
+    }
+
+    /** The block holding packed byte {@code r} of one instance ({@code 0 <= r < size}). */
+    long findBlock(long r) {
+        if (prefix == null) {
+            return r / (leaf ? blocklen : blocklen * child.size);
+        }
+        int i = Arrays.binarySearch(prefix, r);
+        // prefix has no repeated values (blocks are never empty), so an exact hit is the block start.
+        return i >= 0 ? i : -i - 2;
+    }
+
+    // ---- public introspection ------------------------------------------------------------------
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public boolean isLeaf() {
+        return leaf;
+    }
+
+    /** Packed bytes of one instance. */
+    public long byteSize() {
+        return size;
+    }
+
+    public long blockCount() {
+        return nblocks;
+    }
+
+    /**
+     * How whole instances of this loop run: "blocked: " and the permuted loops (see {@link
+     * BlockedOrder}), or "packed order".
+     */
+    public String runOrder() {
+        BlockedOrder b = BlockedOrder.of(this, KernelCost.CACHE_BYTES);
+        return b == null ? "packed order" : "blocked: " + b;
+    }
+
+    /** Nesting depth: 1 for a leaf. */
+    public int depth() {
+        int d = 0;
+        if (children != null) {
+            for (Dataloop c : children) {
+                d = Math.max(d, c.depth());
+            }
+        } else if (child != null) {
+            d = child.depth();
+        }
+        return d + 1;
+    }
+
+    /**
+     * Contiguous runs one instance is made of (before merging runs of consecutive blocks), by
+     * arithmetic over the tree (time proportional to its description, not to the runs);
+     * {@code Long.MAX_VALUE} when there are at least that many.
+     */
+    public long runCount() {
+        if (leaf) {
+            return nblocks;
+        }
+        if (children == null && prefix == null) {
+            return saturatedProduct(saturatedProduct(nblocks, blocklen), child.runCount());
+        }
+        long n = 0;
+        for (long b = 0; b < nblocks; b++) {
+            long x = saturatedProduct(blockLen(b), childOf(b).runCount());
+            if (x > Long.MAX_VALUE - n) {
+                return Long.MAX_VALUE;
+            }
+            n += x;
+        }
+        return n;
+    }
+
+    private static long saturatedProduct(long a, long b) {
+        return a != 0 && b > Long.MAX_VALUE / a ? Long.MAX_VALUE : a * b;
+    }
+
+    /** An indented, one-node-per-line rendering of the tree (what {@code layout describe} prints). */
+    public String toTreeString() {
+        StringBuilder sb = new StringBuilder();
+        appendTree(sb, 0);
+        return sb.toString();
+    }
+
+    private void appendTree(StringBuilder sb, int indent) {
+        sb.append("  ".repeat(indent)).append(this).append('\n');
+        if (children != null) {
+            for (Dataloop c : children) {
+                c.appendTree(sb, indent + 1);
+            }
+        } else if (child != null) {
+            child.appendTree(sb, indent + 1);
+        }
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder();
+        sb.append(kind.name().toLowerCase(java.util.Locale.ROOT))
+                .append(leaf ? " leaf" : "")
+                .append('(');
+        if (disp != 0) {
+            sb.append("disp=").append(disp).append(", ");
+        }
+        switch (kind) {
+            case CONTIG -> sb.append(leaf ? "bytes=" + blocklen : "count=" + blocklen + ", ext=" + ext);
+            case VECTOR ->
+                sb.append("count=")
+                        .append(nblocks)
+                        .append(leaf ? ", blockBytes=" : ", blocklen=")
+                        .append(blocklen)
+                        .append(", stride=")
+                        .append(stride)
+                        .append(leaf ? "" : ", ext=" + ext);
+            case BLOCK_INDEXED ->
+                sb.append("blocks=")
+                        .append(nblocks)
+                        .append(leaf ? ", blockBytes=" : ", blocklen=")
+                        .append(blocklen)
+                        .append(leaf ? "" : ", ext=" + ext);
+            case INDEXED -> sb.append("blocks=").append(nblocks).append(leaf ? "" : ", ext=" + ext);
+            case STRUCT -> sb.append("members=").append(nblocks);
+        }
+        if (leaf && swapUnit > 1) {
+            sb.append(", swap=").append(swapUnit);
+        }
+        sb.append(", size=").append(size).append(')');
+        return sb.toString();
+    }
 }

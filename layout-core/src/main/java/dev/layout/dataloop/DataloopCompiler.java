@@ -48,479 +48,530 @@ import java.util.concurrent.ConcurrentHashMap;
  * leaf has a single byte-swap unit.
  */
 public final class DataloopCompiler {
-  private DataloopCompiler() {}
+    private DataloopCompiler() {}
 
-  private static final int CACHE_LIMIT = 4096;
-  private static final Map<Datatype, Dataloop> NATIVE_CACHE = new ConcurrentHashMap<>();
-  private static final Map<Datatype, Dataloop> EXTERNAL_CACHE = new ConcurrentHashMap<>();
-  /** Struct-to-indexed expands members element by element only up to this many blocks. */
-  private static final int MAX_EXPANDED_BLOCKS = 1 << 16;
+    private static final int CACHE_LIMIT = 4096;
+    private static final Map<Datatype, Dataloop> NATIVE_CACHE = new ConcurrentHashMap<>();
+    private static final Map<Datatype, Dataloop> EXTERNAL_CACHE = new ConcurrentHashMap<>();
+    /** Struct-to-indexed expands members element by element only up to this many blocks. */
+    private static final int MAX_EXPANDED_BLOCKS = 1 << 16;
 
-  /**
-   * The dataloop of one element of {@code type}, positions relative to the type's origin; {@code
-   * null} for a type with no data.
-   */
-  public static Dataloop compile(Datatype type, Representation representation) {
-    if (type == null) {
-      throw new NullPointerException("compile: type is null");
-    }
-    Map<Datatype, Dataloop> cache = representation == Representation.NATIVE ? NATIVE_CACHE : EXTERNAL_CACHE;
-    if (type.isEmpty()) {
-      return null;
-    }
-    Dataloop d = cache.get(type);
-    if (d == null) {
-      d = compileNormalized(type, representation).loop();
-      if (cache.size() >= CACHE_LIMIT) {
-        cache.clear();
-      }
-      cache.put(type, d);
-    }
-    return d;
-  }
-
-  /**
-   * The description {@link #compile} compiles for {@code type}: its least-cost normalized form
-   * (processing model, no index list longer than the description's own, within the bounds of
-   * {@code EngineNormalization}), or {@code type} itself when normalization is out of bounds,
-   * finds nothing better, or its dataloop would be slower ({@code EngineNormalization.keepsDirect}).
-   * Same type map, lb and extent as {@code type}; what {@code layout describe} prints as "compiled
-   * from".
-   */
-  public static Datatype compiledDescription(Datatype type, Representation representation) {
-    if (type == null) {
-      throw new NullPointerException("compile: type is null");
-    }
-    return type.isEmpty() ? type : compileNormalized(type, representation).description();
-  }
-
-  /** A description and its dataloop. */
-  private record Compiled(Datatype description, Dataloop loop) {}
-
-  /**
-   * Compiles the normalized description, and the type as given only when the choice needs it (see
-   * {@link EngineNormalization}): a fixed-width leaf from the normalized form is kept at once.
-   */
-  private static Compiled compileNormalized(Datatype type, Representation representation) {
-    Datatype n = EngineNormalization.normalized(type);
-    Dataloop normalized = new Run(representation).compile(n);
-    if (n == type || EngineNormalization.isFixedWidthLeaf(normalized)) {
-      return new Compiled(n, normalized);
-    }
-    Dataloop direct = new Run(representation).compile(type);
-    return EngineNormalization.keepsDirect(direct, normalized) ? new Compiled(type, direct) : new Compiled(n, normalized);
-  }
-
-  /**
-   * The dataloop of {@code count} consecutive elements (one extent apart): the root a segment walks.
-   * Returns null when there is nothing to move.
-   */
-  public static Dataloop compileCount(Datatype type, long count, Representation representation) {
-    if (count < 0) {
-      throw new IllegalArgumentException("compile: count " + count + " (expected: >= 0)");
-    }
-    return repeat(compile(type, representation), type, count);
-  }
-
-  /** {@code count} instances of {@code one}, the dataloop of {@code type}, one extent apart (null when nothing moves). */
-  static Dataloop repeat(Dataloop one, Datatype type, long count) {
-    if (one == null || count == 0) {
-      return null;
-    }
-    if (count == 1) {
-      return one;
-    }
-    return over(Dataloop.contig(count, type.extent(), one, 0, Math.multiplyExact(count, type.extent())));
-  }
-
-  /**
-   * The dataloop of {@code type}'s description as given, without normalization and uncached: what
-   * the compiler made before it used the normalizer, for comparisons in tests.
-   */
-  static Dataloop compileAsGiven(Datatype type, Representation representation) {
-    return type.isEmpty() ? null : new Run(representation).compile(type);
-  }
-
-  /** Compilation state for one representation (memoizes shared subtypes by identity). */
-  private static final class Run {
-    final Representation rep;
-    final Map<Datatype, Dataloop> memo = new IdentityHashMap<>();
-    final Map<Datatype, Integer> units = new IdentityHashMap<>();
-
-    Run(Representation rep) {
-      this.rep = rep;
-    }
-
-    Dataloop compile(Datatype t) {
-      if (t.isEmpty()) {
-        return null;
-      }
-      Dataloop d = memo.get(t);
-      if (d == null) {
-        d = build(t);
-        memo.put(t, d);
-      }
-      return d;
-    }
-
-    /** The swap unit for external32: the one primitive size in t's type map, or 0 if sizes mix. */
-    int unit(Datatype t) {
-      if (rep == Representation.NATIVE) {
-        return 1;
-      }
-      if (t instanceof Primitive p) {
-        return p == Primitive.BYTE ? 1 : (int) p.byteSize();
-      }
-      Integer u = units.get(t);
-      if (u == null) {
-        int found = -1;
-        DerivedType d = (DerivedType) t;
-        List<Datatype> kids = t instanceof Subarray s ? List.of(s.lowered()) : t instanceof Darray a ? List.of(a.lowered()) : d.children();
-        for (Datatype c : kids) {
-          if (c.isEmpty()) {
-            continue;
-          }
-          int cu = unit(c);
-          if (cu == 0 || (found >= 0 && found != cu)) {
-            found = 0;
-            break;
-          }
-          found = cu;
+    /**
+     * The dataloop of one element of {@code type}, positions relative to the type's origin; {@code
+     * null} for a type with no data.
+     */
+    public static Dataloop compile(Datatype type, Representation representation) {
+        if (type == null) {
+            throw new NullPointerException("compile: type is null");
         }
-        u = Math.max(found, 0);
-        units.put(t, u);
-      }
-      return u;
-    }
-
-    private Dataloop build(Datatype t) {
-      int u = unit(t);
-      if (t.isDense() && u > 0) {
-        return Dataloop.bytes(t.byteSize(), t.trueLb(), u, t.extent());
-      }
-      switch (t.combiner()) {
-        case NAMED:
-          return Dataloop.bytes(t.byteSize(), 0, u, t.extent());
-        case CONTIGUOUS: {
-          Contiguous c = (Contiguous) t;
-          return over(Dataloop.contig(c.count(), c.oldType().extent(), compile(c.oldType()), 0, t.extent()));
+        Map<Datatype, Dataloop> cache = representation == Representation.NATIVE ? NATIVE_CACHE : EXTERNAL_CACHE;
+        if (type.isEmpty()) {
+            return null;
         }
-        case VECTOR:
-        case HVECTOR: {
-          Vector v = (Vector) t;
-          if (v.count() == 1) {
-            return over(Dataloop.contig(v.blocklength(), v.oldType().extent(), compile(v.oldType()), 0, t.extent()));
-          }
-          return over(Dataloop.vector(v.count(), v.blocklength(), v.byteStride(), v.oldType().extent(), compile(v.oldType()), 0, t.extent()));
-        }
-        case INDEXED:
-        case HINDEXED:
-        case INDEXED_BLOCK:
-        case HINDEXED_BLOCK: {
-          Indexed x = (Indexed) t;
-          Dataloop c = compile(x.oldType());
-          int n = 0;
-          for (int i = 0; i < x.blockCount(); i++) {
-            if (x.blocklength(i) > 0) {
-              n++;
+        Dataloop d = cache.get(type);
+        if (d == null) {
+            d = compileNormalized(type, representation).loop();
+            if (cache.size() >= CACHE_LIMIT) {
+                cache.clear();
             }
-          }
-          long[] bl = new long[n];
-          long[] off = new long[n];
-          n = 0;
-          for (int i = 0; i < x.blockCount(); i++) {
-            if (x.blocklength(i) > 0) {
-              bl[n] = x.blocklength(i);
-              off[n++] = x.byteDisplacement(i);
-            }
-          }
-          return over(Dataloop.indexed(bl, off, x.oldType().extent(), c, 0, t.extent()));
+            cache.put(type, d);
         }
-        case STRUCT:
-          return struct((Struct) t);
-        case RESIZED:
-          return compile(((DerivedType) t).children().get(0)).shifted(0, t.extent());
-        case SUBARRAY:
-          return compile(((Subarray) t).lowered()).shifted(0, t.extent());
-        case DARRAY:
-          return compile(((Darray) t).lowered()).shifted(0, t.extent());
-        default:
-          throw new AssertionError(t.combiner());
-      }
+        return d;
     }
 
-    private Dataloop struct(Struct s) {
-      List<Long> bl = new ArrayList<>();
-      List<Long> off = new ArrayList<>();
-      List<Long> ext = new ArrayList<>();
-      List<Dataloop> kids = new ArrayList<>();
-      boolean allRuns = true;
-      int commonUnit = -1;
-      long expanded = 0;
-      for (int i = 0; i < s.memberCount(); i++) {
-        Datatype t = s.type(i);
-        if (s.blocklength(i) == 0 || t.isEmpty()) {
-          continue;
+    /**
+     * The description {@link #compile} compiles for {@code type}: its least-cost normalized form
+     * (processing model, no index list longer than the description's own, within the bounds of
+     * {@code EngineNormalization}), or {@code type} itself when normalization is out of bounds,
+     * finds nothing better, or its dataloop would be slower ({@code EngineNormalization.keepsDirect}).
+     * Same type map, lb and extent as {@code type}; what {@code layout describe} prints as "compiled
+     * from".
+     */
+    public static Datatype compiledDescription(Datatype type, Representation representation) {
+        if (type == null) {
+            throw new NullPointerException("compile: type is null");
         }
-        Dataloop c = compile(t);
-        bl.add(s.blocklength(i));
-        off.add(s.byteDisplacement(i));
-        ext.add(t.extent());
-        kids.add(c);
+        return type.isEmpty() ? type : compileNormalized(type, representation).description();
+    }
+
+    /** A description and its dataloop. */
+    private record Compiled(Datatype description, Dataloop loop) {}
+
+    /**
+     * Compiles the normalized description, and the type as given only when the choice needs it (see
+     * {@link EngineNormalization}): a fixed-width leaf from the normalized form is kept at once.
+     */
+    private static Compiled compileNormalized(Datatype type, Representation representation) {
+        Datatype n = EngineNormalization.normalized(type);
+        Dataloop normalized = new Run(representation).compile(n);
+        if (n == type || EngineNormalization.isFixedWidthLeaf(normalized)) {
+            return new Compiled(n, normalized);
+        }
+        Dataloop direct = new Run(representation).compile(type);
+        return EngineNormalization.keepsDirect(direct, normalized)
+                ? new Compiled(type, direct)
+                : new Compiled(n, normalized);
+    }
+
+    /**
+     * The dataloop of {@code count} consecutive elements (one extent apart): the root a segment walks.
+     * Returns null when there is nothing to move.
+     */
+    public static Dataloop compileCount(Datatype type, long count, Representation representation) {
+        if (count < 0) {
+            throw new IllegalArgumentException("compile: count " + count + " (expected: >= 0)");
+        }
+        return repeat(compile(type, representation), type, count);
+    }
+
+    /** {@code count} instances of {@code one}, the dataloop of {@code type}, one extent apart (null when nothing moves). */
+    static Dataloop repeat(Dataloop one, Datatype type, long count) {
+        if (one == null || count == 0) {
+            return null;
+        }
+        if (count == 1) {
+            return one;
+        }
+        return over(Dataloop.contig(count, type.extent(), one, 0, Math.multiplyExact(count, type.extent())));
+    }
+
+    /**
+     * The dataloop of {@code type}'s description as given, without normalization and uncached: what
+     * the compiler made before it used the normalizer, for comparisons in tests.
+     */
+    static Dataloop compileAsGiven(Datatype type, Representation representation) {
+        return type.isEmpty() ? null : new Run(representation).compile(type);
+    }
+
+    /** Compilation state for one representation (memoizes shared subtypes by identity). */
+    private static final class Run {
+        final Representation rep;
+        final Map<Datatype, Dataloop> memo = new IdentityHashMap<>();
+        final Map<Datatype, Integer> units = new IdentityHashMap<>();
+
+        Run(Representation rep) {
+            this.rep = rep;
+        }
+
+        Dataloop compile(Datatype t) {
+            if (t.isEmpty()) {
+                return null;
+            }
+            Dataloop d = memo.get(t);
+            if (d == null) {
+                d = build(t);
+                memo.put(t, d);
+            }
+            return d;
+        }
+
+        /** The swap unit for external32: the one primitive size in t's type map, or 0 if sizes mix. */
+        int unit(Datatype t) {
+            if (rep == Representation.NATIVE) {
+                return 1;
+            }
+            if (t instanceof Primitive p) {
+                return p == Primitive.BYTE ? 1 : (int) p.byteSize();
+            }
+            Integer u = units.get(t);
+            if (u == null) {
+                int found = -1;
+                DerivedType d = (DerivedType) t;
+                List<Datatype> kids = t instanceof Subarray s
+                        ? List.of(s.lowered())
+                        : t instanceof Darray a ? List.of(a.lowered()) : d.children();
+                for (Datatype c : kids) {
+                    if (c.isEmpty()) {
+                        continue;
+                    }
+                    int cu = unit(c);
+                    if (cu == 0 || (found >= 0 && found != cu)) {
+                        found = 0;
+                        break;
+                    }
+                    found = cu;
+                }
+                u = Math.max(found, 0);
+                units.put(t, u);
+            }
+            return u;
+        }
+
+        private Dataloop build(Datatype t) {
+            int u = unit(t);
+            if (t.isDense() && u > 0) {
+                return Dataloop.bytes(t.byteSize(), t.trueLb(), u, t.extent());
+            }
+            switch (t.combiner()) {
+                case NAMED:
+                    return Dataloop.bytes(t.byteSize(), 0, u, t.extent());
+                case CONTIGUOUS: {
+                    Contiguous c = (Contiguous) t;
+                    return over(Dataloop.contig(c.count(), c.oldType().extent(), compile(c.oldType()), 0, t.extent()));
+                }
+                case VECTOR:
+                case HVECTOR: {
+                    Vector v = (Vector) t;
+                    if (v.count() == 1) {
+                        return over(Dataloop.contig(
+                                v.blocklength(), v.oldType().extent(), compile(v.oldType()), 0, t.extent()));
+                    }
+                    return over(Dataloop.vector(
+                            v.count(),
+                            v.blocklength(),
+                            v.byteStride(),
+                            v.oldType().extent(),
+                            compile(v.oldType()),
+                            0,
+                            t.extent()));
+                }
+                case INDEXED:
+                case HINDEXED:
+                case INDEXED_BLOCK:
+                case HINDEXED_BLOCK: {
+                    Indexed x = (Indexed) t;
+                    Dataloop c = compile(x.oldType());
+                    int n = 0;
+                    for (int i = 0; i < x.blockCount(); i++) {
+                        if (x.blocklength(i) > 0) {
+                            n++;
+                        }
+                    }
+                    long[] bl = new long[n];
+                    long[] off = new long[n];
+                    n = 0;
+                    for (int i = 0; i < x.blockCount(); i++) {
+                        if (x.blocklength(i) > 0) {
+                            bl[n] = x.blocklength(i);
+                            off[n++] = x.byteDisplacement(i);
+                        }
+                    }
+                    return over(Dataloop.indexed(bl, off, x.oldType().extent(), c, 0, t.extent()));
+                }
+                case STRUCT:
+                    return struct((Struct) t);
+                case RESIZED:
+                    return compile(((DerivedType) t).children().get(0)).shifted(0, t.extent());
+                case SUBARRAY:
+                    return compile(((Subarray) t).lowered()).shifted(0, t.extent());
+                case DARRAY:
+                    return compile(((Darray) t).lowered()).shifted(0, t.extent());
+                default:
+                    throw new AssertionError(t.combiner());
+            }
+        }
+
+        private Dataloop struct(Struct s) {
+            List<Long> bl = new ArrayList<>();
+            List<Long> off = new ArrayList<>();
+            List<Long> ext = new ArrayList<>();
+            List<Dataloop> kids = new ArrayList<>();
+            boolean allRuns = true;
+            int commonUnit = -1;
+            long expanded = 0;
+            for (int i = 0; i < s.memberCount(); i++) {
+                Datatype t = s.type(i);
+                if (s.blocklength(i) == 0 || t.isEmpty()) {
+                    continue;
+                }
+                Dataloop c = compile(t);
+                bl.add(s.blocklength(i));
+                off.add(s.byteDisplacement(i));
+                ext.add(t.extent());
+                kids.add(c);
+                if (isRun(c)) {
+                    if (commonUnit >= 0 && commonUnit != c.swapUnit) {
+                        allRuns = false;
+                    }
+                    commonUnit = c.swapUnit;
+                    expanded += c.blocklen == t.extent() ? 1 : s.blocklength(i);
+                } else {
+                    allRuns = false;
+                }
+            }
+            int m = kids.size();
+            if (allRuns && expanded <= MAX_EXPANDED_BLOCKS) {
+                // Struct to indexed: every member is a byte run, so the struct is a list of runs.
+                long[] lens = new long[(int) expanded];
+                long[] offs = new long[(int) expanded];
+                int k = 0;
+                for (int i = 0; i < m; i++) {
+                    Dataloop c = kids.get(i);
+                    long e = ext.get(i);
+                    if (c.blocklen == e) {
+                        lens[k] = Math.multiplyExact(bl.get(i), c.blocklen);
+                        offs[k++] = Math.addExact(off.get(i), c.disp);
+                    } else {
+                        for (long j = 0; j < bl.get(i); j++) {
+                            lens[k] = c.blocklen;
+                            offs[k++] = Math.addExact(Math.addExact(off.get(i), Math.multiplyExact(j, e)), c.disp);
+                        }
+                    }
+                }
+                return optimizeLeaf(Dataloop.leafIndexed(lens, offs, 0, commonUnit, s.extent()));
+            }
+            long[] bls = new long[m];
+            long[] offs = new long[m];
+            long[] exts = new long[m];
+            Dataloop[] cs = new Dataloop[m];
+            for (int i = 0; i < m; i++) {
+                bls[i] = bl.get(i);
+                offs[i] = off.get(i);
+                exts[i] = ext.get(i);
+                cs[i] = over(Dataloop.contig(bls[i], exts[i], kids.get(i), 0, Math.multiplyExact(bls[i], exts[i])));
+                bls[i] = 1;
+            }
+            if (m == 1) {
+                return cs[0].shifted(offs[0], s.extent());
+            }
+            return Dataloop.struct(bls, offs, exts, cs, 0, s.extent());
+        }
+    }
+
+    /** A leaf made of one contiguous run. */
+    static boolean isRun(Dataloop d) {
+        return d.leaf && d.kind == Dataloop.Kind.CONTIG;
+    }
+
+    /**
+     * Simplifies a non-leaf loop over a uniform child: turns loops over byte runs into leaves and
+     * applies the count/regularity rewrites. The argument's {@code disp} is 0 and its child is non-null.
+     */
+    static Dataloop over(Dataloop n) {
+        Dataloop c = n.child;
         if (isRun(c)) {
-          if (commonUnit >= 0 && commonUnit != c.swapUnit) {
-            allRuns = false;
-          }
-          commonUnit = c.swapUnit;
-          expanded += c.blocklen == t.extent() ? 1 : s.blocklength(i);
-        } else {
-          allRuns = false;
-        }
-      }
-      int m = kids.size();
-      if (allRuns && expanded <= MAX_EXPANDED_BLOCKS) {
-        // Struct to indexed: every member is a byte run, so the struct is a list of runs.
-        long[] lens = new long[(int) expanded];
-        long[] offs = new long[(int) expanded];
-        int k = 0;
-        for (int i = 0; i < m; i++) {
-          Dataloop c = kids.get(i);
-          long e = ext.get(i);
-          if (c.blocklen == e) {
-            lens[k] = Math.multiplyExact(bl.get(i), c.blocklen);
-            offs[k++] = Math.addExact(off.get(i), c.disp);
-          } else {
-            for (long j = 0; j < bl.get(i); j++) {
-              lens[k] = c.blocklen;
-              offs[k++] = Math.addExact(Math.addExact(off.get(i), Math.multiplyExact(j, e)), c.disp);
+            long el = c.blocklen;
+            long cd = c.disp;
+            int u = c.swapUnit;
+            boolean dense = n.ext == el;
+            switch (n.kind) {
+                case CONTIG:
+                    return dense
+                            ? Dataloop.bytes(Math.multiplyExact(n.blocklen, el), Math.addExact(n.disp, cd), u, n.extent)
+                            : optimizeLeaf(
+                                    Dataloop.leafVector(n.blocklen, el, n.ext, Math.addExact(n.disp, cd), u, n.extent));
+                case VECTOR:
+                    if (dense || n.blocklen == 1) {
+                        return optimizeLeaf(Dataloop.leafVector(
+                                n.nblocks,
+                                Math.multiplyExact(n.blocklen, el),
+                                n.stride,
+                                Math.addExact(n.disp, cd),
+                                u,
+                                n.extent));
+                    }
+                    break;
+                case BLOCK_INDEXED:
+                case INDEXED:
+                    if (dense || allOnes(n)) {
+                        long[] lens = new long[(int) n.nblocks];
+                        for (int b = 0; b < lens.length; b++) {
+                            lens[b] = Math.multiplyExact(n.blockLen(b), el);
+                        }
+                        return optimizeLeaf(
+                                Dataloop.leafIndexed(lens, n.offsets, Math.addExact(n.disp, cd), u, n.extent));
+                    }
+                    break;
+                default:
+                    break;
             }
-          }
+            // Elements spaced apart and several per block: the inner loop is a vector leaf per block.
+            if (n.kind == Dataloop.Kind.VECTOR || n.kind == Dataloop.Kind.BLOCK_INDEXED) {
+                Dataloop inner = optimizeLeaf(
+                        Dataloop.leafVector(n.blocklen, el, n.ext, cd, u, Math.multiplyExact(n.blocklen, n.ext)));
+                return n.kind == Dataloop.Kind.VECTOR
+                        ? Dataloop.vector(n.nblocks, 1, n.stride, 0, inner, n.disp, n.extent)
+                        : Dataloop.blockIndexed(1, n.offsets, 0, inner, n.disp, n.extent);
+            }
+            return regularize(n);
         }
-        return optimizeLeaf(Dataloop.leafIndexed(lens, offs, 0, commonUnit, s.extent()));
-      }
-      long[] bls = new long[m];
-      long[] offs = new long[m];
-      long[] exts = new long[m];
-      Dataloop[] cs = new Dataloop[m];
-      for (int i = 0; i < m; i++) {
-        bls[i] = bl.get(i);
-        offs[i] = off.get(i);
-        exts[i] = ext.get(i);
-        cs[i] = over(Dataloop.contig(bls[i], exts[i], kids.get(i), 0, Math.multiplyExact(bls[i], exts[i])));
-        bls[i] = 1;
-      }
-      if (m == 1) {
-        return cs[0].shifted(offs[0], s.extent());
-      }
-      return Dataloop.struct(bls, offs, exts, cs, 0, s.extent());
+        // A count of a vector leaf whose extent is a whole number of its strides is a longer vector.
+        if (n.kind == Dataloop.Kind.CONTIG
+                && c.leaf
+                && c.kind == Dataloop.Kind.VECTOR
+                && n.ext == Math.multiplyExact(c.nblocks, c.stride)) {
+            return Dataloop.leafVector(
+                    Math.multiplyExact(n.blocklen, c.nblocks),
+                    c.blocklen,
+                    c.stride,
+                    Math.addExact(n.disp, c.disp),
+                    c.swapUnit,
+                    n.extent);
+        }
+        // A vector of single vector leaves spaced exactly one leaf apart is one longer vector leaf
+        // (subarray faces: rows of a plane, planes of a volume, volumes of a 4D array).
+        if (n.kind == Dataloop.Kind.VECTOR
+                && n.blocklen == 1
+                && c.leaf
+                && c.kind == Dataloop.Kind.VECTOR
+                && n.stride == Math.multiplyExact(c.nblocks, c.stride)) {
+            return Dataloop.leafVector(
+                    Math.multiplyExact(n.nblocks, c.nblocks),
+                    c.blocklen,
+                    c.stride,
+                    Math.addExact(n.disp, c.disp),
+                    c.swapUnit,
+                    n.extent);
+        }
+        // The same for a vector of single instances (a periodic pattern found in an indexed leaf): a
+        // count of it whose extent is a whole number of periods is a longer vector of the pattern.
+        if (n.kind == Dataloop.Kind.CONTIG
+                && !c.leaf
+                && c.kind == Dataloop.Kind.VECTOR
+                && c.blocklen == 1
+                && c.child.leaf
+                && n.ext == Math.multiplyExact(c.nblocks, c.stride)) {
+            return Dataloop.vector(
+                    Math.multiplyExact(n.blocklen, c.nblocks),
+                    1,
+                    c.stride,
+                    c.ext,
+                    c.child,
+                    Math.addExact(n.disp, c.disp),
+                    n.extent);
+        }
+        return regularize(n);
     }
-  }
 
-  /** A leaf made of one contiguous run. */
-  static boolean isRun(Dataloop d) {
-    return d.leaf && d.kind == Dataloop.Kind.CONTIG;
-  }
+    private static boolean allOnes(Dataloop n) {
+        for (long b = 0; b < n.nblocks; b++) {
+            if (n.blockLen(b) != 1) {
+                return false;
+            }
+        }
+        return true;
+    }
 
-  /**
-   * Simplifies a non-leaf loop over a uniform child: turns loops over byte runs into leaves and
-   * applies the count/regularity rewrites. The argument's {@code disp} is 0 and its child is non-null.
-   */
-  static Dataloop over(Dataloop n) {
-    Dataloop c = n.child;
-    if (isRun(c)) {
-      long el = c.blocklen;
-      long cd = c.disp;
-      int u = c.swapUnit;
-      boolean dense = n.ext == el;
-      switch (n.kind) {
-        case CONTIG:
-          return dense
-              ? Dataloop.bytes(Math.multiplyExact(n.blocklen, el), Math.addExact(n.disp, cd), u, n.extent)
-              : optimizeLeaf(Dataloop.leafVector(n.blocklen, el, n.ext, Math.addExact(n.disp, cd), u, n.extent));
-        case VECTOR:
-          if (dense || n.blocklen == 1) {
-            return optimizeLeaf(Dataloop.leafVector(n.nblocks, Math.multiplyExact(n.blocklen, el), n.stride, Math.addExact(n.disp, cd), u,
-                n.extent));
-          }
-          break;
-        case BLOCK_INDEXED:
-        case INDEXED:
-          if (dense || allOnes(n)) {
-            long[] lens = new long[(int) n.nblocks];
+    /** Non-leaf rewrites: single instances collapse, equal blocks become block-indexed, even spacing a vector. */
+    private static Dataloop regularize(Dataloop n) {
+        if (n.nblocks == 1 && n.blockLen(0) == 1) {
+            Dataloop c = n.childOf(0);
+            return c.shifted(Math.addExact(n.disp, n.blockOffset(0)), n.extent);
+        }
+        if (n.kind == Dataloop.Kind.INDEXED) {
+            boolean equal = true;
+            for (int b = 1; b < n.nblocks && equal; b++) {
+                equal = n.blocklens[b] == n.blocklens[0];
+            }
+            if (equal) {
+                n = Dataloop.blockIndexed(n.blocklens[0], n.offsets, n.ext, n.child, n.disp, n.extent);
+            }
+        }
+        if (n.kind == Dataloop.Kind.BLOCK_INDEXED && n.nblocks >= 2) {
+            long step = n.offsets[1] - n.offsets[0];
+            if (evenlySpaced(n.offsets, step)) {
+                n = Dataloop.vector(
+                        n.nblocks, n.blocklen, step, n.ext, n.child, Math.addExact(n.disp, n.offsets[0]), n.extent);
+            }
+        }
+        if (n.kind == Dataloop.Kind.VECTOR && n.stride == Math.multiplyExact(n.blocklen, n.ext)) {
+            n = Dataloop.contig(Math.multiplyExact(n.nblocks, n.blocklen), n.ext, n.child, n.disp, n.extent);
+        }
+        return n;
+    }
+
+    private static boolean evenlySpaced(long[] offsets, long step) {
+        for (int b = 2; b < offsets.length; b++) {
+            if (offsets[b] - offsets[b - 1] != step) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Longest repeating pattern (in blocks) {@link #periodic} looks for. */
+    static final int MAX_PERIOD = 16;
+
+    /**
+     * Regularity in an indexed leaf (the normalization Ross et al. call "particularly clever"): when
+     * its blocks are a pattern of p blocks repeated at a constant shift (the Indexed test: lengths 2,
+     * 1, 1 at elements 0, 3, 6 of every 8), the leaf becomes a vector of a p-block leaf. The engine
+     * then keeps the pattern in registers instead of reading two index arrays per block, and a
+     * count of the type extends the vector. Found in O(n) per candidate period, p up to {@link
+     * #MAX_PERIOD}; the packed order is unchanged.
+     */
+    static Dataloop periodic(Dataloop d) {
+        long[] offs = d.offsets;
+        long[] lens = d.blocklens;
+        int n = offs.length;
+        for (int p = 2; p <= MAX_PERIOD && p <= n / 2; p++) {
+            if (n % p != 0) {
+                continue;
+            }
+            long shift = offs[p] - offs[0];
+            boolean ok = true;
+            for (int b = p; b < n && ok; b++) {
+                ok = offs[b] - offs[b - p] == shift && (lens == null || lens[b] == lens[b - p]);
+            }
+            if (!ok) {
+                continue;
+            }
+            long[] io = new long[p];
+            for (int b = 0; b < p; b++) {
+                io[b] = offs[b] - offs[0];
+            }
+            long[] il = lens == null ? null : java.util.Arrays.copyOf(lens, p);
+            Dataloop inner = il == null
+                    ? Dataloop.leafBlockIndexed(d.blocklen, io, 0, d.swapUnit, shift)
+                    : Dataloop.leafIndexed(il, io, 0, d.swapUnit, shift);
+            return Dataloop.vector(
+                    n / p, 1, shift, shift, optimizeLeaf(inner), Math.addExact(d.disp, offs[0]), d.extent);
+        }
+        return d;
+    }
+
+    /** Leaf rewrites: coalesce adjacent runs, then indexed to block-indexed to vector to one run. */
+    static Dataloop optimizeLeaf(Dataloop d) {
+        if (d.kind == Dataloop.Kind.INDEXED) {
+            long[] lens = d.blocklens;
+            long[] offs = d.offsets;
+            int n = 0;
+            long[] nl = new long[lens.length];
+            long[] no = new long[lens.length];
             for (int b = 0; b < lens.length; b++) {
-              lens[b] = Math.multiplyExact(n.blockLen(b), el);
+                if (n > 0 && no[n - 1] + nl[n - 1] == offs[b]) {
+                    nl[n - 1] += lens[b];
+                } else {
+                    nl[n] = lens[b];
+                    no[n++] = offs[b];
+                }
             }
-            return optimizeLeaf(Dataloop.leafIndexed(lens, n.offsets, Math.addExact(n.disp, cd), u, n.extent));
-          }
-          break;
-        default:
-          break;
-      }
-      // Elements spaced apart and several per block: the inner loop is a vector leaf per block.
-      if (n.kind == Dataloop.Kind.VECTOR || n.kind == Dataloop.Kind.BLOCK_INDEXED) {
-        Dataloop inner = optimizeLeaf(Dataloop.leafVector(n.blocklen, el, n.ext, cd, u, Math.multiplyExact(n.blocklen, n.ext)));
-        return n.kind == Dataloop.Kind.VECTOR
-            ? Dataloop.vector(n.nblocks, 1, n.stride, 0, inner, n.disp, n.extent)
-            : Dataloop.blockIndexed(1, n.offsets, 0, inner, n.disp, n.extent);
-      }
-      return regularize(n);
-    }
-    // A count of a vector leaf whose extent is a whole number of its strides is a longer vector.
-    if (n.kind == Dataloop.Kind.CONTIG && c.leaf && c.kind == Dataloop.Kind.VECTOR && n.ext == Math.multiplyExact(c.nblocks, c.stride)) {
-      return Dataloop.leafVector(Math.multiplyExact(n.blocklen, c.nblocks), c.blocklen, c.stride, Math.addExact(n.disp, c.disp), c.swapUnit,
-          n.extent);
-    }
-    // A vector of single vector leaves spaced exactly one leaf apart is one longer vector leaf
-    // (subarray faces: rows of a plane, planes of a volume, volumes of a 4D array).
-    if (n.kind == Dataloop.Kind.VECTOR && n.blocklen == 1 && c.leaf && c.kind == Dataloop.Kind.VECTOR
-        && n.stride == Math.multiplyExact(c.nblocks, c.stride)) {
-      return Dataloop.leafVector(Math.multiplyExact(n.nblocks, c.nblocks), c.blocklen, c.stride, Math.addExact(n.disp, c.disp), c.swapUnit,
-          n.extent);
-    }
-    // The same for a vector of single instances (a periodic pattern found in an indexed leaf): a
-    // count of it whose extent is a whole number of periods is a longer vector of the pattern.
-    if (n.kind == Dataloop.Kind.CONTIG && !c.leaf && c.kind == Dataloop.Kind.VECTOR && c.blocklen == 1 && c.child.leaf
-        && n.ext == Math.multiplyExact(c.nblocks, c.stride)) {
-      return Dataloop.vector(Math.multiplyExact(n.blocklen, c.nblocks), 1, c.stride, c.ext, c.child, Math.addExact(n.disp, c.disp), n.extent);
-    }
-    return regularize(n);
-  }
-
-  private static boolean allOnes(Dataloop n) {
-    for (long b = 0; b < n.nblocks; b++) {
-      if (n.blockLen(b) != 1) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Non-leaf rewrites: single instances collapse, equal blocks become block-indexed, even spacing a vector. */
-  private static Dataloop regularize(Dataloop n) {
-    if (n.nblocks == 1 && n.blockLen(0) == 1) {
-      Dataloop c = n.childOf(0);
-      return c.shifted(Math.addExact(n.disp, n.blockOffset(0)), n.extent);
-    }
-    if (n.kind == Dataloop.Kind.INDEXED) {
-      boolean equal = true;
-      for (int b = 1; b < n.nblocks && equal; b++) {
-        equal = n.blocklens[b] == n.blocklens[0];
-      }
-      if (equal) {
-        n = Dataloop.blockIndexed(n.blocklens[0], n.offsets, n.ext, n.child, n.disp, n.extent);
-      }
-    }
-    if (n.kind == Dataloop.Kind.BLOCK_INDEXED && n.nblocks >= 2) {
-      long step = n.offsets[1] - n.offsets[0];
-      if (evenlySpaced(n.offsets, step)) {
-        n = Dataloop.vector(n.nblocks, n.blocklen, step, n.ext, n.child, Math.addExact(n.disp, n.offsets[0]), n.extent);
-      }
-    }
-    if (n.kind == Dataloop.Kind.VECTOR && n.stride == Math.multiplyExact(n.blocklen, n.ext)) {
-      n = Dataloop.contig(Math.multiplyExact(n.nblocks, n.blocklen), n.ext, n.child, n.disp, n.extent);
-    }
-    return n;
-  }
-
-  private static boolean evenlySpaced(long[] offsets, long step) {
-    for (int b = 2; b < offsets.length; b++) {
-      if (offsets[b] - offsets[b - 1] != step) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Longest repeating pattern (in blocks) {@link #periodic} looks for. */
-  static final int MAX_PERIOD = 16;
-
-  /**
-   * Regularity in an indexed leaf (the normalization Ross et al. call "particularly clever"): when
-   * its blocks are a pattern of p blocks repeated at a constant shift (the Indexed test: lengths 2,
-   * 1, 1 at elements 0, 3, 6 of every 8), the leaf becomes a vector of a p-block leaf. The engine
-   * then keeps the pattern in registers instead of reading two index arrays per block, and a
-   * count of the type extends the vector. Found in O(n) per candidate period, p up to {@link
-   * #MAX_PERIOD}; the packed order is unchanged.
-   */
-  static Dataloop periodic(Dataloop d) {
-    long[] offs = d.offsets;
-    long[] lens = d.blocklens;
-    int n = offs.length;
-    for (int p = 2; p <= MAX_PERIOD && p <= n / 2; p++) {
-      if (n % p != 0) {
-        continue;
-      }
-      long shift = offs[p] - offs[0];
-      boolean ok = true;
-      for (int b = p; b < n && ok; b++) {
-        ok = offs[b] - offs[b - p] == shift && (lens == null || lens[b] == lens[b - p]);
-      }
-      if (!ok) {
-        continue;
-      }
-      long[] io = new long[p];
-      for (int b = 0; b < p; b++) {
-        io[b] = offs[b] - offs[0];
-      }
-      long[] il = lens == null ? null : java.util.Arrays.copyOf(lens, p);
-      Dataloop inner = il == null
-          ? Dataloop.leafBlockIndexed(d.blocklen, io, 0, d.swapUnit, shift)
-          : Dataloop.leafIndexed(il, io, 0, d.swapUnit, shift);
-      return Dataloop.vector(n / p, 1, shift, shift, optimizeLeaf(inner), Math.addExact(d.disp, offs[0]), d.extent);
-    }
-    return d;
-  }
-
-  /** Leaf rewrites: coalesce adjacent runs, then indexed to block-indexed to vector to one run. */
-  static Dataloop optimizeLeaf(Dataloop d) {
-    if (d.kind == Dataloop.Kind.INDEXED) {
-      long[] lens = d.blocklens;
-      long[] offs = d.offsets;
-      int n = 0;
-      long[] nl = new long[lens.length];
-      long[] no = new long[lens.length];
-      for (int b = 0; b < lens.length; b++) {
-        if (n > 0 && no[n - 1] + nl[n - 1] == offs[b]) {
-          nl[n - 1] += lens[b];
-        } else {
-          nl[n] = lens[b];
-          no[n++] = offs[b];
+            boolean equal = true;
+            for (int b = 1; b < n && equal; b++) {
+                equal = nl[b] == nl[0];
+            }
+            no = java.util.Arrays.copyOf(no, n);
+            if (!equal) {
+                Dataloop merged = periodic(
+                        Dataloop.leafIndexed(java.util.Arrays.copyOf(nl, n), no, d.disp, d.swapUnit, d.extent));
+                boolean uniform = merged.leaf;
+                for (int b = 1; b < lens.length && uniform; b++) {
+                    uniform = lens[b] == lens[0];
+                }
+                if (uniform && n > lens.length / 2) {
+                    // Equal blocks of which only a few touch, with no pattern (a random gather list): merging
+                    // those few would trade the uniform-width kernel for a per-block width switch on every
+                    // block. Keep the blocks as they are; pieces (flatten) still merge adjacent runs.
+                    return Dataloop.leafBlockIndexed(lens[0], offs, d.disp, d.swapUnit, d.extent);
+                }
+                return merged;
+            }
+            d = Dataloop.leafBlockIndexed(nl[0], no, d.disp, d.swapUnit, d.extent);
         }
-      }
-      boolean equal = true;
-      for (int b = 1; b < n && equal; b++) {
-        equal = nl[b] == nl[0];
-      }
-      no = java.util.Arrays.copyOf(no, n);
-      if (!equal) {
-        Dataloop merged = periodic(Dataloop.leafIndexed(java.util.Arrays.copyOf(nl, n), no, d.disp, d.swapUnit, d.extent));
-        boolean uniform = merged.leaf;
-        for (int b = 1; b < lens.length && uniform; b++) {
-          uniform = lens[b] == lens[0];
+        if (d.kind == Dataloop.Kind.BLOCK_INDEXED) {
+            if (d.nblocks == 1) {
+                return Dataloop.bytes(d.blocklen, Math.addExact(d.disp, d.offsets[0]), d.swapUnit, d.extent);
+            }
+            long step = d.offsets[1] - d.offsets[0];
+            if (!evenlySpaced(d.offsets, step)) {
+                return periodic(d);
+            }
+            d = Dataloop.leafVector(
+                    d.nblocks, d.blocklen, step, Math.addExact(d.disp, d.offsets[0]), d.swapUnit, d.extent);
         }
-        if (uniform && n > lens.length / 2) {
-          // Equal blocks of which only a few touch, with no pattern (a random gather list): merging
-          // those few would trade the uniform-width kernel for a per-block width switch on every
-          // block. Keep the blocks as they are; pieces (flatten) still merge adjacent runs.
-          return Dataloop.leafBlockIndexed(lens[0], offs, d.disp, d.swapUnit, d.extent);
+        if (d.kind == Dataloop.Kind.VECTOR && (d.nblocks == 1 || d.stride == d.blocklen)) {
+            return Dataloop.bytes(Math.multiplyExact(d.nblocks, d.blocklen), d.disp, d.swapUnit, d.extent);
         }
-        return merged;
-      }
-      d = Dataloop.leafBlockIndexed(nl[0], no, d.disp, d.swapUnit, d.extent);
+        return d;
     }
-    if (d.kind == Dataloop.Kind.BLOCK_INDEXED) {
-      if (d.nblocks == 1) {
-        return Dataloop.bytes(d.blocklen, Math.addExact(d.disp, d.offsets[0]), d.swapUnit, d.extent);
-      }
-      long step = d.offsets[1] - d.offsets[0];
-      if (!evenlySpaced(d.offsets, step)) {
-        return periodic(d);
-      }
-      d = Dataloop.leafVector(d.nblocks, d.blocklen, step, Math.addExact(d.disp, d.offsets[0]), d.swapUnit, d.extent);
-    }
-    if (d.kind == Dataloop.Kind.VECTOR && (d.nblocks == 1 || d.stride == d.blocklen)) {
-      return Dataloop.bytes(Math.multiplyExact(d.nblocks, d.blocklen), d.disp, d.swapUnit, d.extent);
-    }
-    return d;
-  }
 }

@@ -54,79 +54,80 @@ import java.util.Map;
  * kernel runs in one call).
  */
 final class EngineNormalization {
-  private EngineNormalization() {}
+    private EngineNormalization() {}
 
-  /** Descriptions storing more list entries than this (all lists together) are compiled as given. */
-  static final int MAX_LIST_ENTRIES = 1 << 16;
+    /** Descriptions storing more list entries than this (all lists together) are compiled as given. */
+    static final int MAX_LIST_ENTRIES = 1 << 16;
 
-  /** Types larger than this are compiled as given (their processing cost could overflow). */
-  static final long MAX_BYTES = 1L << 48;
+    /** Types larger than this are compiled as given (their processing cost could overflow). */
+    static final long MAX_BYTES = 1L << 48;
 
-  /** The processing model of {@code conf/normalizer.properties}. */
-  static final CostModel PROCESSING = CostModel.fromProperties(CostModel.DEFAULTS, "processing");
+    /** The processing model of {@code conf/normalizer.properties}. */
+    static final CostModel PROCESSING = CostModel.fromProperties(CostModel.DEFAULTS, "processing");
 
-  /**
-   * The description the compiler compiles for {@code t}: its normalized form under {@link
-   * #PROCESSING} without list growth, or {@code t} itself when out of bounds or already optimal.
-   * Same type map, lb and extent as {@code t}.
-   */
-  static Datatype normalized(Datatype t) {
-    if (t.byteSize() == 0 || t.byteSize() > MAX_BYTES || !(t instanceof DerivedType)) {
-      return t;
+    /**
+     * The description the compiler compiles for {@code t}: its normalized form under {@link
+     * #PROCESSING} without list growth, or {@code t} itself when out of bounds or already optimal.
+     * Same type map, lb and extent as {@code t}.
+     */
+    static Datatype normalized(Datatype t) {
+        if (t.byteSize() == 0 || t.byteSize() > MAX_BYTES || !(t instanceof DerivedType)) {
+            return t;
+        }
+        Lists lists = new Lists();
+        lists.count(t);
+        if (lists.total > MAX_LIST_ENTRIES) {
+            return t;
+        }
+        Datatype n = Normalizer.of(CostModel.withIdxLimit(PROCESSING, Math.max(1, lists.longest)))
+                .normalize(t);
+        return n.equals(t) ? t : n;
     }
-    Lists lists = new Lists();
-    lists.count(t);
-    if (lists.total > MAX_LIST_ENTRIES) {
-      return t;
+
+    /**
+     * Whether the direct compilation {@code direct} is kept over the normalized one: it is a single
+     * fixed-width leaf and the normalized one is not.
+     */
+    static boolean keepsDirect(Dataloop direct, Dataloop normalized) {
+        return isFixedWidthLeaf(direct) && !isFixedWidthLeaf(normalized);
     }
-    Datatype n = Normalizer.of(CostModel.withIdxLimit(PROCESSING, Math.max(1, lists.longest))).normalize(t);
-    return n.equals(t) ? t : n;
-  }
 
-  /**
-   * Whether the direct compilation {@code direct} is kept over the normalized one: it is a single
-   * fixed-width leaf and the normalized one is not.
-   */
-  static boolean keepsDirect(Dataloop direct, Dataloop normalized) {
-    return isFixedWidthLeaf(direct) && !isFixedWidthLeaf(normalized);
-  }
-
-  /** One kernel loop over blocks of a single width: a run, a vector, equal blocks, or a record of words. */
-  static boolean isFixedWidthLeaf(Dataloop d) {
-    return d.leaf && (d.kind != Dataloop.Kind.INDEXED || d.words != null);
-  }
-
-  /**
-   * The list entries a description stores, as {@code DatatypeCost} counts them (indexed: lengths
-   * and displacements; struct: three arrays; subarray and darray: their parameter arrays, then
-   * their lowering), each distinct node once.
-   */
-  private static final class Lists {
-    final Map<Datatype, Boolean> seen = new IdentityHashMap<>();
-    long total;
-    long longest;
-
-    void count(Datatype t) {
-      if (!(t instanceof DerivedType d) || seen.put(t, Boolean.TRUE) != null) {
-        return;
-      }
-      long entries = 0;
-      if (t instanceof Indexed x) {
-        entries = x.uniformBlocklength() >= 0 ? x.blockCount() : 2L * x.blockCount();
-      } else if (t instanceof Struct s) {
-        entries = 3L * s.memberCount();
-      } else if (t instanceof Subarray s) {
-        entries = 3L * s.sizes().length;
-        count(s.lowered());
-      } else if (t instanceof Darray a) {
-        entries = 4L * a.gsizes().length + 2;
-        count(a.lowered());
-      }
-      total += entries;
-      longest = Math.max(longest, entries);
-      for (Datatype c : d.children()) {
-        count(c);
-      }
+    /** One kernel loop over blocks of a single width: a run, a vector, equal blocks, or a record of words. */
+    static boolean isFixedWidthLeaf(Dataloop d) {
+        return d.leaf && (d.kind != Dataloop.Kind.INDEXED || d.words != null);
     }
-  }
+
+    /**
+     * The list entries a description stores, as {@code DatatypeCost} counts them (indexed: lengths
+     * and displacements; struct: three arrays; subarray and darray: their parameter arrays, then
+     * their lowering), each distinct node once.
+     */
+    private static final class Lists {
+        final Map<Datatype, Boolean> seen = new IdentityHashMap<>();
+        long total;
+        long longest;
+
+        void count(Datatype t) {
+            if (!(t instanceof DerivedType d) || seen.put(t, Boolean.TRUE) != null) {
+                return;
+            }
+            long entries = 0;
+            if (t instanceof Indexed x) {
+                entries = x.uniformBlocklength() >= 0 ? x.blockCount() : 2L * x.blockCount();
+            } else if (t instanceof Struct s) {
+                entries = 3L * s.memberCount();
+            } else if (t instanceof Subarray s) {
+                entries = 3L * s.sizes().length;
+                count(s.lowered());
+            } else if (t instanceof Darray a) {
+                entries = 4L * a.gsizes().length + 2;
+                count(a.lowered());
+            }
+            total += entries;
+            longest = Math.max(longest, entries);
+            for (Datatype c : d.children()) {
+                count(c);
+            }
+        }
+    }
 }

@@ -26,117 +26,135 @@ import dev.layout.dataloop.kernel.PlaneKernel;
  * blocks alike); every other crossing follows from the model, not from a measured layout.
  */
 final class KernelCost {
-  private KernelCost() {}
+    private KernelCost() {}
 
-  /** The closed set of leaf kernels. */
-  enum Kind {
-    /** A contiguous run: one bulk copy. */
-    RUN,
-    /** Strided blocks through the generic loops, one loop per width class (4, 8, 16, under 64; from 64 bulk copies). */
-    STRIDED,
-    /** Strided blocks through a generated loop with stride and width as constants ({@link PlaneKernel#strip}). */
-    STRIP,
-    /** Blocks at listed offsets through the generic gather and scatter loops (one width class per call). */
-    LISTED,
-    /** Repeated small records of listed blocks through the generic record loops. */
-    RECORDS,
-    /** Repeated records as a generated sequence of word moves ({@code WordKernel}). */
-    WORDS,
-    /** Planes (a vector of vector leaves) through the generic nested strided loops. */
-    ROWS,
-    /** Planes through generated straight-line rows ({@link PlaneKernel#of}). */
-    PLANES
-  }
-
-  /** A kernel call: arguments, the width dispatch, the loop's set-up and exit. */
-  static final double CALL = 8;
-  /** A generated kernel's call: a call through a hidden class's vtable the walk cannot inline, and its own loop set-up. */
-  static final double GENERATED_CALL = 40;
-  /** One word load and store (the unit). */
-  static final double MOVE = 1;
-  /** A stride held in a register: an add per block (a constant folds into the addressing mode instead). */
-  static final double ADDRESS = 1;
-  /** One bulk copy's call (the copy stub's entry and size dispatch), in word moves. */
-  static final double BULK_CALL = 14;
-  /** Bytes a bulk copy moves per cycle (vector registers), against 8 per word move. */
-  static final double BULK_BYTES_PER_CYCLE = 32;
-  /** The bytes of user memory a cache-blocked pass may touch (inside a 512 KiB - 2 MiB level-2 cache, room left for the packed side). */
-  static final long CACHE_BYTES = Long.getLong("layout.dataloop.blockBudget", 128 * 1024);
-
-  /**
-   * The cost of one call of {@code kind} over {@code n} instances of a shape: each instance {@code
-   * rows} rows (1 for a leaf) of {@code blocks} blocks of {@code width} bytes, {@code stride} bytes
-   * apart on the user side ({@code listed}: at listed offsets, one offset load each). {@code
-   * wordMoves} is the instance as generated word moves for {@link Kind#WORDS} (0: none). Infinity
-   * where the kernel cannot run the shape.
-   */
-  static double cost(Kind kind, long n, long rows, long blocks, long width, long stride, boolean listed, int wordMoves) {
-    double perBlock = switch (kind) {
-      case RUN -> stride == width && !listed ? width / BULK_BYTES_PER_CYCLE : Double.POSITIVE_INFINITY;
-      case STRIDED, ROWS, LISTED, RECORDS -> genericMove(width) + (listed ? ADDRESS : 0) + ADDRESS;
-      case STRIP, PLANES -> PlaneKernel.movesPerBlock(width) <= PlaneKernel.MAX_BODY_MOVES && !listed ? PlaneKernel.movesPerBlock(width) * MOVE
-          : Double.POSITIVE_INFINITY;
-      case WORDS -> wordMoves > 0 ? (double) wordMoves * MOVE / blocks : Double.POSITIVE_INFINITY;
-    };
-    if (perBlock == Double.POSITIVE_INFINITY) {
-      return perBlock;
+    /** The closed set of leaf kernels. */
+    enum Kind {
+        /** A contiguous run: one bulk copy. */
+        RUN,
+        /** Strided blocks through the generic loops, one loop per width class (4, 8, 16, under 64; from 64 bulk copies). */
+        STRIDED,
+        /** Strided blocks through a generated loop with stride and width as constants ({@link PlaneKernel#strip}). */
+        STRIP,
+        /** Blocks at listed offsets through the generic gather and scatter loops (one width class per call). */
+        LISTED,
+        /** Repeated small records of listed blocks through the generic record loops. */
+        RECORDS,
+        /** Repeated records as a generated sequence of word moves ({@code WordKernel}). */
+        WORDS,
+        /** Planes (a vector of vector leaves) through the generic nested strided loops. */
+        ROWS,
+        /** Planes through generated straight-line rows ({@link PlaneKernel#of}). */
+        PLANES
     }
-    if (kind == Kind.PLANES && (rows > PlaneKernel.MAX_ROWS || blocks * PlaneKernel.movesPerBlock(width) > PlaneKernel.MAX_BODY_MOVES)) {
-      // The row is one straight-line body: bounded in code size.
-      return Double.POSITIVE_INFINITY;
+
+    /** A kernel call: arguments, the width dispatch, the loop's set-up and exit. */
+    static final double CALL = 8;
+    /** A generated kernel's call: a call through a hidden class's vtable the walk cannot inline, and its own loop set-up. */
+    static final double GENERATED_CALL = 40;
+    /** One word load and store (the unit). */
+    static final double MOVE = 1;
+    /** A stride held in a register: an add per block (a constant folds into the addressing mode instead). */
+    static final double ADDRESS = 1;
+    /** One bulk copy's call (the copy stub's entry and size dispatch), in word moves. */
+    static final double BULK_CALL = 14;
+    /** Bytes a bulk copy moves per cycle (vector registers), against 8 per word move. */
+    static final double BULK_BYTES_PER_CYCLE = 32;
+    /** The bytes of user memory a cache-blocked pass may touch (inside a 512 KiB - 2 MiB level-2 cache, room left for the packed side). */
+    static final long CACHE_BYTES = Long.getLong("layout.dataloop.blockBudget", 128 * 1024);
+
+    /**
+     * The cost of one call of {@code kind} over {@code n} instances of a shape: each instance {@code
+     * rows} rows (1 for a leaf) of {@code blocks} blocks of {@code width} bytes, {@code stride} bytes
+     * apart on the user side ({@code listed}: at listed offsets, one offset load each). {@code
+     * wordMoves} is the instance as generated word moves for {@link Kind#WORDS} (0: none). Infinity
+     * where the kernel cannot run the shape.
+     */
+    static double cost(
+            Kind kind, long n, long rows, long blocks, long width, long stride, boolean listed, int wordMoves) {
+        double perBlock =
+                switch (kind) {
+                    case RUN -> stride == width && !listed ? width / BULK_BYTES_PER_CYCLE : Double.POSITIVE_INFINITY;
+                    case STRIDED, ROWS, LISTED, RECORDS -> genericMove(width) + (listed ? ADDRESS : 0) + ADDRESS;
+                    case STRIP, PLANES ->
+                        PlaneKernel.movesPerBlock(width) <= PlaneKernel.MAX_BODY_MOVES && !listed
+                                ? PlaneKernel.movesPerBlock(width) * MOVE
+                                : Double.POSITIVE_INFINITY;
+                    case WORDS -> wordMoves > 0 ? (double) wordMoves * MOVE / blocks : Double.POSITIVE_INFINITY;
+                };
+        if (perBlock == Double.POSITIVE_INFINITY) {
+            return perBlock;
+        }
+        if (kind == Kind.PLANES
+                && (rows > PlaneKernel.MAX_ROWS
+                        || blocks * PlaneKernel.movesPerBlock(width) > PlaneKernel.MAX_BODY_MOVES)) {
+            // The row is one straight-line body: bounded in code size.
+            return Double.POSITIVE_INFINITY;
+        }
+        if (kind == Kind.RUN) {
+            // A run moves at the bulk rate, and from 64 bytes pays the copy stub's entry (shorter ones are a few word
+            // moves).
+            double bytes = (double) n * rows * blocks * width;
+            return CALL + bytes / BULK_BYTES_PER_CYCLE + (bytes >= 64 ? BULK_CALL : 0);
+        }
+        boolean generated = kind == Kind.STRIP || kind == Kind.WORDS || kind == Kind.PLANES;
+        return (generated ? GENERATED_CALL : CALL) + (double) n * rows * blocks * perBlock;
     }
-    if (kind == Kind.RUN) {
-      // A run moves at the bulk rate, and from 64 bytes pays the copy stub's entry (shorter ones are a few word moves).
-      double bytes = (double) n * rows * blocks * width;
-      return CALL + bytes / BULK_BYTES_PER_CYCLE + (bytes >= 64 ? BULK_CALL : 0);
+
+    /**
+     * A block of {@code width} bytes in the generic loops: the exact word loops of 4, 8 and 16 bytes,
+     * otherwise the overlapping moves of its width class (2 for up to 16 bytes, 4 up to 32, 8 up to 63),
+     * and from 64 bytes a bulk copy.
+     */
+    static double genericMove(long width) {
+        if (width >= 64) {
+            return BULK_CALL + width / BULK_BYTES_PER_CYCLE;
+        }
+        if (width == 1 || width == 2 || width == 4 || width == 8) {
+            return MOVE;
+        }
+        return (width <= 16 ? 2 : width <= 32 ? 4 : 8) * MOVE;
     }
-    boolean generated = kind == Kind.STRIP || kind == Kind.WORDS || kind == Kind.PLANES;
-    return (generated ? GENERATED_CALL : CALL) + (double) n * rows * blocks * perBlock;
-  }
 
-  /**
-   * A block of {@code width} bytes in the generic loops: the exact word loops of 4, 8 and 16 bytes,
-   * otherwise the overlapping moves of its width class (2 for up to 16 bytes, 4 up to 32, 8 up to 63),
-   * and from 64 bytes a bulk copy.
-   */
-  static double genericMove(long width) {
-    if (width >= 64) {
-      return BULK_CALL + width / BULK_BYTES_PER_CYCLE;
+    /** The cheaper of the generic {@code generic} and the generated {@code generated} kernel (the generic one on a tie). */
+    static Kind cheaper(
+            Kind generic,
+            Kind generated,
+            long n,
+            long rows,
+            long blocks,
+            long width,
+            long stride,
+            boolean listed,
+            int wordMoves) {
+        return cost(generated, n, rows, blocks, width, stride, listed, wordMoves)
+                        < cost(generic, n, rows, blocks, width, stride, listed, wordMoves)
+                ? generated
+                : generic;
     }
-    if (width == 1 || width == 2 || width == 4 || width == 8) {
-      return MOVE;
+
+    /** The kernel for {@code n} blocks of the vector leaf {@code d}: {@link Kind#RUN}, {@link Kind#STRIDED} or {@link Kind#STRIP}. */
+    static Kind vectorLeaf(Dataloop d, long n) {
+        if (cost(Kind.RUN, n, 1, 1, d.blocklen, d.stride, false, 0) < Double.POSITIVE_INFINITY) {
+            return Kind.RUN;
+        }
+        return cheaper(Kind.STRIDED, Kind.STRIP, n, 1, 1, d.blocklen, d.stride, false, 0);
     }
-    return (width <= 16 ? 2 : width <= 32 ? 4 : 8) * MOVE;
-  }
 
-  /** The cheaper of the generic {@code generic} and the generated {@code generated} kernel (the generic one on a tie). */
-  static Kind cheaper(Kind generic, Kind generated, long n, long rows, long blocks, long width, long stride, boolean listed, int wordMoves) {
-    return cost(generated, n, rows, blocks, width, stride, listed, wordMoves) < cost(generic, n, rows, blocks, width, stride, listed, wordMoves)
-        ? generated : generic;
-  }
-
-  /** The kernel for {@code n} blocks of the vector leaf {@code d}: {@link Kind#RUN}, {@link Kind#STRIDED} or {@link Kind#STRIP}. */
-  static Kind vectorLeaf(Dataloop d, long n) {
-    if (cost(Kind.RUN, n, 1, 1, d.blocklen, d.stride, false, 0) < Double.POSITIVE_INFINITY) {
-      return Kind.RUN;
+    /** The kernel for {@code n} repeated instances of the listed leaf {@code d}: {@link Kind#RECORDS} or {@link Kind#WORDS}. */
+    static Kind records(Dataloop d, long n) {
+        int moves = d.words == null ? 0 : d.wordLongs + d.wordInts;
+        return cheaper(Kind.RECORDS, Kind.WORDS, n, 1, d.nblocks, d.size / Math.max(1, d.nblocks), 0, true, moves);
     }
-    return cheaper(Kind.STRIDED, Kind.STRIP, n, 1, 1, d.blocklen, d.stride, false, 0);
-  }
 
-  /** The kernel for {@code n} repeated instances of the listed leaf {@code d}: {@link Kind#RECORDS} or {@link Kind#WORDS}. */
-  static Kind records(Dataloop d, long n) {
-    int moves = d.words == null ? 0 : d.wordLongs + d.wordInts;
-    return cheaper(Kind.RECORDS, Kind.WORDS, n, 1, d.nblocks, d.size / Math.max(1, d.nblocks), 0, true, moves);
-  }
+    /** The kernel for {@code n} instances of the vector leaf {@code r} repeated at a spacing (planes of one row): {@link Kind#ROWS} or {@link Kind#PLANES}. */
+    static Kind rows(Dataloop r, long n) {
+        return cheaper(Kind.ROWS, Kind.PLANES, n, 1, r.nblocks, r.blocklen, r.stride, false, 0);
+    }
 
-  /** The kernel for {@code n} instances of the vector leaf {@code r} repeated at a spacing (planes of one row): {@link Kind#ROWS} or {@link Kind#PLANES}. */
-  static Kind rows(Dataloop r, long n) {
-    return cheaper(Kind.ROWS, Kind.PLANES, n, 1, r.nblocks, r.blocklen, r.stride, false, 0);
-  }
-
-  /** The kernel for {@code n} planes {@code p} (a vector of the vector leaf {@code p.child}): {@link Kind#ROWS} or {@link Kind#PLANES}. */
-  static Kind planes(Dataloop p, long n) {
-    Dataloop r = p.child;
-    return cheaper(Kind.ROWS, Kind.PLANES, n, p.nblocks, r.nblocks, r.blocklen, r.stride, false, 0);
-  }
+    /** The kernel for {@code n} planes {@code p} (a vector of the vector leaf {@code p.child}): {@link Kind#ROWS} or {@link Kind#PLANES}. */
+    static Kind planes(Dataloop p, long n) {
+        Dataloop r = p.child;
+        return cheaper(Kind.ROWS, Kind.PLANES, n, p.nblocks, r.nblocks, r.blocklen, r.stride, false, 0);
+    }
 }

@@ -7,121 +7,134 @@ import dev.layout.memory.Memory;
 
 /** What a walk does with each leaf. Methods return the bytes consumed (all of them unless stopping). */
 abstract class LeafKernel {
-  /** True when every call consumes all it is given (all but flatten, which stops when full). */
-  boolean whole = true;
-  /** Native pack and unpack: the kernels for the current memories; null for the others (they run the generic loops in packed order). */
-  Plan plan;
+    /** True when every call consumes all it is given (all but flatten, which stops when full). */
+    boolean whole = true;
+    /** Native pack and unpack: the kernels for the current memories; null for the others (they run the generic loops in packed order). */
+    Plan plan;
 
-  /**
-   * The generated word kernel for {@code count} instances of the leaf {@code c}, or null (none in the
-   * plan, accesses checked one by one, or a count past an int): the record loops of {@link
-   * ListedAccess#gatherRepeated} run instead.
-   */
-  final WordKernel words(Dataloop c, long count) {
-    return MemoryAccess.CHECK_EVERY_ACCESS || count > Integer.MAX_VALUE ? null : plan.words(c, count);
-  }
-
-  /**
-   * How many of {@code count} whole blocks of the vector leaf {@code d} from user offset {@code u} the
-   * plan's generated strip moved (see {@link MemoryAccess#strip}; the caller moves the rest).
-   */
-  final long strip(Dataloop d, Memory user, long u, long count, Memory packed, long p, boolean pack) {
-    return MemoryAccess.strip(plan.strip(d, count), user, u, d.stride, count, packed, p, pack);
-  }
-
-  /**
-   * Whether this kernel may move a nest's bytes in the blocked order {@code order} instead of the
-   * packed order (each byte still lands at its own packed offset). Only native pack and unpack do;
-   * flatten and visits report runs in packed order.
-   */
-  boolean mayReorder(BlockedOrder order) {
-    return false;
-  }
-
-  abstract long run(long u, long len, long stream, int unit, long phase);
-
-  /** One whole leaf instance at {@code u}. */
-  final long leafWhole(Dataloop c, long u, long stream, int unit) {
-    return switch (c.kind) {
-      case CONTIG -> run(u, c.blocklen, stream, unit, 0);
-      case VECTOR -> vector(u, c.stride, c.blocklen, c.nblocks, stream, unit);
-      case BLOCK_INDEXED -> blocks(u, c.offsets, null, c.blocklen, 0, (int) c.nblocks, stream, unit);
-      case INDEXED -> blocks(u, c.offsets, c.blocklens, 0, 0, (int) c.nblocks, stream, unit);
-      case STRUCT -> throw new AssertionError("struct leaf");
-    };
-  }
-
-  /** {@code count} whole instances of leaf {@code c}, instance i at {@code u + i * spacing}. */
-  long repeat(Dataloop c, long u, long spacing, long count, long stream, int unit) {
-    long s = 0;
-    for (long i = 0; i < count; i++) {
-      s += leafWhole(c, u + i * spacing, stream + s, unit);
+    /**
+     * The generated word kernel for {@code count} instances of the leaf {@code c}, or null (none in the
+     * plan, accesses checked one by one, or a count past an int): the record loops of {@link
+     * ListedAccess#gatherRepeated} run instead.
+     */
+    final WordKernel words(Dataloop c, long count) {
+        return MemoryAccess.CHECK_EVERY_ACCESS || count > Integer.MAX_VALUE ? null : plan.words(c, count);
     }
-    return s;
-  }
 
-  /**
-   * {@code count} whole planes {@code p} (a vector with one leaf per block), plane i at {@code u +
-   * i * spacing}: one {@link #repeat} per plane unless a kernel does better.
-   */
-  long repeatPlanes(Dataloop p, long u, long spacing, long count, long stream, int unit) {
-    long s = 0;
-    for (long i = 0; i < count; i++) {
-      s += repeat(p.child, u + i * spacing + p.child.disp, p.stride, p.nblocks, stream + s, unit);
+    /**
+     * How many of {@code count} whole blocks of the vector leaf {@code d} from user offset {@code u} the
+     * plan's generated strip moved (see {@link MemoryAccess#strip}; the caller moves the rest).
+     */
+    final long strip(Dataloop d, Memory user, long u, long count, Memory packed, long p, boolean pack) {
+        return MemoryAccess.strip(plan.strip(d, count), user, u, d.stride, count, packed, p, pack);
     }
-    return s;
-  }
 
-  /** Whole instances of leaf {@code c} at {@code u + offsets[b]}, b in {@code [from, to)}. */
-  long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
-    long s = 0;
-    for (int b = from; b < to; b++) {
-      s += leafWhole(c, u + offsets[b], stream + s, unit);
+    /**
+     * Whether this kernel may move a nest's bytes in the blocked order {@code order} instead of the
+     * packed order (each byte still lands at its own packed offset). Only native pack and unpack do;
+     * flatten and visits report runs in packed order.
+     */
+    boolean mayReorder(BlockedOrder order) {
+        return false;
     }
-    return s;
-  }
 
-  /**
-   * A plane of {@code outer x inner} blocks of {@code blockBytes}: block (i, j) at user {@code u + i *
-   * userOuter + j * userInner}, packed at {@code stream + i * packedOuter + j * packedInner} (the packed
-   * side need not be contiguous: a blocked order's tile). Only for kernels that {@link #mayReorder}.
-   */
-  long plane(long u, long userOuter, long userInner, long stream, long packedOuter, long packedInner, long blockBytes, long outer,
-      long inner) {
-    long s = 0;
-    for (long i = 0; i < outer; i++) {
-      for (long j = 0; j < inner; j++) {
-        s += run(u + i * userOuter + j * userInner, blockBytes, stream + i * packedOuter + j * packedInner, 1, 0);
-      }
+    abstract long run(long u, long len, long stream, int unit, long phase);
+
+    /** One whole leaf instance at {@code u}. */
+    final long leafWhole(Dataloop c, long u, long stream, int unit) {
+        return switch (c.kind) {
+            case CONTIG -> run(u, c.blocklen, stream, unit, 0);
+            case VECTOR -> vector(u, c.stride, c.blocklen, c.nblocks, stream, unit);
+            case BLOCK_INDEXED -> blocks(u, c.offsets, null, c.blocklen, 0, (int) c.nblocks, stream, unit);
+            case INDEXED -> blocks(u, c.offsets, c.blocklens, 0, 0, (int) c.nblocks, stream, unit);
+            case STRUCT -> throw new AssertionError("struct leaf");
+        };
     }
-    return s;
-  }
 
-  /** {@code count} whole blocks of the vector leaf {@code d} from block address {@code u}. */
-  long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
-    return vector(u, d.stride, d.blocklen, count, stream, unit);
-  }
-
-  long vector(long u, long stride, long blockBytes, long count, long stream, int unit) {
-    for (long i = 0; i < count; i++) {
-      long got = run(u + i * stride, blockBytes, stream + i * blockBytes, unit, 0);
-      if (got < blockBytes) {
-        return i * blockBytes + got;
-      }
-    }
-    return count * blockBytes;
-  }
-
-  long blocks(long u, long[] offsets, long[] lengths, long uniform, int from, int to, long stream, int unit) {
-    long s = 0;
-    for (int b = from; b < to; b++) {
-      long len = lengths == null ? uniform : lengths[b];
-      long got = run(u + offsets[b], len, stream + s, unit, 0);
-      s += got;
-      if (got < len) {
+    /** {@code count} whole instances of leaf {@code c}, instance i at {@code u + i * spacing}. */
+    long repeat(Dataloop c, long u, long spacing, long count, long stream, int unit) {
+        long s = 0;
+        for (long i = 0; i < count; i++) {
+            s += leafWhole(c, u + i * spacing, stream + s, unit);
+        }
         return s;
-      }
     }
-    return s;
-  }
+
+    /**
+     * {@code count} whole planes {@code p} (a vector with one leaf per block), plane i at {@code u +
+     * i * spacing}: one {@link #repeat} per plane unless a kernel does better.
+     */
+    long repeatPlanes(Dataloop p, long u, long spacing, long count, long stream, int unit) {
+        long s = 0;
+        for (long i = 0; i < count; i++) {
+            s += repeat(p.child, u + i * spacing + p.child.disp, p.stride, p.nblocks, stream + s, unit);
+        }
+        return s;
+    }
+
+    /** Whole instances of leaf {@code c} at {@code u + offsets[b]}, b in {@code [from, to)}. */
+    long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
+        long s = 0;
+        for (int b = from; b < to; b++) {
+            s += leafWhole(c, u + offsets[b], stream + s, unit);
+        }
+        return s;
+    }
+
+    /**
+     * A plane of {@code outer x inner} blocks of {@code blockBytes}: block (i, j) at user {@code u + i *
+     * userOuter + j * userInner}, packed at {@code stream + i * packedOuter + j * packedInner} (the packed
+     * side need not be contiguous: a blocked order's tile). Only for kernels that {@link #mayReorder}.
+     */
+    long plane(
+            long u,
+            long userOuter,
+            long userInner,
+            long stream,
+            long packedOuter,
+            long packedInner,
+            long blockBytes,
+            long outer,
+            long inner) {
+        long s = 0;
+        for (long i = 0; i < outer; i++) {
+            for (long j = 0; j < inner; j++) {
+                s += run(
+                        u + i * userOuter + j * userInner,
+                        blockBytes,
+                        stream + i * packedOuter + j * packedInner,
+                        1,
+                        0);
+            }
+        }
+        return s;
+    }
+
+    /** {@code count} whole blocks of the vector leaf {@code d} from block address {@code u}. */
+    long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
+        return vector(u, d.stride, d.blocklen, count, stream, unit);
+    }
+
+    long vector(long u, long stride, long blockBytes, long count, long stream, int unit) {
+        for (long i = 0; i < count; i++) {
+            long got = run(u + i * stride, blockBytes, stream + i * blockBytes, unit, 0);
+            if (got < blockBytes) {
+                return i * blockBytes + got;
+            }
+        }
+        return count * blockBytes;
+    }
+
+    long blocks(long u, long[] offsets, long[] lengths, long uniform, int from, int to, long stream, int unit) {
+        long s = 0;
+        for (int b = from; b < to; b++) {
+            long len = lengths == null ? uniform : lengths[b];
+            long got = run(u + offsets[b], len, stream + s, unit, 0);
+            s += got;
+            if (got < len) {
+                return s;
+            }
+        }
+        return s;
+    }
 }

@@ -16,106 +16,113 @@ import java.util.IdentityHashMap;
  * more thread-safe than it.
  */
 final class Plan {
-  private final int kinds;
-  private final Lookup<BlockedOrder> orders = new Lookup<>();
-  private final Lookup<WordKernel> words = new Lookup<>();
-  private final Lookup<PlaneKernel> planes = new Lookup<>();
-  private final Lookup<PlaneKernel> strips = new Lookup<>();
-  private final Lookup<PlaneKernel> rows = new Lookup<>();
-  private final IdentityHashMap<Dataloop, Boolean> seen = new IdentityHashMap<>();
+    private final int kinds;
+    private final Lookup<BlockedOrder> orders = new Lookup<>();
+    private final Lookup<WordKernel> words = new Lookup<>();
+    private final Lookup<PlaneKernel> planes = new Lookup<>();
+    private final Lookup<PlaneKernel> strips = new Lookup<>();
+    private final Lookup<PlaneKernel> rows = new Lookup<>();
+    private final IdentityHashMap<Dataloop, Boolean> seen = new IdentityHashMap<>();
 
-  Plan(Dataloop root, int kinds) {
-    this.kinds = kinds;
-    visit(root);
-    seen.clear();
-  }
-
-  /**
-   * Generates a leaf's kernel where the cost model prefers it for the leaf's own count of blocks
-   * (records and planes: for many instances, since the walk repeats them); the walk asks again per call.
-   */
-  private void visit(Dataloop d) {
-    if (d == null || seen.put(d, Boolean.TRUE) != null) {
-      return;
+    Plan(Dataloop root, int kinds) {
+        this.kinds = kinds;
+        visit(root);
+        seen.clear();
     }
-    if (d.leaf) {
-      if (d.words != null && KernelCost.records(d, Integer.MAX_VALUE) == KernelCost.Kind.WORDS) {
-        put(words, d, WordKernel.of(d.words, d.wordLongs, d.wordInts, d.size, kinds));
-      }
-      if (d.kind == Dataloop.Kind.VECTOR && KernelCost.vectorLeaf(d, d.nblocks) == KernelCost.Kind.STRIP) {
-        put(strips, d, PlaneKernel.strip((int) d.blocklen, d.stride, kinds));
-      }
-      return;
+
+    /**
+     * Generates a leaf's kernel where the cost model prefers it for the leaf's own count of blocks
+     * (records and planes: for many instances, since the walk repeats them); the walk asks again per call.
+     */
+    private void visit(Dataloop d) {
+        if (d == null || seen.put(d, Boolean.TRUE) != null) {
+            return;
+        }
+        if (d.leaf) {
+            if (d.words != null && KernelCost.records(d, Integer.MAX_VALUE) == KernelCost.Kind.WORDS) {
+                put(words, d, WordKernel.of(d.words, d.wordLongs, d.wordInts, d.size, kinds));
+            }
+            if (d.kind == Dataloop.Kind.VECTOR && KernelCost.vectorLeaf(d, d.nblocks) == KernelCost.Kind.STRIP) {
+                put(strips, d, PlaneKernel.strip((int) d.blocklen, d.stride, kinds));
+            }
+            return;
+        }
+        put(orders, d, BlockedOrder.of(d, KernelCost.CACHE_BYTES));
+        Dataloop r = d.child;
+        if (r != null
+                && r.leaf
+                && r.kind == Dataloop.Kind.VECTOR
+                && KernelCost.rows(r, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
+            // Instances of a vector leaf repeated at a spacing: planes of one row each.
+            put(rows, r, PlaneKernel.of((int) r.blocklen, r.nblocks, r.stride, 1, 0, kinds));
+        }
+        if (d.kind == Dataloop.Kind.VECTOR
+                && d.blocklen == 1
+                && r != null
+                && r.leaf
+                && r.kind == Dataloop.Kind.VECTOR
+                && KernelCost.planes(d, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
+            put(planes, d, PlaneKernel.of((int) r.blocklen, r.nblocks, r.stride, d.nblocks, d.stride, kinds));
+        }
+        if (d.children != null) {
+            for (Dataloop c : d.children) {
+                visit(c);
+            }
+        } else {
+            visit(r);
+        }
     }
-    put(orders, d, BlockedOrder.of(d, KernelCost.CACHE_BYTES));
-    Dataloop r = d.child;
-    if (r != null && r.leaf && r.kind == Dataloop.Kind.VECTOR && KernelCost.rows(r, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
-      // Instances of a vector leaf repeated at a spacing: planes of one row each.
-      put(rows, r, PlaneKernel.of((int) r.blocklen, r.nblocks, r.stride, 1, 0, kinds));
+
+    private static <V> void put(Lookup<V> lookup, Dataloop d, V v) {
+        if (v != null) {
+            lookup.map.put(d, v);
+        }
     }
-    if (d.kind == Dataloop.Kind.VECTOR && d.blocklen == 1 && r != null && r.leaf && r.kind == Dataloop.Kind.VECTOR
-        && KernelCost.planes(d, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
-      put(planes, d, PlaneKernel.of((int) r.blocklen, r.nblocks, r.stride, d.nblocks, d.stride, kinds));
+
+    /** Node to value; remembers the last lookup, since the walk asks about the same node many times in a row. */
+    private static final class Lookup<V> {
+        final IdentityHashMap<Dataloop, V> map = new IdentityHashMap<>();
+        Dataloop last;
+        V value;
+
+        V get(Dataloop d) {
+            if (d != last) {
+                value = map.get(d);
+                last = d;
+            }
+            return value;
+        }
     }
-    if (d.children != null) {
-      for (Dataloop c : d.children) {
-        visit(c);
-      }
-    } else {
-      visit(r);
+
+    /** The cache-blocked order for whole instances of the nest {@code d}, or null (see {@link BlockedOrder}). */
+    BlockedOrder order(Dataloop d) {
+        return orders.get(d);
     }
-  }
 
-  private static <V> void put(Lookup<V> lookup, Dataloop d, V v) {
-    if (v != null) {
-      lookup.map.put(d, v);
+    /** The generated word moves for {@code count} repeated instances of the listed leaf {@code d}, or null where the record loops are cheaper. */
+    WordKernel words(Dataloop d, long count) {
+        WordKernel w = words.get(d);
+        return w == null || KernelCost.records(d, count) != KernelCost.Kind.WORDS ? null : w;
     }
-  }
 
-  /** Node to value; remembers the last lookup, since the walk asks about the same node many times in a row. */
-  private static final class Lookup<V> {
-    final IdentityHashMap<Dataloop, V> map = new IdentityHashMap<>();
-    Dataloop last;
-    V value;
-
-    V get(Dataloop d) {
-      if (d != last) {
-        value = map.get(d);
-        last = d;
-      }
-      return value;
+    /** The generated planes for {@code count} planes of the vector {@code d} of vector leaves, or null where the strided loops are cheaper. */
+    PlaneKernel plane(Dataloop d, long count) {
+        PlaneKernel p = planes.get(d);
+        return p == null || KernelCost.planes(d, count) != KernelCost.Kind.PLANES ? null : p;
     }
-  }
 
-  /** The cache-blocked order for whole instances of the nest {@code d}, or null (see {@link BlockedOrder}). */
-  BlockedOrder order(Dataloop d) {
-    return orders.get(d);
-  }
+    /**
+     * The generated rows for {@code count} instances of the vector leaf {@code d} repeated at a spacing
+     * (planes of one row each, see {@link PlaneKernel#of}), or null where the strided loops are cheaper.
+     */
+    PlaneKernel rows(Dataloop d, long count) {
+        PlaneKernel p = rows.get(d);
+        return p == null || KernelCost.rows(d, count) != KernelCost.Kind.PLANES ? null : p;
+    }
 
-  /** The generated word moves for {@code count} repeated instances of the listed leaf {@code d}, or null where the record loops are cheaper. */
-  WordKernel words(Dataloop d, long count) {
-    WordKernel w = words.get(d);
-    return w == null || KernelCost.records(d, count) != KernelCost.Kind.WORDS ? null : w;
-  }
-
-  /** The generated planes for {@code count} planes of the vector {@code d} of vector leaves, or null where the strided loops are cheaper. */
-  PlaneKernel plane(Dataloop d, long count) {
-    PlaneKernel p = planes.get(d);
-    return p == null || KernelCost.planes(d, count) != KernelCost.Kind.PLANES ? null : p;
-  }
-
-  /**
-   * The generated rows for {@code count} instances of the vector leaf {@code d} repeated at a spacing
-   * (planes of one row each, see {@link PlaneKernel#of}), or null where the strided loops are cheaper.
-   */
-  PlaneKernel rows(Dataloop d, long count) {
-    PlaneKernel p = rows.get(d);
-    return p == null || KernelCost.rows(d, count) != KernelCost.Kind.PLANES ? null : p;
-  }
-
-  /** The generated strip for {@code count} blocks of the vector leaf {@code d} (see {@link PlaneKernel#strip}), or null. */
-  PlaneKernel strip(Dataloop d, long count) {
-    PlaneKernel s = strips.get(d);
-    return s == null || KernelCost.vectorLeaf(d, count) != KernelCost.Kind.STRIP ? null : s;
-  }
+    /** The generated strip for {@code count} blocks of the vector leaf {@code d} (see {@link PlaneKernel#strip}), or null. */
+    PlaneKernel strip(Dataloop d, long count) {
+        PlaneKernel s = strips.get(d);
+        return s == null || KernelCost.vectorLeaf(d, count) != KernelCost.Kind.STRIP ? null : s;
+    }
 }

@@ -1,8 +1,8 @@
 package dev.layout.dataloop;
 
+import dev.layout.dataloop.kernel.MemoryAccess;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
-import dev.layout.dataloop.kernel.MemoryAccess;
 import java.util.List;
 
 /**
@@ -26,527 +26,549 @@ import java.util.List;
  * been written.
  */
 public final class Segment {
-  private final Datatype type;
-  private final long count;
-  private final Representation representation;
-  private final Memory user;
-  private final long origin;
-  private final Dataloop root;
-  private final long total;
-  private final long footLo;
-  private final long footHi;
+    private final Datatype type;
+    private final long count;
+    private final Representation representation;
+    private final Memory user;
+    private final long origin;
+    private final Dataloop root;
+    private final long total;
+    private final long footLo;
+    private final long footHi;
 
-  private final Dataloop[] node;
-  private final long[] base;
-  private final long[] blk;
-  private final long[] elem;
-  private long inner;
-  private int top;
-  private long position;
-  /** Native kernels, made once and re-aimed per call, so that a steady-state pack or unpack allocates nothing. */
-  private PackKernel packKernel;
-  private UnpackKernel unpackKernel;
-  /** Per memory kinds ({@link MemoryAccess#baseKinds}): the kernels native pack and unpack run, made at first use. */
-  private final Plan[] plans = new Plan[4];
+    private final Dataloop[] node;
+    private final long[] base;
+    private final long[] blk;
+    private final long[] elem;
+    private long inner;
+    private int top;
+    private long position;
+    /** Native kernels, made once and re-aimed per call, so that a steady-state pack or unpack allocates nothing. */
+    private PackKernel packKernel;
 
-  private Segment(Datatype type, long count, Representation rep, Memory user, long origin) {
-    if (type == null) {
-      throw new NullPointerException("segment: type is null");
-    }
-    if (count < 0) {
-      throw new IllegalArgumentException("segment: count " + count + " (expected: >= 0)");
-    }
-    this.type = type;
-    this.count = count;
-    this.representation = rep;
-    this.user = user;
-    this.origin = origin;
-    this.total = multiply(type.byteSize(), count);
-    long lo = 0;
-    long hi = 0;
-    if (total > 0) {
-      long span = multiply(count - 1, type.extent());
-      lo = add(add(origin, type.trueLb()), Math.min(0, span));
-      hi = add(add(origin, type.trueUb()), Math.max(0, span));
-    }
-    this.footLo = lo;
-    this.footHi = hi;
-    if (user != null && total > 0 && (lo < 0 || hi > user.byteSize())) {
-      throw new IndexOutOfBoundsException("segment: type " + abbreviate(type) + " count " + count + " at origin " + origin
-          + " needs bytes [" + lo + ", " + hi + ") of the buffer (" + (hi - lo) + " bytes), but the buffer has " + user.byteSize()
-          + " bytes");
-    }
-    this.root = total == 0 ? null : DataloopCompiler.compileCount(type, count, rep);
-    int depth = root == null ? 1 : root.depth();
-    this.node = new Dataloop[depth];
-    this.base = new long[depth];
-    this.blk = new long[depth];
-    this.elem = new long[depth];
-    seek(0);
-  }
+    private UnpackKernel unpackKernel;
+    /** Per memory kinds ({@link MemoryAccess#baseKinds}): the kernels native pack and unpack run, made at first use. */
+    private final Plan[] plans = new Plan[4];
 
-  /** A segment over {@code count} elements whose origin is byte {@code origin} of {@code user}, native representation. */
-  public static Segment of(Datatype type, long count, Memory user, long origin) {
-    if (user == null) {
-      throw new NullPointerException("segment: user memory is null");
-    }
-    return new Segment(type, count, Representation.NATIVE, user, origin);
-  }
-
-  /** Like {@link #of} with the external32 representation (big-endian primitives, {@code byte} untouched). */
-  public static Segment external32(Datatype type, long count, Memory user, long origin) {
-    if (user == null) {
-      throw new NullPointerException("segment: user memory is null");
-    }
-    return new Segment(type, count, Representation.EXTERNAL32, user, origin);
-  }
-
-  /** A segment without memory, for {@link #flatten} and {@link #process}: offsets are relative to the origin. */
-  public static Segment layout(Datatype type, long count) {
-    return new Segment(type, count, Representation.NATIVE, null, 0);
-  }
-
-  public Datatype type() {
-    return type;
-  }
-
-  public long count() {
-    return count;
-  }
-
-  /** Total bytes of the packed stream: {@code byteSize() * count}. */
-  public long byteSize() {
-    return total;
-  }
-
-  /** Current position in the packed stream. */
-  public long position() {
-    return position;
-  }
-
-  public long remaining() {
-    return total - position;
-  }
-
-  /** The compiled dataloop this segment walks (null when there is no data). */
-  public Dataloop dataloop() {
-    return root;
-  }
-
-  /** Moves to packed byte {@code bytePosition} ({@code 0 <= bytePosition <= byteSize()}), in time proportional to the depth. */
-  public void seek(long bytePosition) {
-    if (bytePosition < 0 || bytePosition > total) {
-      throw new IndexOutOfBoundsException("seek: position " + bytePosition + " (expected: 0 <= position <= " + total + ")");
-    }
-    position = bytePosition;
-    if (bytePosition == total) {
-      top = -1;
-      return;
-    }
-    top = 0;
-    node[0] = root;
-    base[0] = origin + root.disp;
-    long r = bytePosition;
-    while (true) {
-      Dataloop n = node[top];
-      if (r == 0 && !n.leaf) {
-        // At the start of an instance: the walk enters it from the top (and may run it whole, blocked).
-        blk[top] = 0;
-        elem[top] = 0;
-        return;
-      }
-      long b = n.findBlock(r);
-      r -= n.packedBefore(b);
-      blk[top] = b;
-      if (n.leaf) {
-        inner = r;
-        return;
-      }
-      Dataloop c = n.childOf(b);
-      long j = r / c.size;
-      r -= j * c.size;
-      elem[top] = j;
-      node[top + 1] = c;
-      base[top + 1] = base[top] + n.blockOffset(b) + j * n.extOf(b) + c.disp;
-      top++;
-    }
-  }
-
-  /**
-   * Packs up to {@code maxBytes} from the current position into {@code dst} at {@code dstOffset};
-   * returns the bytes packed and advances.
-   */
-  public long pack(Memory dst, long dstOffset, long maxBytes) {
-    long n = prepare("pack", dst, dstOffset, maxBytes);
-    dst.checkWritable("pack");
-    if (n == 0) {
-      return 0;
-    }
-    LeafKernel k;
-    if (representation == Representation.NATIVE) {
-      PackKernel pk = packKernel;
-      if (pk == null) {
-        pk = packKernel = new PackKernel(user, dst, 0);
-      }
-      pk.aim(dst, dstOffset - position, plan(MemoryAccess.baseKinds(user, dst)));
-      k = pk;
-    } else {
-      k = new PackExternal32Kernel(user, dst, dstOffset - position);
-    }
-    return walk(k, n);
-  }
-
-  /** Unpacks up to {@code maxBytes} from {@code src} at {@code srcOffset} into the user memory; returns the bytes consumed. */
-  public long unpack(Memory src, long srcOffset, long maxBytes) {
-    long n = prepare("unpack", src, srcOffset, maxBytes);
-    user.checkWritable("unpack");
-    if (n == 0) {
-      return 0;
-    }
-    LeafKernel k;
-    if (representation == Representation.NATIVE) {
-      UnpackKernel uk = unpackKernel;
-      if (uk == null) {
-        uk = unpackKernel = new UnpackKernel(user, src, 0);
-      }
-      uk.aim(src, srcOffset - position, plan(MemoryAccess.baseKinds(user, src)));
-      k = uk;
-    } else {
-      k = new UnpackExternal32Kernel(user, src, srcOffset - position);
-    }
-    return walk(k, n);
-  }
-
-  /**
-   * The next contiguous runs, at most {@code maxPieces}, adjacent runs merged, offsets relative to
-   * the origin; resumable (the next call continues where this one stopped). Empty at the end.
-   */
-  public List<Piece> flatten(int maxPieces) {
-    if (maxPieces < 1) {
-      throw new IllegalArgumentException("flatten: maxPieces " + maxPieces + " (expected: >= 1)");
-    }
-    FlattenKernel k = new FlattenKernel(maxPieces, origin);
-    while (position < total && !k.full) {
-      walk(k, total - position);
-    }
-    return k.pieces;
-  }
-
-  /** Runs a custom action over up to {@code maxBytes} of the packed stream; returns the bytes visited. */
-  public long process(LeafAction action, long maxBytes) {
-    if (action == null) {
-      throw new NullPointerException("process: action is null");
-    }
-    if (maxBytes < 0) {
-      throw new IllegalArgumentException("process: maxBytes " + maxBytes + " (expected: >= 0)");
-    }
-    long n = Math.min(maxBytes, total - position);
-    return n == 0 ? 0 : walk(new VisitorKernel(action, origin), n);
-  }
-
-  private Plan plan(int kinds) {
-    Plan p = plans[kinds];
-    if (p == null) {
-      p = plans[kinds] = new Plan(root, kinds);
-    }
-    return p;
-  }
-
-  private long prepare(String op, Memory packed, long offset, long maxBytes) {
-    if (user == null) {
-      throw new IllegalStateException(op + ": this segment was made without memory (Segment.layout); use Segment.of");
-    }
-    if (packed == null) {
-      throw new NullPointerException(op + ": packed memory is null");
-    }
-    if (maxBytes < 0) {
-      throw new IllegalArgumentException(op + ": maxBytes " + maxBytes + " (expected: >= 0)");
-    }
-    long n = Math.min(maxBytes, total - position);
-    if (offset < 0 || offset > packed.byteSize() - n) {
-      throw new IndexOutOfBoundsException(op + ": type " + abbreviate(type) + " count " + count + " needs " + n + " packed bytes at offset "
-          + offset + ", but the packed buffer has " + packed.byteSize() + " bytes");
-    }
-    return n;
-  }
-
-  /** The explicit-stack walk: processes {@code n} bytes (fewer only if the kernel stops early). */
-  private long walk(LeafKernel k, long n) {
-    long end = position + n;
-    long start = position;
-    while (position < end) {
-      Dataloop d = node[top];
-      if (d.leaf) {
-        long want = end - position;
-        long done = leaf(k, d, want);
-        position += done;
-        if (blk[top] < d.nblocks) {
-          if (done < want && position < end) {
-            // The kernel stopped early (flatten is full): re-establish the stack at the new position.
-            seek(position);
-            break;
-          }
-          break;
+    private Segment(Datatype type, long count, Representation rep, Memory user, long origin) {
+        if (type == null) {
+            throw new NullPointerException("segment: type is null");
         }
-        top--;
-        advance();
-      } else {
-        long b = blk[top];
-        if (b >= d.nblocks) {
-          top--;
-          advance();
-          continue;
+        if (count < 0) {
+            throw new IllegalArgumentException("segment: count " + count + " (expected: >= 0)");
         }
-        BlockedOrder order = k.plan == null ? null : k.plan.order(d);
-        if (order != null && k.mayReorder(order)) {
-          if (b == 0 && elem[top] == 0 && d.size <= end - position) {
-            // A whole instance not yet begun: a strided nest may run in its cache-blocked order.
-            position += blocked(k, order, base[top], 0, order.counts[order.counts.length - 1]);
-            blk[top] = d.nblocks;
-            continue;
-          }
-          if (order.movedIsHeadLoop && (d.kind == Dataloop.Kind.CONTIG || elem[top] == 0)) {
-            // Whole iterations of the moved loop, which is this loop's own (a segment in pieces): those run blocked.
-            boolean vector = d.kind == Dataloop.Kind.VECTOR;
-            long at = vector ? b : elem[top];
-            long per = vector ? d.blocklen * d.child.size : d.child.size;
-            long m = Math.min(BlockedOrder.firstCount(d) - at, (end - position) / per);
-            if (m >= 2) {
-              position += blocked(k, order, base[top], at, m);
-              if (vector) {
-                blk[top] = b + m;
-              } else {
-                elem[top] = at + m;
-                if (elem[top] == d.blocklen) {
-                  blk[top] = 1;
-                  elem[top] = 0;
-                }
-              }
-              continue;
+        this.type = type;
+        this.count = count;
+        this.representation = rep;
+        this.user = user;
+        this.origin = origin;
+        this.total = multiply(type.byteSize(), count);
+        long lo = 0;
+        long hi = 0;
+        if (total > 0) {
+            long span = multiply(count - 1, type.extent());
+            lo = add(add(origin, type.trueLb()), Math.min(0, span));
+            hi = add(add(origin, type.trueUb()), Math.max(0, span));
+        }
+        this.footLo = lo;
+        this.footHi = hi;
+        if (user != null && total > 0 && (lo < 0 || hi > user.byteSize())) {
+            throw new IndexOutOfBoundsException(
+                    "segment: type " + abbreviate(type) + " count " + count + " at origin " + origin
+                            + " needs bytes [" + lo + ", " + hi + ") of the buffer (" + (hi - lo)
+                            + " bytes), but the buffer has " + user.byteSize()
+                            + " bytes");
+        }
+        this.root = total == 0 ? null : DataloopCompiler.compileCount(type, count, rep);
+        int depth = root == null ? 1 : root.depth();
+        this.node = new Dataloop[depth];
+        this.base = new long[depth];
+        this.blk = new long[depth];
+        this.elem = new long[depth];
+        seek(0);
+    }
+
+    /** A segment over {@code count} elements whose origin is byte {@code origin} of {@code user}, native representation. */
+    public static Segment of(Datatype type, long count, Memory user, long origin) {
+        if (user == null) {
+            throw new NullPointerException("segment: user memory is null");
+        }
+        return new Segment(type, count, Representation.NATIVE, user, origin);
+    }
+
+    /** Like {@link #of} with the external32 representation (big-endian primitives, {@code byte} untouched). */
+    public static Segment external32(Datatype type, long count, Memory user, long origin) {
+        if (user == null) {
+            throw new NullPointerException("segment: user memory is null");
+        }
+        return new Segment(type, count, Representation.EXTERNAL32, user, origin);
+    }
+
+    /** A segment without memory, for {@link #flatten} and {@link #process}: offsets are relative to the origin. */
+    public static Segment layout(Datatype type, long count) {
+        return new Segment(type, count, Representation.NATIVE, null, 0);
+    }
+
+    public Datatype type() {
+        return type;
+    }
+
+    public long count() {
+        return count;
+    }
+
+    /** Total bytes of the packed stream: {@code byteSize() * count}. */
+    public long byteSize() {
+        return total;
+    }
+
+    /** Current position in the packed stream. */
+    public long position() {
+        return position;
+    }
+
+    public long remaining() {
+        return total - position;
+    }
+
+    /** The compiled dataloop this segment walks (null when there is no data). */
+    public Dataloop dataloop() {
+        return root;
+    }
+
+    /** Moves to packed byte {@code bytePosition} ({@code 0 <= bytePosition <= byteSize()}), in time proportional to the depth. */
+    public void seek(long bytePosition) {
+        if (bytePosition < 0 || bytePosition > total) {
+            throw new IndexOutOfBoundsException(
+                    "seek: position " + bytePosition + " (expected: 0 <= position <= " + total + ")");
+        }
+        position = bytePosition;
+        if (bytePosition == total) {
+            top = -1;
+            return;
+        }
+        top = 0;
+        node[0] = root;
+        base[0] = origin + root.disp;
+        long r = bytePosition;
+        while (true) {
+            Dataloop n = node[top];
+            if (r == 0 && !n.leaf) {
+                // At the start of an instance: the walk enters it from the top (and may run it whole, blocked).
+                blk[top] = 0;
+                elem[top] = 0;
+                return;
             }
-          }
+            long b = n.findBlock(r);
+            r -= n.packedBefore(b);
+            blk[top] = b;
+            if (n.leaf) {
+                inner = r;
+                return;
+            }
+            Dataloop c = n.childOf(b);
+            long j = r / c.size;
+            r -= j * c.size;
+            elem[top] = j;
+            node[top + 1] = c;
+            base[top + 1] = base[top] + n.blockOffset(b) + j * n.extOf(b) + c.disp;
+            top++;
         }
-        Dataloop c = d.childOf(b);
-        if (c.leaf && d.children == null && k.whole && c.size <= end - position) {
-          // Whole leaves under this loop: batch them into kernel calls, no stack traffic per leaf.
-          position += nest(k, d, end - position);
-          continue;
+    }
+
+    /**
+     * Packs up to {@code maxBytes} from the current position into {@code dst} at {@code dstOffset};
+     * returns the bytes packed and advances.
+     */
+    public long pack(Memory dst, long dstOffset, long maxBytes) {
+        long n = prepare("pack", dst, dstOffset, maxBytes);
+        dst.checkWritable("pack");
+        if (n == 0) {
+            return 0;
         }
-        if (k.whole && d.kind == Dataloop.Kind.VECTOR && d.blocklen == 1 && BlockedWalk.planes(c) && c.size <= end - position) {
-          // A vector of planes (vectors of leaves, one leaf per block): three loop levels per kernel call.
-          position += nest2(k, d, end - position);
-          continue;
+        LeafKernel k;
+        if (representation == Representation.NATIVE) {
+            PackKernel pk = packKernel;
+            if (pk == null) {
+                pk = packKernel = new PackKernel(user, dst, 0);
+            }
+            pk.aim(dst, dstOffset - position, plan(MemoryAccess.baseKinds(user, dst)));
+            k = pk;
+        } else {
+            k = new PackExternal32Kernel(user, dst, dstOffset - position);
         }
-        node[top + 1] = c;
-        base[top + 1] = base[top] + d.blockOffset(b) + elem[top] * d.extOf(b) + c.disp;
-        blk[top + 1] = 0;
-        elem[top + 1] = 0;
-        inner = 0;
-        top++;
-      }
+        return walk(k, n);
     }
-    return position - start;
-  }
 
-  /**
-   * Processes whole instances of the leaf child of the loop {@code d} on top of the stack, from its
-   * current (block, element), for at most {@code budget} bytes; advances (block, element) and returns
-   * the bytes done. Runs of instances at a constant spacing (the elements of a block, or the blocks
-   * of a vector with one instance per block) go to the kernel as one {@link LeafKernel#repeat} call;
-   * single-instance blocks at listed offsets as one {@link LeafKernel#repeatAt} call.
-   */
-  private long nest(LeafKernel k, Dataloop d, long budget) {
-    Dataloop c = d.child;
-    long csize = c.size;
-    long b = blk[top];
-    long j = elem[top];
-    long ub = base[top] + c.disp;
-    int unit = representation == Representation.NATIVE ? 1 : c.swapUnit;
-    long stream = position;
-    long done = 0;
-    if ((d.kind == Dataloop.Kind.BLOCK_INDEXED || (d.kind == Dataloop.Kind.VECTOR)) && d.blocklen == 1) {
-      long m = Math.min(d.nblocks - b, budget / csize);
-      if (d.kind == Dataloop.Kind.VECTOR) {
-        long first = ub + b * d.stride;
-        long last = first + (m - 1) * d.stride;
-        guard(c, Math.min(first, last), Math.max(first, last));
-        done = k.repeat(c, first, d.stride, m, stream, unit);
-      } else {
-        guard(c, ub + d.offLo, ub + d.offHi);
-        done = k.repeatAt(c, ub, d.offsets, (int) b, (int) (b + m), stream, unit);
-      }
-      blk[top] = b + m;
-      return done;
+    /** Unpacks up to {@code maxBytes} from {@code src} at {@code srcOffset} into the user memory; returns the bytes consumed. */
+    public long unpack(Memory src, long srcOffset, long maxBytes) {
+        long n = prepare("unpack", src, srcOffset, maxBytes);
+        user.checkWritable("unpack");
+        if (n == 0) {
+            return 0;
+        }
+        LeafKernel k;
+        if (representation == Representation.NATIVE) {
+            UnpackKernel uk = unpackKernel;
+            if (uk == null) {
+                uk = unpackKernel = new UnpackKernel(user, src, 0);
+            }
+            uk.aim(src, srcOffset - position, plan(MemoryAccess.baseKinds(user, src)));
+            k = uk;
+        } else {
+            k = new UnpackExternal32Kernel(user, src, srcOffset - position);
+        }
+        return walk(k, n);
     }
-    while (b < d.nblocks && budget - done >= csize) {
-      long bl = d.blockLen(b);
-      long m = Math.min(bl - j, (budget - done) / csize);
-      long first = ub + d.blockOffset(b) + j * d.ext;
-      long last = first + (m - 1) * d.ext;
-      guard(c, Math.min(first, last), Math.max(first, last));
-      done += k.repeat(c, first, d.ext, m, stream + done, unit);
-      j += m;
-      if (j == bl) {
-        b++;
-        j = 0;
-      }
-    }
-    blk[top] = b;
-    elem[top] = j;
-    return done;
-  }
 
-  /**
-   * Iterations {@code [from, from + count)} of the moved loop of a nest in its blocked order (see
-   * {@link BlockedOrder}; all of them for a whole instance), the head's base at {@code u}, packed from
-   * the current position (where iteration {@code from} starts when the moved loop is the head's own);
-   * returns the bytes done.
-   */
-  private long blocked(LeafKernel k, BlockedOrder order, long u, long from, long count) {
-    // The whole instance lies in the checked footprint, so any run of its iterations does.
-    guard(order.leaf, u + order.leafBaseLo, u + order.leafBaseHi);
-    int movedLoop = order.counts.length - 1;
-    return BlockedWalk.blockedLoops(k, order, 0, u + from * order.userStrides[movedLoop], position, BlockedOrder.firstCount(order.inner), count);
-  }
-
-  /**
-   * Processes whole planes (see {@link BlockedWalk#planes}) under the vector {@code d} on top of the stack, from
-   * its current block, for at most {@code budget} bytes: one {@link LeafKernel#repeatPlanes} call covers
-   * all of them, so the walk does no stack traffic per plane. Returns the bytes done.
-   */
-  private long nest2(LeafKernel k, Dataloop d, long budget) {
-    Dataloop c = d.child;
-    Dataloop leaf = c.child;
-    long b = blk[top];
-    long m = Math.min(d.nblocks - b, budget / c.size);
-    long first = base[top] + c.disp + b * d.stride;
-    long lastPlane = first + (m - 1) * d.stride;
-    long rowSpan = (c.nblocks - 1) * c.stride;
-    long lo = Math.min(first, lastPlane) + Math.min(0, rowSpan) + leaf.disp;
-    long hi = Math.max(first, lastPlane) + Math.max(0, rowSpan) + leaf.disp;
-    guard(leaf, lo, hi);
-    int unit = representation == Representation.NATIVE ? 1 : leaf.swapUnit;
-    long done = k.repeatPlanes(c, first, d.stride, m, position, unit);
-    blk[top] = b + m;
-    return done;
-  }
-
-  /** Leaf instances placed from {@code lo} to {@code hi} must lie in the checked footprint (an internal invariant, checked once per batch). */
-  private void guard(Dataloop c, long lo, long hi) {
-    if (user != null && (lo + c.leafLo < footLo || hi + c.leafHi > footHi)) {
-      throw new IllegalStateException("internal error: leaves " + c + " at [" + lo + ", " + hi + "] outside the checked footprint [" + footLo
-          + ", " + footHi + ") of " + abbreviate(type));
+    /**
+     * The next contiguous runs, at most {@code maxPieces}, adjacent runs merged, offsets relative to
+     * the origin; resumable (the next call continues where this one stopped). Empty at the end.
+     */
+    public List<Piece> flatten(int maxPieces) {
+        if (maxPieces < 1) {
+            throw new IllegalArgumentException("flatten: maxPieces " + maxPieces + " (expected: >= 1)");
+        }
+        FlattenKernel k = new FlattenKernel(maxPieces, origin);
+        while (position < total && !k.full) {
+            walk(k, total - position);
+        }
+        return k.pieces;
     }
-  }
 
-  /** After a child finished: the next instance of the loop now on top of the stack. */
-  private void advance() {
-    if (top < 0) {
-      return;
+    /** Runs a custom action over up to {@code maxBytes} of the packed stream; returns the bytes visited. */
+    public long process(LeafAction action, long maxBytes) {
+        if (action == null) {
+            throw new NullPointerException("process: action is null");
+        }
+        if (maxBytes < 0) {
+            throw new IllegalArgumentException("process: maxBytes " + maxBytes + " (expected: >= 0)");
+        }
+        long n = Math.min(maxBytes, total - position);
+        return n == 0 ? 0 : walk(new VisitorKernel(action, origin), n);
     }
-    Dataloop d = node[top];
-    long b = blk[top];
-    if (++elem[top] == d.blockLen(b)) {
-      blk[top] = b + 1;
-      elem[top] = 0;
-    }
-  }
 
-  /** Processes the leaf on top of the stack from (blk, inner) for at most {@code budget} bytes. */
-  private long leaf(LeafKernel k, Dataloop d, long budget) {
-    long b = blk[top];
-    long in = inner;
-    long ub = base[top];
-    if (user != null && (ub + d.leafLo < footLo || ub + d.leafHi > footHi)) {
-      throw new IllegalStateException("internal error: leaf " + d + " at " + ub + " outside the checked footprint [" + footLo + ", " + footHi
-          + ") of " + abbreviate(type));
+    private Plan plan(int kinds) {
+        Plan p = plans[kinds];
+        if (p == null) {
+            p = plans[kinds] = new Plan(root, kinds);
+        }
+        return p;
     }
-    int unit = representation == Representation.NATIVE ? 1 : d.swapUnit;
-    long done = 0;
-    long stream = position;
-    // A block entered in the middle, or one the budget ends in: a partial run.
-    if (in > 0 || budget < d.blockPacked(b)) {
-      long len = Math.min(d.blockLen(b) - in, budget);
-      long got = k.run(ub + d.blockOffset(b) + in, len, stream, unit, in % unit);
-      done += got;
-      if (got < len) {
-        inner = in + got;
+
+    private long prepare(String op, Memory packed, long offset, long maxBytes) {
+        if (user == null) {
+            throw new IllegalStateException(
+                    op + ": this segment was made without memory (Segment.layout); use Segment.of");
+        }
+        if (packed == null) {
+            throw new NullPointerException(op + ": packed memory is null");
+        }
+        if (maxBytes < 0) {
+            throw new IllegalArgumentException(op + ": maxBytes " + maxBytes + " (expected: >= 0)");
+        }
+        long n = Math.min(maxBytes, total - position);
+        if (offset < 0 || offset > packed.byteSize() - n) {
+            throw new IndexOutOfBoundsException(
+                    op + ": type " + abbreviate(type) + " count " + count + " needs " + n + " packed bytes at offset "
+                            + offset + ", but the packed buffer has " + packed.byteSize() + " bytes");
+        }
+        return n;
+    }
+
+    /** The explicit-stack walk: processes {@code n} bytes (fewer only if the kernel stops early). */
+    private long walk(LeafKernel k, long n) {
+        long end = position + n;
+        long start = position;
+        while (position < end) {
+            Dataloop d = node[top];
+            if (d.leaf) {
+                long want = end - position;
+                long done = leaf(k, d, want);
+                position += done;
+                if (blk[top] < d.nblocks) {
+                    if (done < want && position < end) {
+                        // The kernel stopped early (flatten is full): re-establish the stack at the new position.
+                        seek(position);
+                        break;
+                    }
+                    break;
+                }
+                top--;
+                advance();
+            } else {
+                long b = blk[top];
+                if (b >= d.nblocks) {
+                    top--;
+                    advance();
+                    continue;
+                }
+                BlockedOrder order = k.plan == null ? null : k.plan.order(d);
+                if (order != null && k.mayReorder(order)) {
+                    if (b == 0 && elem[top] == 0 && d.size <= end - position) {
+                        // A whole instance not yet begun: a strided nest may run in its cache-blocked order.
+                        position += blocked(k, order, base[top], 0, order.counts[order.counts.length - 1]);
+                        blk[top] = d.nblocks;
+                        continue;
+                    }
+                    if (order.movedIsHeadLoop && (d.kind == Dataloop.Kind.CONTIG || elem[top] == 0)) {
+                        // Whole iterations of the moved loop, which is this loop's own (a segment in pieces): those run
+                        // blocked.
+                        boolean vector = d.kind == Dataloop.Kind.VECTOR;
+                        long at = vector ? b : elem[top];
+                        long per = vector ? d.blocklen * d.child.size : d.child.size;
+                        long m = Math.min(BlockedOrder.firstCount(d) - at, (end - position) / per);
+                        if (m >= 2) {
+                            position += blocked(k, order, base[top], at, m);
+                            if (vector) {
+                                blk[top] = b + m;
+                            } else {
+                                elem[top] = at + m;
+                                if (elem[top] == d.blocklen) {
+                                    blk[top] = 1;
+                                    elem[top] = 0;
+                                }
+                            }
+                            continue;
+                        }
+                    }
+                }
+                Dataloop c = d.childOf(b);
+                if (c.leaf && d.children == null && k.whole && c.size <= end - position) {
+                    // Whole leaves under this loop: batch them into kernel calls, no stack traffic per leaf.
+                    position += nest(k, d, end - position);
+                    continue;
+                }
+                if (k.whole
+                        && d.kind == Dataloop.Kind.VECTOR
+                        && d.blocklen == 1
+                        && BlockedWalk.planes(c)
+                        && c.size <= end - position) {
+                    // A vector of planes (vectors of leaves, one leaf per block): three loop levels per kernel call.
+                    position += nest2(k, d, end - position);
+                    continue;
+                }
+                node[top + 1] = c;
+                base[top + 1] = base[top] + d.blockOffset(b) + elem[top] * d.extOf(b) + c.disp;
+                blk[top + 1] = 0;
+                elem[top + 1] = 0;
+                inner = 0;
+                top++;
+            }
+        }
+        return position - start;
+    }
+
+    /**
+     * Processes whole instances of the leaf child of the loop {@code d} on top of the stack, from its
+     * current (block, element), for at most {@code budget} bytes; advances (block, element) and returns
+     * the bytes done. Runs of instances at a constant spacing (the elements of a block, or the blocks
+     * of a vector with one instance per block) go to the kernel as one {@link LeafKernel#repeat} call;
+     * single-instance blocks at listed offsets as one {@link LeafKernel#repeatAt} call.
+     */
+    private long nest(LeafKernel k, Dataloop d, long budget) {
+        Dataloop c = d.child;
+        long csize = c.size;
+        long b = blk[top];
+        long j = elem[top];
+        long ub = base[top] + c.disp;
+        int unit = representation == Representation.NATIVE ? 1 : c.swapUnit;
+        long stream = position;
+        long done = 0;
+        if ((d.kind == Dataloop.Kind.BLOCK_INDEXED || (d.kind == Dataloop.Kind.VECTOR)) && d.blocklen == 1) {
+            long m = Math.min(d.nblocks - b, budget / csize);
+            if (d.kind == Dataloop.Kind.VECTOR) {
+                long first = ub + b * d.stride;
+                long last = first + (m - 1) * d.stride;
+                guard(c, Math.min(first, last), Math.max(first, last));
+                done = k.repeat(c, first, d.stride, m, stream, unit);
+            } else {
+                guard(c, ub + d.offLo, ub + d.offHi);
+                done = k.repeatAt(c, ub, d.offsets, (int) b, (int) (b + m), stream, unit);
+            }
+            blk[top] = b + m;
+            return done;
+        }
+        while (b < d.nblocks && budget - done >= csize) {
+            long bl = d.blockLen(b);
+            long m = Math.min(bl - j, (budget - done) / csize);
+            long first = ub + d.blockOffset(b) + j * d.ext;
+            long last = first + (m - 1) * d.ext;
+            guard(c, Math.min(first, last), Math.max(first, last));
+            done += k.repeat(c, first, d.ext, m, stream + done, unit);
+            j += m;
+            if (j == bl) {
+                b++;
+                j = 0;
+            }
+        }
+        blk[top] = b;
+        elem[top] = j;
         return done;
-      }
-      in += len;
-      if (in == d.blockLen(b)) {
-        b++;
-        in = 0;
-      }
     }
-    // Whole blocks: one kernel call for the lot.
-    if (in == 0 && b < d.nblocks && done < budget) {
-      long left = budget - done;
-      long got;
-      long nb;
-      switch (d.kind) {
-        case CONTIG -> {
-          nb = d.blocklen <= left ? 1 : 0;
-          got = nb == 0 ? 0 : k.run(ub, d.blocklen, stream + done, unit, 0);
-        }
-        case VECTOR -> {
-          nb = Math.min(d.nblocks - b, left / d.blocklen);
-          got = nb == 0 ? 0 : k.vectorLeaf(d, ub + b * d.stride, nb, stream + done, unit);
-        }
-        case BLOCK_INDEXED -> {
-          nb = Math.min(d.nblocks - b, left / d.blocklen);
-          got = nb == 0 ? 0 : k.blocks(ub, d.offsets, null, d.blocklen, (int) b, (int) (b + nb), stream + done, unit);
-        }
-        default -> {
-          // INDEXED leaf: as many whole blocks as the budget holds (binary search in the prefix sums).
-          long limit = d.prefix[(int) b] + left;
-          int hiIdx = java.util.Arrays.binarySearch(d.prefix, (int) b, d.prefix.length, limit);
-          int last = hiIdx >= 0 ? hiIdx : -hiIdx - 2;
-          nb = last - b;
-          got = nb == 0 ? 0 : k.blocks(ub, d.offsets, d.blocklens, 0, (int) b, last, stream + done, unit);
-        }
-      }
-      long expect = d.packedBefore(b + nb) - d.packedBefore(b);
-      done += got;
-      if (got < expect) {
-        // Stopped inside the batch: find where (only flatten does this).
-        long r = d.packedBefore(b) + got;
-        long nbDone = d.findBlock(r);
-        blk[top] = nbDone;
-        inner = r - d.packedBefore(nbDone);
+
+    /**
+     * Iterations {@code [from, from + count)} of the moved loop of a nest in its blocked order (see
+     * {@link BlockedOrder}; all of them for a whole instance), the head's base at {@code u}, packed from
+     * the current position (where iteration {@code from} starts when the moved loop is the head's own);
+     * returns the bytes done.
+     */
+    private long blocked(LeafKernel k, BlockedOrder order, long u, long from, long count) {
+        // The whole instance lies in the checked footprint, so any run of its iterations does.
+        guard(order.leaf, u + order.leafBaseLo, u + order.leafBaseHi);
+        int movedLoop = order.counts.length - 1;
+        return BlockedWalk.blockedLoops(
+                k,
+                order,
+                0,
+                u + from * order.userStrides[movedLoop],
+                position,
+                BlockedOrder.firstCount(order.inner),
+                count);
+    }
+
+    /**
+     * Processes whole planes (see {@link BlockedWalk#planes}) under the vector {@code d} on top of the stack, from
+     * its current block, for at most {@code budget} bytes: one {@link LeafKernel#repeatPlanes} call covers
+     * all of them, so the walk does no stack traffic per plane. Returns the bytes done.
+     */
+    private long nest2(LeafKernel k, Dataloop d, long budget) {
+        Dataloop c = d.child;
+        Dataloop leaf = c.child;
+        long b = blk[top];
+        long m = Math.min(d.nblocks - b, budget / c.size);
+        long first = base[top] + c.disp + b * d.stride;
+        long lastPlane = first + (m - 1) * d.stride;
+        long rowSpan = (c.nblocks - 1) * c.stride;
+        long lo = Math.min(first, lastPlane) + Math.min(0, rowSpan) + leaf.disp;
+        long hi = Math.max(first, lastPlane) + Math.max(0, rowSpan) + leaf.disp;
+        guard(leaf, lo, hi);
+        int unit = representation == Representation.NATIVE ? 1 : leaf.swapUnit;
+        long done = k.repeatPlanes(c, first, d.stride, m, position, unit);
+        blk[top] = b + m;
         return done;
-      }
-      b += nb;
-      if (b < d.nblocks && done < budget) {
-        long len = budget - done;
-        long g = k.run(ub + d.blockOffset(b), len, stream + done, unit, 0);
-        done += g;
-        in = g;
-      }
     }
-    blk[top] = b;
-    inner = in;
-    return done;
-  }
 
-  private static long multiply(long a, long b) {
-    try {
-      return Math.multiplyExact(a, b);
-    } catch (ArithmeticException e) {
-      throw new IllegalArgumentException("segment: " + a + " * " + b + " overflows 64 bits (expected: byte counts within 2^63)");
+    /** Leaf instances placed from {@code lo} to {@code hi} must lie in the checked footprint (an internal invariant, checked once per batch). */
+    private void guard(Dataloop c, long lo, long hi) {
+        if (user != null && (lo + c.leafLo < footLo || hi + c.leafHi > footHi)) {
+            throw new IllegalStateException("internal error: leaves " + c + " at [" + lo + ", " + hi
+                    + "] outside the checked footprint [" + footLo + ", " + footHi + ") of " + abbreviate(type));
+        }
     }
-  }
 
-  private static long add(long a, long b) {
-    try {
-      return Math.addExact(a, b);
-    } catch (ArithmeticException e) {
-      throw new IllegalArgumentException("segment: " + a + " + " + b + " overflows 64 bits (expected: byte offsets within 2^63)");
+    /** After a child finished: the next instance of the loop now on top of the stack. */
+    private void advance() {
+        if (top < 0) {
+            return;
+        }
+        Dataloop d = node[top];
+        long b = blk[top];
+        if (++elem[top] == d.blockLen(b)) {
+            blk[top] = b + 1;
+            elem[top] = 0;
+        }
     }
-  }
 
-  static String abbreviate(Datatype t) {
-    String s = t.toString();
-    return s.length() <= 200 ? s : s.substring(0, 197) + "...";
-  }
+    /** Processes the leaf on top of the stack from (blk, inner) for at most {@code budget} bytes. */
+    private long leaf(LeafKernel k, Dataloop d, long budget) {
+        long b = blk[top];
+        long in = inner;
+        long ub = base[top];
+        if (user != null && (ub + d.leafLo < footLo || ub + d.leafHi > footHi)) {
+            throw new IllegalStateException("internal error: leaf " + d + " at " + ub
+                    + " outside the checked footprint [" + footLo + ", " + footHi + ") of " + abbreviate(type));
+        }
+        int unit = representation == Representation.NATIVE ? 1 : d.swapUnit;
+        long done = 0;
+        long stream = position;
+        // A block entered in the middle, or one the budget ends in: a partial run.
+        if (in > 0 || budget < d.blockPacked(b)) {
+            long len = Math.min(d.blockLen(b) - in, budget);
+            long got = k.run(ub + d.blockOffset(b) + in, len, stream, unit, in % unit);
+            done += got;
+            if (got < len) {
+                inner = in + got;
+                return done;
+            }
+            in += len;
+            if (in == d.blockLen(b)) {
+                b++;
+                in = 0;
+            }
+        }
+        // Whole blocks: one kernel call for the lot.
+        if (in == 0 && b < d.nblocks && done < budget) {
+            long left = budget - done;
+            long got;
+            long nb;
+            switch (d.kind) {
+                case CONTIG -> {
+                    nb = d.blocklen <= left ? 1 : 0;
+                    got = nb == 0 ? 0 : k.run(ub, d.blocklen, stream + done, unit, 0);
+                }
+                case VECTOR -> {
+                    nb = Math.min(d.nblocks - b, left / d.blocklen);
+                    got = nb == 0 ? 0 : k.vectorLeaf(d, ub + b * d.stride, nb, stream + done, unit);
+                }
+                case BLOCK_INDEXED -> {
+                    nb = Math.min(d.nblocks - b, left / d.blocklen);
+                    got = nb == 0
+                            ? 0
+                            : k.blocks(ub, d.offsets, null, d.blocklen, (int) b, (int) (b + nb), stream + done, unit);
+                }
+                default -> {
+                    // INDEXED leaf: as many whole blocks as the budget holds (binary search in the prefix sums).
+                    long limit = d.prefix[(int) b] + left;
+                    int hiIdx = java.util.Arrays.binarySearch(d.prefix, (int) b, d.prefix.length, limit);
+                    int last = hiIdx >= 0 ? hiIdx : -hiIdx - 2;
+                    nb = last - b;
+                    got = nb == 0 ? 0 : k.blocks(ub, d.offsets, d.blocklens, 0, (int) b, last, stream + done, unit);
+                }
+            }
+            long expect = d.packedBefore(b + nb) - d.packedBefore(b);
+            done += got;
+            if (got < expect) {
+                // Stopped inside the batch: find where (only flatten does this).
+                long r = d.packedBefore(b) + got;
+                long nbDone = d.findBlock(r);
+                blk[top] = nbDone;
+                inner = r - d.packedBefore(nbDone);
+                return done;
+            }
+            b += nb;
+            if (b < d.nblocks && done < budget) {
+                long len = budget - done;
+                long g = k.run(ub + d.blockOffset(b), len, stream + done, unit, 0);
+                done += g;
+                in = g;
+            }
+        }
+        blk[top] = b;
+        inner = in;
+        return done;
+    }
+
+    private static long multiply(long a, long b) {
+        try {
+            return Math.multiplyExact(a, b);
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException(
+                    "segment: " + a + " * " + b + " overflows 64 bits (expected: byte counts within 2^63)");
+        }
+    }
+
+    private static long add(long a, long b) {
+        try {
+            return Math.addExact(a, b);
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException(
+                    "segment: " + a + " + " + b + " overflows 64 bits (expected: byte offsets within 2^63)");
+        }
+    }
+
+    static String abbreviate(Datatype t) {
+        String s = t.toString();
+        return s.length() <= 200 ? s : s.substring(0, 197) + "...";
+    }
 }

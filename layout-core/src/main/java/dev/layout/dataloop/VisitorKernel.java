@@ -2,35 +2,35 @@ package dev.layout.dataloop;
 
 /** Adapts a public {@link LeafAction}: offsets relative to the origin, no internal arrays exposed. */
 final class VisitorKernel extends LeafKernel {
-  final LeafAction action;
-  final long origin;
+    final LeafAction action;
+    final long origin;
 
-  VisitorKernel(LeafAction action, long origin) {
-    this.action = action;
-    this.origin = origin;
-  }
-
-  @Override
-  long run(long u, long len, long stream, int unit, long phase) {
-    action.run(u - origin, len, stream);
-    return len;
-  }
-
-  @Override
-  long vector(long u, long stride, long blockBytes, long count, long stream, int unit) {
-    action.vector(u - origin, stride, blockBytes, count, stream);
-    return count * blockBytes;
-  }
-
-  @Override
-  long blocks(long u, long[] offsets, long[] lengths, long uniform, int from, int to, long stream, int unit) {
-    long[] offs = java.util.Arrays.copyOfRange(offsets, from, to);
-    long[] lens = lengths == null ? null : java.util.Arrays.copyOfRange(lengths, from, to);
-    action.blocks(u - origin, offs, lens, uniform, 0, to - from, stream);
-    long s = 0;
-    for (int b = from; b < to; b++) {
-      s += lengths == null ? uniform : lengths[b];
+    VisitorKernel(LeafAction action, long origin) {
+        this.action = action;
+        this.origin = origin;
     }
-    return s;
-  }
+
+    @Override
+    long run(long u, long len, long stream, int unit, long phase) {
+        action.run(u - origin, len, stream);
+        return len;
+    }
+
+    @Override
+    long vector(long u, long stride, long blockBytes, long count, long stream, int unit) {
+        action.vector(u - origin, stride, blockBytes, count, stream);
+        return count * blockBytes;
+    }
+
+    @Override
+    long blocks(long u, long[] offsets, long[] lengths, long uniform, int from, int to, long stream, int unit) {
+        long[] offs = java.util.Arrays.copyOfRange(offsets, from, to);
+        long[] lens = lengths == null ? null : java.util.Arrays.copyOfRange(lengths, from, to);
+        action.blocks(u - origin, offs, lens, uniform, 0, to - from, stream);
+        long s = 0;
+        for (int b = from; b < to; b++) {
+            s += lengths == null ? uniform : lengths[b];
+        }
+        return s;
+    }
 }

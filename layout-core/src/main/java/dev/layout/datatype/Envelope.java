@@ -10,9 +10,9 @@ import java.util.List;
  * {@link Datatype#DEFAULT_DARG}, and order as {@link Order#mpiCode()}).
  */
 public record Envelope(Combiner combiner, List<Long> integers, List<Long> addresses, List<Datatype> datatypes) {
-  public Envelope {
-    integers = List.copyOf(integers);
-    addresses = List.copyOf(addresses);
-    datatypes = List.copyOf(datatypes);
-  }
+    public Envelope {
+        integers = List.copyOf(integers);
+        addresses = List.copyOf(addresses);
+        datatypes = List.copyOf(datatypes);
+    }
 }

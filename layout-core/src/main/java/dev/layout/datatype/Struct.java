@@ -13,137 +13,142 @@ import java.util.List;
  * to signedness (MPICH then treats the struct as hindexed) or there is a single member.
  */
 public final class Struct extends DerivedType {
-  private final long[] blocklengths;
-  private final long[] byteDisplacements;
-  private final List<Datatype> types;
+    private final long[] blocklengths;
+    private final long[] byteDisplacements;
+    private final List<Datatype> types;
 
-  Struct(long[] blocklengths, long[] byteDisplacements, List<? extends Datatype> types) {
-    super("struct", props(blocklengths, byteDisplacements, types), contiguousByStructure(blocklengths, byteDisplacements, types), List.copyOf(types));
-    this.blocklengths = blocklengths.clone();
-    this.byteDisplacements = byteDisplacements.clone();
-    this.types = List.copyOf(types);
-  }
+    Struct(long[] blocklengths, long[] byteDisplacements, List<? extends Datatype> types) {
+        super(
+                "struct",
+                props(blocklengths, byteDisplacements, types),
+                contiguousByStructure(blocklengths, byteDisplacements, types),
+                List.copyOf(types));
+        this.blocklengths = blocklengths.clone();
+        this.byteDisplacements = byteDisplacements.clone();
+        this.types = List.copyOf(types);
+    }
 
-  private static Props props(long[] bl, long[] disps, List<? extends Datatype> types) {
-    String op = "struct";
-    Checks.notNull(op, "blocklengths", bl);
-    Checks.notNull(op, "byteDisplacements", disps);
-    Checks.notNull(op, "types", types);
-    if (bl.length != disps.length || bl.length != types.size()) {
-      throw new IllegalArgumentException(
-          "struct: blocklengths, byteDisplacements and types lengths " + bl.length + ", " + disps.length + ", " + types.size()
-              + " (expected: all equal)");
-    }
-    if (types.isEmpty()) {
-      throw new IllegalArgumentException("struct: member count 0 (expected: >= 1)");
-    }
-    TypeLimits.checkListLength(op, "types", types.size());
-    BoundsAccumulator acc = new BoundsAccumulator(op);
-    boolean samePrimitive = true;
-    Primitive first = null;
-    for (int i = 0; i < bl.length; i++) {
-      Datatype t = types.get(i);
-      if (t == null) {
-        throw new NullPointerException("struct: types[" + i + "] is null");
-      }
-      if (bl[i] < 0) {
-        throw new IllegalArgumentException("struct: blocklengths[" + i + "] " + bl[i] + " (expected: >= 0)");
-      }
-      if (t instanceof Primitive p) {
-        if (first == null) {
-          first = p;
-        } else if (!first.sameUpToSignedness(p)) {
-          samePrimitive = false;
+    private static Props props(long[] bl, long[] disps, List<? extends Datatype> types) {
+        String op = "struct";
+        Checks.notNull(op, "blocklengths", bl);
+        Checks.notNull(op, "byteDisplacements", disps);
+        Checks.notNull(op, "types", types);
+        if (bl.length != disps.length || bl.length != types.size()) {
+            throw new IllegalArgumentException("struct: blocklengths, byteDisplacements and types lengths " + bl.length
+                    + ", " + disps.length + ", " + types.size() + " (expected: all equal)");
         }
-      } else {
-        samePrimitive = false;
-      }
-      if (bl[i] > 0) {
-        long[] s = acc.span(disps[i], disps[i], bl[i], t.extent());
-        acc.add(t, bl[i], s[0], s[1]);
-      }
+        if (types.isEmpty()) {
+            throw new IllegalArgumentException("struct: member count 0 (expected: >= 1)");
+        }
+        TypeLimits.checkListLength(op, "types", types.size());
+        BoundsAccumulator acc = new BoundsAccumulator(op);
+        boolean samePrimitive = true;
+        Primitive first = null;
+        for (int i = 0; i < bl.length; i++) {
+            Datatype t = types.get(i);
+            if (t == null) {
+                throw new NullPointerException("struct: types[" + i + "] is null");
+            }
+            if (bl[i] < 0) {
+                throw new IllegalArgumentException("struct: blocklengths[" + i + "] " + bl[i] + " (expected: >= 0)");
+            }
+            if (t instanceof Primitive p) {
+                if (first == null) {
+                    first = p;
+                } else if (!first.sameUpToSignedness(p)) {
+                    samePrimitive = false;
+                }
+            } else {
+                samePrimitive = false;
+            }
+            if (bl[i] > 0) {
+                long[] s = acc.span(disps[i], disps[i], bl[i], t.extent());
+                acc.add(t, bl[i], s[0], s[1]);
+            }
+        }
+        Props p = acc.finish();
+        if (!p.marked && acc.hasData && !samePrimitive && types.size() > 1 && p.alignment > 1) {
+            long extent = p.ub - p.lb;
+            long rem = Math.floorMod(extent, (long) p.alignment);
+            if (rem != 0) {
+                p.ub = Checks.add(op, p.ub, p.alignment - rem);
+            }
+        }
+        return p;
     }
-    Props p = acc.finish();
-    if (!p.marked && acc.hasData && !samePrimitive && types.size() > 1 && p.alignment > 1) {
-      long extent = p.ub - p.lb;
-      long rem = Math.floorMod(extent, (long) p.alignment);
-      if (rem != 0) {
-        p.ub = Checks.add(op, p.ub, p.alignment - rem);
-      }
+
+    private static boolean contiguousByStructure(long[] bl, long[] disps, List<? extends Datatype> types) {
+        if (bl == null || disps == null || types == null || bl.length != disps.length || bl.length != types.size()) {
+            return false;
+        }
+        RunCheck r = new RunCheck();
+        for (int i = 0; i < bl.length && r.ok(); i++) {
+            Datatype t = types.get(i);
+            if (t != null) {
+                r.copies(t, disps[i], bl[i], t.extent());
+            }
+        }
+        return r.ok();
     }
-    return p;
-  }
 
-  private static boolean contiguousByStructure(long[] bl, long[] disps, List<? extends Datatype> types) {
-    if (bl == null || disps == null || types == null || bl.length != disps.length || bl.length != types.size()) {
-      return false;
+    public int memberCount() {
+        return types.size();
     }
-    RunCheck r = new RunCheck();
-    for (int i = 0; i < bl.length && r.ok(); i++) {
-      Datatype t = types.get(i);
-      if (t != null) {
-        r.copies(t, disps[i], bl[i], t.extent());
-      }
+
+    public long blocklength(int i) {
+        return blocklengths[i];
     }
-    return r.ok();
-  }
 
-  public int memberCount() {
-    return types.size();
-  }
+    public long byteDisplacement(int i) {
+        return byteDisplacements[i];
+    }
 
-  public long blocklength(int i) {
-    return blocklengths[i];
-  }
+    public Datatype type(int i) {
+        return types.get(i);
+    }
 
-  public long byteDisplacement(int i) {
-    return byteDisplacements[i];
-  }
+    public long[] blocklengths() {
+        return blocklengths.clone();
+    }
 
-  public Datatype type(int i) {
-    return types.get(i);
-  }
+    public long[] byteDisplacements() {
+        return byteDisplacements.clone();
+    }
 
-  public long[] blocklengths() {
-    return blocklengths.clone();
-  }
+    public List<Datatype> types() {
+        return types;
+    }
 
-  public long[] byteDisplacements() {
-    return byteDisplacements.clone();
-  }
+    @Override
+    public Combiner combiner() {
+        return Combiner.STRUCT;
+    }
 
-  public List<Datatype> types() {
-    return types;
-  }
+    @Override
+    public Envelope envelope() {
+        List<Long> ints = new java.util.ArrayList<>();
+        ints.add((long) types.size());
+        for (long b : blocklengths) ints.add(b);
+        List<Long> addrs = new java.util.ArrayList<>();
+        for (long d : byteDisplacements) addrs.add(d);
+        return new Envelope(Combiner.STRUCT, ints, addrs, types);
+    }
 
-  @Override
-  public Combiner combiner() {
-    return Combiner.STRUCT;
-  }
+    @Override
+    public List<Datatype> children() {
+        return types;
+    }
 
-  @Override
-  public Envelope envelope() {
-    List<Long> ints = new java.util.ArrayList<>();
-    ints.add((long) types.size());
-    for (long b : blocklengths) ints.add(b);
-    List<Long> addrs = new java.util.ArrayList<>();
-    for (long d : byteDisplacements) addrs.add(d);
-    return new Envelope(Combiner.STRUCT, ints, addrs, types);
-  }
+    @Override
+    boolean sameArguments(DerivedType o) {
+        Struct s = (Struct) o;
+        return Arrays.equals(blocklengths, s.blocklengths)
+                && Arrays.equals(byteDisplacements, s.byteDisplacements)
+                && types.equals(s.types);
+    }
 
-  @Override
-  public List<Datatype> children() {
-    return types;
-  }
-
-  @Override
-  boolean sameArguments(DerivedType o) {
-    Struct s = (Struct) o;
-    return Arrays.equals(blocklengths, s.blocklengths) && Arrays.equals(byteDisplacements, s.byteDisplacements) && types.equals(s.types);
-  }
-
-  @Override
-  int argumentHash() {
-    return (Arrays.hashCode(blocklengths) * 31 + Arrays.hashCode(byteDisplacements)) * 31 + types.hashCode();
-  }
+    @Override
+    int argumentHash() {
+        return (Arrays.hashCode(blocklengths) * 31 + Arrays.hashCode(byteDisplacements)) * 31 + types.hashCode();
+    }
 }

@@ -21,255 +21,260 @@ import sun.misc.Unsafe;
  * little-endian (the native order of the layout notation).
  */
 public final class Memory {
-  static final Unsafe U = unsafe();
-  static final long BYTE_ARRAY_BASE = U.arrayBaseOffset(byte[].class);
-  private static final long BUFFER_ADDRESS = fieldOffset(Buffer.class, "address");
-  private static final long BYTEBUFFER_HB = fieldOffset(ByteBuffer.class, "hb");
-  private static final long BYTEBUFFER_OFFSET = fieldOffset(ByteBuffer.class, "offset");
+    static final Unsafe U = unsafe();
+    static final long BYTE_ARRAY_BASE = U.arrayBaseOffset(byte[].class);
+    private static final long BUFFER_ADDRESS = fieldOffset(Buffer.class, "address");
+    private static final long BYTEBUFFER_HB = fieldOffset(ByteBuffer.class, "hb");
+    private static final long BYTEBUFFER_OFFSET = fieldOffset(ByteBuffer.class, "offset");
 
-  private static final boolean BIG_ENDIAN_HOST = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.BIG_ENDIAN;
+    private static final boolean BIG_ENDIAN_HOST = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.BIG_ENDIAN;
 
-  private static short le(short v) {
-    return BIG_ENDIAN_HOST ? Short.reverseBytes(v) : v;
-  }
-
-  private static int le(int v) {
-    return BIG_ENDIAN_HOST ? Integer.reverseBytes(v) : v;
-  }
-
-  private static long le(long v) {
-    return BIG_ENDIAN_HOST ? Long.reverseBytes(v) : v;
-  }
-
-  final Object base;
-  final long address;
-  final long byteSize;
-  final boolean readOnly;
-  /** Keeps the owner of the bytes (buffer, allocator handle) reachable while this view is. */
-  @SuppressWarnings("unused")
-  private final Object owner;
-
-  private Memory(Object base, long address, long byteSize, boolean readOnly, Object owner) {
-    this.base = base;
-    this.address = address;
-    this.byteSize = byteSize;
-    this.readOnly = readOnly;
-    this.owner = owner;
-  }
-
-  /** The whole array. */
-  public static Memory ofArray(byte[] array) {
-    if (array == null) {
-      throw new NullPointerException("ofArray: array is null");
+    private static short le(short v) {
+        return BIG_ENDIAN_HOST ? Short.reverseBytes(v) : v;
     }
-    return new Memory(array, BYTE_ARRAY_BASE, array.length, false, array);
-  }
 
-  /**
-   * The buffer's bytes {@code [0, capacity)}, addressed absolutely (position and limit are ignored
-   * and never changed). Heap, direct and read-only buffers are accepted; writing into a read-only
-   * buffer fails with {@link java.nio.ReadOnlyBufferException}.
-   */
-  public static Memory ofBuffer(ByteBuffer buffer) {
-    if (buffer == null) {
-      throw new NullPointerException("ofBuffer: buffer is null");
+    private static int le(int v) {
+        return BIG_ENDIAN_HOST ? Integer.reverseBytes(v) : v;
     }
-    if (buffer.isDirect()) {
-      long addr = U.getLong(buffer, BUFFER_ADDRESS);
-      return new Memory(null, addr, buffer.capacity(), buffer.isReadOnly(), buffer);
+
+    private static long le(long v) {
+        return BIG_ENDIAN_HOST ? Long.reverseBytes(v) : v;
     }
-    byte[] hb = (byte[]) U.getObject(buffer, BYTEBUFFER_HB);
-    int off = U.getInt(buffer, BYTEBUFFER_OFFSET);
-    return new Memory(hb, BYTE_ARRAY_BASE + off, buffer.capacity(), buffer.isReadOnly(), buffer);
-  }
 
-  /**
-   * A raw off-heap region of {@code byteSize} bytes at {@code address}, kept alive by {@code owner}
-   * (e.g. an Arrow {@code ArrowBuf}); the caller guarantees the region stays allocated while used.
-   */
-  public static Memory ofAddress(long address, long byteSize, Object owner) {
-    if (address == 0) {
-      throw new IllegalArgumentException("ofAddress: address 0 (expected: a valid native address)");
+    final Object base;
+    final long address;
+    final long byteSize;
+    final boolean readOnly;
+    /** Keeps the owner of the bytes (buffer, allocator handle) reachable while this view is. */
+    @SuppressWarnings("unused")
+    private final Object owner;
+
+    private Memory(Object base, long address, long byteSize, boolean readOnly, Object owner) {
+        this.base = base;
+        this.address = address;
+        this.byteSize = byteSize;
+        this.readOnly = readOnly;
+        this.owner = owner;
     }
-    if (byteSize < 0) {
-      throw new IllegalArgumentException("ofAddress: byteSize " + byteSize + " (expected: >= 0)");
+
+    /** The whole array. */
+    public static Memory ofArray(byte[] array) {
+        if (array == null) {
+            throw new NullPointerException("ofArray: array is null");
+        }
+        return new Memory(array, BYTE_ARRAY_BASE, array.length, false, array);
     }
-    return new Memory(null, address, byteSize, false, owner);
-  }
 
-  /** A window {@code [offset, offset + length)} of this memory, sharing its bytes. */
-  public Memory slice(long offset, long length) {
-    checkRange("slice", offset, length);
-    return new Memory(base, address + offset, length, readOnly, owner);
-  }
-
-  /**
-   * The base of unchecked accesses to these bytes: the array, or null for native memory. For the
-   * engine's kernels ({@code dev.layout.dataloop.kernel}), which check an operation's whole footprint
-   * with {@link #checkRange} before they touch a byte.
-   */
-  public Object base() {
-    return base;
-  }
-
-  /** The offset of byte 0 from {@link #base()} (an absolute address for native memory); see {@link #base()}. */
-  public long address() {
-    return address;
-  }
-
-  public long byteSize() {
-    return byteSize;
-  }
-
-  /**
-   * A {@link ByteBuffer} sharing this memory's bytes {@code [0, byteSize)} (position 0, limit
-   * byteSize, read-only if this memory is), for channel I/O without copies (gathering writes,
-   * scattering reads); empty for raw-address memories not backed by a direct buffer and for
-   * memories larger than 2 GiB.
-   */
-  public java.util.Optional<ByteBuffer> asByteBuffer() {
-    if (byteSize > Integer.MAX_VALUE) {
-      return java.util.Optional.empty();
+    /**
+     * The buffer's bytes {@code [0, capacity)}, addressed absolutely (position and limit are ignored
+     * and never changed). Heap, direct and read-only buffers are accepted; writing into a read-only
+     * buffer fails with {@link java.nio.ReadOnlyBufferException}.
+     */
+    public static Memory ofBuffer(ByteBuffer buffer) {
+        if (buffer == null) {
+            throw new NullPointerException("ofBuffer: buffer is null");
+        }
+        if (buffer.isDirect()) {
+            long addr = U.getLong(buffer, BUFFER_ADDRESS);
+            return new Memory(null, addr, buffer.capacity(), buffer.isReadOnly(), buffer);
+        }
+        byte[] hb = (byte[]) U.getObject(buffer, BYTEBUFFER_HB);
+        int off = U.getInt(buffer, BYTEBUFFER_OFFSET);
+        return new Memory(hb, BYTE_ARRAY_BASE + off, buffer.capacity(), buffer.isReadOnly(), buffer);
     }
-    int n = (int) byteSize;
-    ByteBuffer view = null;
-    if (base instanceof byte[] array) {
-      view = ByteBuffer.wrap(array, (int) (address - BYTE_ARRAY_BASE), n).slice();
-    } else if (base == null && owner instanceof ByteBuffer b && b.isDirect()) {
-      long rel = address - U.getLong(b, BUFFER_ADDRESS);
-      if (rel >= 0 && rel + n <= b.capacity()) {
-        view = b.duplicate().clear().position((int) rel).limit((int) rel + n).slice();
-      }
+
+    /**
+     * A raw off-heap region of {@code byteSize} bytes at {@code address}, kept alive by {@code owner}
+     * (e.g. an Arrow {@code ArrowBuf}); the caller guarantees the region stays allocated while used.
+     */
+    public static Memory ofAddress(long address, long byteSize, Object owner) {
+        if (address == 0) {
+            throw new IllegalArgumentException("ofAddress: address 0 (expected: a valid native address)");
+        }
+        if (byteSize < 0) {
+            throw new IllegalArgumentException("ofAddress: byteSize " + byteSize + " (expected: >= 0)");
+        }
+        return new Memory(null, address, byteSize, false, owner);
     }
-    if (view == null) {
-      return java.util.Optional.empty();
+
+    /** A window {@code [offset, offset + length)} of this memory, sharing its bytes. */
+    public Memory slice(long offset, long length) {
+        checkRange("slice", offset, length);
+        return new Memory(base, address + offset, length, readOnly, owner);
     }
-    return java.util.Optional.of(readOnly ? view.asReadOnlyBuffer() : view);
-  }
 
-  public boolean isReadOnly() {
-    return readOnly;
-  }
-
-  public byte getByte(long offset) {
-    checkRange("getByte", offset, 1);
-    return U.getByte(base, address + offset);
-  }
-
-  public void putByte(long offset, byte value) {
-    checkWritable("putByte");
-    checkRange("putByte", offset, 1);
-    U.putByte(base, address + offset, value);
-  }
-
-  public short getShort(long offset) {
-    checkRange("getShort", offset, 2);
-    return le(U.getShort(base, address + offset));
-  }
-
-  public void putShort(long offset, short value) {
-    checkWritable("putShort");
-    checkRange("putShort", offset, 2);
-    U.putShort(base, address + offset, le(value));
-  }
-
-  public int getInt(long offset) {
-    checkRange("getInt", offset, 4);
-    return le(U.getInt(base, address + offset));
-  }
-
-  public void putInt(long offset, int value) {
-    checkWritable("putInt");
-    checkRange("putInt", offset, 4);
-    U.putInt(base, address + offset, le(value));
-  }
-
-  public long getLong(long offset) {
-    checkRange("getLong", offset, 8);
-    return le(U.getLong(base, address + offset));
-  }
-
-  public void putLong(long offset, long value) {
-    checkWritable("putLong");
-    checkRange("putLong", offset, 8);
-    U.putLong(base, address + offset, le(value));
-  }
-
-  public float getFloat(long offset) {
-    return Float.intBitsToFloat(getInt(offset));
-  }
-
-  public void putFloat(long offset, float value) {
-    putInt(offset, Float.floatToRawIntBits(value));
-  }
-
-  public double getDouble(long offset) {
-    return Double.longBitsToDouble(getLong(offset));
-  }
-
-  public void putDouble(long offset, double value) {
-    putLong(offset, Double.doubleToRawLongBits(value));
-  }
-
-  /** Copies {@code length} bytes from {@code src[srcOffset..]} to {@code dst[dstOffset..]}; overlapping ranges are allowed. */
-  public static void copy(Memory src, long srcOffset, Memory dst, long dstOffset, long length) {
-    src.checkRange("copy", srcOffset, length);
-    dst.checkWritable("copy");
-    dst.checkRange("copy", dstOffset, length);
-    // The bulk intrinsic (memmove semantics: the same backing may overlap).
-    U.copyMemory(src.base, src.address + srcOffset, dst.base, dst.address + dstOffset, length);
-  }
-
-  /** Fills {@code [offset, offset + length)} with {@code value}. */
-  public void fill(long offset, long length, byte value) {
-    checkWritable("fill");
-    checkRange("fill", offset, length);
-    U.setMemory(base, address + offset, length, value);
-  }
-
-  /** Copies {@code [offset, offset + length)} into a new array. */
-  public byte[] toArray(long offset, int length) {
-    checkRange("toArray", offset, length);
-    byte[] out = new byte[length];
-    U.copyMemory(base, address + offset, out, BYTE_ARRAY_BASE, length);
-    return out;
-  }
-
-  /** Throws unless {@code [offset, offset + length)} lies within {@code [0, byteSize)}. */
-  public void checkRange(String op, long offset, long length) {
-    if (offset < 0 || length < 0 || offset > byteSize - length) {
-      throw new IndexOutOfBoundsException(
-          op + ": bytes [" + offset + ", " + (offset + length) + ") outside memory of " + byteSize + " bytes");
+    /**
+     * The base of unchecked accesses to these bytes: the array, or null for native memory. For the
+     * engine's kernels ({@code dev.layout.dataloop.kernel}), which check an operation's whole footprint
+     * with {@link #checkRange} before they touch a byte.
+     */
+    public Object base() {
+        return base;
     }
-  }
 
-  public void checkWritable(String op) {
-    if (readOnly) {
-      throw new java.nio.ReadOnlyBufferException();
+    /** The offset of byte 0 from {@link #base()} (an absolute address for native memory); see {@link #base()}. */
+    public long address() {
+        return address;
     }
-  }
 
-  @Override
-  public String toString() {
-    return "Memory[" + (base instanceof byte[] ? "heap" : "off-heap") + ", " + byteSize + " bytes" + (readOnly ? ", read-only" : "") + "]";
-  }
-
-  private static Unsafe unsafe() {
-    try {
-      Field f = Unsafe.class.getDeclaredField("theUnsafe");
-      f.setAccessible(true);
-      return (Unsafe) f.get(null);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError("layout needs sun.misc.Unsafe (module jdk.unsupported): " + e);
+    public long byteSize() {
+        return byteSize;
     }
-  }
 
-  @SuppressWarnings("deprecation")
-  private static long fieldOffset(Class<?> c, String name) {
-    try {
-      return U.objectFieldOffset(c.getDeclaredField(name));
-    } catch (NoSuchFieldException e) {
-      throw new ExceptionInInitializerError("layout: " + c.getName() + "." + name + " not found on this JVM");
+    /**
+     * A {@link ByteBuffer} sharing this memory's bytes {@code [0, byteSize)} (position 0, limit
+     * byteSize, read-only if this memory is), for channel I/O without copies (gathering writes,
+     * scattering reads); empty for raw-address memories not backed by a direct buffer and for
+     * memories larger than 2 GiB.
+     */
+    public java.util.Optional<ByteBuffer> asByteBuffer() {
+        if (byteSize > Integer.MAX_VALUE) {
+            return java.util.Optional.empty();
+        }
+        int n = (int) byteSize;
+        ByteBuffer view = null;
+        if (base instanceof byte[] array) {
+            view = ByteBuffer.wrap(array, (int) (address - BYTE_ARRAY_BASE), n).slice();
+        } else if (base == null && owner instanceof ByteBuffer b && b.isDirect()) {
+            long rel = address - U.getLong(b, BUFFER_ADDRESS);
+            if (rel >= 0 && rel + n <= b.capacity()) {
+                view = b.duplicate()
+                        .clear()
+                        .position((int) rel)
+                        .limit((int) rel + n)
+                        .slice();
+            }
+        }
+        if (view == null) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(readOnly ? view.asReadOnlyBuffer() : view);
     }
-  }
+
+    public boolean isReadOnly() {
+        return readOnly;
+    }
+
+    public byte getByte(long offset) {
+        checkRange("getByte", offset, 1);
+        return U.getByte(base, address + offset);
+    }
+
+    public void putByte(long offset, byte value) {
+        checkWritable("putByte");
+        checkRange("putByte", offset, 1);
+        U.putByte(base, address + offset, value);
+    }
+
+    public short getShort(long offset) {
+        checkRange("getShort", offset, 2);
+        return le(U.getShort(base, address + offset));
+    }
+
+    public void putShort(long offset, short value) {
+        checkWritable("putShort");
+        checkRange("putShort", offset, 2);
+        U.putShort(base, address + offset, le(value));
+    }
+
+    public int getInt(long offset) {
+        checkRange("getInt", offset, 4);
+        return le(U.getInt(base, address + offset));
+    }
+
+    public void putInt(long offset, int value) {
+        checkWritable("putInt");
+        checkRange("putInt", offset, 4);
+        U.putInt(base, address + offset, le(value));
+    }
+
+    public long getLong(long offset) {
+        checkRange("getLong", offset, 8);
+        return le(U.getLong(base, address + offset));
+    }
+
+    public void putLong(long offset, long value) {
+        checkWritable("putLong");
+        checkRange("putLong", offset, 8);
+        U.putLong(base, address + offset, le(value));
+    }
+
+    public float getFloat(long offset) {
+        return Float.intBitsToFloat(getInt(offset));
+    }
+
+    public void putFloat(long offset, float value) {
+        putInt(offset, Float.floatToRawIntBits(value));
+    }
+
+    public double getDouble(long offset) {
+        return Double.longBitsToDouble(getLong(offset));
+    }
+
+    public void putDouble(long offset, double value) {
+        putLong(offset, Double.doubleToRawLongBits(value));
+    }
+
+    /** Copies {@code length} bytes from {@code src[srcOffset..]} to {@code dst[dstOffset..]}; overlapping ranges are allowed. */
+    public static void copy(Memory src, long srcOffset, Memory dst, long dstOffset, long length) {
+        src.checkRange("copy", srcOffset, length);
+        dst.checkWritable("copy");
+        dst.checkRange("copy", dstOffset, length);
+        // The bulk intrinsic (memmove semantics: the same backing may overlap).
+        U.copyMemory(src.base, src.address + srcOffset, dst.base, dst.address + dstOffset, length);
+    }
+
+    /** Fills {@code [offset, offset + length)} with {@code value}. */
+    public void fill(long offset, long length, byte value) {
+        checkWritable("fill");
+        checkRange("fill", offset, length);
+        U.setMemory(base, address + offset, length, value);
+    }
+
+    /** Copies {@code [offset, offset + length)} into a new array. */
+    public byte[] toArray(long offset, int length) {
+        checkRange("toArray", offset, length);
+        byte[] out = new byte[length];
+        U.copyMemory(base, address + offset, out, BYTE_ARRAY_BASE, length);
+        return out;
+    }
+
+    /** Throws unless {@code [offset, offset + length)} lies within {@code [0, byteSize)}. */
+    public void checkRange(String op, long offset, long length) {
+        if (offset < 0 || length < 0 || offset > byteSize - length) {
+            throw new IndexOutOfBoundsException(op + ": bytes [" + offset + ", " + (offset + length)
+                    + ") outside memory of " + byteSize + " bytes");
+        }
+    }
+
+    public void checkWritable(String op) {
+        if (readOnly) {
+            throw new java.nio.ReadOnlyBufferException();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Memory[" + (base instanceof byte[] ? "heap" : "off-heap") + ", " + byteSize + " bytes"
+                + (readOnly ? ", read-only" : "") + "]";
+    }
+
+    private static Unsafe unsafe() {
+        try {
+            Field f = Unsafe.class.getDeclaredField("theUnsafe");
+            f.setAccessible(true);
+            return (Unsafe) f.get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError("layout needs sun.misc.Unsafe (module jdk.unsupported): " + e);
+        }
+    }
+
+    @SuppressWarnings("deprecation")
+    private static long fieldOffset(Class<?> c, String name) {
+        try {
+            return U.objectFieldOffset(c.getDeclaredField(name));
+        } catch (NoSuchFieldException e) {
+            throw new ExceptionInInitializerError("layout: " + c.getName() + "." + name + " not found on this JVM");
+        }
+    }
 }

@@ -35,90 +35,93 @@ import dev.layout.datatype.Vector;
  * Costs saturate at {@code Long.MAX_VALUE} instead of overflowing.
  */
 public final class DatatypeCost {
-  private DatatypeCost() {}
+    private DatatypeCost() {}
 
-  /** The cost of {@code type} under {@code model}. */
-  public static long cost(Datatype type, CostModel model) {
-    return cost(type, model, 1);
-  }
+    /** The cost of {@code type} under {@code model}. */
+    public static long cost(Datatype type, CostModel model) {
+        return cost(type, model, 1);
+    }
 
-  private static long cost(Datatype t, CostModel m, long mult) {
-    if (t instanceof Primitive) {
-      return node(m, TypePath.Kind.CON, 1, mult);
+    private static long cost(Datatype t, CostModel m, long mult) {
+        if (t instanceof Primitive) {
+            return node(m, TypePath.Kind.CON, 1, mult);
+        }
+        if (t instanceof Contiguous c) {
+            if (c.oldType() instanceof Primitive) {
+                return node(m, TypePath.Kind.CON, c.count(), mult);
+            }
+            return add(node(m, TypePath.Kind.VEC, c.count(), mult), cost(c.oldType(), m, mul(mult, c.count())));
+        }
+        if (t instanceof Vector v) {
+            return add(
+                    node(m, TypePath.Kind.VEC, v.count(), mult),
+                    block(v.oldType(), v.blocklength(), m, mul(mult, v.count())));
+        }
+        if (t instanceof Indexed x) {
+            int k = x.blockCount();
+            if (x.uniformBlocklength() >= 0) {
+                return add(
+                        node(m, TypePath.Kind.IDX, k, mult),
+                        block(x.oldType(), x.uniformBlocklength(), m, mul(mult, k)));
+            }
+            long total = 0;
+            for (int i = 0; i < k; i++) {
+                total = add(total, x.blocklength(i));
+            }
+            long mean = k == 0 ? 0 : (total + k - 1) / k;
+            return add(node(m, TypePath.Kind.IDX, 2L * k, mult), block(x.oldType(), mean, m, mul(mult, k)));
+        }
+        if (t instanceof Struct s) {
+            long c = node(m, TypePath.Kind.IDX, 3L * s.memberCount(), mult);
+            for (int i = 0; i < s.memberCount(); i++) {
+                c = add(c, block(s.type(i), s.blocklength(i), m, mult));
+            }
+            return c;
+        }
+        if (t instanceof Resized r) {
+            return add(node(m, TypePath.Kind.VEC, 1, mult), cost(r.oldType(), m, mult));
+        }
+        if (t instanceof Subarray s) {
+            return add(
+                    node(m, TypePath.Kind.IDX, 3L * s.sizes().length, mult),
+                    cost(s.oldType(), m, mul(mult, elements(s.lowered(), s.oldType()))));
+        }
+        if (t instanceof Darray d) {
+            return add(
+                    node(m, TypePath.Kind.IDX, 4L * d.gsizes().length + 2, mult),
+                    cost(d.oldType(), m, mul(mult, elements(d.lowered(), d.oldType()))));
+        }
+        throw new IllegalArgumentException("cost: unknown datatype " + t.combiner());
     }
-    if (t instanceof Contiguous c) {
-      if (c.oldType() instanceof Primitive) {
-        return node(m, TypePath.Kind.CON, c.count(), mult);
-      }
-      return add(node(m, TypePath.Kind.VEC, c.count(), mult), cost(c.oldType(), m, mul(mult, c.count())));
-    }
-    if (t instanceof Vector v) {
-      return add(node(m, TypePath.Kind.VEC, v.count(), mult),
-          block(v.oldType(), v.blocklength(), m, mul(mult, v.count())));
-    }
-    if (t instanceof Indexed x) {
-      int k = x.blockCount();
-      if (x.uniformBlocklength() >= 0) {
-        return add(node(m, TypePath.Kind.IDX, k, mult),
-            block(x.oldType(), x.uniformBlocklength(), m, mul(mult, k)));
-      }
-      long total = 0;
-      for (int i = 0; i < k; i++) {
-        total = add(total, x.blocklength(i));
-      }
-      long mean = k == 0 ? 0 : (total + k - 1) / k;
-      return add(node(m, TypePath.Kind.IDX, 2L * k, mult),
-          block(x.oldType(), mean, m, mul(mult, k)));
-    }
-    if (t instanceof Struct s) {
-      long c = node(m, TypePath.Kind.IDX, 3L * s.memberCount(), mult);
-      for (int i = 0; i < s.memberCount(); i++) {
-        c = add(c, block(s.type(i), s.blocklength(i), m, mult));
-      }
-      return c;
-    }
-    if (t instanceof Resized r) {
-      return add(node(m, TypePath.Kind.VEC, 1, mult), cost(r.oldType(), m, mult));
-    }
-    if (t instanceof Subarray s) {
-      return add(node(m, TypePath.Kind.IDX, 3L * s.sizes().length, mult),
-          cost(s.oldType(), m, mul(mult, elements(s.lowered(), s.oldType()))));
-    }
-    if (t instanceof Darray d) {
-      return add(node(m, TypePath.Kind.IDX, 4L * d.gsizes().length + 2, mult),
-          cost(d.oldType(), m, mul(mult, elements(d.lowered(), d.oldType()))));
-    }
-    throw new IllegalArgumentException("cost: unknown datatype " + t.combiner());
-  }
 
-  /** b copies of child, as a leaf con(b) for a primitive, else vec(b) (if b > 1) over child. */
-  private static long block(Datatype child, long b, CostModel m, long mult) {
-    if (child instanceof Primitive) {
-      return node(m, TypePath.Kind.CON, Math.max(b, 1), mult);
+    /** b copies of child, as a leaf con(b) for a primitive, else vec(b) (if b > 1) over child. */
+    private static long block(Datatype child, long b, CostModel m, long mult) {
+        if (child instanceof Primitive) {
+            return node(m, TypePath.Kind.CON, Math.max(b, 1), mult);
+        }
+        long c = b > 1 ? node(m, TypePath.Kind.VEC, b, mult) : 0;
+        return add(c, cost(child, m, mul(mult, Math.max(b, 1))));
     }
-    long c = b > 1 ? node(m, TypePath.Kind.VEC, b, mult) : 0;
-    return add(c, cost(child, m, mul(mult, Math.max(b, 1))));
-  }
 
-  private static long elements(Datatype lowered, Datatype old) {
-    return old.byteSize() == 0 ? 1 : Math.max(1, lowered.byteSize() / old.byteSize());
-  }
-
-  private static long node(CostModel m, TypePath.Kind kind, long count, long mult) {
-    return CutProgram.nodeCost(m, kind, count, mult);
-  }
-
-  private static long add(long a, long b) {
-    return CutProgram.sat(a, b);
-  }
-
-  private static long mul(long a, long b) {
-    long r;
-    try {
-      r = Math.multiplyExact(a, b);
-    } catch (ArithmeticException e) {
-      return Long.MAX_VALUE;
+    private static long elements(Datatype lowered, Datatype old) {
+        return old.byteSize() == 0 ? 1 : Math.max(1, lowered.byteSize() / old.byteSize());
     }
-    return r;
-  }
+
+    private static long node(CostModel m, TypePath.Kind kind, long count, long mult) {
+        return CutProgram.nodeCost(m, kind, count, mult);
+    }
+
+    private static long add(long a, long b) {
+        return CutProgram.sat(a, b);
+    }
+
+    private static long mul(long a, long b) {
+        long r;
+        try {
+            r = Math.multiplyExact(a, b);
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+        return r;
+    }
 }

@@ -75,222 +75,225 @@ import java.util.List;
  */
 final class Reconstruction {
 
-  private Reconstruction() {}
+    private Reconstruction() {}
 
-  // ---------------------------------------------------------------- Listing 2
+    // ---------------------------------------------------------------- Listing 2
 
-  /**
-   * {@code LongestVector}: the largest c dividing m such that every block {@code y[jc .. jc+c)} is
-   * regularly strided with the common stride {@code y[1]-y[0]}; 1 if none. A break (a difference
-   * other than the stride) at position i forces c | i, so c is gcd(m, all break positions). O(m).
-   */
-  static int longestVector(long[] y, int m) {
-    if (m < 2) {
-      return 1;
-    }
-    long d = y[1] - y[0];
-    int g = m;
-    for (int i = 2; i < m; i++) {
-      if (y[i] - y[i - 1] != d) {
-        g = (int) Arith.gcd(g, i);
-        if (g == 1) {
-          return 1;
+    /**
+     * {@code LongestVector}: the largest c dividing m such that every block {@code y[jc .. jc+c)} is
+     * regularly strided with the common stride {@code y[1]-y[0]}; 1 if none. A break (a difference
+     * other than the stride) at position i forces c | i, so c is gcd(m, all break positions). O(m).
+     */
+    static int longestVector(long[] y, int m) {
+        if (m < 2) {
+            return 1;
         }
-      }
-    }
-    return g;
-  }
-
-  /** {@code Repeat}: whether the prefix of length c (c | m) is repeated in {@code y[0, m)}. */
-  static boolean repeats(long[] y, int m, int c) {
-    for (int i = c; i < m; i += c) {
-      long base = y[i];
-      for (int j = 1; j < c; j++) {
-        if (y[i + j] - base != y[j] - y[0]) {
-          return false;
+        long d = y[1] - y[0];
+        int g = m;
+        for (int i = 2; i < m; i++) {
+            if (y[i] - y[i - 1] != d) {
+                g = (int) Arith.gcd(g, i);
+                if (g == 1) {
+                    return 1;
+                }
+            }
         }
-      }
+        return g;
     }
-    return true;
-  }
 
-  /** The shortest repeated prefix of length {@code >= 2} over the divisors of m ({@code m >= 2}). */
-  static int shortestRepeat(long[] y, int m) {
-    for (long c : divisors(m)) {
-      if (c >= 2 && repeats(y, m, (int) c)) {
-        return (int) c;
-      }
-    }
-    return m; // unreachable: m is always repeated
-  }
-
-  /** Divisors of c ascending; for c beyond 10^12 only those found up to 10^6 and their cofactors. */
-  static long[] divisors(long c) {
-    List<Long> small = new ArrayList<>();
-    List<Long> large = new ArrayList<>();
-    for (long i = 1; i * i <= c && i <= 1_000_000; i++) {
-      if (c % i == 0) {
-        small.add(i);
-        if (i != c / i) {
-          large.add(c / i);
+    /** {@code Repeat}: whether the prefix of length c (c | m) is repeated in {@code y[0, m)}. */
+    static boolean repeats(long[] y, int m, int c) {
+        for (int i = c; i < m; i += c) {
+            long base = y[i];
+            for (int j = 1; j < c; j++) {
+                if (y[i + j] - base != y[j] - y[0]) {
+                    return false;
+                }
+            }
         }
-      }
+        return true;
     }
-    long[] out = new long[small.size() + large.size()];
-    int k = 0;
-    for (long v : small) {
-      out[k++] = v;
-    }
-    for (int i = large.size() - 1; i >= 0; i--) {
-      out[k++] = large.get(i);
-    }
-    Arrays.sort(out);
-    return out;
-  }
 
-  private static long[] everyCth(long[] y, int m, int c) {
-    long[] out = new long[m / c];
-    for (int i = 0, j = 0; j < out.length; i += c, j++) {
-      out[j] = y[i];
-    }
-    return out;
-  }
-
-  // ---------------------------------------------------------------- Listing 1
-
-  /** The literal Listing 1 path (see {@link TypePath#construct}). */
-  static TypePath paperTypePath(long[] x) {
-    TypePath t = TypePath.con(1);
-    long[] y = x;
-    int m = x.length;
-    while (m > 1) {
-      int c = longestVector(y, m);
-      if (c > 1) {
-        t = TypePath.vec(c, y[1] - y[0], t);
-      } else {
-        c = shortestRepeat(y, m);
-        long[] nix = new long[c];
-        for (int i = 0; i < c; i++) {
-          nix[i] = y[i] - y[0];
+    /** The shortest repeated prefix of length {@code >= 2} over the divisors of m ({@code m >= 2}). */
+    static int shortestRepeat(long[] y, int m) {
+        for (long c : divisors(m)) {
+            if (c >= 2 && repeats(y, m, (int) c)) {
+                return (int) c;
+            }
         }
-        t = TypePath.idx(nix, t);
-      }
-      y = everyCth(y, m, c);
-      m /= c;
+        return m; // unreachable: m is always repeated
     }
-    if (t instanceof TypePath.Idx top) {
-      long[] nix = top.indices();
-      for (int i = 0; i < nix.length; i++) {
-        nix[i] = Arith.add("typepath", nix[i], y[0]);
-      }
-      return TypePath.idx(nix, top.child());
-    }
-    return TypePath.idx(new long[] {y[0]}, t);
-  }
 
-  /**
-   * The cut points: all repeated divisors of n, ascending. They are the boundaries of the
-   * {@code TypePath} path ({@code 1 = B_0 < B_1 < … = n}) plus {@code B_k·e} for every divisor e
-   * of the count of each vector node.
-   */
-  static int[] cutPoints(long[] x) {
-    List<Integer> cuts = new ArrayList<>();
-    long[] y = x;
-    int m = x.length;
-    int b = 1;
-    while (m > 1) {
-      int c = longestVector(y, m);
-      if (c > 1) {
-        for (long e : divisors(c)) {
-          if (e < c) {
-            cuts.add(b * (int) e);
-          }
+    /** Divisors of c ascending; for c beyond 10^12 only those found up to 10^6 and their cofactors. */
+    static long[] divisors(long c) {
+        List<Long> small = new ArrayList<>();
+        List<Long> large = new ArrayList<>();
+        for (long i = 1; i * i <= c && i <= 1_000_000; i++) {
+            if (c % i == 0) {
+                small.add(i);
+                if (i != c / i) {
+                    large.add(c / i);
+                }
+            }
         }
-      } else {
-        c = shortestRepeat(y, m);
+        long[] out = new long[small.size() + large.size()];
+        int k = 0;
+        for (long v : small) {
+            out[k++] = v;
+        }
+        for (int i = large.size() - 1; i >= 0; i--) {
+            out[k++] = large.get(i);
+        }
+        Arrays.sort(out);
+        return out;
+    }
+
+    private static long[] everyCth(long[] y, int m, int c) {
+        long[] out = new long[m / c];
+        for (int i = 0, j = 0; j < out.length; i += c, j++) {
+            out[j] = y[i];
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- Listing 1
+
+    /** The literal Listing 1 path (see {@link TypePath#construct}). */
+    static TypePath paperTypePath(long[] x) {
+        TypePath t = TypePath.con(1);
+        long[] y = x;
+        int m = x.length;
+        while (m > 1) {
+            int c = longestVector(y, m);
+            if (c > 1) {
+                t = TypePath.vec(c, y[1] - y[0], t);
+            } else {
+                c = shortestRepeat(y, m);
+                long[] nix = new long[c];
+                for (int i = 0; i < c; i++) {
+                    nix[i] = y[i] - y[0];
+                }
+                t = TypePath.idx(nix, t);
+            }
+            y = everyCth(y, m, c);
+            m /= c;
+        }
+        if (t instanceof TypePath.Idx top) {
+            long[] nix = top.indices();
+            for (int i = 0; i < nix.length; i++) {
+                nix[i] = Arith.add("typepath", nix[i], y[0]);
+            }
+            return TypePath.idx(nix, top.child());
+        }
+        return TypePath.idx(new long[] {y[0]}, t);
+    }
+
+    /**
+     * The cut points: all repeated divisors of n, ascending. They are the boundaries of the
+     * {@code TypePath} path ({@code 1 = B_0 < B_1 < … = n}) plus {@code B_k·e} for every divisor e
+     * of the count of each vector node.
+     */
+    static int[] cutPoints(long[] x) {
+        List<Integer> cuts = new ArrayList<>();
+        long[] y = x;
+        int m = x.length;
+        int b = 1;
+        while (m > 1) {
+            int c = longestVector(y, m);
+            if (c > 1) {
+                for (long e : divisors(c)) {
+                    if (e < c) {
+                        cuts.add(b * (int) e);
+                    }
+                }
+            } else {
+                c = shortestRepeat(y, m);
+                cuts.add(b);
+            }
+            y = everyCth(y, m, c);
+            m /= c;
+            b *= c;
+        }
         cuts.add(b);
-      }
-      y = everyCth(y, m, c);
-      m /= c;
-      b *= c;
-    }
-    cuts.add(b);
-    int[] out = new int[cuts.size()];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = cuts.get(i);
-    }
-    return out;
-  }
-
-  // ---------------------------------------------------------------- the optimum
-
-  /** The least-cost path describing x under model (see the class documentation). */
-  static TypePath optimal(long[] x, CostModel model) {
-    final int n = x.length;
-    final int[] p = cutPoints(x);
-    final int k = p.length;
-
-    // Longest arithmetic prefix (in elements) of x[0], x[b], x[2b], … for each cut b.
-    final int[] arith = new int[k];
-    for (int i = 0; i < k; i++) {
-      int b = p[i];
-      int m = n / b;
-      if (m == 1) {
-        arith[i] = 1;
-        continue;
-      }
-      long d = x[b] - x[0];
-      int len = 2;
-      while (len < m && x[len * b] - x[(len - 1) * b] == d) {
-        len++;
-      }
-      arith[i] = len;
-    }
-    final boolean unitStride = n == 1 || x[1] - x[0] == 1;
-
-    CutProgram.Plan plan = CutProgram.solve(new CutProgram.Structure() {
-      @Override
-      public int cuts() {
-        return k;
-      }
-
-      @Override
-      public long cut(int i) {
-        return p[i];
-      }
-
-      @Override
-      public boolean vec(int i, int j) {
-        return p[j] / p[i] <= arith[i];
-      }
-
-      @Override
-      public boolean con(int j) {
-        return unitStride && arith[0] >= p[j];
-      }
-    }, x[0] != 0, model);
-
-    long x0 = x[0];
-    List<CutProgram.Level> levels = plan.levels();
-    TypePath path = TypePath.con(plan.leaf());
-    for (int l = levels.size() - 1; l >= 0; l--) {
-      CutProgram.Level lv = levels.get(l);
-      int b = (int) lv.lower();
-      int count = (int) lv.count();
-      if (lv.kind() == TypePath.Kind.VEC) {
-        path = new TypePath.Vec(count, x[b] - x0, path);
-      } else {
-        long[] ix = new long[count];
-        long shift = l == plan.offsetCarrier() ? 0 : x0;
-        for (int t = 0; t < count; t++) {
-          ix[t] = x[t * b] - shift;
+        int[] out = new int[cuts.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = cuts.get(i);
         }
-        path = new TypePath.Idx(ix, path);
-      }
+        return out;
     }
-    if (plan.extraOffsetNode()) {
-      path = new TypePath.Idx(new long[] {x0}, path);
+
+    // ---------------------------------------------------------------- the optimum
+
+    /** The least-cost path describing x under model (see the class documentation). */
+    static TypePath optimal(long[] x, CostModel model) {
+        final int n = x.length;
+        final int[] p = cutPoints(x);
+        final int k = p.length;
+
+        // Longest arithmetic prefix (in elements) of x[0], x[b], x[2b], … for each cut b.
+        final int[] arith = new int[k];
+        for (int i = 0; i < k; i++) {
+            int b = p[i];
+            int m = n / b;
+            if (m == 1) {
+                arith[i] = 1;
+                continue;
+            }
+            long d = x[b] - x[0];
+            int len = 2;
+            while (len < m && x[len * b] - x[(len - 1) * b] == d) {
+                len++;
+            }
+            arith[i] = len;
+        }
+        final boolean unitStride = n == 1 || x[1] - x[0] == 1;
+
+        CutProgram.Plan plan = CutProgram.solve(
+                new CutProgram.Structure() {
+                    @Override
+                    public int cuts() {
+                        return k;
+                    }
+
+                    @Override
+                    public long cut(int i) {
+                        return p[i];
+                    }
+
+                    @Override
+                    public boolean vec(int i, int j) {
+                        return p[j] / p[i] <= arith[i];
+                    }
+
+                    @Override
+                    public boolean con(int j) {
+                        return unitStride && arith[0] >= p[j];
+                    }
+                },
+                x[0] != 0,
+                model);
+
+        long x0 = x[0];
+        List<CutProgram.Level> levels = plan.levels();
+        TypePath path = TypePath.con(plan.leaf());
+        for (int l = levels.size() - 1; l >= 0; l--) {
+            CutProgram.Level lv = levels.get(l);
+            int b = (int) lv.lower();
+            int count = (int) lv.count();
+            if (lv.kind() == TypePath.Kind.VEC) {
+                path = new TypePath.Vec(count, x[b] - x0, path);
+            } else {
+                long[] ix = new long[count];
+                long shift = l == plan.offsetCarrier() ? 0 : x0;
+                for (int t = 0; t < count; t++) {
+                    ix[t] = x[t * b] - shift;
+                }
+                path = new TypePath.Idx(ix, path);
+            }
+        }
+        if (plan.extraOffsetNode()) {
+            path = new TypePath.Idx(new long[] {x0}, path);
+        }
+        return path;
     }
-    return path;
-  }
 }

@@ -17,18 +17,19 @@ import dev.layout.notation.LayoutPrinter;
  * }</pre>
  */
 public final class Shipping {
-  private Shipping() {}
+    private Shipping() {}
 
-  /**
-   * The normalized notation of {@code type} if it is strictly shorter than the type's own, else the
-   * type's own notation (then {@code bytesAfter == bytesBefore} and {@code costAfter ==
-   * costBefore}).
-   */
-  public static Normalizer.Shipment smallest(Normalizer normalizer, Datatype type) {
-    Normalizer.Shipment s = normalizer.ship(type);
-    if (s.bytesAfter() < s.bytesBefore()) {
-      return s;
+    /**
+     * The normalized notation of {@code type} if it is strictly shorter than the type's own, else the
+     * type's own notation (then {@code bytesAfter == bytesBefore} and {@code costAfter ==
+     * costBefore}).
+     */
+    public static Normalizer.Shipment smallest(Normalizer normalizer, Datatype type) {
+        Normalizer.Shipment s = normalizer.ship(type);
+        if (s.bytesAfter() < s.bytesBefore()) {
+            return s;
+        }
+        return new Normalizer.Shipment(
+                LayoutPrinter.print(type), s.bytesBefore(), s.bytesBefore(), s.costBefore(), s.costBefore());
     }
-    return new Normalizer.Shipment(LayoutPrinter.print(type), s.bytesBefore(), s.bytesBefore(), s.costBefore(), s.costBefore());
-  }
 }

@@ -15,41 +15,48 @@ import org.junit.jupiter.api.Test;
  * commands outside cli packages or misnamed), and each rule names the offending class.
  */
 class ArchitectureRulesTest {
-  static final JavaClasses FIXTURE = new ClassFileImporter().importPackages("dev.layout.architecture.fixture");
+    static final JavaClasses FIXTURE = new ClassFileImporter().importPackages("dev.layout.architecture.fixture");
 
-  @Test
-  void anImportOfAnotherPackagesInternalsFails() {
-    EvaluationResult r = ModuleRules.internalsUsedOnlyBy(
-        "dev.layout.architecture.fixture.owner.kernel..", "dev.layout.architecture.fixture.owner..").evaluate(FIXTURE);
-    assertThat(r.hasViolation()).isTrue();
-    assertThat(r.getFailureReport().getDetails()).anySatisfy(d -> assertThat(d).contains("fixture.outside.Intruder"));
-    assertThat(r.getFailureReport().getDetails()).noneSatisfy(d -> assertThat(d).contains("fixture.owner.Engine"));
-  }
+    @Test
+    void anImportOfAnotherPackagesInternalsFails() {
+        EvaluationResult r = ModuleRules.internalsUsedOnlyBy(
+                        "dev.layout.architecture.fixture.owner.kernel..", "dev.layout.architecture.fixture.owner..")
+                .evaluate(FIXTURE);
+        assertThat(r.hasViolation()).isTrue();
+        assertThat(r.getFailureReport().getDetails())
+                .anySatisfy(d -> assertThat(d).contains("fixture.outside.Intruder"));
+        assertThat(r.getFailureReport().getDetails())
+                .noneSatisfy(d -> assertThat(d).contains("fixture.owner.Engine"));
+    }
 
-  @Test
-  void aPackageCycleFails() {
-    EvaluationResult r = ModuleRules.noCycles().evaluate(FIXTURE);
-    assertThat(r.hasViolation()).isTrue();
-    assertThat(r.getFailureReport().toString()).contains("fixture.cycle.a.A").contains("fixture.cycle.b.B");
-  }
+    @Test
+    void aPackageCycleFails() {
+        EvaluationResult r = ModuleRules.noCycles().evaluate(FIXTURE);
+        assertThat(r.hasViolation()).isTrue();
+        assertThat(r.getFailureReport().toString())
+                .contains("fixture.cycle.a.A")
+                .contains("fixture.cycle.b.B");
+    }
 
-  @Test
-  void anEdgeNotAllowedFails() {
-    Map<String, Set<String>> edges = Map.of("cycle.a", Set.of(), "cycle.b", Set.of("cycle.a"));
-    var rules = ModuleRules.edges("dev.layout.architecture.fixture", edges);
-    assertThat(rules).anySatisfy(rule -> {
-      EvaluationResult r = rule.evaluate(FIXTURE);
-      assertThat(r.hasViolation()).isTrue();
-      assertThat(r.getFailureReport().toString()).contains("fixture.cycle.a.A").contains("fixture.cycle.b.B");
-    });
-  }
+    @Test
+    void anEdgeNotAllowedFails() {
+        Map<String, Set<String>> edges = Map.of("cycle.a", Set.of(), "cycle.b", Set.of("cycle.a"));
+        var rules = ModuleRules.edges("dev.layout.architecture.fixture", edges);
+        assertThat(rules).anySatisfy(rule -> {
+            EvaluationResult r = rule.evaluate(FIXTURE);
+            assertThat(r.hasViolation()).isTrue();
+            assertThat(r.getFailureReport().toString())
+                    .contains("fixture.cycle.a.A")
+                    .contains("fixture.cycle.b.B");
+        });
+    }
 
-  @Test
-  void commandsOutsideCliPackagesOrMisnamedFail() {
-    EvaluationResult r = ModuleRules.commandsInCliPackages().evaluate(FIXTURE);
-    assertThat(r.hasViolation()).isTrue();
-    assertThat(r.getFailureReport().getDetails())
-        .anySatisfy(d -> assertThat(d).contains("fixture.misplaced.StrayCommand"))
-        .anySatisfy(d -> assertThat(d).contains("fixture.cli.Helper"));
-  }
+    @Test
+    void commandsOutsideCliPackagesOrMisnamedFail() {
+        EvaluationResult r = ModuleRules.commandsInCliPackages().evaluate(FIXTURE);
+        assertThat(r.hasViolation()).isTrue();
+        assertThat(r.getFailureReport().getDetails())
+                .anySatisfy(d -> assertThat(d).contains("fixture.misplaced.StrayCommand"))
+                .anySatisfy(d -> assertThat(d).contains("fixture.cli.Helper"));
+    }
 }

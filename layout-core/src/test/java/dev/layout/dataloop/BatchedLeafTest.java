@@ -18,95 +18,98 @@ import org.junit.jupiter.params.provider.MethodSource;
  * unpack and external32 equal to the naive type-map interpreter.
  */
 class BatchedLeafTest {
-  static List<Datatype> types() {
-    long[] ones = new long[64];
-    long[] disp = new long[64];
-    int[] pat = {0, 1, 3, 6};
-    for (int j = 0; j < 64; j++) {
-      ones[j] = 1;
-      disp[j] = 8L * (j / 4) + pat[j % 4];
-    }
-    long[] rec = new long[40];
-    for (int j = 0; j < 40; j++) {
-      rec[j] = (j * 7) % 41;
-    }
-    return List.of(
-        Datatype.indexed(ones, disp, dev.layout.datatype.Primitive.FLOAT32),
-        Datatype.indexed(ones, disp, dev.layout.datatype.Primitive.FLOAT64),
-        Datatype.resized(0, 8 * 16 * 4, Datatype.indexed(ones, disp, dev.layout.datatype.Primitive.FLOAT32)),
-        Datatype.indexedBlock(1, rec, t("resized(0, 96, struct([3,1,1], [0,72,88], [float64,float64,int32]))")),
-        Datatype.indexedBlock(2, rec, t("resized(0, 48, struct([3,1], [0,40], [float64,int16]))")),
-        t("indexed_block(1, [0,2,10,12,20,22,30,32], float64)"),
-        t("indexed_block(3, [0,5,9,14,18,23], int32)"),
-        t("hvector(5, 1, 400, vector(6, 1, 3, float64))"),
-        t("hvector(24, 1, 8, hvector(3, 1, 4000, hvector(2, 1, 900, vector(4, 1, 24, float64))))"),
-        t("resized(0, 16, vector(5, 1, 7, contig(2, float64)))"),
-        t("indexed([2,1,3], [0,9,20], resized(0, 12, float32))"),
-        t("indexed_block(1, [7,3,11,0], resized(0, 40, struct([2,1], [0,24], [float64,byte])))"),
-        // word patterns: an int before a long, 12-byte blocks, overlapping blocks (no word kernel)
-        t("indexed_block(1, [5,1,9], resized(0, 40, struct([1,1,1], [0,8,20], [int32,float64,int32])))"),
-        t("indexed_block(1, [2,0,3], resized(0, 48, struct([3,2], [0,16], [int32,float64])))"),
-        t("indexed([2,2,2,2], [0,1,10,11], float64)"),
-        // planes (three strided levels per kernel call): 4-, 16-byte blocks, negative strides
-        t("hvector(3, 1, -700, hvector(4, 1, 200, vector(3, 1, 5, float32)))"),
-        t("hvector(2, 1, 1000, hvector(3, 1, 300, vector(4, 1, 2, contig(2, float64))))"),
-        t("hvector(2, 1, 3000, hvector(3, 1, -900, hvector(2, 1, 300, vector(3, 1, 4, int16))))"));
-  }
-
-  private static Datatype t(String s) {
-    return LayoutParser.parse(s);
-  }
-
-  @ParameterizedTest
-  @MethodSource("types")
-  void equalsTypeMapInterpreter(Datatype t) {
-    for (int count = 1; count <= 3; count++) {
-      Buffers b = Buffers.around(t, count, 3, 11 + count);
-      byte[] expect = TypeMaps.naivePack(t, count, b.bytes(), b.origin(), false);
-      assertThat(Packing.pack(t, count, b.bytes(), b.origin())).as(t + " x" + count).isEqualTo(expect);
-      assertThat(Packing.packExternal32(t, count, b.bytes(), b.origin())).as(t + " x" + count + " external32")
-          .isEqualTo(TypeMaps.naivePack(t, count, b.bytes(), b.origin(), true));
-
-      // Chunked, with a reused segment, in random-sized pieces.
-      Segment s = Segment.of(t, count, Memory.ofArray(b.bytes()), b.origin());
-      Random r = new Random(count);
-      for (int round = 0; round < 3; round++) {
-        s.seek(0);
-        byte[] got = new byte[expect.length];
-        while (s.remaining() > 0) {
-          long at = s.position();
-          s.pack(Memory.ofArray(got), at, 1 + r.nextInt(Math.max(1, expect.length / 4)));
+    static List<Datatype> types() {
+        long[] ones = new long[64];
+        long[] disp = new long[64];
+        int[] pat = {0, 1, 3, 6};
+        for (int j = 0; j < 64; j++) {
+            ones[j] = 1;
+            disp[j] = 8L * (j / 4) + pat[j % 4];
         }
-        assertThat(got).as(t + " x" + count + " chunked").isEqualTo(expect);
-      }
-
-      // Unpack into a zeroed copy, then pack again: same stream, and bytes outside the map untouched.
-      byte[] back = new byte[b.bytes().length];
-      Packing.unpack(t, count, expect, back, b.origin());
-      assertThat(Packing.pack(t, count, back, b.origin())).isEqualTo(expect);
-      Segment u = Segment.of(t, count, Memory.ofArray(back), b.origin());
-      byte[] back2 = new byte[b.bytes().length];
-      Segment u2 = Segment.of(t, count, Memory.ofArray(back2), b.origin());
-      while (u2.remaining() > 0) {
-        long at = u2.position();
-        u2.unpack(Memory.ofArray(expect), at, 1 + r.nextInt(Math.max(1, expect.length / 3)));
-      }
-      assertThat(back2).isEqualTo(back);
-      assertThat(u.byteSize()).isEqualTo(expect.length);
+        long[] rec = new long[40];
+        for (int j = 0; j < 40; j++) {
+            rec[j] = (j * 7) % 41;
+        }
+        return List.of(
+                Datatype.indexed(ones, disp, dev.layout.datatype.Primitive.FLOAT32),
+                Datatype.indexed(ones, disp, dev.layout.datatype.Primitive.FLOAT64),
+                Datatype.resized(0, 8 * 16 * 4, Datatype.indexed(ones, disp, dev.layout.datatype.Primitive.FLOAT32)),
+                Datatype.indexedBlock(1, rec, t("resized(0, 96, struct([3,1,1], [0,72,88], [float64,float64,int32]))")),
+                Datatype.indexedBlock(2, rec, t("resized(0, 48, struct([3,1], [0,40], [float64,int16]))")),
+                t("indexed_block(1, [0,2,10,12,20,22,30,32], float64)"),
+                t("indexed_block(3, [0,5,9,14,18,23], int32)"),
+                t("hvector(5, 1, 400, vector(6, 1, 3, float64))"),
+                t("hvector(24, 1, 8, hvector(3, 1, 4000, hvector(2, 1, 900, vector(4, 1, 24, float64))))"),
+                t("resized(0, 16, vector(5, 1, 7, contig(2, float64)))"),
+                t("indexed([2,1,3], [0,9,20], resized(0, 12, float32))"),
+                t("indexed_block(1, [7,3,11,0], resized(0, 40, struct([2,1], [0,24], [float64,byte])))"),
+                // word patterns: an int before a long, 12-byte blocks, overlapping blocks (no word kernel)
+                t("indexed_block(1, [5,1,9], resized(0, 40, struct([1,1,1], [0,8,20], [int32,float64,int32])))"),
+                t("indexed_block(1, [2,0,3], resized(0, 48, struct([3,2], [0,16], [int32,float64])))"),
+                t("indexed([2,2,2,2], [0,1,10,11], float64)"),
+                // planes (three strided levels per kernel call): 4-, 16-byte blocks, negative strides
+                t("hvector(3, 1, -700, hvector(4, 1, 200, vector(3, 1, 5, float32)))"),
+                t("hvector(2, 1, 1000, hvector(3, 1, 300, vector(4, 1, 2, contig(2, float64))))"),
+                t("hvector(2, 1, 3000, hvector(3, 1, -900, hvector(2, 1, 300, vector(3, 1, 4, int16))))"));
     }
-  }
 
-  @org.junit.jupiter.api.Test
-  void indexedTestPatternBecomesAVectorOfASmallLeaf() {
-    Datatype t = types().get(0);
-    Dataloop d = Segment.layout(t, 1).dataloop();
-    assertThat(d.kind()).isEqualTo(Dataloop.Kind.VECTOR);
-    assertThat(d.isLeaf()).isFalse();
-    assertThat(d.blockCount()).isEqualTo(16);
-    assertThat(d.toTreeString()).contains("indexed leaf(blocks=3");
-    // A count of it whose extent is whole periods extends the vector.
-    Dataloop d3 = Segment.layout(types().get(2), 3).dataloop();
-    assertThat(d3.kind()).isEqualTo(Dataloop.Kind.VECTOR);
-    assertThat(d3.blockCount()).isEqualTo(48);
-  }
+    private static Datatype t(String s) {
+        return LayoutParser.parse(s);
+    }
+
+    @ParameterizedTest
+    @MethodSource("types")
+    void equalsTypeMapInterpreter(Datatype t) {
+        for (int count = 1; count <= 3; count++) {
+            Buffers b = Buffers.around(t, count, 3, 11 + count);
+            byte[] expect = TypeMaps.naivePack(t, count, b.bytes(), b.origin(), false);
+            assertThat(Packing.pack(t, count, b.bytes(), b.origin()))
+                    .as(t + " x" + count)
+                    .isEqualTo(expect);
+            assertThat(Packing.packExternal32(t, count, b.bytes(), b.origin()))
+                    .as(t + " x" + count + " external32")
+                    .isEqualTo(TypeMaps.naivePack(t, count, b.bytes(), b.origin(), true));
+
+            // Chunked, with a reused segment, in random-sized pieces.
+            Segment s = Segment.of(t, count, Memory.ofArray(b.bytes()), b.origin());
+            Random r = new Random(count);
+            for (int round = 0; round < 3; round++) {
+                s.seek(0);
+                byte[] got = new byte[expect.length];
+                while (s.remaining() > 0) {
+                    long at = s.position();
+                    s.pack(Memory.ofArray(got), at, 1 + r.nextInt(Math.max(1, expect.length / 4)));
+                }
+                assertThat(got).as(t + " x" + count + " chunked").isEqualTo(expect);
+            }
+
+            // Unpack into a zeroed copy, then pack again: same stream, and bytes outside the map untouched.
+            byte[] back = new byte[b.bytes().length];
+            Packing.unpack(t, count, expect, back, b.origin());
+            assertThat(Packing.pack(t, count, back, b.origin())).isEqualTo(expect);
+            Segment u = Segment.of(t, count, Memory.ofArray(back), b.origin());
+            byte[] back2 = new byte[b.bytes().length];
+            Segment u2 = Segment.of(t, count, Memory.ofArray(back2), b.origin());
+            while (u2.remaining() > 0) {
+                long at = u2.position();
+                u2.unpack(Memory.ofArray(expect), at, 1 + r.nextInt(Math.max(1, expect.length / 3)));
+            }
+            assertThat(back2).isEqualTo(back);
+            assertThat(u.byteSize()).isEqualTo(expect.length);
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void indexedTestPatternBecomesAVectorOfASmallLeaf() {
+        Datatype t = types().get(0);
+        Dataloop d = Segment.layout(t, 1).dataloop();
+        assertThat(d.kind()).isEqualTo(Dataloop.Kind.VECTOR);
+        assertThat(d.isLeaf()).isFalse();
+        assertThat(d.blockCount()).isEqualTo(16);
+        assertThat(d.toTreeString()).contains("indexed leaf(blocks=3");
+        // A count of it whose extent is whole periods extends the vector.
+        Dataloop d3 = Segment.layout(types().get(2), 3).dataloop();
+        assertThat(d3.kind()).isEqualTo(Dataloop.Kind.VECTOR);
+        assertThat(d3.blockCount()).isEqualTo(48);
+    }
 }

@@ -13,98 +13,112 @@ import org.junit.jupiter.api.Test;
 
 /** The laws of the cost model the plan picks kernels by, and the choices they imply for familiar shapes. */
 class KernelCostPropertyTest {
-  private static Dataloop leaf(Datatype t) {
-    return DataloopCompiler.compileCount(t, 1, Representation.NATIVE);
-  }
-
-  /** The first vector of vector leaves in {@code t}'s dataloop. */
-  private static Dataloop planes(Datatype t) {
-    for (Dataloop d = leaf(t); d != null; d = d.child) {
-      if (d.kind == Dataloop.Kind.VECTOR && !d.leaf && d.blocklen == 1 && d.child.leaf && d.child.kind == Dataloop.Kind.VECTOR) {
-        return d;
-      }
+    private static Dataloop leaf(Datatype t) {
+        return DataloopCompiler.compileCount(t, 1, Representation.NATIVE);
     }
-    throw new AssertionError("no planes in " + leaf(t));
-  }
 
-  @Property
-  void everyCostGrowsWithTheCount(@ForAll("kinds") Kind kind, @ForAll @LongRange(min = 0, max = 1 << 20) long n,
-      @ForAll @IntRange(min = 1, max = 4096) int width, @ForAll @IntRange(min = 0, max = 4096) int gap, @ForAll boolean listed,
-      @ForAll @IntRange(min = 0, max = 32) int words) {
-    double a = KernelCost.cost(kind, n, 1, 4, width, width + gap, listed, words);
-    double b = KernelCost.cost(kind, n + 1, 1, 4, width, width + gap, listed, words);
-    assertThat(b).isGreaterThanOrEqualTo(a);
-    if (a < Double.POSITIVE_INFINITY) {
-      assertThat(b).as("%s, %d blocks of %d", kind, n, width).isGreaterThan(a);
+    /** The first vector of vector leaves in {@code t}'s dataloop. */
+    private static Dataloop planes(Datatype t) {
+        for (Dataloop d = leaf(t); d != null; d = d.child) {
+            if (d.kind == Dataloop.Kind.VECTOR
+                    && !d.leaf
+                    && d.blocklen == 1
+                    && d.child.leaf
+                    && d.child.kind == Dataloop.Kind.VECTOR) {
+                return d;
+            }
+        }
+        throw new AssertionError("no planes in " + leaf(t));
     }
-  }
 
-  @net.jqwik.api.Provide
-  net.jqwik.api.Arbitrary<Kind> kinds() {
-    return net.jqwik.api.Arbitraries.of(Kind.values());
-  }
-
-  @Property
-  void aGeneratedKernelOnceCheaperStaysCheaperForMoreBlocks(@ForAll @IntRange(min = 1, max = 63) int width,
-      @ForAll @IntRange(min = 1, max = 512) int gap, @ForAll @LongRange(min = 1, max = 1 << 16) long n) {
-    Dataloop d = leaf(Datatype.vector(2, width, width + gap, Primitive.BYTE));
-    if (KernelCost.vectorLeaf(d, n) == Kind.STRIP) {
-      assertThat(KernelCost.vectorLeaf(d, 2 * n)).isEqualTo(Kind.STRIP);
+    @Property
+    void everyCostGrowsWithTheCount(
+            @ForAll("kinds") Kind kind,
+            @ForAll @LongRange(min = 0, max = 1 << 20) long n,
+            @ForAll @IntRange(min = 1, max = 4096) int width,
+            @ForAll @IntRange(min = 0, max = 4096) int gap,
+            @ForAll boolean listed,
+            @ForAll @IntRange(min = 0, max = 32) int words) {
+        double a = KernelCost.cost(kind, n, 1, 4, width, width + gap, listed, words);
+        double b = KernelCost.cost(kind, n + 1, 1, 4, width, width + gap, listed, words);
+        assertThat(b).isGreaterThanOrEqualTo(a);
+        if (a < Double.POSITIVE_INFINITY) {
+            assertThat(b).as("%s, %d blocks of %d", kind, n, width).isGreaterThan(a);
+        }
     }
-    // and every width under 64 has a count from which the generated strip wins
-    assertThat(KernelCost.vectorLeaf(d, 1 << 20)).isEqualTo(Kind.STRIP);
-  }
 
-  @Property
-  void aContiguousShapeIsOneRun(@ForAll @IntRange(min = 1, max = 4096) int width, @ForAll @LongRange(min = 1, max = 1 << 20) long n) {
-    Dataloop d = leaf(Datatype.vector(2, width, width + 1, Primitive.BYTE));
-    assertThat(KernelCost.vectorLeaf(d, n)).isNotEqualTo(Kind.RUN);
-    long bytes = n * width;
-    // The cheapest, too, except for runs of 64 to 255 bytes, which blocks of up to 32 bytes move in
-    // fewer cycles as word moves than the bulk copy a run of that size is.
-    if (bytes < 64 || bytes >= 256) {
-      for (Kind k : Kind.values()) {
-        assertThat(KernelCost.cost(Kind.RUN, n, 1, 1, width, width, false, 0)).as("%s, %d blocks of %d", k, n, width)
-            .isLessThanOrEqualTo(KernelCost.cost(k, n, 1, 1, width, width, false, 0));
-      }
+    @net.jqwik.api.Provide
+    net.jqwik.api.Arbitrary<Kind> kinds() {
+        return net.jqwik.api.Arbitraries.of(Kind.values());
     }
-    assertThat(KernelCost.cost(Kind.RUN, n, 1, 1, width, width + 1, false, 0)).isInfinite();
-  }
 
-  @Test
-  void fewBlocksKeepTheGenericLoopsManyGetGeneratedCode() {
-    Dataloop floats = leaf(Datatype.vector(2, 1, 2, Primitive.FLOAT32));
-    assertThat(KernelCost.vectorLeaf(floats, 8)).isEqualTo(Kind.STRIDED);
-    assertThat(KernelCost.vectorLeaf(floats, 32)).isEqualTo(Kind.STRIDED);
-    assertThat(KernelCost.vectorLeaf(floats, 33)).isEqualTo(Kind.STRIP);
-    // 24-byte blocks waste a move a block in the generic loops (four overlapping moves, three exact): generated sooner
-    Dataloop triples = leaf(Datatype.vector(2, 3, 4, Primitive.FLOAT64));
-    assertThat(KernelCost.vectorLeaf(triples, 17)).isEqualTo(Kind.STRIP);
-    assertThat(KernelCost.vectorLeaf(triples, 16)).isEqualTo(Kind.STRIDED);
-    // 64-byte blocks are eight word moves; from about 160 bytes a block is a bulk copy, whatever the count
-    Dataloop lines = leaf(Datatype.vector(2, 8, 9, Primitive.FLOAT64));
-    assertThat(KernelCost.vectorLeaf(lines, 1 << 20)).isEqualTo(Kind.STRIP);
-    Dataloop pages = leaf(Datatype.vector(2, 20, 21, Primitive.FLOAT64));
-    assertThat(KernelCost.vectorLeaf(pages, 1 << 20)).isEqualTo(Kind.STRIDED);
-  }
+    @Property
+    void aGeneratedKernelOnceCheaperStaysCheaperForMoreBlocks(
+            @ForAll @IntRange(min = 1, max = 63) int width,
+            @ForAll @IntRange(min = 1, max = 512) int gap,
+            @ForAll @LongRange(min = 1, max = 1 << 16) long n) {
+        Dataloop d = leaf(Datatype.vector(2, width, width + gap, Primitive.BYTE));
+        if (KernelCost.vectorLeaf(d, n) == Kind.STRIP) {
+            assertThat(KernelCost.vectorLeaf(d, 2 * n)).isEqualTo(Kind.STRIP);
+        }
+        // and every width under 64 has a count from which the generated strip wins
+        assertThat(KernelCost.vectorLeaf(d, 1 << 20)).isEqualTo(Kind.STRIP);
+    }
 
-  @Test
-  void planesAreGeneratedWhileARowFitsOneBody() {
-    // Flash I/O's 8 x 8 doubles of a block's interior: planes
-    Dataloop flash = planes(Datatype.hvector(8, 1, 3072, Datatype.vector(8, 1, 24, Primitive.FLOAT64)));
-    assertThat(KernelCost.planes(flash, 1)).isEqualTo(Kind.PLANES);
-    // rows of 40 doubles are more moves than one generated body holds: the strided loops
-    Dataloop wide = planes(Datatype.hvector(8, 1, 4096, Datatype.vector(40, 1, 3, Primitive.FLOAT64)));
-    assertThat(KernelCost.planes(wide, 1)).isEqualTo(Kind.ROWS);
-  }
+    @Property
+    void aContiguousShapeIsOneRun(
+            @ForAll @IntRange(min = 1, max = 4096) int width, @ForAll @LongRange(min = 1, max = 1 << 20) long n) {
+        Dataloop d = leaf(Datatype.vector(2, width, width + 1, Primitive.BYTE));
+        assertThat(KernelCost.vectorLeaf(d, n)).isNotEqualTo(Kind.RUN);
+        long bytes = n * width;
+        // The cheapest, too, except for runs of 64 to 255 bytes, which blocks of up to 32 bytes move in
+        // fewer cycles as word moves than the bulk copy a run of that size is.
+        if (bytes < 64 || bytes >= 256) {
+            for (Kind k : Kind.values()) {
+                assertThat(KernelCost.cost(Kind.RUN, n, 1, 1, width, width, false, 0))
+                        .as("%s, %d blocks of %d", k, n, width)
+                        .isLessThanOrEqualTo(KernelCost.cost(k, n, 1, 1, width, width, false, 0));
+            }
+        }
+        assertThat(KernelCost.cost(Kind.RUN, n, 1, 1, width, width + 1, false, 0))
+                .isInfinite();
+    }
 
-  @Test
-  void recordsBecomeWordMovesWhenRepeatedOften() {
-    // a record of three doubles and an int at listed offsets
-    Datatype atom = Datatype.indexed(new long[] {3, 1}, new long[] {0, 10}, Primitive.FLOAT64);
-    Dataloop d = leaf(atom);
-    assertThat(d.words).isNotNull();
-    assertThat(KernelCost.records(d, 1)).isEqualTo(Kind.RECORDS);
-    assertThat(KernelCost.records(d, 1000)).isEqualTo(Kind.WORDS);
-  }
+    @Test
+    void fewBlocksKeepTheGenericLoopsManyGetGeneratedCode() {
+        Dataloop floats = leaf(Datatype.vector(2, 1, 2, Primitive.FLOAT32));
+        assertThat(KernelCost.vectorLeaf(floats, 8)).isEqualTo(Kind.STRIDED);
+        assertThat(KernelCost.vectorLeaf(floats, 32)).isEqualTo(Kind.STRIDED);
+        assertThat(KernelCost.vectorLeaf(floats, 33)).isEqualTo(Kind.STRIP);
+        // 24-byte blocks waste a move a block in the generic loops (four overlapping moves, three exact): generated
+        // sooner
+        Dataloop triples = leaf(Datatype.vector(2, 3, 4, Primitive.FLOAT64));
+        assertThat(KernelCost.vectorLeaf(triples, 17)).isEqualTo(Kind.STRIP);
+        assertThat(KernelCost.vectorLeaf(triples, 16)).isEqualTo(Kind.STRIDED);
+        // 64-byte blocks are eight word moves; from about 160 bytes a block is a bulk copy, whatever the count
+        Dataloop lines = leaf(Datatype.vector(2, 8, 9, Primitive.FLOAT64));
+        assertThat(KernelCost.vectorLeaf(lines, 1 << 20)).isEqualTo(Kind.STRIP);
+        Dataloop pages = leaf(Datatype.vector(2, 20, 21, Primitive.FLOAT64));
+        assertThat(KernelCost.vectorLeaf(pages, 1 << 20)).isEqualTo(Kind.STRIDED);
+    }
+
+    @Test
+    void planesAreGeneratedWhileARowFitsOneBody() {
+        // Flash I/O's 8 x 8 doubles of a block's interior: planes
+        Dataloop flash = planes(Datatype.hvector(8, 1, 3072, Datatype.vector(8, 1, 24, Primitive.FLOAT64)));
+        assertThat(KernelCost.planes(flash, 1)).isEqualTo(Kind.PLANES);
+        // rows of 40 doubles are more moves than one generated body holds: the strided loops
+        Dataloop wide = planes(Datatype.hvector(8, 1, 4096, Datatype.vector(40, 1, 3, Primitive.FLOAT64)));
+        assertThat(KernelCost.planes(wide, 1)).isEqualTo(Kind.ROWS);
+    }
+
+    @Test
+    void recordsBecomeWordMovesWhenRepeatedOften() {
+        // a record of three doubles and an int at listed offsets
+        Datatype atom = Datatype.indexed(new long[] {3, 1}, new long[] {0, 10}, Primitive.FLOAT64);
+        Dataloop d = leaf(atom);
+        assertThat(d.words).isNotNull();
+        assertThat(KernelCost.records(d, 1)).isEqualTo(Kind.RECORDS);
+        assertThat(KernelCost.records(d, 1000)).isEqualTo(Kind.WORDS);
+    }
 }

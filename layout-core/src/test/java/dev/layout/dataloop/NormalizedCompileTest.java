@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.layout.datatype.Datatype;
 import dev.layout.datatype.Indexed;
 import dev.layout.datatype.Primitive;
-import dev.layout.normalize.CostModel;
 import dev.layout.normalize.Normalizer;
 import dev.layout.testing.Buffers;
 import dev.layout.testing.TypeMaps;
@@ -20,156 +19,174 @@ import org.junit.jupiter.api.Test;
  */
 class NormalizedCompileTest {
 
-  /** Rows of 4 every-other float64 (64 bytes), at row starts z * 1024 + y * 80 bytes (8 x 8 rows), given as a list. */
-  static Datatype rowsAsList() {
-    long[] starts = new long[64];
-    for (int z = 0; z < 8; z++) {
-      for (int y = 0; y < 8; y++) {
-        starts[8 * z + y] = 1024L * z + 80L * y;
-      }
+    /** Rows of 4 every-other float64 (64 bytes), at row starts z * 1024 + y * 80 bytes (8 x 8 rows), given as a list. */
+    static Datatype rowsAsList() {
+        long[] starts = new long[64];
+        for (int z = 0; z < 8; z++) {
+            for (int y = 0; y < 8; y++) {
+                starts[8 * z + y] = 1024L * z + 80L * y;
+            }
+        }
+        return Datatype.hindexedBlock(1, starts, Datatype.vector(4, 1, 2, Primitive.FLOAT64));
     }
-    return Datatype.hindexedBlock(1, starts, Datatype.vector(4, 1, 2, Primitive.FLOAT64));
-  }
 
-  @Test
-  void listOfRowStartsCompilesToTheNestedVectorsTheCompilerAloneDidNotFind() {
-    Datatype t = rowsAsList();
-    // The compiler alone: a list of 64 row offsets (not evenly spaced: 8 rows 80 bytes apart, then
-    // a jump to the next 1024), one strided leaf per row.
-    Dataloop asGiven = DataloopCompiler.compileAsGiven(t, Representation.NATIVE);
-    assertThat(asGiven.kind()).isEqualTo(Dataloop.Kind.BLOCK_INDEXED);
-    assertThat(asGiven.blockCount()).isEqualTo(64);
+    @Test
+    void listOfRowStartsCompilesToTheNestedVectorsTheCompilerAloneDidNotFind() {
+        Datatype t = rowsAsList();
+        // The compiler alone: a list of 64 row offsets (not evenly spaced: 8 rows 80 bytes apart, then
+        // a jump to the next 1024), one strided leaf per row.
+        Dataloop asGiven = DataloopCompiler.compileAsGiven(t, Representation.NATIVE);
+        assertThat(asGiven.kind()).isEqualTo(Dataloop.Kind.BLOCK_INDEXED);
+        assertThat(asGiven.blockCount()).isEqualTo(64);
 
-    // Through the normalizer: vec(8, 1024, vec(8, 80, vec(4, 16, con(1)))), three vector levels
-    // that the walk hands to the engine's three-level strided kernel in one call.
-    Datatype compiled = DataloopCompiler.compiledDescription(t, Representation.NATIVE);
-    assertThat(compiled).isNotEqualTo(t);
-    assertThat(containsIndexed(compiled)).isFalse();
-    Dataloop d = DataloopCompiler.compile(t, Representation.NATIVE);
-    assertThat(d.toTreeString()).isEqualTo("""
+        // Through the normalizer: vec(8, 1024, vec(8, 80, vec(4, 16, con(1)))), three vector levels
+        // that the walk hands to the engine's three-level strided kernel in one call.
+        Datatype compiled = DataloopCompiler.compiledDescription(t, Representation.NATIVE);
+        assertThat(compiled).isNotEqualTo(t);
+        assertThat(containsIndexed(compiled)).isFalse();
+        Dataloop d = DataloopCompiler.compile(t, Representation.NATIVE);
+        assertThat(d.toTreeString()).isEqualTo("""
         vector(count=8, blocklen=1, stride=1024, ext=616, size=2048)
           vector(count=8, blocklen=1, stride=80, ext=56, size=256)
             vector leaf(count=4, blockBytes=8, stride=16, size=32)
         """);
-    assertPacksAsTheTypeMap(t, 2);
-  }
-
-  @Test
-  void irregularIndexedBlocksCompileToTheirElementListOfOneWidth() {
-    // Section 6: 5 blocks of 1 or 2 elements (7 elements < 2 * 5 list entries) become the list of
-    // their elements; the leaf moves one width instead of switching on each block's width.
-    Datatype t = Datatype.indexed(new long[] {2, 1, 1, 2, 1}, new long[] {0, 3, 6, 8, 12}, Primitive.FLOAT64);
-    Dataloop asGiven = DataloopCompiler.compileAsGiven(t, Representation.NATIVE);
-    assertThat(asGiven.kind()).isEqualTo(Dataloop.Kind.INDEXED);
-    assertThat(EngineNormalization.isFixedWidthLeaf(asGiven)).isFalse();
-
-    Dataloop d = DataloopCompiler.compile(t, Representation.NATIVE);
-    assertThat(d.isLeaf()).isTrue();
-    assertThat(d.kind()).isEqualTo(Dataloop.Kind.BLOCK_INDEXED);
-    assertThat(d.blockCount()).isEqualTo(7);
-    assertThat(DataloopCompiler.compiledDescription(t, Representation.NATIVE)).isNotEqualTo(t);
-    assertPacksAsTheTypeMap(t, 3);
-  }
-
-  @Test
-  void aFlatListOfEqualBlocksStaysOneGatherLeafWhereTheNormalizedFormIsALoopOfShortRows() {
-    // vec(3, 800 B, vec(20, 16 B, con(1))) given as a list of 60 float64: normalized, it is three
-    // rows of 20; the engine gathers the flat list faster than it walks short strided rows.
-    long[] disp = new long[60];
-    for (int a = 0; a < 3; a++) {
-      for (int b = 0; b < 20; b++) {
-        disp[20 * a + b] = 100L * a + 2L * b;
-      }
+        assertPacksAsTheTypeMap(t, 2);
     }
-    Datatype t = Datatype.indexedBlock(1, disp, Primitive.FLOAT64);
-    Datatype normalized = EngineNormalization.normalized(t);
-    assertThat(containsIndexed(normalized)).isFalse();
-    Dataloop n = DataloopCompiler.compileAsGiven(normalized, Representation.NATIVE);
-    assertThat(n.isLeaf()).isFalse();
 
-    Dataloop d = DataloopCompiler.compile(t, Representation.NATIVE);
-    assertThat(EngineNormalization.keepsDirect(d, n)).isTrue();
-    assertThat(d.isLeaf()).isTrue();
-    assertThat(d.kind()).isEqualTo(Dataloop.Kind.BLOCK_INDEXED);
-    assertThat(d.blockCount()).isEqualTo(60);
-    assertThat(DataloopCompiler.compiledDescription(t, Representation.NATIVE)).isSameAs(t);
-    assertPacksAsTheTypeMap(t, 2);
-  }
+    @Test
+    void irregularIndexedBlocksCompileToTheirElementListOfOneWidth() {
+        // Section 6: 5 blocks of 1 or 2 elements (7 elements < 2 * 5 list entries) become the list of
+        // their elements; the leaf moves one width instead of switching on each block's width.
+        Datatype t = Datatype.indexed(new long[] {2, 1, 1, 2, 1}, new long[] {0, 3, 6, 8, 12}, Primitive.FLOAT64);
+        Dataloop asGiven = DataloopCompiler.compileAsGiven(t, Representation.NATIVE);
+        assertThat(asGiven.kind()).isEqualTo(Dataloop.Kind.INDEXED);
+        assertThat(EngineNormalization.isFixedWidthLeaf(asGiven)).isFalse();
 
-  @Test
-  void vectorsOfShortVectorsAreNotTradedForAnIndexList() {
-    // Under the processing model alone, vec(100, 64, vec(2, 24, con(1))) is cheaper as a list of
-    // 200 displacements; the compiler's normalization may not grow the longest list (none here).
-    Datatype t = Datatype.hvector(100, 1, 64, Datatype.vector(2, 1, 3, Primitive.FLOAT64));
-    assertThat(containsIndexed(Normalizer.of(EngineNormalization.PROCESSING).normalize(t))).isTrue();
-
-    Datatype compiled = DataloopCompiler.compiledDescription(t, Representation.NATIVE);
-    assertThat(containsIndexed(compiled)).isFalse();
-    assertThat(DataloopCompiler.compile(t, Representation.NATIVE).toTreeString())
-        .isEqualTo(DataloopCompiler.compileAsGiven(t, Representation.NATIVE).toTreeString());
-    assertPacksAsTheTypeMap(t, 2);
-  }
-
-  @Test
-  void aListOfRecordsKeepsItsRecordPattern() {
-    // Atoms of four float64 fields (x, y, z at 0, 8, 16 and charge at 72): the list of 8 atoms over
-    // a 2-block record (held in registers by the word kernels), not one list of all 32 fields.
-    Datatype atom = Datatype.resized(0, 96, Datatype.struct(new long[] {1, 1, 1, 1}, new long[] {0, 8, 16, 72},
-        List.of(Primitive.FLOAT64, Primitive.FLOAT64, Primitive.FLOAT64, Primitive.FLOAT64)));
-    Datatype t = Datatype.indexedBlock(1, new long[] {1, 3, 4, 9, 10, 15, 21, 22}, atom);
-    assertThat(DataloopCompiler.compileAsGiven(Normalizer.of(EngineNormalization.PROCESSING).normalize(t), Representation.NATIVE).isLeaf())
-        .isTrue();
-
-    Dataloop d = DataloopCompiler.compile(t, Representation.NATIVE);
-    assertThat(d.kind()).isEqualTo(Dataloop.Kind.BLOCK_INDEXED);
-    assertThat(d.blockCount()).isEqualTo(8);
-    assertThat(d.toTreeString()).endsWith("  indexed leaf(blocks=2, size=32)\n");
-    assertPacksAsTheTypeMap(t, 1);
-  }
-
-  @Test
-  void descriptionsWithMoreListEntriesThanTheBoundAreCompiledAsGiven() {
-    int atBound = EngineNormalization.MAX_LIST_ENTRIES / 2; // indexed: lengths and displacements
-    Datatype within = irregularIndexed(atBound);
-    Datatype beyond = irregularIndexed(atBound + 1);
-    assertThat(DataloopCompiler.compiledDescription(within, Representation.NATIVE)).isNotEqualTo(within);
-    assertThat(DataloopCompiler.compile(within, Representation.NATIVE).kind()).isEqualTo(Dataloop.Kind.BLOCK_INDEXED);
-    assertThat(DataloopCompiler.compiledDescription(beyond, Representation.NATIVE)).isSameAs(beyond);
-    assertThat(DataloopCompiler.compile(beyond, Representation.NATIVE).kind()).isEqualTo(Dataloop.Kind.INDEXED);
-  }
-
-  @Test
-  void external32CompilesTheSameDescription() {
-    Datatype t = rowsAsList();
-    assertThat(DataloopCompiler.compiledDescription(t, Representation.EXTERNAL32))
-        .isEqualTo(DataloopCompiler.compiledDescription(t, Representation.NATIVE));
-    Buffers b = Buffers.around(t, 2, 3, 11);
-    assertThat(Packing.packExternal32(t, 2, b.bytes(), b.origin())).isEqualTo(TypeMaps.naivePack(t, 2, b.bytes(), b.origin(), true));
-  }
-
-  /** n blocks of 1 or 2 float64 with gaps of 1 to 3, drawn from a seeded generator. */
-  static Datatype irregularIndexed(int n) {
-    java.util.Random r = new java.util.Random(n);
-    long[] lens = new long[n];
-    long[] disp = new long[n];
-    long at = 0;
-    for (int i = 0; i < n; i++) {
-      lens[i] = 1 + r.nextInt(2);
-      disp[i] = at;
-      at += lens[i] + 1 + r.nextInt(3);
+        Dataloop d = DataloopCompiler.compile(t, Representation.NATIVE);
+        assertThat(d.isLeaf()).isTrue();
+        assertThat(d.kind()).isEqualTo(Dataloop.Kind.BLOCK_INDEXED);
+        assertThat(d.blockCount()).isEqualTo(7);
+        assertThat(DataloopCompiler.compiledDescription(t, Representation.NATIVE))
+                .isNotEqualTo(t);
+        assertPacksAsTheTypeMap(t, 3);
     }
-    return Datatype.indexed(lens, disp, Primitive.FLOAT64);
-  }
 
-  private static boolean containsIndexed(Datatype t) {
-    if (t instanceof Indexed) {
-      return true;
+    @Test
+    void aFlatListOfEqualBlocksStaysOneGatherLeafWhereTheNormalizedFormIsALoopOfShortRows() {
+        // vec(3, 800 B, vec(20, 16 B, con(1))) given as a list of 60 float64: normalized, it is three
+        // rows of 20; the engine gathers the flat list faster than it walks short strided rows.
+        long[] disp = new long[60];
+        for (int a = 0; a < 3; a++) {
+            for (int b = 0; b < 20; b++) {
+                disp[20 * a + b] = 100L * a + 2L * b;
+            }
+        }
+        Datatype t = Datatype.indexedBlock(1, disp, Primitive.FLOAT64);
+        Datatype normalized = EngineNormalization.normalized(t);
+        assertThat(containsIndexed(normalized)).isFalse();
+        Dataloop n = DataloopCompiler.compileAsGiven(normalized, Representation.NATIVE);
+        assertThat(n.isLeaf()).isFalse();
+
+        Dataloop d = DataloopCompiler.compile(t, Representation.NATIVE);
+        assertThat(EngineNormalization.keepsDirect(d, n)).isTrue();
+        assertThat(d.isLeaf()).isTrue();
+        assertThat(d.kind()).isEqualTo(Dataloop.Kind.BLOCK_INDEXED);
+        assertThat(d.blockCount()).isEqualTo(60);
+        assertThat(DataloopCompiler.compiledDescription(t, Representation.NATIVE))
+                .isSameAs(t);
+        assertPacksAsTheTypeMap(t, 2);
     }
-    return t instanceof dev.layout.datatype.DerivedType d && d.children().stream().anyMatch(NormalizedCompileTest::containsIndexed);
-  }
 
-  private static void assertPacksAsTheTypeMap(Datatype t, int count) {
-    Buffers b = Buffers.around(t, count, 3, 42);
-    assertThat(Packing.pack(t, count, b.bytes(), b.origin())).isEqualTo(TypeMaps.naivePack(t, count, b.bytes(), b.origin(), false));
-  }
+    @Test
+    void vectorsOfShortVectorsAreNotTradedForAnIndexList() {
+        // Under the processing model alone, vec(100, 64, vec(2, 24, con(1))) is cheaper as a list of
+        // 200 displacements; the compiler's normalization may not grow the longest list (none here).
+        Datatype t = Datatype.hvector(100, 1, 64, Datatype.vector(2, 1, 3, Primitive.FLOAT64));
+        assertThat(containsIndexed(Normalizer.of(EngineNormalization.PROCESSING).normalize(t)))
+                .isTrue();
+
+        Datatype compiled = DataloopCompiler.compiledDescription(t, Representation.NATIVE);
+        assertThat(containsIndexed(compiled)).isFalse();
+        assertThat(DataloopCompiler.compile(t, Representation.NATIVE).toTreeString())
+                .isEqualTo(DataloopCompiler.compileAsGiven(t, Representation.NATIVE)
+                        .toTreeString());
+        assertPacksAsTheTypeMap(t, 2);
+    }
+
+    @Test
+    void aListOfRecordsKeepsItsRecordPattern() {
+        // Atoms of four float64 fields (x, y, z at 0, 8, 16 and charge at 72): the list of 8 atoms over
+        // a 2-block record (held in registers by the word kernels), not one list of all 32 fields.
+        Datatype atom = Datatype.resized(
+                0,
+                96,
+                Datatype.struct(
+                        new long[] {1, 1, 1, 1},
+                        new long[] {0, 8, 16, 72},
+                        List.of(Primitive.FLOAT64, Primitive.FLOAT64, Primitive.FLOAT64, Primitive.FLOAT64)));
+        Datatype t = Datatype.indexedBlock(1, new long[] {1, 3, 4, 9, 10, 15, 21, 22}, atom);
+        assertThat(DataloopCompiler.compileAsGiven(
+                                Normalizer.of(EngineNormalization.PROCESSING).normalize(t), Representation.NATIVE)
+                        .isLeaf())
+                .isTrue();
+
+        Dataloop d = DataloopCompiler.compile(t, Representation.NATIVE);
+        assertThat(d.kind()).isEqualTo(Dataloop.Kind.BLOCK_INDEXED);
+        assertThat(d.blockCount()).isEqualTo(8);
+        assertThat(d.toTreeString()).endsWith("  indexed leaf(blocks=2, size=32)\n");
+        assertPacksAsTheTypeMap(t, 1);
+    }
+
+    @Test
+    void descriptionsWithMoreListEntriesThanTheBoundAreCompiledAsGiven() {
+        int atBound = EngineNormalization.MAX_LIST_ENTRIES / 2; // indexed: lengths and displacements
+        Datatype within = irregularIndexed(atBound);
+        Datatype beyond = irregularIndexed(atBound + 1);
+        assertThat(DataloopCompiler.compiledDescription(within, Representation.NATIVE))
+                .isNotEqualTo(within);
+        assertThat(DataloopCompiler.compile(within, Representation.NATIVE).kind())
+                .isEqualTo(Dataloop.Kind.BLOCK_INDEXED);
+        assertThat(DataloopCompiler.compiledDescription(beyond, Representation.NATIVE))
+                .isSameAs(beyond);
+        assertThat(DataloopCompiler.compile(beyond, Representation.NATIVE).kind())
+                .isEqualTo(Dataloop.Kind.INDEXED);
+    }
+
+    @Test
+    void external32CompilesTheSameDescription() {
+        Datatype t = rowsAsList();
+        assertThat(DataloopCompiler.compiledDescription(t, Representation.EXTERNAL32))
+                .isEqualTo(DataloopCompiler.compiledDescription(t, Representation.NATIVE));
+        Buffers b = Buffers.around(t, 2, 3, 11);
+        assertThat(Packing.packExternal32(t, 2, b.bytes(), b.origin()))
+                .isEqualTo(TypeMaps.naivePack(t, 2, b.bytes(), b.origin(), true));
+    }
+
+    /** n blocks of 1 or 2 float64 with gaps of 1 to 3, drawn from a seeded generator. */
+    static Datatype irregularIndexed(int n) {
+        java.util.Random r = new java.util.Random(n);
+        long[] lens = new long[n];
+        long[] disp = new long[n];
+        long at = 0;
+        for (int i = 0; i < n; i++) {
+            lens[i] = 1 + r.nextInt(2);
+            disp[i] = at;
+            at += lens[i] + 1 + r.nextInt(3);
+        }
+        return Datatype.indexed(lens, disp, Primitive.FLOAT64);
+    }
+
+    private static boolean containsIndexed(Datatype t) {
+        if (t instanceof Indexed) {
+            return true;
+        }
+        return t instanceof dev.layout.datatype.DerivedType d
+                && d.children().stream().anyMatch(NormalizedCompileTest::containsIndexed);
+    }
+
+    private static void assertPacksAsTheTypeMap(Datatype t, int count) {
+        Buffers b = Buffers.around(t, count, 3, 42);
+        assertThat(Packing.pack(t, count, b.bytes(), b.origin()))
+                .isEqualTo(TypeMaps.naivePack(t, count, b.bytes(), b.origin(), false));
+    }
 }

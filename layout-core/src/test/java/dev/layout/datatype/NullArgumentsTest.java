@@ -21,87 +21,90 @@ import org.junit.jupiter.params.provider.MethodSource;
  * message names the operation, never a failure deeper inside or a half-built object.
  */
 class NullArgumentsTest {
-  record Call(String name, Method method, Object target, int nullIndex) {
-    @Override
-    public String toString() {
-      return name;
+    record Call(String name, Method method, Object target, int nullIndex) {
+        @Override
+        public String toString() {
+            return name;
+        }
     }
-  }
 
-  static Stream<Call> calls() {
-    Segment segment = Segment.of(Primitive.INT32, 1, Memory.ofArray(new byte[8]), 0);
-    List<Call> out = new ArrayList<>();
-    for (Class<?> c : List.of(Datatype.class, Segment.class, Packing.class)) {
-      for (Method m : c.getDeclaredMethods()) {
-        if (!Modifier.isPublic(m.getModifiers())) {
-          continue;
+    static Stream<Call> calls() {
+        Segment segment = Segment.of(Primitive.INT32, 1, Memory.ofArray(new byte[8]), 0);
+        List<Call> out = new ArrayList<>();
+        for (Class<?> c : List.of(Datatype.class, Segment.class, Packing.class)) {
+            for (Method m : c.getDeclaredMethods()) {
+                if (!Modifier.isPublic(m.getModifiers())) {
+                    continue;
+                }
+                Object target = Modifier.isStatic(m.getModifiers()) ? null : segment;
+                if (target == null && !Modifier.isStatic(m.getModifiers())) {
+                    continue;
+                }
+                if (c == Datatype.class && !Modifier.isStatic(m.getModifiers())) {
+                    continue;
+                }
+                Class<?>[] p = m.getParameterTypes();
+                for (int i = 0; i < p.length; i++) {
+                    if (!p[i].isPrimitive()) {
+                        out.add(new Call(c.getSimpleName() + "." + m.getName() + " arg " + i, m, target, i));
+                    }
+                }
+            }
         }
-        Object target = Modifier.isStatic(m.getModifiers()) ? null : segment;
-        if (target == null && !Modifier.isStatic(m.getModifiers())) {
-          continue;
-        }
-        if (c == Datatype.class && !Modifier.isStatic(m.getModifiers())) {
-          continue;
-        }
-        Class<?>[] p = m.getParameterTypes();
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("calls")
+    void nullIsRejectedWithANamedNullPointerException(Call call) throws Exception {
+        Class<?>[] p = call.method().getParameterTypes();
+        Object[] args = new Object[p.length];
         for (int i = 0; i < p.length; i++) {
-          if (!p[i].isPrimitive()) {
-            out.add(new Call(c.getSimpleName() + "." + m.getName() + " arg " + i, m, target, i));
-          }
+            args[i] = i == call.nullIndex() ? null : sample(p[i]);
         }
-      }
+        try {
+            call.method().invoke(call.target(), args);
+            fail("accepted null: " + call);
+        } catch (InvocationTargetException e) {
+            assertThat(e.getCause()).as(call.toString()).isInstanceOf(NullPointerException.class);
+            assertThat(e.getCause().getMessage())
+                    .as(call.toString())
+                    .isNotBlank()
+                    .contains("null");
+        }
     }
-    return out.stream();
-  }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("calls")
-  void nullIsRejectedWithANamedNullPointerException(Call call) throws Exception {
-    Class<?>[] p = call.method().getParameterTypes();
-    Object[] args = new Object[p.length];
-    for (int i = 0; i < p.length; i++) {
-      args[i] = i == call.nullIndex() ? null : sample(p[i]);
+    private static Object sample(Class<?> type) {
+        if (type == long.class) {
+            return 1L;
+        }
+        if (type == int.class) {
+            return 1;
+        }
+        if (type == Datatype.class) {
+            return Primitive.INT32;
+        }
+        if (type == long[].class) {
+            return new long[] {1};
+        }
+        if (type == List.class) {
+            return List.of(Primitive.INT32);
+        }
+        if (type == Order.class) {
+            return Order.C;
+        }
+        if (type == Distribution[].class) {
+            return new Distribution[] {Distribution.BLOCK};
+        }
+        if (type == Memory.class) {
+            return Memory.ofArray(new byte[64]);
+        }
+        if (type == byte[].class) {
+            return new byte[64];
+        }
+        if (type == dev.layout.dataloop.LeafAction.class) {
+            return (dev.layout.dataloop.LeafAction) (o, l, s) -> {};
+        }
+        throw new AssertionError("no sample for " + type);
     }
-    try {
-      call.method().invoke(call.target(), args);
-      fail("accepted null: " + call);
-    } catch (InvocationTargetException e) {
-      assertThat(e.getCause()).as(call.toString()).isInstanceOf(NullPointerException.class);
-      assertThat(e.getCause().getMessage()).as(call.toString()).isNotBlank().contains("null");
-    }
-  }
-
-  private static Object sample(Class<?> type) {
-    if (type == long.class) {
-      return 1L;
-    }
-    if (type == int.class) {
-      return 1;
-    }
-    if (type == Datatype.class) {
-      return Primitive.INT32;
-    }
-    if (type == long[].class) {
-      return new long[] {1};
-    }
-    if (type == List.class) {
-      return List.of(Primitive.INT32);
-    }
-    if (type == Order.class) {
-      return Order.C;
-    }
-    if (type == Distribution[].class) {
-      return new Distribution[] {Distribution.BLOCK};
-    }
-    if (type == Memory.class) {
-      return Memory.ofArray(new byte[64]);
-    }
-    if (type == byte[].class) {
-      return new byte[64];
-    }
-    if (type == dev.layout.dataloop.LeafAction.class) {
-      return (dev.layout.dataloop.LeafAction) (o, l, s) -> {};
-    }
-    throw new AssertionError("no sample for " + type);
-  }
 }

@@ -13,16 +13,16 @@ import dev.layout.notation.LayoutParser;
  * Runs the committed corpus in every build; {@code JAZZER_FUZZ=1} fuzzes for real.
  */
 class NotationFuzzTest {
-  @FuzzTest(maxDuration = "2m")
-  void parse(FuzzedDataProvider data) {
-    String text = data.consumeRemainingAsString();
-    Datatype t;
-    try {
-      t = LayoutParser.parse(text);
-    } catch (IllegalArgumentException expected) {
-      assertThat(expected.getMessage()).isNotBlank();
-      return;
+    @FuzzTest(maxDuration = "2m")
+    void parse(FuzzedDataProvider data) {
+        String text = data.consumeRemainingAsString();
+        Datatype t;
+        try {
+            t = LayoutParser.parse(text);
+        } catch (IllegalArgumentException expected) {
+            assertThat(expected.getMessage()).isNotBlank();
+            return;
+        }
+        assertThat(LayoutParser.parse(t.toString())).isEqualTo(t);
     }
-    assertThat(LayoutParser.parse(t.toString())).isEqualTo(t);
-  }
 }

@@ -9,12 +9,12 @@ package dev.layout.collective;
  */
 public interface Block {
 
-  /** The number of bytes this block sends or expects. */
-  int byteSize();
+    /** The number of bytes this block sends or expects. */
+    int byteSize();
 
-  /** The block's bytes, read from its buffer (exactly {@link #byteSize()} of them). */
-  byte[] pack();
+    /** The block's bytes, read from its buffer (exactly {@link #byteSize()} of them). */
+    byte[] pack();
 
-  /** Writes {@code data} (exactly {@link #byteSize()} bytes) into the block's buffer. */
-  void unpack(byte[] data);
+    /** Writes {@code data} (exactly {@link #byteSize()} bytes) into the block's buffer. */
+    void unpack(byte[] data);
 }

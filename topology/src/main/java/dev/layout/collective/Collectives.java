@@ -50,576 +50,612 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class Collectives {
 
-  private final Communicator comm;
-  private final CollectiveChannel ch;
-  private final GraphSchedules schedules;
-  private final Barrier barrier;
-  private final Bcast bcast;
-  private final Gather gather;
-  private final Scatter scatter;
-  private final Reduce reduce;
-  private final Allreduce allreduce;
-  private final Allgather allgather;
-  private final Alltoall alltoall;
-  private final ReduceScatterBlock reduceScatterBlock;
-  private final Scan scan;
+    private final Communicator comm;
+    private final CollectiveChannel ch;
+    private final GraphSchedules schedules;
+    private final Barrier barrier;
+    private final Bcast bcast;
+    private final Gather gather;
+    private final Scatter scatter;
+    private final Reduce reduce;
+    private final Allreduce allreduce;
+    private final Allgather allgather;
+    private final Alltoall alltoall;
+    private final ReduceScatterBlock reduceScatterBlock;
+    private final Scan scan;
 
-  private Collectives(Communicator comm, SchedulePolicy policy, ScheduleSelector selector) {
-    this.comm = comm;
-    this.ch = comm.channel();
-    this.schedules = new GraphSchedules(comm, policy, selector);
-    this.barrier = new Barrier(this);
-    this.bcast = new Bcast(this);
-    this.gather = new Gather(this);
-    this.scatter = new Scatter(this);
-    this.reduce = new Reduce(this);
-    this.allreduce = new Allreduce(this);
-    this.allgather = new Allgather(this);
-    this.alltoall = new Alltoall(this);
-    this.reduceScatterBlock = new ReduceScatterBlock(this);
-    this.scan = new Scan(this);
-  }
-
-  /** The collectives of {@code comm}, schedule policy AUTO with the default cost model. */
-  public static Collectives on(Communicator comm) {
-    if (comm == null) {
-      throw new IllegalArgumentException("collectives: communicator null (expected: a Communicator)");
+    private Collectives(Communicator comm, SchedulePolicy policy, ScheduleSelector selector) {
+        this.comm = comm;
+        this.ch = comm.channel();
+        this.schedules = new GraphSchedules(comm, policy, selector);
+        this.barrier = new Barrier(this);
+        this.bcast = new Bcast(this);
+        this.gather = new Gather(this);
+        this.scatter = new Scatter(this);
+        this.reduce = new Reduce(this);
+        this.allreduce = new Allreduce(this);
+        this.allgather = new Allgather(this);
+        this.alltoall = new Alltoall(this);
+        this.reduceScatterBlock = new ReduceScatterBlock(this);
+        this.scan = new Scan(this);
     }
-    return new Collectives(comm, SchedulePolicy.AUTO, ScheduleSelector.DEFAULT);
-  }
 
-  /** The same collectives with another schedule policy. */
-  public Collectives withPolicy(SchedulePolicy p) {
-    if (p == null) {
-      throw new IllegalArgumentException("collectives: policy null (expected: AUTO, DIRECT or COMBINING)");
+    /** The collectives of {@code comm}, schedule policy AUTO with the default cost model. */
+    public static Collectives on(Communicator comm) {
+        if (comm == null) {
+            throw new IllegalArgumentException("collectives: communicator null (expected: a Communicator)");
+        }
+        return new Collectives(comm, SchedulePolicy.AUTO, ScheduleSelector.DEFAULT);
     }
-    return new Collectives(comm, p, schedules.selector());
-  }
 
-  /** The same collectives with another cost model. */
-  public Collectives withSelector(ScheduleSelector s) {
-    if (s == null) {
-      throw new IllegalArgumentException("collectives: selector null (expected: a ScheduleSelector)");
+    /** The same collectives with another schedule policy. */
+    public Collectives withPolicy(SchedulePolicy p) {
+        if (p == null) {
+            throw new IllegalArgumentException("collectives: policy null (expected: AUTO, DIRECT or COMBINING)");
+        }
+        return new Collectives(comm, p, schedules.selector());
     }
-    return new Collectives(comm, schedules.policy(), s);
-  }
-
-  public Communicator communicator() {
-    return comm;
-  }
-
-  /**
-   * The schedule that neighbourhood exchanges of {@code blockBytes} per block (0 if unknown) use
-   * on this graph communicator under the current policy.
-   *
-   * @throws IllegalArgumentException if the communicator is not a graph, or COMBINING is forced on
-   *     a general graph
-   */
-  public Schedule schedule(long blockBytes) {
-    return schedules.choose(blockBytes, false);
-  }
-
-  /**
-   * The schedule that allgather(v) and allreduce with blocks of {@code blockBytes} (0 if unknown)
-   * use on this graph communicator under the current policy (AUTO asks {@link
-   * ScheduleSelector#chooseAllgather}).
-   *
-   * @throws IllegalArgumentException as {@link #schedule(long)}
-   */
-  public Schedule allgatherSchedule(long blockBytes) {
-    return schedules.choose(blockBytes, true);
-  }
-
-  GraphSchedules schedules() {
-    return schedules;
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // barrier
-
-  public void barrier() {
-    barrier.prepareBarrier().run(ch);
-  }
-
-  public CompletableFuture<Void> ibarrier() {
-    return barrier.prepareBarrier().start(ch);
-  }
-
-  public PersistentCollective barrierInit() {
-    return barrier.prepareBarrier().persistent(ch);
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // bcast
-
-  /** Broadcasts root's {@code buffer} (every receiving rank passes a buffer of the same length). */
-  public void bcast(byte[] buffer, int root) {
-    bcast.prepareBcast(whole("bcast", "buffer", buffer), root).run(ch);
-  }
-
-  public CompletableFuture<Void> ibcast(byte[] buffer, int root) {
-    return bcast.prepareBcast(whole("bcast", "buffer", buffer), root).start(ch);
-  }
-
-  public PersistentCollective bcastInit(byte[] buffer, int root) {
-    return bcast.prepareBcast(whole("bcast", "buffer", buffer), root).persistent(ch);
-  }
-
-  /**
-   * Broadcasts the root's block: the root packs {@code buffer} (e.g. a {@link BlockSpec} of a
-   * subarray type), every receiver unpacks the same number of bytes into its own {@code buffer},
-   * whose datatype may differ as long as the packed sizes agree.
-   */
-  public void bcast(Block buffer, int root) {
-    bcast.prepareBcast(buffer, root).run(ch);
-  }
-
-  public CompletableFuture<Void> ibcast(Block buffer, int root) {
-    return bcast.prepareBcast(buffer, root).start(ch);
-  }
-
-  public PersistentCollective bcastInit(Block buffer, int root) {
-    return bcast.prepareBcast(buffer, root).persistent(ch);
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // gather(v)
-
-  /**
-   * Gathers equal blocks at the root: block size is {@code send.length} (at an INTER root, {@code
-   * recv.length / remoteSize}); block i lands at {@code i * blockSize}. {@code recv} matters only
-   * at the root.
-   */
-  public void gather(byte[] send, byte[] recv, int root) {
-    gather.prepareGather(send, recv, root).run(ch);
-  }
-
-  public CompletableFuture<Void> igather(byte[] send, byte[] recv, int root) {
-    return gather.prepareGather(send, recv, root).start(ch);
-  }
-
-  public PersistentCollective gatherInit(byte[] send, byte[] recv, int root) {
-    return gather.prepareGather(send, recv, root).persistent(ch);
-  }
-
-  /**
-   * MPI_Gather with datatypes: {@code recv} describes block 0 at the root (buffer, displacement,
-   * count, datatype); block i (from rank i, in-neighbour i or remote rank i) lands {@code i *
-   * count} extents further (see {@link BlockSpec#shifted}). {@code recv} matters only at the root
-   * (others may pass null); at an INTER root {@code send} may be null.
-   */
-  public void gather(Block send, BlockSpec recv, int root) {
-    gather.prepareGatherTyped(send, recv, root).run(ch);
-  }
-
-  public CompletableFuture<Void> igather(Block send, BlockSpec recv, int root) {
-    return gather.prepareGatherTyped(send, recv, root).start(ch);
-  }
-
-  public PersistentCollective gatherInit(Block send, BlockSpec recv, int root) {
-    return gather.prepareGatherTyped(send, recv, root).persistent(ch);
-  }
-
-  /** Gathers block i with {@code recvCounts[i]} bytes at {@code displs[i]} of root's recv. */
-  public void gatherv(byte[] send, byte[] recv, int[] recvCounts, int[] displs, int root) {
-    gather.prepareGathervBytes("gatherv", send, recv, recvCounts, displs, root).run(ch);
-  }
-
-  public CompletableFuture<Void> igatherv(byte[] send, byte[] recv, int[] recvCounts, int[] displs, int root) {
-    return gather.prepareGathervBytes("gatherv", send, recv, recvCounts, displs, root).start(ch);
-  }
-
-  public PersistentCollective gathervInit(byte[] send, byte[] recv, int[] recvCounts, int[] displs, int root) {
-    return gather.prepareGathervBytes("gatherv", send, recv, recvCounts, displs, root).persistent(ch);
-  }
-
-  /**
-   * MPI_Gatherv with datatypes (and per-block types, as a "gatherw"): block i from rank i,
-   * in-neighbour i or remote rank i is unpacked into {@code recv[i]}; build MPI's (counts,
-   * displs, datatype) layout with {@link BlockSpec#displaced}. {@code recv} matters only at the
-   * root; zero-size blocks are allowed.
-   */
-  public void gatherv(Block send, Block[] recv, int root) {
-    gather.prepareGatherv("gatherv", "recv", send, recv, root).run(ch);
-  }
-
-  public CompletableFuture<Void> igatherv(Block send, Block[] recv, int root) {
-    return gather.prepareGatherv("gatherv", "recv", send, recv, root).start(ch);
-  }
-
-  public PersistentCollective gathervInit(Block send, Block[] recv, int root) {
-    return gather.prepareGatherv("gatherv", "recv", send, recv, root).persistent(ch);
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // scatter(v)
-
-  /**
-   * Scatters equal blocks from the root: block size is {@code send.length / n} at the root (n = p,
-   * outdegree or remote size); every receiver gets {@code recv.length} bytes.
-   */
-  public void scatter(byte[] send, byte[] recv, int root) {
-    scatter.prepareScatter(send, recv, root).run(ch);
-  }
-
-  public CompletableFuture<Void> iscatter(byte[] send, byte[] recv, int root) {
-    return scatter.prepareScatter(send, recv, root).start(ch);
-  }
-
-  public PersistentCollective scatterInit(byte[] send, byte[] recv, int root) {
-    return scatter.prepareScatter(send, recv, root).persistent(ch);
-  }
-
-  /**
-   * MPI_Scatter with datatypes: {@code send} describes block 0 at the root; block i (to rank i,
-   * out-neighbour i or remote rank i) starts {@code i * count} extents further. Receivers unpack
-   * into {@code recv}; {@code send} matters only at the root.
-   */
-  public void scatter(BlockSpec send, Block recv, int root) {
-    scatter.prepareScatterTyped(send, recv, root).run(ch);
-  }
-
-  public CompletableFuture<Void> iscatter(BlockSpec send, Block recv, int root) {
-    return scatter.prepareScatterTyped(send, recv, root).start(ch);
-  }
-
-  public PersistentCollective scatterInit(BlockSpec send, Block recv, int root) {
-    return scatter.prepareScatterTyped(send, recv, root).persistent(ch);
-  }
-
-  /** Scatters block i ({@code sendCounts[i]} bytes at {@code displs[i]} of root's send). */
-  public void scatterv(byte[] send, int[] sendCounts, int[] displs, byte[] recv, int root) {
-    scatter.prepareScattervBytes("scatterv", send, sendCounts, displs, recv, root).run(ch);
-  }
-
-  public CompletableFuture<Void> iscatterv(byte[] send, int[] sendCounts, int[] displs, byte[] recv, int root) {
-    return scatter.prepareScattervBytes("scatterv", send, sendCounts, displs, recv, root).start(ch);
-  }
-
-  public PersistentCollective scattervInit(byte[] send, int[] sendCounts, int[] displs, byte[] recv, int root) {
-    return scatter.prepareScattervBytes("scatterv", send, sendCounts, displs, recv, root).persistent(ch);
-  }
-
-  /**
-   * MPI_Scatterv with datatypes (per-block types allowed): the root packs {@code send[i]} for
-   * rank i, out-neighbour i or remote rank i; receivers unpack into {@code recv}. On a graph a
-   * rank listing the root k times receives k blocks, unpacked one after the other into {@code
-   * recv}'s packed stream.
-   */
-  public void scatterv(Block[] send, Block recv, int root) {
-    scatter.prepareScatterv("scatterv", send, recv, root).run(ch);
-  }
-
-  public CompletableFuture<Void> iscatterv(Block[] send, Block recv, int root) {
-    return scatter.prepareScatterv("scatterv", send, recv, root).start(ch);
-  }
-
-  public PersistentCollective scattervInit(Block[] send, Block recv, int root) {
-    return scatter.prepareScatterv("scatterv", send, recv, root).persistent(ch);
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // reduce, allreduce
-
-  /** Reduces into root's {@code recv} (see the class comment for the order of operands). */
-  public void reduce(byte[] send, byte[] recv, ReduceOp op, int root) {
-    reduce.prepareReduceBytes(send, recv, op, root).run(ch);
-  }
-
-  public CompletableFuture<Void> ireduce(byte[] send, byte[] recv, ReduceOp op, int root) {
-    return reduce.prepareReduceBytes(send, recv, op, root).start(ch);
-  }
-
-  public PersistentCollective reduceInit(byte[] send, byte[] recv, ReduceOp op, int root) {
-    return reduce.prepareReduceBytes(send, recv, op, root).persistent(ch);
-  }
-
-  /**
-   * Reduces the packed streams of the {@code send} blocks into the root's {@code recv} block: the
-   * operation applies element-wise to the packed bytes ({@code op.elementByteSize()} per element).
-   */
-  public void reduce(Block send, Block recv, ReduceOp op, int root) {
-    reduce.prepareReduce(send, recv, op, root).run(ch);
-  }
-
-  public CompletableFuture<Void> ireduce(Block send, Block recv, ReduceOp op, int root) {
-    return reduce.prepareReduce(send, recv, op, root).start(ch);
-  }
-
-  public PersistentCollective reduceInit(Block send, Block recv, ReduceOp op, int root) {
-    return reduce.prepareReduce(send, recv, op, root).persistent(ch);
-  }
-
-  /**
-   * Reduces typed buffers: each block's datatype must have a homogeneous primitive signature, the
-   * same primitive on both sides, and {@code op} is applied per element of that primitive (e.g.
-   * {@link Reduction#SUM} over a strided float64 vector). {@code recv} matters only at the root.
-   */
-  public void reduce(BlockSpec send, BlockSpec recv, Reduction op, int root) {
-    reduce.prepareReduce(send, recv, typedOp("reduce", send, recv, op), root).run(ch);
-  }
-
-  public CompletableFuture<Void> ireduce(BlockSpec send, BlockSpec recv, Reduction op, int root) {
-    return reduce.prepareReduce(send, recv, typedOp("reduce", send, recv, op), root).start(ch);
-  }
-
-  public PersistentCollective reduceInit(BlockSpec send, BlockSpec recv, Reduction op, int root) {
-    return reduce.prepareReduce(send, recv, typedOp("reduce", send, recv, op), root).persistent(ch);
-  }
-
-  /** Every rank gets the reduction (on a graph: of its in-neighbours' blocks, in order). */
-  public void allreduce(byte[] send, byte[] recv, ReduceOp op) {
-    allreduce.prepareAllreduceBytes(send, recv, op).run(ch);
-  }
-
-  public CompletableFuture<Void> iallreduce(byte[] send, byte[] recv, ReduceOp op) {
-    return allreduce.prepareAllreduceBytes(send, recv, op).start(ch);
-  }
-
-  public PersistentCollective allreduceInit(byte[] send, byte[] recv, ReduceOp op) {
-    return allreduce.prepareAllreduceBytes(send, recv, op).persistent(ch);
-  }
-
-  /** allreduce over the packed streams of {@code send} and {@code recv} (see {@link #reduce(Block, Block, ReduceOp, int)}). */
-  public void allreduce(Block send, Block recv, ReduceOp op) {
-    allreduce.prepareAllreduce(send, recv, op).run(ch);
-  }
-
-  public CompletableFuture<Void> iallreduce(Block send, Block recv, ReduceOp op) {
-    return allreduce.prepareAllreduce(send, recv, op).start(ch);
-  }
-
-  public PersistentCollective allreduceInit(Block send, Block recv, ReduceOp op) {
-    return allreduce.prepareAllreduce(send, recv, op).persistent(ch);
-  }
-
-  /** allreduce over typed buffers (see {@link #reduce(BlockSpec, BlockSpec, Reduction, int)}). */
-  public void allreduce(BlockSpec send, BlockSpec recv, Reduction op) {
-    allreduce.prepareAllreduce(send, recv, typedOp("allreduce", send, recv, op)).run(ch);
-  }
-
-  public CompletableFuture<Void> iallreduce(BlockSpec send, BlockSpec recv, Reduction op) {
-    return allreduce.prepareAllreduce(send, recv, typedOp("allreduce", send, recv, op)).start(ch);
-  }
-
-  public PersistentCollective allreduceInit(BlockSpec send, BlockSpec recv, Reduction op) {
-    return allreduce.prepareAllreduce(send, recv, typedOp("allreduce", send, recv, op)).persistent(ch);
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // allgather(v)
-
-  /** Block i ({@code send.length} bytes) from rank i, in-neighbour i or remote rank i. */
-  public void allgather(byte[] send, byte[] recv) {
-    allgather.prepareAllgather(send, recv).run(ch);
-  }
-
-  public CompletableFuture<Void> iallgather(byte[] send, byte[] recv) {
-    return allgather.prepareAllgather(send, recv).start(ch);
-  }
-
-  public PersistentCollective allgatherInit(byte[] send, byte[] recv) {
-    return allgather.prepareAllgather(send, recv).persistent(ch);
-  }
-
-  /**
-   * MPI_Allgather with datatypes: every rank packs {@code send}; the block from rank i,
-   * in-neighbour i or remote rank i is unpacked into {@code recv} shifted by {@code i * count}
-   * extents. On a Cartesian neighbourhood the message-combining schedule sends shared prefixes
-   * of the offsets once (see {@link Schedule#allgather}).
-   */
-  public void allgather(Block send, BlockSpec recv) {
-    allgather.prepareAllgatherTyped(send, recv).run(ch);
-  }
-
-  public CompletableFuture<Void> iallgather(Block send, BlockSpec recv) {
-    return allgather.prepareAllgatherTyped(send, recv).start(ch);
-  }
-
-  public PersistentCollective allgatherInit(Block send, BlockSpec recv) {
-    return allgather.prepareAllgatherTyped(send, recv).persistent(ch);
-  }
-
-  public void allgatherv(byte[] send, byte[] recv, int[] recvCounts, int[] displs) {
-    allgather.prepareAllgathervBytes("allgatherv", send, recv, recvCounts, displs, 0).run(ch);
-  }
-
-  public CompletableFuture<Void> iallgatherv(byte[] send, byte[] recv, int[] recvCounts, int[] displs) {
-    return allgather.prepareAllgathervBytes("allgatherv", send, recv, recvCounts, displs, 0).start(ch);
-  }
-
-  public PersistentCollective allgathervInit(byte[] send, byte[] recv, int[] recvCounts, int[] displs) {
-    return allgather.prepareAllgathervBytes("allgatherv", send, recv, recvCounts, displs, 0).persistent(ch);
-  }
-
-  /**
-   * MPI_Allgatherv with datatypes (per-block types allowed): the block from rank i, in-neighbour i
-   * or remote rank i is unpacked into {@code recv[i]}; see {@link BlockSpec#displaced}.
-   */
-  public void allgatherv(Block send, Block[] recv) {
-    allgather.prepareAllgatherv("allgatherv", send, recv, 0).run(ch);
-  }
-
-  public CompletableFuture<Void> iallgatherv(Block send, Block[] recv) {
-    return allgather.prepareAllgatherv("allgatherv", send, recv, 0).start(ch);
-  }
-
-  public PersistentCollective allgathervInit(Block send, Block[] recv) {
-    return allgather.prepareAllgatherv("allgatherv", send, recv, 0).persistent(ch);
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // alltoall(v,w)
-
-  /** Block i of {@code blockBytes} bytes to rank / out-neighbour / remote rank i, and back. */
-  public void alltoall(byte[] send, byte[] recv, int blockBytes) {
-    alltoall.prepareAlltoall(send, recv, blockBytes).run(ch);
-  }
-
-  public CompletableFuture<Void> ialltoall(byte[] send, byte[] recv, int blockBytes) {
-    return alltoall.prepareAlltoall(send, recv, blockBytes).start(ch);
-  }
-
-  public PersistentCollective alltoallInit(byte[] send, byte[] recv, int blockBytes) {
-    return alltoall.prepareAlltoall(send, recv, blockBytes).persistent(ch);
-  }
-
-  /**
-   * MPI_Alltoall with datatypes: {@code send} and {@code recv} describe block 0; block i (to and
-   * from rank i, out-/in-neighbour i or remote rank i) lies {@code i * count} extents further.
-   * For MPI_Alltoallv with datatypes use {@link #alltoallw} with {@link BlockSpec#displaced}.
-   */
-  public void alltoall(BlockSpec send, BlockSpec recv) {
-    alltoall.prepareAlltoallTyped(send, recv).run(ch);
-  }
-
-  public CompletableFuture<Void> ialltoall(BlockSpec send, BlockSpec recv) {
-    return alltoall.prepareAlltoallTyped(send, recv).start(ch);
-  }
-
-  public PersistentCollective alltoallInit(BlockSpec send, BlockSpec recv) {
-    return alltoall.prepareAlltoallTyped(send, recv).persistent(ch);
-  }
-
-  public void alltoallv(byte[] send, int[] sendCounts, int[] sdispls, byte[] recv, int[] recvCounts, int[] rdispls) {
-    alltoall.prepareAlltoallv("alltoallv", send, sendCounts, sdispls, recv, recvCounts, rdispls, 0).run(ch);
-  }
-
-  public CompletableFuture<Void> ialltoallv(
-      byte[] send, int[] sendCounts, int[] sdispls, byte[] recv, int[] recvCounts, int[] rdispls) {
-    return alltoall.prepareAlltoallv("alltoallv", send, sendCounts, sdispls, recv, recvCounts, rdispls, 0).start(ch);
-  }
-
-  public PersistentCollective alltoallvInit(
-      byte[] send, int[] sendCounts, int[] sdispls, byte[] recv, int[] recvCounts, int[] rdispls) {
-    return alltoall.prepareAlltoallv("alltoallv", send, sendCounts, sdispls, recv, recvCounts, rdispls, 0).persistent(ch);
-  }
-
-  /**
-   * Block i of {@code send} to rank / out-neighbour / remote rank i, block i of {@code recv} from
-   * rank / in-neighbour / remote rank i; each block packs and unpacks itself (see {@link Block}).
-   * All send blocks are packed before any receive block is unpacked, so send and receive blocks
-   * may live in the same array (as halo exchanges do).
-   */
-  public void alltoallw(Block[] send, Block[] recv) {
-    alltoall.prepareAlltoallw("alltoallw", send, recv, 0).run(ch);
-  }
-
-  public CompletableFuture<Void> ialltoallw(Block[] send, Block[] recv) {
-    return alltoall.prepareAlltoallw("alltoallw", send, recv, 0).start(ch);
-  }
-
-  public PersistentCollective alltoallwInit(Block[] send, Block[] recv) {
-    return alltoall.prepareAlltoallw("alltoallw", send, recv, 0).persistent(ch);
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // reduce_scatter_block, scan, exscan (undefined on graphs)
-
-  /**
-   * Block i ({@code recv.length} bytes) of the reduction over all ranks (INTER: over the remote
-   * group) lands at rank i.
-   *
-   * @throws UnsupportedOperationException on a graph communicator
-   */
-  public void reduceScatterBlock(byte[] send, byte[] recv, ReduceOp op) {
-    reduceScatterBlock.prepareReduceScatterBlockBytes(send, recv, op).run(ch);
-  }
-
-  public CompletableFuture<Void> ireduceScatterBlock(byte[] send, byte[] recv, ReduceOp op) {
-    return reduceScatterBlock.prepareReduceScatterBlockBytes(send, recv, op).start(ch);
-  }
-
-  public PersistentCollective reduceScatterBlockInit(byte[] send, byte[] recv, ReduceOp op) {
-    return reduceScatterBlock.prepareReduceScatterBlockBytes(send, recv, op).persistent(ch);
-  }
-
-  /**
-   * reduce_scatter_block over typed buffers: {@code send}'s packed stream holds one block of
-   * {@code recv}'s packed size per rank (INTER: per remote rank); block i of the element-wise
-   * reduction is unpacked into rank i's {@code recv}.
-   */
-  public void reduceScatterBlock(BlockSpec send, BlockSpec recv, Reduction op) {
-    reduceScatterBlock.prepareReduceScatterBlock(send, recv, typedOp("reduceScatterBlock", send, recv, op)).run(ch);
-  }
-
-  public CompletableFuture<Void> ireduceScatterBlock(BlockSpec send, BlockSpec recv, Reduction op) {
-    return reduceScatterBlock.prepareReduceScatterBlock(send, recv, typedOp("reduceScatterBlock", send, recv, op)).start(ch);
-  }
-
-  public PersistentCollective reduceScatterBlockInit(BlockSpec send, BlockSpec recv, Reduction op) {
-    return reduceScatterBlock.prepareReduceScatterBlock(send, recv, typedOp("reduceScatterBlock", send, recv, op)).persistent(ch);
-  }
-
-  /** Inclusive prefix reduction in rank order (FULL only). */
-  public void scan(byte[] send, byte[] recv, ReduceOp op) {
-    scan.prepareScanBytes("scan", send, recv, op, false).run(ch);
-  }
-
-  public CompletableFuture<Void> iscan(byte[] send, byte[] recv, ReduceOp op) {
-    return scan.prepareScanBytes("scan", send, recv, op, false).start(ch);
-  }
-
-  public PersistentCollective scanInit(byte[] send, byte[] recv, ReduceOp op) {
-    return scan.prepareScanBytes("scan", send, recv, op, false).persistent(ch);
-  }
-
-  /** Inclusive prefix reduction of typed buffers in rank order (FULL only). */
-  public void scan(BlockSpec send, BlockSpec recv, Reduction op) {
-    scan.prepareScan("scan", send, recv, typedOp("scan", send, recv, op), false).run(ch);
-  }
-
-  public CompletableFuture<Void> iscan(BlockSpec send, BlockSpec recv, Reduction op) {
-    return scan.prepareScan("scan", send, recv, typedOp("scan", send, recv, op), false).start(ch);
-  }
-
-  public PersistentCollective scanInit(BlockSpec send, BlockSpec recv, Reduction op) {
-    return scan.prepareScan("scan", send, recv, typedOp("scan", send, recv, op), false).persistent(ch);
-  }
-
-  /** Exclusive prefix reduction in rank order; rank 0's recv is untouched (FULL only). */
-  public void exscan(byte[] send, byte[] recv, ReduceOp op) {
-    scan.prepareScanBytes("exscan", send, recv, op, true).run(ch);
-  }
-
-  public CompletableFuture<Void> iexscan(byte[] send, byte[] recv, ReduceOp op) {
-    return scan.prepareScanBytes("exscan", send, recv, op, true).start(ch);
-  }
-
-  public PersistentCollective exscanInit(byte[] send, byte[] recv, ReduceOp op) {
-    return scan.prepareScanBytes("exscan", send, recv, op, true).persistent(ch);
-  }
-
-  /** Exclusive prefix reduction of typed buffers; rank 0's recv is untouched (FULL only). */
-  public void exscan(BlockSpec send, BlockSpec recv, Reduction op) {
-    scan.prepareScan("exscan", send, recv, typedOp("exscan", send, recv, op), true).run(ch);
-  }
-
-  public CompletableFuture<Void> iexscan(BlockSpec send, BlockSpec recv, Reduction op) {
-    return scan.prepareScan("exscan", send, recv, typedOp("exscan", send, recv, op), true).start(ch);
-  }
-
-  public PersistentCollective exscanInit(BlockSpec send, BlockSpec recv, Reduction op) {
-    return scan.prepareScan("exscan", send, recv, typedOp("exscan", send, recv, op), true).persistent(ch);
-  }
+
+    /** The same collectives with another cost model. */
+    public Collectives withSelector(ScheduleSelector s) {
+        if (s == null) {
+            throw new IllegalArgumentException("collectives: selector null (expected: a ScheduleSelector)");
+        }
+        return new Collectives(comm, schedules.policy(), s);
+    }
+
+    public Communicator communicator() {
+        return comm;
+    }
+
+    /**
+     * The schedule that neighbourhood exchanges of {@code blockBytes} per block (0 if unknown) use
+     * on this graph communicator under the current policy.
+     *
+     * @throws IllegalArgumentException if the communicator is not a graph, or COMBINING is forced on
+     *     a general graph
+     */
+    public Schedule schedule(long blockBytes) {
+        return schedules.choose(blockBytes, false);
+    }
+
+    /**
+     * The schedule that allgather(v) and allreduce with blocks of {@code blockBytes} (0 if unknown)
+     * use on this graph communicator under the current policy (AUTO asks {@link
+     * ScheduleSelector#chooseAllgather}).
+     *
+     * @throws IllegalArgumentException as {@link #schedule(long)}
+     */
+    public Schedule allgatherSchedule(long blockBytes) {
+        return schedules.choose(blockBytes, true);
+    }
+
+    GraphSchedules schedules() {
+        return schedules;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // barrier
+
+    public void barrier() {
+        barrier.prepareBarrier().run(ch);
+    }
+
+    public CompletableFuture<Void> ibarrier() {
+        return barrier.prepareBarrier().start(ch);
+    }
+
+    public PersistentCollective barrierInit() {
+        return barrier.prepareBarrier().persistent(ch);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // bcast
+
+    /** Broadcasts root's {@code buffer} (every receiving rank passes a buffer of the same length). */
+    public void bcast(byte[] buffer, int root) {
+        bcast.prepareBcast(whole("bcast", "buffer", buffer), root).run(ch);
+    }
+
+    public CompletableFuture<Void> ibcast(byte[] buffer, int root) {
+        return bcast.prepareBcast(whole("bcast", "buffer", buffer), root).start(ch);
+    }
+
+    public PersistentCollective bcastInit(byte[] buffer, int root) {
+        return bcast.prepareBcast(whole("bcast", "buffer", buffer), root).persistent(ch);
+    }
+
+    /**
+     * Broadcasts the root's block: the root packs {@code buffer} (e.g. a {@link BlockSpec} of a
+     * subarray type), every receiver unpacks the same number of bytes into its own {@code buffer},
+     * whose datatype may differ as long as the packed sizes agree.
+     */
+    public void bcast(Block buffer, int root) {
+        bcast.prepareBcast(buffer, root).run(ch);
+    }
+
+    public CompletableFuture<Void> ibcast(Block buffer, int root) {
+        return bcast.prepareBcast(buffer, root).start(ch);
+    }
+
+    public PersistentCollective bcastInit(Block buffer, int root) {
+        return bcast.prepareBcast(buffer, root).persistent(ch);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // gather(v)
+
+    /**
+     * Gathers equal blocks at the root: block size is {@code send.length} (at an INTER root, {@code
+     * recv.length / remoteSize}); block i lands at {@code i * blockSize}. {@code recv} matters only
+     * at the root.
+     */
+    public void gather(byte[] send, byte[] recv, int root) {
+        gather.prepareGather(send, recv, root).run(ch);
+    }
+
+    public CompletableFuture<Void> igather(byte[] send, byte[] recv, int root) {
+        return gather.prepareGather(send, recv, root).start(ch);
+    }
+
+    public PersistentCollective gatherInit(byte[] send, byte[] recv, int root) {
+        return gather.prepareGather(send, recv, root).persistent(ch);
+    }
+
+    /**
+     * MPI_Gather with datatypes: {@code recv} describes block 0 at the root (buffer, displacement,
+     * count, datatype); block i (from rank i, in-neighbour i or remote rank i) lands {@code i *
+     * count} extents further (see {@link BlockSpec#shifted}). {@code recv} matters only at the root
+     * (others may pass null); at an INTER root {@code send} may be null.
+     */
+    public void gather(Block send, BlockSpec recv, int root) {
+        gather.prepareGatherTyped(send, recv, root).run(ch);
+    }
+
+    public CompletableFuture<Void> igather(Block send, BlockSpec recv, int root) {
+        return gather.prepareGatherTyped(send, recv, root).start(ch);
+    }
+
+    public PersistentCollective gatherInit(Block send, BlockSpec recv, int root) {
+        return gather.prepareGatherTyped(send, recv, root).persistent(ch);
+    }
+
+    /** Gathers block i with {@code recvCounts[i]} bytes at {@code displs[i]} of root's recv. */
+    public void gatherv(byte[] send, byte[] recv, int[] recvCounts, int[] displs, int root) {
+        gather.prepareGathervBytes("gatherv", send, recv, recvCounts, displs, root)
+                .run(ch);
+    }
+
+    public CompletableFuture<Void> igatherv(byte[] send, byte[] recv, int[] recvCounts, int[] displs, int root) {
+        return gather.prepareGathervBytes("gatherv", send, recv, recvCounts, displs, root)
+                .start(ch);
+    }
+
+    public PersistentCollective gathervInit(byte[] send, byte[] recv, int[] recvCounts, int[] displs, int root) {
+        return gather.prepareGathervBytes("gatherv", send, recv, recvCounts, displs, root)
+                .persistent(ch);
+    }
+
+    /**
+     * MPI_Gatherv with datatypes (and per-block types, as a "gatherw"): block i from rank i,
+     * in-neighbour i or remote rank i is unpacked into {@code recv[i]}; build MPI's (counts,
+     * displs, datatype) layout with {@link BlockSpec#displaced}. {@code recv} matters only at the
+     * root; zero-size blocks are allowed.
+     */
+    public void gatherv(Block send, Block[] recv, int root) {
+        gather.prepareGatherv("gatherv", "recv", send, recv, root).run(ch);
+    }
+
+    public CompletableFuture<Void> igatherv(Block send, Block[] recv, int root) {
+        return gather.prepareGatherv("gatherv", "recv", send, recv, root).start(ch);
+    }
+
+    public PersistentCollective gathervInit(Block send, Block[] recv, int root) {
+        return gather.prepareGatherv("gatherv", "recv", send, recv, root).persistent(ch);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // scatter(v)
+
+    /**
+     * Scatters equal blocks from the root: block size is {@code send.length / n} at the root (n = p,
+     * outdegree or remote size); every receiver gets {@code recv.length} bytes.
+     */
+    public void scatter(byte[] send, byte[] recv, int root) {
+        scatter.prepareScatter(send, recv, root).run(ch);
+    }
+
+    public CompletableFuture<Void> iscatter(byte[] send, byte[] recv, int root) {
+        return scatter.prepareScatter(send, recv, root).start(ch);
+    }
+
+    public PersistentCollective scatterInit(byte[] send, byte[] recv, int root) {
+        return scatter.prepareScatter(send, recv, root).persistent(ch);
+    }
+
+    /**
+     * MPI_Scatter with datatypes: {@code send} describes block 0 at the root; block i (to rank i,
+     * out-neighbour i or remote rank i) starts {@code i * count} extents further. Receivers unpack
+     * into {@code recv}; {@code send} matters only at the root.
+     */
+    public void scatter(BlockSpec send, Block recv, int root) {
+        scatter.prepareScatterTyped(send, recv, root).run(ch);
+    }
+
+    public CompletableFuture<Void> iscatter(BlockSpec send, Block recv, int root) {
+        return scatter.prepareScatterTyped(send, recv, root).start(ch);
+    }
+
+    public PersistentCollective scatterInit(BlockSpec send, Block recv, int root) {
+        return scatter.prepareScatterTyped(send, recv, root).persistent(ch);
+    }
+
+    /** Scatters block i ({@code sendCounts[i]} bytes at {@code displs[i]} of root's send). */
+    public void scatterv(byte[] send, int[] sendCounts, int[] displs, byte[] recv, int root) {
+        scatter.prepareScattervBytes("scatterv", send, sendCounts, displs, recv, root)
+                .run(ch);
+    }
+
+    public CompletableFuture<Void> iscatterv(byte[] send, int[] sendCounts, int[] displs, byte[] recv, int root) {
+        return scatter.prepareScattervBytes("scatterv", send, sendCounts, displs, recv, root)
+                .start(ch);
+    }
+
+    public PersistentCollective scattervInit(byte[] send, int[] sendCounts, int[] displs, byte[] recv, int root) {
+        return scatter.prepareScattervBytes("scatterv", send, sendCounts, displs, recv, root)
+                .persistent(ch);
+    }
+
+    /**
+     * MPI_Scatterv with datatypes (per-block types allowed): the root packs {@code send[i]} for
+     * rank i, out-neighbour i or remote rank i; receivers unpack into {@code recv}. On a graph a
+     * rank listing the root k times receives k blocks, unpacked one after the other into {@code
+     * recv}'s packed stream.
+     */
+    public void scatterv(Block[] send, Block recv, int root) {
+        scatter.prepareScatterv("scatterv", send, recv, root).run(ch);
+    }
+
+    public CompletableFuture<Void> iscatterv(Block[] send, Block recv, int root) {
+        return scatter.prepareScatterv("scatterv", send, recv, root).start(ch);
+    }
+
+    public PersistentCollective scattervInit(Block[] send, Block recv, int root) {
+        return scatter.prepareScatterv("scatterv", send, recv, root).persistent(ch);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // reduce, allreduce
+
+    /** Reduces into root's {@code recv} (see the class comment for the order of operands). */
+    public void reduce(byte[] send, byte[] recv, ReduceOp op, int root) {
+        reduce.prepareReduceBytes(send, recv, op, root).run(ch);
+    }
+
+    public CompletableFuture<Void> ireduce(byte[] send, byte[] recv, ReduceOp op, int root) {
+        return reduce.prepareReduceBytes(send, recv, op, root).start(ch);
+    }
+
+    public PersistentCollective reduceInit(byte[] send, byte[] recv, ReduceOp op, int root) {
+        return reduce.prepareReduceBytes(send, recv, op, root).persistent(ch);
+    }
+
+    /**
+     * Reduces the packed streams of the {@code send} blocks into the root's {@code recv} block: the
+     * operation applies element-wise to the packed bytes ({@code op.elementByteSize()} per element).
+     */
+    public void reduce(Block send, Block recv, ReduceOp op, int root) {
+        reduce.prepareReduce(send, recv, op, root).run(ch);
+    }
+
+    public CompletableFuture<Void> ireduce(Block send, Block recv, ReduceOp op, int root) {
+        return reduce.prepareReduce(send, recv, op, root).start(ch);
+    }
+
+    public PersistentCollective reduceInit(Block send, Block recv, ReduceOp op, int root) {
+        return reduce.prepareReduce(send, recv, op, root).persistent(ch);
+    }
+
+    /**
+     * Reduces typed buffers: each block's datatype must have a homogeneous primitive signature, the
+     * same primitive on both sides, and {@code op} is applied per element of that primitive (e.g.
+     * {@link Reduction#SUM} over a strided float64 vector). {@code recv} matters only at the root.
+     */
+    public void reduce(BlockSpec send, BlockSpec recv, Reduction op, int root) {
+        reduce.prepareReduce(send, recv, typedOp("reduce", send, recv, op), root)
+                .run(ch);
+    }
+
+    public CompletableFuture<Void> ireduce(BlockSpec send, BlockSpec recv, Reduction op, int root) {
+        return reduce.prepareReduce(send, recv, typedOp("reduce", send, recv, op), root)
+                .start(ch);
+    }
+
+    public PersistentCollective reduceInit(BlockSpec send, BlockSpec recv, Reduction op, int root) {
+        return reduce.prepareReduce(send, recv, typedOp("reduce", send, recv, op), root)
+                .persistent(ch);
+    }
+
+    /** Every rank gets the reduction (on a graph: of its in-neighbours' blocks, in order). */
+    public void allreduce(byte[] send, byte[] recv, ReduceOp op) {
+        allreduce.prepareAllreduceBytes(send, recv, op).run(ch);
+    }
+
+    public CompletableFuture<Void> iallreduce(byte[] send, byte[] recv, ReduceOp op) {
+        return allreduce.prepareAllreduceBytes(send, recv, op).start(ch);
+    }
+
+    public PersistentCollective allreduceInit(byte[] send, byte[] recv, ReduceOp op) {
+        return allreduce.prepareAllreduceBytes(send, recv, op).persistent(ch);
+    }
+
+    /** allreduce over the packed streams of {@code send} and {@code recv} (see {@link #reduce(Block, Block, ReduceOp, int)}). */
+    public void allreduce(Block send, Block recv, ReduceOp op) {
+        allreduce.prepareAllreduce(send, recv, op).run(ch);
+    }
+
+    public CompletableFuture<Void> iallreduce(Block send, Block recv, ReduceOp op) {
+        return allreduce.prepareAllreduce(send, recv, op).start(ch);
+    }
+
+    public PersistentCollective allreduceInit(Block send, Block recv, ReduceOp op) {
+        return allreduce.prepareAllreduce(send, recv, op).persistent(ch);
+    }
+
+    /** allreduce over typed buffers (see {@link #reduce(BlockSpec, BlockSpec, Reduction, int)}). */
+    public void allreduce(BlockSpec send, BlockSpec recv, Reduction op) {
+        allreduce
+                .prepareAllreduce(send, recv, typedOp("allreduce", send, recv, op))
+                .run(ch);
+    }
+
+    public CompletableFuture<Void> iallreduce(BlockSpec send, BlockSpec recv, Reduction op) {
+        return allreduce
+                .prepareAllreduce(send, recv, typedOp("allreduce", send, recv, op))
+                .start(ch);
+    }
+
+    public PersistentCollective allreduceInit(BlockSpec send, BlockSpec recv, Reduction op) {
+        return allreduce
+                .prepareAllreduce(send, recv, typedOp("allreduce", send, recv, op))
+                .persistent(ch);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // allgather(v)
+
+    /** Block i ({@code send.length} bytes) from rank i, in-neighbour i or remote rank i. */
+    public void allgather(byte[] send, byte[] recv) {
+        allgather.prepareAllgather(send, recv).run(ch);
+    }
+
+    public CompletableFuture<Void> iallgather(byte[] send, byte[] recv) {
+        return allgather.prepareAllgather(send, recv).start(ch);
+    }
+
+    public PersistentCollective allgatherInit(byte[] send, byte[] recv) {
+        return allgather.prepareAllgather(send, recv).persistent(ch);
+    }
+
+    /**
+     * MPI_Allgather with datatypes: every rank packs {@code send}; the block from rank i,
+     * in-neighbour i or remote rank i is unpacked into {@code recv} shifted by {@code i * count}
+     * extents. On a Cartesian neighbourhood the message-combining schedule sends shared prefixes
+     * of the offsets once (see {@link Schedule#allgather}).
+     */
+    public void allgather(Block send, BlockSpec recv) {
+        allgather.prepareAllgatherTyped(send, recv).run(ch);
+    }
+
+    public CompletableFuture<Void> iallgather(Block send, BlockSpec recv) {
+        return allgather.prepareAllgatherTyped(send, recv).start(ch);
+    }
+
+    public PersistentCollective allgatherInit(Block send, BlockSpec recv) {
+        return allgather.prepareAllgatherTyped(send, recv).persistent(ch);
+    }
+
+    public void allgatherv(byte[] send, byte[] recv, int[] recvCounts, int[] displs) {
+        allgather
+                .prepareAllgathervBytes("allgatherv", send, recv, recvCounts, displs, 0)
+                .run(ch);
+    }
+
+    public CompletableFuture<Void> iallgatherv(byte[] send, byte[] recv, int[] recvCounts, int[] displs) {
+        return allgather
+                .prepareAllgathervBytes("allgatherv", send, recv, recvCounts, displs, 0)
+                .start(ch);
+    }
+
+    public PersistentCollective allgathervInit(byte[] send, byte[] recv, int[] recvCounts, int[] displs) {
+        return allgather
+                .prepareAllgathervBytes("allgatherv", send, recv, recvCounts, displs, 0)
+                .persistent(ch);
+    }
+
+    /**
+     * MPI_Allgatherv with datatypes (per-block types allowed): the block from rank i, in-neighbour i
+     * or remote rank i is unpacked into {@code recv[i]}; see {@link BlockSpec#displaced}.
+     */
+    public void allgatherv(Block send, Block[] recv) {
+        allgather.prepareAllgatherv("allgatherv", send, recv, 0).run(ch);
+    }
+
+    public CompletableFuture<Void> iallgatherv(Block send, Block[] recv) {
+        return allgather.prepareAllgatherv("allgatherv", send, recv, 0).start(ch);
+    }
+
+    public PersistentCollective allgathervInit(Block send, Block[] recv) {
+        return allgather.prepareAllgatherv("allgatherv", send, recv, 0).persistent(ch);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // alltoall(v,w)
+
+    /** Block i of {@code blockBytes} bytes to rank / out-neighbour / remote rank i, and back. */
+    public void alltoall(byte[] send, byte[] recv, int blockBytes) {
+        alltoall.prepareAlltoall(send, recv, blockBytes).run(ch);
+    }
+
+    public CompletableFuture<Void> ialltoall(byte[] send, byte[] recv, int blockBytes) {
+        return alltoall.prepareAlltoall(send, recv, blockBytes).start(ch);
+    }
+
+    public PersistentCollective alltoallInit(byte[] send, byte[] recv, int blockBytes) {
+        return alltoall.prepareAlltoall(send, recv, blockBytes).persistent(ch);
+    }
+
+    /**
+     * MPI_Alltoall with datatypes: {@code send} and {@code recv} describe block 0; block i (to and
+     * from rank i, out-/in-neighbour i or remote rank i) lies {@code i * count} extents further.
+     * For MPI_Alltoallv with datatypes use {@link #alltoallw} with {@link BlockSpec#displaced}.
+     */
+    public void alltoall(BlockSpec send, BlockSpec recv) {
+        alltoall.prepareAlltoallTyped(send, recv).run(ch);
+    }
+
+    public CompletableFuture<Void> ialltoall(BlockSpec send, BlockSpec recv) {
+        return alltoall.prepareAlltoallTyped(send, recv).start(ch);
+    }
+
+    public PersistentCollective alltoallInit(BlockSpec send, BlockSpec recv) {
+        return alltoall.prepareAlltoallTyped(send, recv).persistent(ch);
+    }
+
+    public void alltoallv(byte[] send, int[] sendCounts, int[] sdispls, byte[] recv, int[] recvCounts, int[] rdispls) {
+        alltoall.prepareAlltoallv("alltoallv", send, sendCounts, sdispls, recv, recvCounts, rdispls, 0)
+                .run(ch);
+    }
+
+    public CompletableFuture<Void> ialltoallv(
+            byte[] send, int[] sendCounts, int[] sdispls, byte[] recv, int[] recvCounts, int[] rdispls) {
+        return alltoall.prepareAlltoallv("alltoallv", send, sendCounts, sdispls, recv, recvCounts, rdispls, 0)
+                .start(ch);
+    }
+
+    public PersistentCollective alltoallvInit(
+            byte[] send, int[] sendCounts, int[] sdispls, byte[] recv, int[] recvCounts, int[] rdispls) {
+        return alltoall.prepareAlltoallv("alltoallv", send, sendCounts, sdispls, recv, recvCounts, rdispls, 0)
+                .persistent(ch);
+    }
+
+    /**
+     * Block i of {@code send} to rank / out-neighbour / remote rank i, block i of {@code recv} from
+     * rank / in-neighbour / remote rank i; each block packs and unpacks itself (see {@link Block}).
+     * All send blocks are packed before any receive block is unpacked, so send and receive blocks
+     * may live in the same array (as halo exchanges do).
+     */
+    public void alltoallw(Block[] send, Block[] recv) {
+        alltoall.prepareAlltoallw("alltoallw", send, recv, 0).run(ch);
+    }
+
+    public CompletableFuture<Void> ialltoallw(Block[] send, Block[] recv) {
+        return alltoall.prepareAlltoallw("alltoallw", send, recv, 0).start(ch);
+    }
+
+    public PersistentCollective alltoallwInit(Block[] send, Block[] recv) {
+        return alltoall.prepareAlltoallw("alltoallw", send, recv, 0).persistent(ch);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // reduce_scatter_block, scan, exscan (undefined on graphs)
+
+    /**
+     * Block i ({@code recv.length} bytes) of the reduction over all ranks (INTER: over the remote
+     * group) lands at rank i.
+     *
+     * @throws UnsupportedOperationException on a graph communicator
+     */
+    public void reduceScatterBlock(byte[] send, byte[] recv, ReduceOp op) {
+        reduceScatterBlock.prepareReduceScatterBlockBytes(send, recv, op).run(ch);
+    }
+
+    public CompletableFuture<Void> ireduceScatterBlock(byte[] send, byte[] recv, ReduceOp op) {
+        return reduceScatterBlock.prepareReduceScatterBlockBytes(send, recv, op).start(ch);
+    }
+
+    public PersistentCollective reduceScatterBlockInit(byte[] send, byte[] recv, ReduceOp op) {
+        return reduceScatterBlock.prepareReduceScatterBlockBytes(send, recv, op).persistent(ch);
+    }
+
+    /**
+     * reduce_scatter_block over typed buffers: {@code send}'s packed stream holds one block of
+     * {@code recv}'s packed size per rank (INTER: per remote rank); block i of the element-wise
+     * reduction is unpacked into rank i's {@code recv}.
+     */
+    public void reduceScatterBlock(BlockSpec send, BlockSpec recv, Reduction op) {
+        reduceScatterBlock
+                .prepareReduceScatterBlock(send, recv, typedOp("reduceScatterBlock", send, recv, op))
+                .run(ch);
+    }
+
+    public CompletableFuture<Void> ireduceScatterBlock(BlockSpec send, BlockSpec recv, Reduction op) {
+        return reduceScatterBlock
+                .prepareReduceScatterBlock(send, recv, typedOp("reduceScatterBlock", send, recv, op))
+                .start(ch);
+    }
+
+    public PersistentCollective reduceScatterBlockInit(BlockSpec send, BlockSpec recv, Reduction op) {
+        return reduceScatterBlock
+                .prepareReduceScatterBlock(send, recv, typedOp("reduceScatterBlock", send, recv, op))
+                .persistent(ch);
+    }
+
+    /** Inclusive prefix reduction in rank order (FULL only). */
+    public void scan(byte[] send, byte[] recv, ReduceOp op) {
+        scan.prepareScanBytes("scan", send, recv, op, false).run(ch);
+    }
+
+    public CompletableFuture<Void> iscan(byte[] send, byte[] recv, ReduceOp op) {
+        return scan.prepareScanBytes("scan", send, recv, op, false).start(ch);
+    }
+
+    public PersistentCollective scanInit(byte[] send, byte[] recv, ReduceOp op) {
+        return scan.prepareScanBytes("scan", send, recv, op, false).persistent(ch);
+    }
+
+    /** Inclusive prefix reduction of typed buffers in rank order (FULL only). */
+    public void scan(BlockSpec send, BlockSpec recv, Reduction op) {
+        scan.prepareScan("scan", send, recv, typedOp("scan", send, recv, op), false)
+                .run(ch);
+    }
+
+    public CompletableFuture<Void> iscan(BlockSpec send, BlockSpec recv, Reduction op) {
+        return scan.prepareScan("scan", send, recv, typedOp("scan", send, recv, op), false)
+                .start(ch);
+    }
+
+    public PersistentCollective scanInit(BlockSpec send, BlockSpec recv, Reduction op) {
+        return scan.prepareScan("scan", send, recv, typedOp("scan", send, recv, op), false)
+                .persistent(ch);
+    }
+
+    /** Exclusive prefix reduction in rank order; rank 0's recv is untouched (FULL only). */
+    public void exscan(byte[] send, byte[] recv, ReduceOp op) {
+        scan.prepareScanBytes("exscan", send, recv, op, true).run(ch);
+    }
+
+    public CompletableFuture<Void> iexscan(byte[] send, byte[] recv, ReduceOp op) {
+        return scan.prepareScanBytes("exscan", send, recv, op, true).start(ch);
+    }
+
+    public PersistentCollective exscanInit(byte[] send, byte[] recv, ReduceOp op) {
+        return scan.prepareScanBytes("exscan", send, recv, op, true).persistent(ch);
+    }
+
+    /** Exclusive prefix reduction of typed buffers; rank 0's recv is untouched (FULL only). */
+    public void exscan(BlockSpec send, BlockSpec recv, Reduction op) {
+        scan.prepareScan("exscan", send, recv, typedOp("exscan", send, recv, op), true)
+                .run(ch);
+    }
+
+    public CompletableFuture<Void> iexscan(BlockSpec send, BlockSpec recv, Reduction op) {
+        return scan.prepareScan("exscan", send, recv, typedOp("exscan", send, recv, op), true)
+                .start(ch);
+    }
+
+    public PersistentCollective exscanInit(BlockSpec send, BlockSpec recv, Reduction op) {
+        return scan.prepareScan("exscan", send, recv, typedOp("exscan", send, recv, op), true)
+                .persistent(ch);
+    }
 }

@@ -6,15 +6,15 @@ package dev.layout.collective;
  */
 public interface ReduceOp {
 
-  /** Bytes per element; block lengths must be multiples of it. */
-  int elementByteSize();
+    /** Bytes per element; block lengths must be multiples of it. */
+    int elementByteSize();
 
-  /** Whether operand order does not matter. */
-  boolean isCommutative();
+    /** Whether operand order does not matter. */
+    boolean isCommutative();
 
-  /**
-   * {@code accumulator[i] = accumulator[i] op next[i]} for every element; {@code accumulator} holds
-   * the earlier operand.
-   */
-  void combine(byte[] accumulator, byte[] next);
+    /**
+     * {@code accumulator[i] = accumulator[i] op next[i]} for every element; {@code accumulator} holds
+     * the earlier operand.
+     */
+    void combine(byte[] accumulator, byte[] next);
 }

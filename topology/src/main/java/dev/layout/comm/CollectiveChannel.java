@@ -17,67 +17,67 @@ import java.util.concurrent.ExecutorService;
  */
 public final class CollectiveChannel {
 
-  private final Communicator.State state;
+    private final Communicator.State state;
 
-  CollectiveChannel(Communicator.State state) {
-    this.state = state;
-  }
-
-  public int rank() {
-    return state.rank;
-  }
-
-  public int size() {
-    return state.group.size();
-  }
-
-  /** Remote group size on a bipartite communicator, 0 otherwise. */
-  public int remoteSize() {
-    return state.remote == null ? 0 : state.remote.size();
-  }
-
-  public Topology topology() {
-    return state.topology;
-  }
-
-  public Duration timeout() {
-    return state.timeout;
-  }
-
-  /** The next collective sequence number of this communicator. */
-  public int nextSequence() {
-    return state.sequence.getAndIncrement() & 0x7fffffff;
-  }
-
-  /**
-   * Sends to {@code peer}: a rank of this communicator, or of the remote group on a bipartite one.
-   */
-  public void send(String op, int seq, int peer, byte[] data) {
-    try {
-      state.transport.send(state.peerProcess(peer), state.collectiveContext(), seq, data);
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          op + ": rank " + state.rank + " sending to rank " + peer + ": " + e.getMessage(), e);
+    CollectiveChannel(Communicator.State state) {
+        this.state = state;
     }
-  }
 
-  /** Receives from {@code peer} (see {@link #send}), waiting at most the communicator timeout. */
-  public byte[] receive(String op, int seq, int peer) {
-    try {
-      return state.transport.receive(state.peerProcess(peer), state.collectiveContext(), seq, state.timeout);
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          op + ": rank " + state.rank + " waiting for rank " + peer + ": " + e.getMessage(), e);
+    public int rank() {
+        return state.rank;
     }
-  }
 
-  /** The executor running this communicator's non-blocking collectives. */
-  public ExecutorService executor() {
-    return state.executor();
-  }
+    public int size() {
+        return state.group.size();
+    }
 
-  /** Messages sent so far by this process's transport endpoint (all communicators). */
-  public long sentMessages() {
-    return state.transport.sentMessages();
-  }
+    /** Remote group size on a bipartite communicator, 0 otherwise. */
+    public int remoteSize() {
+        return state.remote == null ? 0 : state.remote.size();
+    }
+
+    public Topology topology() {
+        return state.topology;
+    }
+
+    public Duration timeout() {
+        return state.timeout;
+    }
+
+    /** The next collective sequence number of this communicator. */
+    public int nextSequence() {
+        return state.sequence.getAndIncrement() & 0x7fffffff;
+    }
+
+    /**
+     * Sends to {@code peer}: a rank of this communicator, or of the remote group on a bipartite one.
+     */
+    public void send(String op, int seq, int peer, byte[] data) {
+        try {
+            state.transport.send(state.peerProcess(peer), state.collectiveContext(), seq, data);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    op + ": rank " + state.rank + " sending to rank " + peer + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Receives from {@code peer} (see {@link #send}), waiting at most the communicator timeout. */
+    public byte[] receive(String op, int seq, int peer) {
+        try {
+            return state.transport.receive(state.peerProcess(peer), state.collectiveContext(), seq, state.timeout);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    op + ": rank " + state.rank + " waiting for rank " + peer + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The executor running this communicator's non-blocking collectives. */
+    public ExecutorService executor() {
+        return state.executor();
+    }
+
+    /** Messages sent so far by this process's transport endpoint (all communicators). */
+    public long sentMessages() {
+        return state.transport.sentMessages();
+    }
 }

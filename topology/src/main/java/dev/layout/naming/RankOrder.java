@@ -8,8 +8,8 @@ package dev.layout.naming;
  * given to {@link CartesianNaming#withPermutation} instead.
  */
 public enum RankOrder {
-  /** Row-major: the last coordinate varies fastest. */
-  C,
-  /** Column-major: the first coordinate varies fastest. */
-  F
+    /** Row-major: the last coordinate varies fastest. */
+    C,
+    /** Column-major: the first coordinate varies fastest. */
+    F
 }

@@ -6,48 +6,47 @@ package dev.layout.topology;
  */
 public sealed interface Topology permits Topology.FullyConnected, Topology.Bipartite, DistGraph {
 
-  /** The kind, for {@code switch} expressions. */
-  TopologyKind kind();
+    /** The kind, for {@code switch} expressions. */
+    TopologyKind kind();
 
-  /** A complete graph over {@code size} ranks. */
-  record FullyConnected(int size) implements Topology {
-    public FullyConnected {
-      if (size < 1) {
-        throw new IllegalArgumentException("fullyConnected: size " + size + " (expected: >= 1)");
-      }
+    /** A complete graph over {@code size} ranks. */
+    record FullyConnected(int size) implements Topology {
+        public FullyConnected {
+            if (size < 1) {
+                throw new IllegalArgumentException("fullyConnected: size " + size + " (expected: >= 1)");
+            }
+        }
+
+        @Override
+        public TopologyKind kind() {
+            return TopologyKind.FULL;
+        }
+
+        @Override
+        public String toString() {
+            return "full(" + size + ")";
+        }
     }
 
-    @Override
-    public TopologyKind kind() {
-      return TopologyKind.FULL;
-    }
+    /** The bipartite structure of an inter-communicator: the local and the remote group sizes. */
+    record Bipartite(int localSize, int remoteSize) implements Topology {
+        public Bipartite {
+            if (localSize < 1) {
+                throw new IllegalArgumentException("bipartite: localSize " + localSize + " (expected: >= 1)");
+            }
+            if (remoteSize < 1) {
+                throw new IllegalArgumentException("bipartite: remoteSize " + remoteSize + " (expected: >= 1)");
+            }
+        }
 
-    @Override
-    public String toString() {
-      return "full(" + size + ")";
-    }
-  }
+        @Override
+        public TopologyKind kind() {
+            return TopologyKind.INTER;
+        }
 
-  /** The bipartite structure of an inter-communicator: the local and the remote group sizes. */
-  record Bipartite(int localSize, int remoteSize) implements Topology {
-    public Bipartite {
-      if (localSize < 1) {
-        throw new IllegalArgumentException("bipartite: localSize " + localSize + " (expected: >= 1)");
-      }
-      if (remoteSize < 1) {
-        throw new IllegalArgumentException(
-            "bipartite: remoteSize " + remoteSize + " (expected: >= 1)");
-      }
+        @Override
+        public String toString() {
+            return "inter(" + localSize + ", " + remoteSize + ")";
+        }
     }
-
-    @Override
-    public TopologyKind kind() {
-      return TopologyKind.INTER;
-    }
-
-    @Override
-    public String toString() {
-      return "inter(" + localSize + ", " + remoteSize + ")";
-    }
-  }
 }

@@ -53,208 +53,211 @@ import java.util.concurrent.ConcurrentHashMap;
  * small cell per (peer, size class, block class, heap) met.
  */
 public final class AdaptiveSendPolicy {
-  /** Initial weight of the model's prior (it fades with {@link #DISCOUNT} like a sample). */
-  static final double PRIOR_WEIGHT = 1;
-  /** The prior never fades below this weight: an arm never measured keeps the model's estimate. */
-  static final double MIN_PRIOR_WEIGHT = 1e-3;
-  /** Standard error of the model's log-costs (a factor 1.65 either way at one standard deviation). */
-  static final double MODEL_ERROR = 0.5;
-  /** Spread of log send times assumed before the cell has measured it (about 30%). */
-  static final double PRIOR_SIGMA = 0.3;
-  /** Least spread of log send times assumed (timers and caches are never exact). */
-  static final double MIN_SIGMA = 0.03;
-  /** Samples an arm needs before its estimate counts: one descheduled send must not make an estimate. */
-  static final int MIN_SAMPLES = 3;
-  /** Recent samples per arm from which its estimate is taken. */
-  static final int WINDOW = 15;
-  /** Decay of every weight per observed send of the cell: old samples fade over about 200 sends. */
-  static final double DISCOUNT = 0.995;
-  /** Largest share of a cell's send time that exploring may cost beyond the incumbent. */
-  static final double BUDGET = 0.05;
-  /**
-   * Wire time per byte added to both arms' model costs (loopback on the development machine; a
-   * slower network makes the arms closer, so the prior only becomes less sure).
-   */
-  static final double WIRE_NS_PER_BYTE = 0.3;
+    /** Initial weight of the model's prior (it fades with {@link #DISCOUNT} like a sample). */
+    static final double PRIOR_WEIGHT = 1;
+    /** The prior never fades below this weight: an arm never measured keeps the model's estimate. */
+    static final double MIN_PRIOR_WEIGHT = 1e-3;
+    /** Standard error of the model's log-costs (a factor 1.65 either way at one standard deviation). */
+    static final double MODEL_ERROR = 0.5;
+    /** Spread of log send times assumed before the cell has measured it (about 30%). */
+    static final double PRIOR_SIGMA = 0.3;
+    /** Least spread of log send times assumed (timers and caches are never exact). */
+    static final double MIN_SIGMA = 0.03;
+    /** Samples an arm needs before its estimate counts: one descheduled send must not make an estimate. */
+    static final int MIN_SAMPLES = 3;
+    /** Recent samples per arm from which its estimate is taken. */
+    static final int WINDOW = 15;
+    /** Decay of every weight per observed send of the cell: old samples fade over about 200 sends. */
+    static final double DISCOUNT = 0.995;
+    /** Largest share of a cell's send time that exploring may cost beyond the incumbent. */
+    static final double BUDGET = 0.05;
+    /**
+     * Wire time per byte added to both arms' model costs (loopback on the development machine; a
+     * slower network makes the arms closer, so the prior only becomes less sure).
+     */
+    static final double WIRE_NS_PER_BYTE = 0.3;
 
-  private final SendCostModel model;
-  private final ConcurrentHashMap<Long, Cell> cells = new ConcurrentHashMap<>();
+    private final SendCostModel model;
+    private final ConcurrentHashMap<Long, Cell> cells = new ConcurrentHashMap<>();
 
-  public AdaptiveSendPolicy(SendCostModel model) {
-    if (model == null) {
-      throw new IllegalArgumentException("adaptiveSendPolicy: model null (expected: a SendCostModel)");
-    }
-    this.model = model;
-  }
-
-  /** The strategy for the next message to {@code peer} of {@code bytes} bytes in {@code blocks} contiguous blocks. */
-  public SendStrategy choose(int peer, long blocks, long bytes, boolean heap) {
-    return arm(cell(peer, blocks, bytes, heap).choose());
-  }
-
-  /** Records that a send chosen by {@link #choose} with these arguments took {@code nanos} with {@code used}. */
-  public void observe(int peer, long blocks, long bytes, boolean heap, SendStrategy used, long nanos) {
-    if (used != SendStrategy.PACK && used != SendStrategy.GATHER) {
-      throw new IllegalArgumentException("observe: used " + used + " (expected: PACK or GATHER)");
-    }
-    cell(peer, blocks, bytes, heap).observe(used == SendStrategy.PACK ? 0 : 1, Math.max(1, nanos));
-  }
-
-  /** The current incumbent (lower estimate) for such a message, without counting a decision or exploring. */
-  public SendStrategy best(int peer, long blocks, long bytes, boolean heap) {
-    return arm(cell(peer, blocks, bytes, heap).incumbent());
-  }
-
-  private Cell cell(int peer, long blocks, long bytes, boolean heap) {
-    long key = ((long) peer << 32) | ((long) sizeClass(bytes) << 16) | ((long) sizeClass(blocks) << 1) | (heap ? 1 : 0);
-    Cell c = cells.get(key);
-    if (c == null) {
-      double wire = WIRE_NS_PER_BYTE * bytes;
-      double pack = model.packCost(blocks, bytes) + wire;
-      double gather = model.gatherCost(blocks, bytes, heap) + wire;
-      // where the model packs (always below minGatherBytes, where gathering is a syscall per batch
-      // for nothing), gathering starts at least 25% behind even when the wire time dominates both
-      if (model.choose(blocks, bytes, heap) == SendStrategy.PACK) {
-        gather = Math.max(gather, pack * 1.25);
-      }
-      double[] prior = {Math.log(Math.max(1, pack)), Math.log(Math.max(1, gather))};
-      c = cells.computeIfAbsent(key, k -> new Cell(prior));
-    }
-    return c;
-  }
-
-  /** ceil(log2(v)) for v >= 1, 0 below: messages within a factor of two share a cell. */
-  static int sizeClass(long v) {
-    return v <= 1 ? 0 : 64 - Long.numberOfLeadingZeros(v - 1);
-  }
-
-  private static SendStrategy arm(int a) {
-    return a == 0 ? SendStrategy.PACK : SendStrategy.GATHER;
-  }
-
-  /**
-   * One cell's bandit: arm 0 PACK, arm 1 GATHER. Per arm the last {@link #WINDOW} log send times;
-   * an arm's estimate is the mean of their second quarter, its sample weight the sum of {@code DISCOUNT^age} over
-   * them. The decision is recomputed once per observed send (a few hundred nanoseconds) and
-   * {@link #choose} only reads it: the policy must cost nothing next to a 4 KiB message.
-   */
-  private static final class Cell {
-    private final double[] prior; // model log-costs: only their difference matters
-    private final double[][] recent = new double[2][WINDOW];
-    private final long[][] stamp = new long[2][WINDOW];
-    private final int[] n = new int[2]; // samples ever taken per arm
-    private final double[] w = new double[2]; // discounted weight of each arm's window
-    private final double[] med = new double[2]; // the estimate: lower-middle mean log-time of each arm's window
-    private final double[] mad = new double[2]; // median absolute deviation of each arm's window
-    private final double[] scratch = new double[WINDOW];
-    private double priorWeight = PRIOR_WEIGHT;
-    private long step; // observed sends
-    private double total; // ns of every observed send
-    private double excess; // ns that explorations cost beyond the incumbent's estimate
-    private int best; // the arm with the lower estimated mean
-    private int pick; // the arm with the lower confidence index
-    private double bestTime; // the incumbent's estimated time, ns
-
-    Cell(double[] prior) {
-      this.prior = prior.clone();
-      update();
+    public AdaptiveSendPolicy(SendCostModel model) {
+        if (model == null) {
+            throw new IllegalArgumentException("adaptiveSendPolicy: model null (expected: a SendCostModel)");
+        }
+        this.model = model;
     }
 
-    private int size(int a) {
-      return Math.min(n[a], WINDOW);
+    /** The strategy for the next message to {@code peer} of {@code bytes} bytes in {@code blocks} contiguous blocks. */
+    public SendStrategy choose(int peer, long blocks, long bytes, boolean heap) {
+        return arm(cell(peer, blocks, bytes, heap).choose());
     }
 
-    synchronized int incumbent() {
-      return best;
+    /** Records that a send chosen by {@link #choose} with these arguments took {@code nanos} with {@code used}. */
+    public void observe(int peer, long blocks, long bytes, boolean heap, SendStrategy used, long nanos) {
+        if (used != SendStrategy.PACK && used != SendStrategy.GATHER) {
+            throw new IllegalArgumentException("observe: used " + used + " (expected: PACK or GATHER)");
+        }
+        cell(peer, blocks, bytes, heap).observe(used == SendStrategy.PACK ? 0 : 1, Math.max(1, nanos));
     }
 
-    synchronized int choose() {
-      return pick != best && excess > BUDGET * total ? best : pick;
+    /** The current incumbent (lower estimate) for such a message, without counting a decision or exploring. */
+    public SendStrategy best(int peer, long blocks, long bytes, boolean heap) {
+        return arm(cell(peer, blocks, bytes, heap).incumbent());
     }
 
-    synchronized void observe(int a, long nanos) {
-      if (a != best) {
-        excess += Math.max(0, nanos - bestTime);
-      }
-      total += nanos;
-      for (int i = 0; i < 2; i++) {
-        w[i] *= DISCOUNT;
-      }
-      priorWeight = Math.max(MIN_PRIOR_WEIGHT, priorWeight * DISCOUNT);
-      int slot = n[a] % WINDOW;
-      if (n[a] >= WINDOW) {
-        w[a] = Math.max(0, w[a] - Math.pow(DISCOUNT, step - stamp[a][slot])); // the sample it replaces
-      }
-      recent[a][slot] = Math.log(nanos);
-      stamp[a][slot] = step++;
-      w[a] += 1;
-      n[a] = n[a] == Integer.MAX_VALUE ? WINDOW : n[a] + 1;
-      int k = size(a);
-      System.arraycopy(recent[a], 0, scratch, 0, k);
-      java.util.Arrays.sort(scratch, 0, k);
-      med[a] = lowerMiddleMean(scratch, k);
-      double m = k % 2 == 1 ? scratch[k / 2] : (scratch[k / 2 - 1] + scratch[k / 2]) / 2;
-      for (int i = 0; i < k; i++) {
-        scratch[i] = Math.abs(recent[a][i] - m);
-      }
-      java.util.Arrays.sort(scratch, 0, k);
-      mad[a] = k % 2 == 1 ? scratch[k / 2] : (scratch[k / 2 - 1] + scratch[k / 2]) / 2;
-      update();
+    private Cell cell(int peer, long blocks, long bytes, boolean heap) {
+        long key = ((long) peer << 32)
+                | ((long) sizeClass(bytes) << 16)
+                | ((long) sizeClass(blocks) << 1)
+                | (heap ? 1 : 0);
+        Cell c = cells.get(key);
+        if (c == null) {
+            double wire = WIRE_NS_PER_BYTE * bytes;
+            double pack = model.packCost(blocks, bytes) + wire;
+            double gather = model.gatherCost(blocks, bytes, heap) + wire;
+            // where the model packs (always below minGatherBytes, where gathering is a syscall per batch
+            // for nothing), gathering starts at least 25% behind even when the wire time dominates both
+            if (model.choose(blocks, bytes, heap) == SendStrategy.PACK) {
+                gather = Math.max(gather, pack * 1.25);
+            }
+            double[] prior = {Math.log(Math.max(1, pack)), Math.log(Math.max(1, gather))};
+            c = cells.computeIfAbsent(key, k -> new Cell(prior));
+        }
+        return c;
     }
 
-    /** The mean of the second quarter of the k sorted values (ranks k/4 to the median). */
-    private static double lowerMiddleMean(double[] sorted, int k) {
-      int from = k / 4;
-      int to = Math.max(from + 1, (k + 1) / 2);
-      double sum = 0;
-      for (int i = from; i < to; i++) {
-        sum += sorted[i];
-      }
-      return sum / (to - from);
+    /** ceil(log2(v)) for v >= 1, 0 below: messages within a factor of two share a cell. */
+    static int sizeClass(long v) {
+        return v <= 1 ? 0 : 64 - Long.numberOfLeadingZeros(v - 1);
+    }
+
+    private static SendStrategy arm(int a) {
+        return a == 0 ? SendStrategy.PACK : SendStrategy.GATHER;
     }
 
     /**
-     * The Gaussian posterior of each arm's mean log-time (the prior placed at the cell's measured
-     * level, and the arm's lower-middle mean if it has {@link #MIN_SAMPLES} samples), then the incumbent and
-     * the arm of the lower confidence index.
+     * One cell's bandit: arm 0 PACK, arm 1 GATHER. Per arm the last {@link #WINDOW} log send times;
+     * an arm's estimate is the mean of their second quarter, its sample weight the sum of {@code DISCOUNT^age} over
+     * them. The decision is recomputed once per observed send (a few hundred nanoseconds) and
+     * {@link #choose} only reads it: the policy must cost nothing next to a 4 KiB message.
      */
-    private void update() {
-      boolean anyMeasured = size(0) >= MIN_SAMPLES || size(1) >= MIN_SAMPLES;
-      double[] weight = new double[2];
-      double level = 0;
-      double levelWeight = 0;
-      int k = 0;
-      double madSum = 0;
-      for (int a = 0; a < 2; a++) {
-        if (n[a] == 0) {
-          continue;
+    private static final class Cell {
+        private final double[] prior; // model log-costs: only their difference matters
+        private final double[][] recent = new double[2][WINDOW];
+        private final long[][] stamp = new long[2][WINDOW];
+        private final int[] n = new int[2]; // samples ever taken per arm
+        private final double[] w = new double[2]; // discounted weight of each arm's window
+        private final double[] med = new double[2]; // the estimate: lower-middle mean log-time of each arm's window
+        private final double[] mad = new double[2]; // median absolute deviation of each arm's window
+        private final double[] scratch = new double[WINDOW];
+        private double priorWeight = PRIOR_WEIGHT;
+        private long step; // observed sends
+        private double total; // ns of every observed send
+        private double excess; // ns that explorations cost beyond the incumbent's estimate
+        private int best; // the arm with the lower estimated mean
+        private int pick; // the arm with the lower confidence index
+        private double bestTime; // the incumbent's estimated time, ns
+
+        Cell(double[] prior) {
+            this.prior = prior.clone();
+            update();
         }
-        if (size(a) >= MIN_SAMPLES) {
-          weight[a] = w[a];
+
+        private int size(int a) {
+            return Math.min(n[a], WINDOW);
         }
-        if (size(a) >= MIN_SAMPLES || !anyMeasured) {
-          double lw = Math.max(weight[a], 1e-9);
-          level += lw * (med[a] - prior[a]);
-          levelWeight += lw;
+
+        synchronized int incumbent() {
+            return best;
         }
-        k += size(a);
-        madSum += size(a) * mad[a];
-      }
-      level = levelWeight == 0 ? 0 : level / levelWeight;
-      // spread of one log-time: 1.4826 times the median absolute deviation, pooled
-      double sigma = k < MIN_SAMPLES ? PRIOR_SIGMA : Math.max(MIN_SIGMA, 1.4826 * madSum / k);
-      double p = priorWeight / (MODEL_ERROR * MODEL_ERROR);
-      double log = 2 * Math.log(Math.max(Math.E, 2 + weight[0] + weight[1]));
-      double[] mean = new double[2];
-      double[] index = new double[2];
-      for (int a = 0; a < 2; a++) {
-        double q = weight[a] / (sigma * sigma);
-        mean[a] = (p * (prior[a] + level) + q * med[a]) / (p + q);
-        index[a] = mean[a] - Math.sqrt(log / (p + q));
-      }
-      best = mean[0] <= mean[1] ? 0 : 1;
-      pick = index[0] <= index[1] ? 0 : 1;
-      bestTime = Math.exp(mean[best]);
+
+        synchronized int choose() {
+            return pick != best && excess > BUDGET * total ? best : pick;
+        }
+
+        synchronized void observe(int a, long nanos) {
+            if (a != best) {
+                excess += Math.max(0, nanos - bestTime);
+            }
+            total += nanos;
+            for (int i = 0; i < 2; i++) {
+                w[i] *= DISCOUNT;
+            }
+            priorWeight = Math.max(MIN_PRIOR_WEIGHT, priorWeight * DISCOUNT);
+            int slot = n[a] % WINDOW;
+            if (n[a] >= WINDOW) {
+                w[a] = Math.max(0, w[a] - Math.pow(DISCOUNT, step - stamp[a][slot])); // the sample it replaces
+            }
+            recent[a][slot] = Math.log(nanos);
+            stamp[a][slot] = step++;
+            w[a] += 1;
+            n[a] = n[a] == Integer.MAX_VALUE ? WINDOW : n[a] + 1;
+            int k = size(a);
+            System.arraycopy(recent[a], 0, scratch, 0, k);
+            java.util.Arrays.sort(scratch, 0, k);
+            med[a] = lowerMiddleMean(scratch, k);
+            double m = k % 2 == 1 ? scratch[k / 2] : (scratch[k / 2 - 1] + scratch[k / 2]) / 2;
+            for (int i = 0; i < k; i++) {
+                scratch[i] = Math.abs(recent[a][i] - m);
+            }
+            java.util.Arrays.sort(scratch, 0, k);
+            mad[a] = k % 2 == 1 ? scratch[k / 2] : (scratch[k / 2 - 1] + scratch[k / 2]) / 2;
+            update();
+        }
+
+        /** The mean of the second quarter of the k sorted values (ranks k/4 to the median). */
+        private static double lowerMiddleMean(double[] sorted, int k) {
+            int from = k / 4;
+            int to = Math.max(from + 1, (k + 1) / 2);
+            double sum = 0;
+            for (int i = from; i < to; i++) {
+                sum += sorted[i];
+            }
+            return sum / (to - from);
+        }
+
+        /**
+         * The Gaussian posterior of each arm's mean log-time (the prior placed at the cell's measured
+         * level, and the arm's lower-middle mean if it has {@link #MIN_SAMPLES} samples), then the incumbent and
+         * the arm of the lower confidence index.
+         */
+        private void update() {
+            boolean anyMeasured = size(0) >= MIN_SAMPLES || size(1) >= MIN_SAMPLES;
+            double[] weight = new double[2];
+            double level = 0;
+            double levelWeight = 0;
+            int k = 0;
+            double madSum = 0;
+            for (int a = 0; a < 2; a++) {
+                if (n[a] == 0) {
+                    continue;
+                }
+                if (size(a) >= MIN_SAMPLES) {
+                    weight[a] = w[a];
+                }
+                if (size(a) >= MIN_SAMPLES || !anyMeasured) {
+                    double lw = Math.max(weight[a], 1e-9);
+                    level += lw * (med[a] - prior[a]);
+                    levelWeight += lw;
+                }
+                k += size(a);
+                madSum += size(a) * mad[a];
+            }
+            level = levelWeight == 0 ? 0 : level / levelWeight;
+            // spread of one log-time: 1.4826 times the median absolute deviation, pooled
+            double sigma = k < MIN_SAMPLES ? PRIOR_SIGMA : Math.max(MIN_SIGMA, 1.4826 * madSum / k);
+            double p = priorWeight / (MODEL_ERROR * MODEL_ERROR);
+            double log = 2 * Math.log(Math.max(Math.E, 2 + weight[0] + weight[1]));
+            double[] mean = new double[2];
+            double[] index = new double[2];
+            for (int a = 0; a < 2; a++) {
+                double q = weight[a] / (sigma * sigma);
+                mean[a] = (p * (prior[a] + level) + q * med[a]) / (p + q);
+                index[a] = mean[a] - Math.sqrt(log / (p + q));
+            }
+            best = mean[0] <= mean[1] ? 0 : 1;
+            pick = index[0] <= index[1] ? 0 : 1;
+            bestTime = Math.exp(mean[best]);
+        }
     }
-  }
 }

@@ -12,39 +12,38 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * gather) and what a typed receive weighs (scatter or unpack).
  */
 final class BlockEstimates {
-  private BlockEstimates() {}
+    private BlockEstimates() {}
 
-  /**
-   * Estimated contiguous blocks of the segment's whole stream: exact up to 64 blocks, extrapolated
-   * from the first 64 beyond; remembered per (type, count) in a small cache, since flattening even
-   * 64 blocks of a struct costs tens of microseconds. Leaves the segment at position 0.
-   */
-  static long of(Segment s) {
-    int slot = (System.identityHashCode(s.type()) * 31 + Long.hashCode(s.count())) & (ESTIMATES.length() - 1);
-    BlockEstimate e = ESTIMATES.get(slot);
-    if (e != null && e.type.get() == s.type() && e.count == s.count()) {
-      return e.blocks;
+    /**
+     * Estimated contiguous blocks of the segment's whole stream: exact up to 64 blocks, extrapolated
+     * from the first 64 beyond; remembered per (type, count) in a small cache, since flattening even
+     * 64 blocks of a struct costs tens of microseconds. Leaves the segment at position 0.
+     */
+    static long of(Segment s) {
+        int slot = (System.identityHashCode(s.type()) * 31 + Long.hashCode(s.count())) & (ESTIMATES.length() - 1);
+        BlockEstimate e = ESTIMATES.get(slot);
+        if (e != null && e.type.get() == s.type() && e.count == s.count()) {
+            return e.blocks;
+        }
+        s.seek(0);
+        List<Piece> pieces = s.flatten(64);
+        boolean all = s.remaining() == 0;
+        s.seek(0);
+        long blocks;
+        if (all || pieces.isEmpty()) {
+            blocks = pieces.size();
+        } else {
+            long covered = 0;
+            for (Piece p : pieces) {
+                covered += p.length();
+            }
+            blocks = (long) Math.ceil((double) pieces.size() * s.byteSize() / Math.max(1, covered));
+        }
+        ESTIMATES.set(slot, new BlockEstimate(new WeakReference<>(s.type()), s.count(), blocks));
+        return blocks;
     }
-    s.seek(0);
-    List<Piece> pieces = s.flatten(64);
-    boolean all = s.remaining() == 0;
-    s.seek(0);
-    long blocks;
-    if (all || pieces.isEmpty()) {
-      blocks = pieces.size();
-    } else {
-      long covered = 0;
-      for (Piece p : pieces) {
-        covered += p.length();
-      }
-      blocks = (long) Math.ceil((double) pieces.size() * s.byteSize() / Math.max(1, covered));
-    }
-    ESTIMATES.set(slot, new BlockEstimate(new WeakReference<>(s.type()), s.count(), blocks));
-    return blocks;
-  }
 
-  private record BlockEstimate(WeakReference<Datatype> type, long count, long blocks) {}
+    private record BlockEstimate(WeakReference<Datatype> type, long count, long blocks) {}
 
-  private static final AtomicReferenceArray<BlockEstimate> ESTIMATES =
-      new AtomicReferenceArray<>(256);
+    private static final AtomicReferenceArray<BlockEstimate> ESTIMATES = new AtomicReferenceArray<>(256);
 }

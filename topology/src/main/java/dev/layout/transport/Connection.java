@@ -27,345 +27,364 @@ import java.util.function.ObjIntConsumer;
  * when the connection is lost.
  */
 final class Connection {
-  /** Size of the staging buffers (packing, small frames, chunked reads). */
-  static final int CHUNK = 256 << 10;
+    /** Size of the staging buffers (packing, small frames, chunked reads). */
+    static final int CHUNK = 256 << 10;
 
-  private final TcpContext ctx;
-  private final ObjIntConsumer<IOException> lost;
-  final int peer;
-  final SocketChannel ch;
-  final ReentrantLock writeLock = new ReentrantLock();
-  final ByteBuffer header = ByteBuffer.allocateDirect(Frame.HEADER);
-  ByteBuffer staging;
-  ByteBuffer readStaging;
-  long sendSeq;
-  long writeOffset;
-  long recvSeq;
-  volatile long readOffset;
-  final CreditFlow credit;
-  final AtomicLong pendingRts = new AtomicLong();
-  final AtomicInteger nextMsgId = new AtomicInteger();
-  final Map<Integer, Outgoing> outgoing = new ConcurrentHashMap<>();
-  final Map<Integer, Incoming> incoming = new ConcurrentHashMap<>();
-  volatile IOException failure;
-  volatile boolean byeReceived;
-  Thread reader;
+    private final TcpContext ctx;
+    private final ObjIntConsumer<IOException> lost;
+    final int peer;
+    final SocketChannel ch;
+    final ReentrantLock writeLock = new ReentrantLock();
+    final ByteBuffer header = ByteBuffer.allocateDirect(Frame.HEADER);
+    ByteBuffer staging;
+    ByteBuffer readStaging;
+    long sendSeq;
+    long writeOffset;
+    long recvSeq;
+    volatile long readOffset;
+    final CreditFlow credit;
+    final AtomicLong pendingRts = new AtomicLong();
+    final AtomicInteger nextMsgId = new AtomicInteger();
+    final Map<Integer, Outgoing> outgoing = new ConcurrentHashMap<>();
+    final Map<Integer, Incoming> incoming = new ConcurrentHashMap<>();
+    volatile IOException failure;
+    volatile boolean byeReceived;
+    Thread reader;
 
-  /**
-   * @param budget the buffer the peer granted this side
-   * @param lost told (peer, cause) once when the connection fails
-   */
-  Connection(TcpContext ctx, int peer, SocketChannel ch, long budget, ObjIntConsumer<IOException> lost) {
-    this.ctx = ctx;
-    this.peer = peer;
-    this.ch = ch;
-    this.credit = new CreditFlow(budget, ctx.options.peerBufferBytes());
-    this.lost = lost;
-  }
-
-  IOException failure(String op) {
-    IOException f = failure;
-    return new IOException(op + ": connection to process " + peer + " (" + ctx.endpoint(peer) + ") is gone: "
-        + (f == null ? "closed" : f.getMessage()), f);
-  }
-
-  ProtocolViolation violation(long offset, String what) {
-    return new ProtocolViolation("protocol violation by process " + peer + " (" + ctx.endpoint(peer)
-        + ") at stream offset " + offset + ": " + what);
-  }
-
-  boolean tryTakeCredit(long n) {
-    return credit.tryTake(n);
-  }
-
-  void returnCredit(long n) {
-    long give = credit.consumed(n);
-    if (give > 0) {
-      try {
-        writeFrame("receive", Frame.CREDIT, 0, 0, 0, give, null);
-      } catch (IOException e) {
-        fail(e);
-      }
+    /**
+     * @param budget the buffer the peer granted this side
+     * @param lost told (peer, cause) once when the connection fails
+     */
+    Connection(TcpContext ctx, int peer, SocketChannel ch, long budget, ObjIntConsumer<IOException> lost) {
+        this.ctx = ctx;
+        this.peer = peer;
+        this.ch = ch;
+        this.credit = new CreditFlow(budget, ctx.options.peerBufferBytes());
+        this.lost = lost;
     }
-  }
 
-  // ------------------------------------------------------------ writing
-
-  private void lockForWrite(String op) throws IOException {
-    if (failure != null) {
-      throw failure(op);
+    IOException failure(String op) {
+        IOException f = failure;
+        return new IOException(
+                op + ": connection to process " + peer + " (" + ctx.endpoint(peer) + ") is gone: "
+                        + (f == null ? "closed" : f.getMessage()),
+                f);
     }
-    try {
-      if (!writeLock.tryLock(ctx.options.sendTimeout().toNanos(), TimeUnit.NANOSECONDS)) {
-        throw new TransportTimeoutException(op + ": connection to process " + peer + " (" + ctx.endpoint(peer)
-            + ") busy for " + ctx.options.sendTimeout());
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException(op + ": interrupted while waiting to write to process " + peer);
+
+    ProtocolViolation violation(long offset, String what) {
+        return new ProtocolViolation("protocol violation by process " + peer + " (" + ctx.endpoint(peer)
+                + ") at stream offset " + offset + ": " + what);
     }
-    if (failure != null) {
-      writeLock.unlock();
-      throw failure(op);
+
+    boolean tryTakeCredit(long n) {
+        return credit.tryTake(n);
     }
-  }
 
-  private ScheduledFuture<?> stallGuard(String op) {
-    long at = writeOffset;
-    try {
-      return ctx.watchdog.schedule(() -> fail(new TransportTimeoutException(op + ": write to process " + peer + " ("
-          + ctx.endpoint(peer) + ") stalled for " + ctx.options.sendTimeout() + " at stream offset " + at)),
-          ctx.options.sendTimeout().toNanos(), TimeUnit.NANOSECONDS);
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      return null;
-    }
-  }
-
-  private void fillHeader(ByteBuffer b, byte type, long context, int tag, int id, long length) {
-    Frame.put(b, type, ctx.process, context, tag, sendSeq++, length, id);
-  }
-
-  /** A frame whose body (if any) is one buffer. */
-  void writeFrame(String op, byte type, long context, int tag, int id, ByteBuffer body) throws IOException {
-    writeFrame(op, type, context, tag, id, body.remaining(), body);
-  }
-
-  void writeFrame(String op, byte type, long context, int tag, int id, long length, ByteBuffer body) throws IOException {
-    lockForWrite(op);
-    ScheduledFuture<?> guard = stallGuard(op); // a peer that stops reading must not block us forever
-    try {
-      header.clear();
-      fillHeader(header, type, context, tag, id, length);
-      header.flip();
-      if (body != null && body.remaining() > 0 && body.remaining() <= 8192) {
-        // one write for small frames
-        if (staging == null) {
-          staging = ByteBuffer.allocateDirect(CHUNK);
+    void returnCredit(long n) {
+        long give = credit.consumed(n);
+        if (give > 0) {
+            try {
+                writeFrame("receive", Frame.CREDIT, 0, 0, 0, give, null);
+            } catch (IOException e) {
+                fail(e);
+            }
         }
-        staging.clear();
-        staging.put(header).put(body).flip();
-        writeOffset += staging.remaining();
-        TcpContext.writeAll(ch, staging);
-        return;
-      }
-      writeOffset += Frame.HEADER;
-      TcpContext.writeAll(ch, header);
-      if (body != null) {
-        while (body.hasRemaining()) {
-          // heap buffers go through a JDK temporary direct buffer: keep it chunk-sized
-          ByteBuffer part = body.slice(body.position(), Math.min(body.remaining(), 1 << 20));
-          int k = part.remaining();
-          TcpContext.writeAll(ch, part);
-          body.position(body.position() + k);
-          writeOffset += k;
+    }
+
+    // ------------------------------------------------------------ writing
+
+    private void lockForWrite(String op) throws IOException {
+        if (failure != null) {
+            throw failure(op);
         }
-      }
-    } catch (IOException e) {
-      IOException f = new IOException(op + ": write to process " + peer + " (" + ctx.endpoint(peer)
-          + ") failed at stream offset " + writeOffset + ": " + e.getMessage(), e);
-      fail(f);
-      throw f;
-    } finally {
-      if (guard != null) {
-        guard.cancel(false);
-      }
-      writeLock.unlock();
-    }
-  }
-
-  /** A frame whose body is the packed stream of seg, packed through staging or gathered from view. */
-  void writeTyped(String op, byte type, long context, int tag, int id, Segment seg, long origin, SendStrategy how,
-      ByteBuffer view) throws IOException {
-    lockForWrite(op);
-    ScheduledFuture<?> guard = stallGuard(op);
-    try {
-      long n = seg.byteSize();
-      header.clear();
-      fillHeader(header, type, context, tag, id, n);
-      header.flip();
-      if (how == SendStrategy.GATHER) {
-        int batch = ctx.options.costModel().batchBlocks();
-        ByteBuffer[] iov = new ByteBuffer[batch + 1];
-        iov[0] = header;
-        int k = 1;
-        while (true) {
-          List<Piece> pieces = seg.flatten(batch);
-          for (Piece p : pieces) {
-            iov[k++] = view.slice((int) (origin + p.offset()), (int) p.length());
-          }
-          if (k > 0) {
-            gatherAll(iov, k);
-          }
-          k = 0;
-          if (pieces.isEmpty() || seg.remaining() == 0) {
-            break;
-          }
-        }
-        writeOffset += Frame.HEADER + n;
-      } else {
-        if (staging == null) {
-          staging = ByteBuffer.allocateDirect(CHUNK);
-        }
-        Memory stage = Memory.ofBuffer(staging);
-        staging.clear();
-        staging.put(header);
-        long done = 0;
-        int at = Frame.HEADER;
-        do {
-          long k = seg.pack(stage, at, Math.min(CHUNK - at, n - done));
-          done += k;
-          staging.position(0).limit((int) (at + k));
-          TcpContext.writeAll(ch, staging);
-          at = 0;
-        } while (done < n);
-        writeOffset += Frame.HEADER + n;
-      }
-    } catch (IOException e) {
-      IOException f = new IOException(op + ": write to process " + peer + " (" + ctx.endpoint(peer)
-          + ") failed at stream offset " + writeOffset + ": " + e.getMessage(), e);
-      fail(f);
-      throw f;
-    } finally {
-      if (guard != null) {
-        guard.cancel(false);
-      }
-      writeLock.unlock();
-    }
-  }
-
-  private void gatherAll(ByteBuffer[] iov, int len) throws IOException {
-    int i = 0;
-    while (i < len) {
-      ch.write(iov, i, len - i);
-      while (i < len && !iov[i].hasRemaining()) {
-        i++;
-      }
-    }
-  }
-
-  private int asyncSends;
-
-  synchronized void asyncSendStarted() {
-    asyncSends++;
-  }
-
-  synchronized void asyncSendDone() {
-    asyncSends--;
-    notifyAll();
-  }
-
-  synchronized void awaitAsyncSends(long deadline) {
-    while (asyncSends > 0 && failure == null) {
-      long left = deadline - System.nanoTime();
-      if (left <= 0) {
-        return;
-      }
-      try {
-        TimeUnit.NANOSECONDS.timedWait(this, left);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
-  }
-
-  void sayBye() {
-    try {
-      if (failure == null && writeLock.tryLock(ctx.options.closeTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
         try {
-          header.clear();
-          fillHeader(header, Frame.BYE, 0, 0, 0, 0);
-          header.flip();
-          TcpContext.writeAll(ch, header);
-          ch.shutdownOutput();
+            if (!writeLock.tryLock(ctx.options.sendTimeout().toNanos(), TimeUnit.NANOSECONDS)) {
+                throw new TransportTimeoutException(op + ": connection to process " + peer + " (" + ctx.endpoint(peer)
+                        + ") busy for " + ctx.options.sendTimeout());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException(op + ": interrupted while waiting to write to process " + peer);
+        }
+        if (failure != null) {
+            writeLock.unlock();
+            throw failure(op);
+        }
+    }
+
+    private ScheduledFuture<?> stallGuard(String op) {
+        long at = writeOffset;
+        try {
+            return ctx.watchdog.schedule(
+                    () -> fail(
+                            new TransportTimeoutException(op + ": write to process " + peer + " (" + ctx.endpoint(peer)
+                                    + ") stalled for " + ctx.options.sendTimeout() + " at stream offset " + at)),
+                    ctx.options.sendTimeout().toNanos(),
+                    TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            return null;
+        }
+    }
+
+    private void fillHeader(ByteBuffer b, byte type, long context, int tag, int id, long length) {
+        Frame.put(b, type, ctx.process, context, tag, sendSeq++, length, id);
+    }
+
+    /** A frame whose body (if any) is one buffer. */
+    void writeFrame(String op, byte type, long context, int tag, int id, ByteBuffer body) throws IOException {
+        writeFrame(op, type, context, tag, id, body.remaining(), body);
+    }
+
+    void writeFrame(String op, byte type, long context, int tag, int id, long length, ByteBuffer body)
+            throws IOException {
+        lockForWrite(op);
+        ScheduledFuture<?> guard = stallGuard(op); // a peer that stops reading must not block us forever
+        try {
+            header.clear();
+            fillHeader(header, type, context, tag, id, length);
+            header.flip();
+            if (body != null && body.remaining() > 0 && body.remaining() <= 8192) {
+                // one write for small frames
+                if (staging == null) {
+                    staging = ByteBuffer.allocateDirect(CHUNK);
+                }
+                staging.clear();
+                staging.put(header).put(body).flip();
+                writeOffset += staging.remaining();
+                TcpContext.writeAll(ch, staging);
+                return;
+            }
+            writeOffset += Frame.HEADER;
+            TcpContext.writeAll(ch, header);
+            if (body != null) {
+                while (body.hasRemaining()) {
+                    // heap buffers go through a JDK temporary direct buffer: keep it chunk-sized
+                    ByteBuffer part = body.slice(body.position(), Math.min(body.remaining(), 1 << 20));
+                    int k = part.remaining();
+                    TcpContext.writeAll(ch, part);
+                    body.position(body.position() + k);
+                    writeOffset += k;
+                }
+            }
+        } catch (IOException e) {
+            IOException f = new IOException(
+                    op + ": write to process " + peer + " (" + ctx.endpoint(peer) + ") failed at stream offset "
+                            + writeOffset + ": " + e.getMessage(),
+                    e);
+            fail(f);
+            throw f;
         } finally {
-          writeLock.unlock();
+            if (guard != null) {
+                guard.cancel(false);
+            }
+            writeLock.unlock();
         }
-      }
-    } catch (IOException | InterruptedException e) {
-      fail(new IOException("close: goodbye to process " + peer + " failed: " + e.getMessage(), e));
     }
-  }
 
-  // ------------------------------------------------------------ reading (reader thread only)
-
-  /** Reads a whole header; false on a clean end of stream before its first byte. */
-  boolean readHeader(ByteBuffer h) throws IOException {
-    while (h.hasRemaining()) {
-      int r = ch.read(h);
-      if (r < 0) {
-        if (h.position() == 0) {
-          return false;
+    /** A frame whose body is the packed stream of seg, packed through staging or gathered from view. */
+    void writeTyped(
+            String op,
+            byte type,
+            long context,
+            int tag,
+            int id,
+            Segment seg,
+            long origin,
+            SendStrategy how,
+            ByteBuffer view)
+            throws IOException {
+        lockForWrite(op);
+        ScheduledFuture<?> guard = stallGuard(op);
+        try {
+            long n = seg.byteSize();
+            header.clear();
+            fillHeader(header, type, context, tag, id, n);
+            header.flip();
+            if (how == SendStrategy.GATHER) {
+                int batch = ctx.options.costModel().batchBlocks();
+                ByteBuffer[] iov = new ByteBuffer[batch + 1];
+                iov[0] = header;
+                int k = 1;
+                while (true) {
+                    List<Piece> pieces = seg.flatten(batch);
+                    for (Piece p : pieces) {
+                        iov[k++] = view.slice((int) (origin + p.offset()), (int) p.length());
+                    }
+                    if (k > 0) {
+                        gatherAll(iov, k);
+                    }
+                    k = 0;
+                    if (pieces.isEmpty() || seg.remaining() == 0) {
+                        break;
+                    }
+                }
+                writeOffset += Frame.HEADER + n;
+            } else {
+                if (staging == null) {
+                    staging = ByteBuffer.allocateDirect(CHUNK);
+                }
+                Memory stage = Memory.ofBuffer(staging);
+                staging.clear();
+                staging.put(header);
+                long done = 0;
+                int at = Frame.HEADER;
+                do {
+                    long k = seg.pack(stage, at, Math.min(CHUNK - at, n - done));
+                    done += k;
+                    staging.position(0).limit((int) (at + k));
+                    TcpContext.writeAll(ch, staging);
+                    at = 0;
+                } while (done < n);
+                writeOffset += Frame.HEADER + n;
+            }
+        } catch (IOException e) {
+            IOException f = new IOException(
+                    op + ": write to process " + peer + " (" + ctx.endpoint(peer) + ") failed at stream offset "
+                            + writeOffset + ": " + e.getMessage(),
+                    e);
+            fail(f);
+            throw f;
+        } finally {
+            if (guard != null) {
+                guard.cancel(false);
+            }
+            writeLock.unlock();
         }
-        throw new EOFException("connection closed by process " + peer + " (" + ctx.endpoint(peer)
-            + ") inside a frame header at stream offset " + (readOffset + h.position()));
-      }
     }
-    readOffset += Frame.HEADER;
-    return true;
-  }
 
-  /** Reads exactly b.remaining() bytes (heap buffers in chunks). */
-  void readBody(ByteBuffer b) throws IOException {
-    while (b.hasRemaining()) {
-      ByteBuffer part = b.isDirect() ? b : b.slice(b.position(), Math.min(b.remaining(), CHUNK));
-      int r = ch.read(part);
-      if (r < 0) {
-        throw new EOFException("connection closed by process " + peer + " (" + ctx.endpoint(peer)
-            + ") in the middle of a message at stream offset " + readOffset);
-      }
-      readOffset += r;
-      if (part != b) {
-        b.position(b.position() + r);
-      }
+    private void gatherAll(ByteBuffer[] iov, int len) throws IOException {
+        int i = 0;
+        while (i < len) {
+            ch.write(iov, i, len - i);
+            while (i < len && !iov[i].hasRemaining()) {
+                i++;
+            }
+        }
     }
-  }
 
-  void scatterAll(ByteBuffer[] iov, int len) throws IOException {
-    int i = 0;
-    while (i < len) {
-      long r = ch.read(iov, i, len - i);
-      if (r < 0) {
-        throw new EOFException("connection closed by process " + peer + " (" + ctx.endpoint(peer)
-            + ") in the middle of a message at stream offset " + readOffset);
-      }
-      readOffset += r;
-      while (i < len && !iov[i].hasRemaining()) {
-        i++;
-      }
-    }
-  }
+    private int asyncSends;
 
-  ByteBuffer readStaging() {
-    if (readStaging == null) {
-      readStaging = ByteBuffer.allocateDirect(CHUNK);
+    synchronized void asyncSendStarted() {
+        asyncSends++;
     }
-    return readStaging;
-  }
 
-  void closedByPeer() {
-    fail(new IOException("process " + peer + " (" + ctx.endpoint(peer) + ") closed its transport"));
-  }
+    synchronized void asyncSendDone() {
+        asyncSends--;
+        notifyAll();
+    }
 
-  void fail(IOException cause) {
-    synchronized (this) {
-      if (failure != null) {
-        return;
-      }
-      failure = cause;
+    synchronized void awaitAsyncSends(long deadline) {
+        while (asyncSends > 0 && failure == null) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            try {
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
-    TcpContext.closeQuietly(ch);
-    synchronized (this) {
-      notifyAll();
+
+    void sayBye() {
+        try {
+            if (failure == null && writeLock.tryLock(ctx.options.closeTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                try {
+                    header.clear();
+                    fillHeader(header, Frame.BYE, 0, 0, 0, 0);
+                    header.flip();
+                    TcpContext.writeAll(ch, header);
+                    ch.shutdownOutput();
+                } finally {
+                    writeLock.unlock();
+                }
+            }
+        } catch (IOException | InterruptedException e) {
+            fail(new IOException("close: goodbye to process " + peer + " failed: " + e.getMessage(), e));
+        }
     }
-    for (Incoming inc : incoming.values()) {
-      inc.done.completeExceptionally(cause);
+
+    // ------------------------------------------------------------ reading (reader thread only)
+
+    /** Reads a whole header; false on a clean end of stream before its first byte. */
+    boolean readHeader(ByteBuffer h) throws IOException {
+        while (h.hasRemaining()) {
+            int r = ch.read(h);
+            if (r < 0) {
+                if (h.position() == 0) {
+                    return false;
+                }
+                throw new EOFException("connection closed by process " + peer + " (" + ctx.endpoint(peer)
+                        + ") inside a frame header at stream offset " + (readOffset + h.position()));
+            }
+        }
+        readOffset += Frame.HEADER;
+        return true;
     }
-    incoming.clear();
-    for (Outgoing o : outgoing.values()) {
-      o.clear.completeExceptionally(cause);
+
+    /** Reads exactly b.remaining() bytes (heap buffers in chunks). */
+    void readBody(ByteBuffer b) throws IOException {
+        while (b.hasRemaining()) {
+            ByteBuffer part = b.isDirect() ? b : b.slice(b.position(), Math.min(b.remaining(), CHUNK));
+            int r = ch.read(part);
+            if (r < 0) {
+                throw new EOFException("connection closed by process " + peer + " (" + ctx.endpoint(peer)
+                        + ") in the middle of a message at stream offset " + readOffset);
+            }
+            readOffset += r;
+            if (part != b) {
+                b.position(b.position() + r);
+            }
+        }
     }
-    outgoing.clear();
-    lost.accept(cause, peer);
-  }
+
+    void scatterAll(ByteBuffer[] iov, int len) throws IOException {
+        int i = 0;
+        while (i < len) {
+            long r = ch.read(iov, i, len - i);
+            if (r < 0) {
+                throw new EOFException("connection closed by process " + peer + " (" + ctx.endpoint(peer)
+                        + ") in the middle of a message at stream offset " + readOffset);
+            }
+            readOffset += r;
+            while (i < len && !iov[i].hasRemaining()) {
+                i++;
+            }
+        }
+    }
+
+    ByteBuffer readStaging() {
+        if (readStaging == null) {
+            readStaging = ByteBuffer.allocateDirect(CHUNK);
+        }
+        return readStaging;
+    }
+
+    void closedByPeer() {
+        fail(new IOException("process " + peer + " (" + ctx.endpoint(peer) + ") closed its transport"));
+    }
+
+    void fail(IOException cause) {
+        synchronized (this) {
+            if (failure != null) {
+                return;
+            }
+            failure = cause;
+        }
+        TcpContext.closeQuietly(ch);
+        synchronized (this) {
+            notifyAll();
+        }
+        for (Incoming inc : incoming.values()) {
+            inc.done.completeExceptionally(cause);
+        }
+        incoming.clear();
+        for (Outgoing o : outgoing.values()) {
+            o.clear.completeExceptionally(cause);
+        }
+        outgoing.clear();
+        lost.accept(cause, peer);
+    }
 }

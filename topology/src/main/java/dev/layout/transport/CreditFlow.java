@@ -11,72 +11,72 @@ import java.util.concurrent.atomic.AtomicLong;
  * millions of empty messages against any grant).
  */
 final class CreditFlow {
-  /** What one queued eager message is charged beside its payload. */
-  static final long MESSAGE_OVERHEAD = 256;
+    /** What one queued eager message is charged beside its payload. */
+    static final long MESSAGE_OVERHEAD = 256;
 
-  private final long grant;
-  private final AtomicLong credits;
-  private final AtomicLong buffered = new AtomicLong();
-  private final AtomicLong toReturn = new AtomicLong();
+    private final long grant;
+    private final AtomicLong credits;
+    private final AtomicLong buffered = new AtomicLong();
+    private final AtomicLong toReturn = new AtomicLong();
 
-  /**
-   * @param budget what the peer granted this side (its peerBufferBytes)
-   * @param grant what this side grants the peer (our peerBufferBytes)
-   */
-  CreditFlow(long budget, long grant) {
-    this.credits = new AtomicLong(budget);
-    this.grant = grant;
-  }
-
-  /** Takes the credit for an eager message of n bytes, if there is enough. */
-  boolean tryTake(long n) {
-    long cost = n + MESSAGE_OVERHEAD;
-    while (true) {
-      long c = credits.get();
-      if (c < cost) {
-        return false;
-      }
-      if (credits.compareAndSet(c, c - cost)) {
-        return true;
-      }
+    /**
+     * @param budget what the peer granted this side (its peerBufferBytes)
+     * @param grant what this side grants the peer (our peerBufferBytes)
+     */
+    CreditFlow(long budget, long grant) {
+        this.credits = new AtomicLong(budget);
+        this.grant = grant;
     }
-  }
 
-  /** The peer returned n bytes of credit. */
-  void returned(long n) {
-    credits.addAndGet(n);
-  }
-
-  /** Accounts an arriving eager message of n bytes; false (nothing accounted) if it exceeds the grant. */
-  boolean admit(long n) {
-    long cost = n + MESSAGE_OVERHEAD;
-    while (true) {
-      long b = buffered.get();
-      if (b + cost > grant) {
-        return false;
-      }
-      if (buffered.compareAndSet(b, b + cost)) {
-        return true;
-      }
+    /** Takes the credit for an eager message of n bytes, if there is enough. */
+    boolean tryTake(long n) {
+        long cost = n + MESSAGE_OVERHEAD;
+        while (true) {
+            long c = credits.get();
+            if (c < cost) {
+                return false;
+            }
+            if (credits.compareAndSet(c, c - cost)) {
+                return true;
+            }
+        }
     }
-  }
 
-  /** Bytes of the grant in use (buffered eager messages and their overhead). */
-  long buffered() {
-    return buffered.get();
-  }
-
-  /**
-   * An eager message of n bytes was consumed; returns the credit to send back now (an eighth of the
-   * grant gathered, or everything once nothing is buffered), or 0 to wait for more.
-   */
-  long consumed(long n) {
-    long cost = n + MESSAGE_OVERHEAD;
-    buffered.addAndGet(-cost);
-    long pending = toReturn.addAndGet(cost);
-    if (pending >= Math.max(1, grant / 8) || buffered.get() == 0 && pending > 0) {
-      return Math.max(0, toReturn.getAndSet(0));
+    /** The peer returned n bytes of credit. */
+    void returned(long n) {
+        credits.addAndGet(n);
     }
-    return 0;
-  }
+
+    /** Accounts an arriving eager message of n bytes; false (nothing accounted) if it exceeds the grant. */
+    boolean admit(long n) {
+        long cost = n + MESSAGE_OVERHEAD;
+        while (true) {
+            long b = buffered.get();
+            if (b + cost > grant) {
+                return false;
+            }
+            if (buffered.compareAndSet(b, b + cost)) {
+                return true;
+            }
+        }
+    }
+
+    /** Bytes of the grant in use (buffered eager messages and their overhead). */
+    long buffered() {
+        return buffered.get();
+    }
+
+    /**
+     * An eager message of n bytes was consumed; returns the credit to send back now (an eighth of the
+     * grant gathered, or everything once nothing is buffered), or 0 to wait for more.
+     */
+    long consumed(long n) {
+        long cost = n + MESSAGE_OVERHEAD;
+        buffered.addAndGet(-cost);
+        long pending = toReturn.addAndGet(cost);
+        if (pending >= Math.max(1, grant / 8) || buffered.get() == 0 && pending > 0) {
+            return Math.max(0, toReturn.getAndSet(0));
+        }
+        return 0;
+    }
 }

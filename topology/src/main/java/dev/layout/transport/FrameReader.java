@@ -26,144 +26,158 @@ import java.nio.ByteBuffer;
  * connection.
  */
 final class FrameReader implements Runnable {
-  /** Most unmatched send requests a peer may have queued here. */
-  static final int MAX_PENDING_RTS = 1 << 16;
+    /** Most unmatched send requests a peer may have queued here. */
+    static final int MAX_PENDING_RTS = 1 << 16;
 
-  private final TcpContext ctx;
-  private final Connection c;
-  private final MatchQueue<Arrival> mailbox;
-  private final ConnectionTable table;
+    private final TcpContext ctx;
+    private final Connection c;
+    private final MatchQueue<Arrival> mailbox;
+    private final ConnectionTable table;
 
-  FrameReader(TcpContext ctx, Connection c, MatchQueue<Arrival> mailbox, ConnectionTable table) {
-    this.ctx = ctx;
-    this.c = c;
-    this.mailbox = mailbox;
-    this.table = table;
-  }
-
-  @Override
-  public void run() {
-    ByteBuffer h = ByteBuffer.allocateDirect(Frame.HEADER);
-    try {
-      while (true) {
-        h.clear();
-        if (!c.readHeader(h)) {
-          if (c.byeReceived) {
-            c.closedByPeer();
-            return;
-          }
-          throw new EOFException("connection closed by process " + c.peer + " (" + ctx.endpoint(c.peer)
-              + ") at stream offset " + c.readOffset);
-        }
-        h.flip();
-        long frameOffset = c.readOffset - Frame.HEADER;
-        Frame f = Frame.read(h);
-        byte type = f.type();
-        int source = f.source();
-        long context = f.context();
-        int tag = f.tag();
-        long seq = f.seq();
-        long length = f.length();
-        int id = f.id();
-        if (source != c.peer) {
-          throw c.violation(frameOffset, "frame claims source " + source);
-        }
-        if (seq != c.recvSeq) {
-          throw c.violation(frameOffset, "frame sequence " + seq + " (expected: " + c.recvSeq + ")");
-        }
-        c.recvSeq++;
-        if (c.byeReceived) {
-          throw c.violation(frameOffset, "frame after goodbye");
-        }
-        if (length < 0) {
-          throw c.violation(frameOffset, "negative length " + length);
-        }
-        switch (type) {
-          case EAGER -> {
-            if (length > ctx.options.maxMessageBytes() || !c.credit.admit(length)) {
-              throw c.violation(frameOffset, "eager message of " + length + " bytes exceeds the granted buffer ("
-                  + c.credit.buffered() + " of " + ctx.options.peerBufferBytes() + " bytes in use)");
-            }
-            byte[] data = new byte[(int) length];
-            c.readBody(ByteBuffer.wrap(data));
-            mailbox.put(new Key(c.peer, context, tag), new Eager(c, data));
-          }
-          case RTS -> {
-            if (length > ctx.options.maxMessageBytes()) {
-              throw c.violation(frameOffset, "message of " + length + " bytes (expected: <= maxMessageBytes "
-                  + ctx.options.maxMessageBytes() + ")");
-            }
-            if (c.pendingRts.incrementAndGet() > MAX_PENDING_RTS) {
-              throw c.violation(frameOffset, "more than " + MAX_PENDING_RTS + " unmatched send requests");
-            }
-            mailbox.put(new Key(c.peer, context, tag), new Rts(c, id, length));
-          }
-          case CTS -> {
-            Outgoing o = c.outgoing.remove(id);
-            if (o == null) {
-              throw c.violation(frameOffset, "clear-to-send for unknown message " + id);
-            }
-            if (o.onClear != null) {
-              o.onClear.run();
-            } else if (!o.clear.complete(null)) {
-              ctx.workers.execute(() -> {
-                try {
-                  c.writeFrame("sendTyped", ABORT, context, tag, id, 0, null);
-                } catch (IOException e) {
-                  c.fail(e);
-                }
-              });
-            }
-          }
-          case DATA -> {
-            // looked up, not removed, until valid: a refused frame must leave the waiting receive to
-            // fail(), which fails it at once (removed here, it would wait for its timeout)
-            Incoming inc = c.incoming.get(id);
-            if (inc == null || inc.length != length) {
-              throw c.violation(frameOffset, "data frame for message " + id + " of " + length + " bytes ("
-                  + (inc == null ? "no receive waits for it" : "expected: " + inc.length + " bytes") + ")");
-            }
-            c.incoming.remove(id);
-            if (inc.state.compareAndSet(Incoming.WAITING, Incoming.RECEIVING)) {
-              try {
-                inc.sink.consume(c, length);
-              } catch (IOException | RuntimeException e) {
-                inc.done.completeExceptionally(e);
-                throw e;
-              }
-              inc.done.complete(null);
-            } else {
-              new DiscardSink().consume(c, length);
-            }
-          }
-          case ABORT -> {
-            Incoming inc = c.incoming.remove(id);
-            if (inc != null) {
-              inc.done.completeExceptionally(new IOException("process " + c.peer + " abandoned message " + id
-                  + " (its send timed out)"));
-            }
-          }
-          case CREDIT -> c.credit.returned(length);
-          case BYE -> {
-            c.byeReceived = true;
-            table.peerClosed(c.peer, new IOException("process " + c.peer + " (" + ctx.endpoint(c.peer)
-                + ") closed its transport"));
-          }
-          default -> throw c.violation(frameOffset, "unknown frame type " + type);
-        }
-      }
-    } catch (ProtocolViolation e) {
-      ctx.reject(e.getMessage());
-      c.fail(e);
-    } catch (IOException | RuntimeException e) {
-      IOException io = e instanceof IOException x ? x : new IOException(e.toString(), e);
-      if (c.failure == null && !ctx.closed.get()) {
-        if (!(io.getMessage() != null && io.getMessage().startsWith("connection closed by process"))) {
-          io = new IOException("connection to process " + c.peer + " (" + ctx.endpoint(c.peer) + ") failed at stream offset "
-              + c.readOffset + ": " + io.getMessage(), io);
-        }
-      }
-      c.fail(io);
+    FrameReader(TcpContext ctx, Connection c, MatchQueue<Arrival> mailbox, ConnectionTable table) {
+        this.ctx = ctx;
+        this.c = c;
+        this.mailbox = mailbox;
+        this.table = table;
     }
-  }
+
+    @Override
+    public void run() {
+        ByteBuffer h = ByteBuffer.allocateDirect(Frame.HEADER);
+        try {
+            while (true) {
+                h.clear();
+                if (!c.readHeader(h)) {
+                    if (c.byeReceived) {
+                        c.closedByPeer();
+                        return;
+                    }
+                    throw new EOFException("connection closed by process " + c.peer + " (" + ctx.endpoint(c.peer)
+                            + ") at stream offset " + c.readOffset);
+                }
+                h.flip();
+                long frameOffset = c.readOffset - Frame.HEADER;
+                Frame f = Frame.read(h);
+                byte type = f.type();
+                int source = f.source();
+                long context = f.context();
+                int tag = f.tag();
+                long seq = f.seq();
+                long length = f.length();
+                int id = f.id();
+                if (source != c.peer) {
+                    throw c.violation(frameOffset, "frame claims source " + source);
+                }
+                if (seq != c.recvSeq) {
+                    throw c.violation(frameOffset, "frame sequence " + seq + " (expected: " + c.recvSeq + ")");
+                }
+                c.recvSeq++;
+                if (c.byeReceived) {
+                    throw c.violation(frameOffset, "frame after goodbye");
+                }
+                if (length < 0) {
+                    throw c.violation(frameOffset, "negative length " + length);
+                }
+                switch (type) {
+                    case EAGER -> {
+                        if (length > ctx.options.maxMessageBytes() || !c.credit.admit(length)) {
+                            throw c.violation(
+                                    frameOffset,
+                                    "eager message of " + length + " bytes exceeds the granted buffer ("
+                                            + c.credit.buffered() + " of " + ctx.options.peerBufferBytes()
+                                            + " bytes in use)");
+                        }
+                        byte[] data = new byte[(int) length];
+                        c.readBody(ByteBuffer.wrap(data));
+                        mailbox.put(new Key(c.peer, context, tag), new Eager(c, data));
+                    }
+                    case RTS -> {
+                        if (length > ctx.options.maxMessageBytes()) {
+                            throw c.violation(
+                                    frameOffset,
+                                    "message of " + length + " bytes (expected: <= maxMessageBytes "
+                                            + ctx.options.maxMessageBytes() + ")");
+                        }
+                        if (c.pendingRts.incrementAndGet() > MAX_PENDING_RTS) {
+                            throw c.violation(frameOffset, "more than " + MAX_PENDING_RTS + " unmatched send requests");
+                        }
+                        mailbox.put(new Key(c.peer, context, tag), new Rts(c, id, length));
+                    }
+                    case CTS -> {
+                        Outgoing o = c.outgoing.remove(id);
+                        if (o == null) {
+                            throw c.violation(frameOffset, "clear-to-send for unknown message " + id);
+                        }
+                        if (o.onClear != null) {
+                            o.onClear.run();
+                        } else if (!o.clear.complete(null)) {
+                            ctx.workers.execute(() -> {
+                                try {
+                                    c.writeFrame("sendTyped", ABORT, context, tag, id, 0, null);
+                                } catch (IOException e) {
+                                    c.fail(e);
+                                }
+                            });
+                        }
+                    }
+                    case DATA -> {
+                        // looked up, not removed, until valid: a refused frame must leave the waiting receive to
+                        // fail(), which fails it at once (removed here, it would wait for its timeout)
+                        Incoming inc = c.incoming.get(id);
+                        if (inc == null || inc.length != length) {
+                            throw c.violation(
+                                    frameOffset,
+                                    "data frame for message " + id + " of " + length + " bytes ("
+                                            + (inc == null
+                                                    ? "no receive waits for it"
+                                                    : "expected: " + inc.length + " bytes")
+                                            + ")");
+                        }
+                        c.incoming.remove(id);
+                        if (inc.state.compareAndSet(Incoming.WAITING, Incoming.RECEIVING)) {
+                            try {
+                                inc.sink.consume(c, length);
+                            } catch (IOException | RuntimeException e) {
+                                inc.done.completeExceptionally(e);
+                                throw e;
+                            }
+                            inc.done.complete(null);
+                        } else {
+                            new DiscardSink().consume(c, length);
+                        }
+                    }
+                    case ABORT -> {
+                        Incoming inc = c.incoming.remove(id);
+                        if (inc != null) {
+                            inc.done.completeExceptionally(new IOException(
+                                    "process " + c.peer + " abandoned message " + id + " (its send timed out)"));
+                        }
+                    }
+                    case CREDIT -> c.credit.returned(length);
+                    case BYE -> {
+                        c.byeReceived = true;
+                        table.peerClosed(
+                                c.peer,
+                                new IOException(
+                                        "process " + c.peer + " (" + ctx.endpoint(c.peer) + ") closed its transport"));
+                    }
+                    default -> throw c.violation(frameOffset, "unknown frame type " + type);
+                }
+            }
+        } catch (ProtocolViolation e) {
+            ctx.reject(e.getMessage());
+            c.fail(e);
+        } catch (IOException | RuntimeException e) {
+            IOException io = e instanceof IOException x ? x : new IOException(e.toString(), e);
+            if (c.failure == null && !ctx.closed.get()) {
+                if (!(io.getMessage() != null && io.getMessage().startsWith("connection closed by process"))) {
+                    io = new IOException(
+                            "connection to process " + c.peer + " (" + ctx.endpoint(c.peer)
+                                    + ") failed at stream offset " + c.readOffset + ": " + io.getMessage(),
+                            io);
+                }
+            }
+            c.fail(io);
+        }
+    }
 }

@@ -20,121 +20,127 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class InProcessTransport implements Transport {
 
-  private final Fabric fabric;
-  private final int process;
-  private final MatchQueue<byte[]> mailbox;
-  private final AtomicLong sentMessages = new AtomicLong();
-  private final AtomicLong sentBytes = new AtomicLong();
+    private final Fabric fabric;
+    private final int process;
+    private final MatchQueue<byte[]> mailbox;
+    private final AtomicLong sentMessages = new AtomicLong();
+    private final AtomicLong sentBytes = new AtomicLong();
 
-  private InProcessTransport(Fabric fabric, int process) {
-    this.fabric = fabric;
-    this.process = process;
-    this.mailbox = new MatchQueue<>(process, source -> "");
-  }
-
-  /**
-   * Creates a fabric of {@code size} connected endpoints, endpoint i being process i. Closing any
-   * endpoint closes the whole fabric, so that a failing process releases all waiting peers.
-   *
-   * @throws IllegalArgumentException if size < 1
-   */
-  public static List<InProcessTransport> create(int size) {
-    if (size < 1) {
-      throw new IllegalArgumentException("inProcessTransport: size " + size + " (expected: >= 1)");
+    private InProcessTransport(Fabric fabric, int process) {
+        this.fabric = fabric;
+        this.process = process;
+        this.mailbox = new MatchQueue<>(process, source -> "");
     }
-    Fabric fabric = new Fabric(size);
-    List<InProcessTransport> endpoints = new ArrayList<>(size);
-    for (int i = 0; i < size; i++) {
-      endpoints.add(new InProcessTransport(fabric, i));
+
+    /**
+     * Creates a fabric of {@code size} connected endpoints, endpoint i being process i. Closing any
+     * endpoint closes the whole fabric, so that a failing process releases all waiting peers.
+     *
+     * @throws IllegalArgumentException if size < 1
+     */
+    public static List<InProcessTransport> create(int size) {
+        if (size < 1) {
+            throw new IllegalArgumentException("inProcessTransport: size " + size + " (expected: >= 1)");
+        }
+        Fabric fabric = new Fabric(size);
+        List<InProcessTransport> endpoints = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+            endpoints.add(new InProcessTransport(fabric, i));
+        }
+        fabric.endpoints = endpoints.toArray(new InProcessTransport[0]);
+        return Collections.unmodifiableList(endpoints);
     }
-    fabric.endpoints = endpoints.toArray(new InProcessTransport[0]);
-    return Collections.unmodifiableList(endpoints);
-  }
 
-  @Override
-  public int process() {
-    return process;
-  }
-
-  @Override
-  public int size() {
-    return fabric.size;
-  }
-
-  @Override
-  public void send(int dest, long context, int tag, byte[] payload) throws IOException {
-    checkProcess("send", "dest", dest);
-    if (payload == null) {
-      throw new IllegalArgumentException("send: payload null (expected: a byte array)");
+    @Override
+    public int process() {
+        return process;
     }
-    if (fabric.closed.get()) {
-      throw new IOException("send: fabric closed (process " + process + " -> process " + dest + ")");
+
+    @Override
+    public int size() {
+        return fabric.size;
     }
-    sentMessages.incrementAndGet();
-    sentBytes.addAndGet(payload.length);
-    fabric.endpoints[dest].mailbox.put(new MatchQueue.Key(process, context, tag), payload.clone());
-  }
 
-  @Override
-  public byte[] receive(int source, long context, int tag, Duration timeout) throws IOException {
-    checkProcess("receive", "source", source);
-    if (timeout == null || timeout.isNegative()) {
-      throw new IllegalArgumentException("receive: timeout " + timeout + " (expected: >= 0)");
+    @Override
+    public void send(int dest, long context, int tag, byte[] payload) throws IOException {
+        checkProcess("send", "dest", dest);
+        if (payload == null) {
+            throw new IllegalArgumentException("send: payload null (expected: a byte array)");
+        }
+        if (fabric.closed.get()) {
+            throw new IOException("send: fabric closed (process " + process + " -> process " + dest + ")");
+        }
+        sentMessages.incrementAndGet();
+        sentBytes.addAndGet(payload.length);
+        fabric.endpoints[dest].mailbox.put(new MatchQueue.Key(process, context, tag), payload.clone());
     }
-    return mailbox.take(new MatchQueue.Key(source, context, tag), timeout, "receive", key -> fabric.closed.get()
-        ? new IOException("receive: fabric closed while process " + process + " waited for process " + key.source()
-            + " (context " + Long.toHexString(key.context()) + ", tag " + key.tag() + ")")
-        : null);
-  }
 
-  @Override
-  public long sentMessages() {
-    return sentMessages.get();
-  }
-
-  @Override
-  public long sentBytes() {
-    return sentBytes.get();
-  }
-
-  /** Total messages sent by all endpoints of this fabric. */
-  public long fabricMessages() {
-    return Arrays.stream(fabric.endpoints).mapToLong(InProcessTransport::sentMessages).sum();
-  }
-
-  @Override
-  public void close() {
-    if (fabric.closed.compareAndSet(false, true)) {
-      for (InProcessTransport e : fabric.endpoints) {
-        e.mailbox.wakeAll();
-      }
+    @Override
+    public byte[] receive(int source, long context, int tag, Duration timeout) throws IOException {
+        checkProcess("receive", "source", source);
+        if (timeout == null || timeout.isNegative()) {
+            throw new IllegalArgumentException("receive: timeout " + timeout + " (expected: >= 0)");
+        }
+        return mailbox.take(
+                new MatchQueue.Key(source, context, tag),
+                timeout,
+                "receive",
+                key -> fabric.closed.get()
+                        ? new IOException("receive: fabric closed while process " + process + " waited for process "
+                                + key.source() + " (context " + Long.toHexString(key.context()) + ", tag " + key.tag()
+                                + ")")
+                        : null);
     }
-  }
 
-  /** Whether the fabric has been closed. */
-  public boolean isClosed() {
-    return fabric.closed.get();
-  }
-
-  @Override
-  public String toString() {
-    return "inProcess(process " + process + " of " + fabric.size + ")";
-  }
-
-  private void checkProcess(String op, String arg, int p) {
-    if (p < 0 || p >= fabric.size) {
-      throw new IllegalArgumentException(
-          op + ": " + arg + " " + p + " (expected: 0.." + (fabric.size - 1) + ")");
+    @Override
+    public long sentMessages() {
+        return sentMessages.get();
     }
-  }
 
-  private static final class Fabric {
-    final int size;
-    final AtomicBoolean closed = new AtomicBoolean();
-    InProcessTransport[] endpoints;
-
-    Fabric(int size) {
-      this.size = size;
+    @Override
+    public long sentBytes() {
+        return sentBytes.get();
     }
-  }
+
+    /** Total messages sent by all endpoints of this fabric. */
+    public long fabricMessages() {
+        return Arrays.stream(fabric.endpoints)
+                .mapToLong(InProcessTransport::sentMessages)
+                .sum();
+    }
+
+    @Override
+    public void close() {
+        if (fabric.closed.compareAndSet(false, true)) {
+            for (InProcessTransport e : fabric.endpoints) {
+                e.mailbox.wakeAll();
+            }
+        }
+    }
+
+    /** Whether the fabric has been closed. */
+    public boolean isClosed() {
+        return fabric.closed.get();
+    }
+
+    @Override
+    public String toString() {
+        return "inProcess(process " + process + " of " + fabric.size + ")";
+    }
+
+    private void checkProcess(String op, String arg, int p) {
+        if (p < 0 || p >= fabric.size) {
+            throw new IllegalArgumentException(op + ": " + arg + " " + p + " (expected: 0.." + (fabric.size - 1) + ")");
+        }
+    }
+
+    private static final class Fabric {
+        final int size;
+        final AtomicBoolean closed = new AtomicBoolean();
+        InProcessTransport[] endpoints;
+
+        Fabric(int size) {
+            this.size = size;
+        }
+    }
 }

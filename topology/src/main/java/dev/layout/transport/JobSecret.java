@@ -22,112 +22,116 @@ import javax.crypto.spec.SecretKeySpec;
  * {@link #toString()} never shows the key.
  */
 public final class JobSecret {
-  /** The environment variable the launchers use to hand a secret to child processes. */
-  public static final String ENV = "LAYOUT_JOB_SECRET";
+    /** The environment variable the launchers use to hand a secret to child processes. */
+    public static final String ENV = "LAYOUT_JOB_SECRET";
 
-  static final int MIN_BYTES = 16;
-  private static final SecureRandom RANDOM = new SecureRandom();
-  private final byte[] key;
+    static final int MIN_BYTES = 16;
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private final byte[] key;
 
-  private JobSecret(byte[] key) {
-    this.key = key;
-  }
-
-  /** 32 random bytes. */
-  public static JobSecret random() {
-    byte[] k = new byte[32];
-    RANDOM.nextBytes(k);
-    return new JobSecret(k);
-  }
-
-  /**
-   * A secret from raw bytes (copied).
-   *
-   * @throws IllegalArgumentException if fewer than 16 bytes
-   */
-  public static JobSecret of(byte[] key) {
-    if (key == null || key.length < MIN_BYTES) {
-      throw new IllegalArgumentException(
-          "jobSecret: key of " + (key == null ? "null" : key.length + " bytes") + " (expected: >= " + MIN_BYTES + " bytes)");
+    private JobSecret(byte[] key) {
+        this.key = key;
     }
-    return new JobSecret(key.clone());
-  }
 
-  /**
-   * A secret derived from a text (e.g. Spark's authentication secret): the SHA-256 of its UTF-8 bytes.
-   *
-   * @throws IllegalArgumentException if the text is null or empty
-   */
-  public static JobSecret derive(String text) {
-    if (text == null || text.isEmpty()) {
-      throw new IllegalArgumentException("jobSecret: text empty (expected: a non-empty secret)");
+    /** 32 random bytes. */
+    public static JobSecret random() {
+        byte[] k = new byte[32];
+        RANDOM.nextBytes(k);
+        return new JobSecret(k);
     }
-    try {
-      return new JobSecret(MessageDigest.getInstance("SHA-256").digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("jobSecret: SHA-256 unavailable", e);
+
+    /**
+     * A secret from raw bytes (copied).
+     *
+     * @throws IllegalArgumentException if fewer than 16 bytes
+     */
+    public static JobSecret of(byte[] key) {
+        if (key == null || key.length < MIN_BYTES) {
+            throw new IllegalArgumentException("jobSecret: key of " + (key == null ? "null" : key.length + " bytes")
+                    + " (expected: >= " + MIN_BYTES + " bytes)");
+        }
+        return new JobSecret(key.clone());
     }
-  }
 
-  /**
-   * The secret of a job whose shared secret comes as bytes of any length: the bytes themselves
-   * when 16 or more (our random secrets are 32), else derived from them as text (Spark's own
-   * authentication secret may be short text).
-   *
-   * @throws IllegalArgumentException if secret is null or empty
-   */
-  public static JobSecret forJob(byte[] secret) {
-    if (secret == null || secret.length == 0) {
-      throw new IllegalArgumentException("jobSecret: secret " + (secret == null ? "null" : "empty") + " (expected: >= 1 byte)");
+    /**
+     * A secret derived from a text (e.g. Spark's authentication secret): the SHA-256 of its UTF-8 bytes.
+     *
+     * @throws IllegalArgumentException if the text is null or empty
+     */
+    public static JobSecret derive(String text) {
+        if (text == null || text.isEmpty()) {
+            throw new IllegalArgumentException("jobSecret: text empty (expected: a non-empty secret)");
+        }
+        try {
+            return new JobSecret(MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("jobSecret: SHA-256 unavailable", e);
+        }
     }
-    return secret.length >= MIN_BYTES ? of(secret) : derive(new String(secret, java.nio.charset.StandardCharsets.UTF_8));
-  }
 
-  /** @throws IllegalArgumentException if not base64 or fewer than 16 bytes */
-  public static JobSecret fromBase64(String text) {
-    try {
-      return of(Base64.getDecoder().decode(text == null ? "" : text.trim()));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("jobSecret: " + e.getMessage() + " (expected: base64 of >= 16 bytes)");
+    /**
+     * The secret of a job whose shared secret comes as bytes of any length: the bytes themselves
+     * when 16 or more (our random secrets are 32), else derived from them as text (Spark's own
+     * authentication secret may be short text).
+     *
+     * @throws IllegalArgumentException if secret is null or empty
+     */
+    public static JobSecret forJob(byte[] secret) {
+        if (secret == null || secret.length == 0) {
+            throw new IllegalArgumentException(
+                    "jobSecret: secret " + (secret == null ? "null" : "empty") + " (expected: >= 1 byte)");
+        }
+        return secret.length >= MIN_BYTES
+                ? of(secret)
+                : derive(new String(secret, java.nio.charset.StandardCharsets.UTF_8));
     }
-  }
 
-  public String toBase64() {
-    return Base64.getEncoder().encodeToString(key);
-  }
-
-  /** HMAC-SHA256 of the parts, in order, under this secret: the proof a peer gives without sending the key. */
-  public byte[] hmac(byte[]... parts) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(key, "HmacSHA256"));
-      for (byte[] p : parts) {
-        mac.update(p);
-      }
-      return mac.doFinal();
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("jobSecret: HmacSHA256 unavailable", e);
+    /** @throws IllegalArgumentException if not base64 or fewer than 16 bytes */
+    public static JobSecret fromBase64(String text) {
+        try {
+            return of(Base64.getDecoder().decode(text == null ? "" : text.trim()));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("jobSecret: " + e.getMessage() + " (expected: base64 of >= 16 bytes)");
+        }
     }
-  }
 
-  static byte[] nonce() {
-    byte[] n = new byte[32];
-    RANDOM.nextBytes(n);
-    return n;
-  }
+    public String toBase64() {
+        return Base64.getEncoder().encodeToString(key);
+    }
 
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof JobSecret s && MessageDigest.isEqual(key, s.key);
-  }
+    /** HMAC-SHA256 of the parts, in order, under this secret: the proof a peer gives without sending the key. */
+    public byte[] hmac(byte[]... parts) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            for (byte[] p : parts) {
+                mac.update(p);
+            }
+            return mac.doFinal();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("jobSecret: HmacSHA256 unavailable", e);
+        }
+    }
 
-  @Override
-  public int hashCode() {
-    return Arrays.hashCode(key);
-  }
+    static byte[] nonce() {
+        byte[] n = new byte[32];
+        RANDOM.nextBytes(n);
+        return n;
+    }
 
-  @Override
-  public String toString() {
-    return "JobSecret[" + key.length + " bytes]";
-  }
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof JobSecret s && MessageDigest.isEqual(key, s.key);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(key);
+    }
+
+    @Override
+    public String toString() {
+        return "JobSecret[" + key.length + " bytes]";
+    }
 }

@@ -15,34 +15,34 @@ import java.time.Duration;
  * }</pre>
  */
 public final class LogThrottle {
-  /** One line a second. */
-  public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
+    /** One line a second. */
+    public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
 
-  private final long intervalNanos;
-  private long next = Long.MIN_VALUE;
-  private long suppressed;
+    private final long intervalNanos;
+    private long next = Long.MIN_VALUE;
+    private long suppressed;
 
-  /** @throws IllegalArgumentException if interval is null or negative */
-  public LogThrottle(Duration interval) {
-    if (interval == null || interval.isNegative()) {
-      throw new IllegalArgumentException("logThrottle: interval " + interval + " (expected: >= 0)");
+    /** @throws IllegalArgumentException if interval is null or negative */
+    public LogThrottle(Duration interval) {
+        if (interval == null || interval.isNegative()) {
+            throw new IllegalArgumentException("logThrottle: interval " + interval + " (expected: >= 0)");
+        }
+        this.intervalNanos = interval.toNanos();
     }
-    this.intervalNanos = interval.toNanos();
-  }
 
-  /**
-   * Whether to log this event: the number of events left out since the last logged one (0 or more)
-   * if it is to be logged, or -1 if not.
-   */
-  public synchronized long admit() {
-    long now = System.nanoTime();
-    if (next != Long.MIN_VALUE && now - next < 0) {
-      suppressed++;
-      return -1;
+    /**
+     * Whether to log this event: the number of events left out since the last logged one (0 or more)
+     * if it is to be logged, or -1 if not.
+     */
+    public synchronized long admit() {
+        long now = System.nanoTime();
+        if (next != Long.MIN_VALUE && now - next < 0) {
+            suppressed++;
+            return -1;
+        }
+        next = now + intervalNanos;
+        long s = suppressed;
+        suppressed = 0;
+        return s;
     }
-    next = now + intervalNanos;
-    long s = suppressed;
-    suppressed = 0;
-    return s;
-  }
 }

@@ -74,441 +74,458 @@ import java.util.concurrent.atomic.AtomicLong;
  * to receives, and the {@link TcpReceiver} completes a matched receive (eager or rendezvous).
  */
 public final class TcpTransport implements Transport {
-  /** Mean block size from which a typed receive scatters with a scattering read instead of unpacking chunks. */
-  static final long SCATTER_MIN_BLOCK = 4096;
+    /** Mean block size from which a typed receive scatters with a scattering read instead of unpacking chunks. */
+    static final long SCATTER_MIN_BLOCK = 4096;
 
-  private final TcpContext ctx;
-  private final int process;
-  private final List<Endpoint> endpoints;
-  private final TcpOptions options;
-  private final AdaptiveSendPolicy sendPolicy;
-  private final AtomicBoolean closed;
-  private final ServerSocketChannel server;
-  private final Thread acceptor;
-  private final ConnectionTable connections;
-  private final MatchQueue<Arrival> mailbox;
-  private final TcpReceiver receiver;
-  private final AtomicLong sentMessages = new AtomicLong();
-  private final AtomicLong sentBytes = new AtomicLong();
-  private final Map<SendStrategy, AtomicLong> strategyCounts = new ConcurrentHashMap<>();
-
-  private TcpTransport(int process, List<Endpoint> endpoints, JobSecret secret, TcpOptions options,
-      ServerSocketChannel server) {
-    this.ctx = new TcpContext(process, endpoints, secret, options);
-    this.process = process;
-    this.endpoints = ctx.endpoints;
-    this.options = options;
-    this.sendPolicy = new AdaptiveSendPolicy(options.costModel());
-    this.closed = ctx.closed;
-    this.server = server;
-    this.mailbox = new MatchQueue<>(process, p -> " (" + ctx.endpoint(p) + ")");
-    Handshake handshake = new Handshake(ctx);
-    this.connections = new ConnectionTable(ctx, handshake, this::startReading, mailbox::wakeAll);
-    this.receiver = new TcpReceiver(ctx, mailbox, connections);
-    this.acceptor = TcpContext.daemon(new Acceptor(ctx, server, handshake, connections), "layout-tcp-p" + process + "-accept");
-    acceptor.start();
-  }
-
-  private void startReading(Connection c) {
-    c.reader = TcpContext.daemon(new FrameReader(ctx, c, mailbox, connections), "layout-tcp-p" + process + "-from-" + c.peer);
-    c.reader.start();
-  }
-
-  // ---------------------------------------------------------------- creation
-
-  /** A bound listening socket whose endpoint can be published before the transport is opened. */
-  public static final class Listener implements AutoCloseable {
+    private final TcpContext ctx;
+    private final int process;
+    private final List<Endpoint> endpoints;
+    private final TcpOptions options;
+    private final AdaptiveSendPolicy sendPolicy;
+    private final AtomicBoolean closed;
     private final ServerSocketChannel server;
-    private final Endpoint endpoint;
-    private boolean opened;
+    private final Thread acceptor;
+    private final ConnectionTable connections;
+    private final MatchQueue<Arrival> mailbox;
+    private final TcpReceiver receiver;
+    private final AtomicLong sentMessages = new AtomicLong();
+    private final AtomicLong sentBytes = new AtomicLong();
+    private final Map<SendStrategy, AtomicLong> strategyCounts = new ConcurrentHashMap<>();
 
-    private Listener(ServerSocketChannel server, Endpoint endpoint) {
-      this.server = server;
-      this.endpoint = endpoint;
+    private TcpTransport(
+            int process, List<Endpoint> endpoints, JobSecret secret, TcpOptions options, ServerSocketChannel server) {
+        this.ctx = new TcpContext(process, endpoints, secret, options);
+        this.process = process;
+        this.endpoints = ctx.endpoints;
+        this.options = options;
+        this.sendPolicy = new AdaptiveSendPolicy(options.costModel());
+        this.closed = ctx.closed;
+        this.server = server;
+        this.mailbox = new MatchQueue<>(process, p -> " (" + ctx.endpoint(p) + ")");
+        Handshake handshake = new Handshake(ctx);
+        this.connections = new ConnectionTable(ctx, handshake, this::startReading, mailbox::wakeAll);
+        this.receiver = new TcpReceiver(ctx, mailbox, connections);
+        this.acceptor = TcpContext.daemon(
+                new Acceptor(ctx, server, handshake, connections), "layout-tcp-p" + process + "-accept");
+        acceptor.start();
     }
 
-    /** The bound endpoint (the actual port when bound to port 0). */
-    public Endpoint endpoint() {
-      return endpoint;
+    private void startReading(Connection c) {
+        c.reader = TcpContext.daemon(
+                new FrameReader(ctx, c, mailbox, connections), "layout-tcp-p" + process + "-from-" + c.peer);
+        c.reader.start();
+    }
+
+    // ---------------------------------------------------------------- creation
+
+    /** A bound listening socket whose endpoint can be published before the transport is opened. */
+    public static final class Listener implements AutoCloseable {
+        private final ServerSocketChannel server;
+        private final Endpoint endpoint;
+        private boolean opened;
+
+        private Listener(ServerSocketChannel server, Endpoint endpoint) {
+            this.server = server;
+            this.endpoint = endpoint;
+        }
+
+        /** The bound endpoint (the actual port when bound to port 0). */
+        public Endpoint endpoint() {
+            return endpoint;
+        }
+
+        /**
+         * Opens the transport of {@code process} over this listener.
+         *
+         * @throws IllegalArgumentException if process is not an index of endpoints, endpoints has
+         *     nulls, or {@code endpoints.get(process)} is not this listener's port
+         * @throws IllegalStateException if already opened
+         */
+        public synchronized TcpTransport open(
+                int process, List<Endpoint> endpoints, JobSecret secret, TcpOptions options) {
+            if (opened) {
+                throw new IllegalStateException("open: listener " + endpoint + " already opened");
+            }
+            if (endpoints == null || endpoints.isEmpty() || endpoints.stream().anyMatch(java.util.Objects::isNull)) {
+                throw new IllegalArgumentException(
+                        "open: endpoints " + endpoints + " (expected: one non-null endpoint per process)");
+            }
+            if (process < 0 || process >= endpoints.size()) {
+                throw new IllegalArgumentException(
+                        "open: process " + process + " (expected: 0.." + (endpoints.size() - 1) + ")");
+            }
+            if (endpoints.get(process).port() != endpoint.port()) {
+                throw new IllegalArgumentException("open: endpoints[" + process + "] " + endpoints.get(process)
+                        + " (expected: this listener's port " + endpoint.port() + ")");
+            }
+            if (secret == null || options == null) {
+                throw new IllegalArgumentException("open: secret or options null (expected: both)");
+            }
+            opened = true;
+            return new TcpTransport(process, endpoints, secret, options, server);
+        }
+
+        @Override
+        public synchronized void close() {
+            if (!opened) {
+                TcpContext.closeQuietly(server);
+            }
+        }
     }
 
     /**
-     * Opens the transport of {@code process} over this listener.
+     * Binds {@code local} (only that interface; port 0 picks a free port).
      *
-     * @throws IllegalArgumentException if process is not an index of endpoints, endpoints has
-     *     nulls, or {@code endpoints.get(process)} is not this listener's port
-     * @throws IllegalStateException if already opened
+     * @throws IOException naming the endpoint if it cannot be bound
      */
-    public synchronized TcpTransport open(int process, List<Endpoint> endpoints, JobSecret secret, TcpOptions options) {
-      if (opened) {
-        throw new IllegalStateException("open: listener " + endpoint + " already opened");
-      }
-      if (endpoints == null || endpoints.isEmpty() || endpoints.stream().anyMatch(java.util.Objects::isNull)) {
-        throw new IllegalArgumentException("open: endpoints " + endpoints + " (expected: one non-null endpoint per process)");
-      }
-      if (process < 0 || process >= endpoints.size()) {
-        throw new IllegalArgumentException("open: process " + process + " (expected: 0.." + (endpoints.size() - 1) + ")");
-      }
-      if (endpoints.get(process).port() != endpoint.port()) {
-        throw new IllegalArgumentException("open: endpoints[" + process + "] " + endpoints.get(process)
-            + " (expected: this listener's port " + endpoint.port() + ")");
-      }
-      if (secret == null || options == null) {
-        throw new IllegalArgumentException("open: secret or options null (expected: both)");
-      }
-      opened = true;
-      return new TcpTransport(process, endpoints, secret, options, server);
+    public static Listener listen(Endpoint local) throws IOException {
+        ServerSocketChannel s = ServerSocketChannel.open();
+        try {
+            s.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            s.bind(local.toSocketAddress(), 128);
+            int port = ((InetSocketAddress) s.getLocalAddress()).getPort();
+            return new Listener(s, new Endpoint(local.host(), port));
+        } catch (IOException e) {
+            TcpContext.closeQuietly(s);
+            throw new IOException("listen: cannot bind " + local + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Binds {@code endpoints.get(process)} and opens the transport (fixed ports). */
+    public static TcpTransport open(int process, List<Endpoint> endpoints, JobSecret secret, TcpOptions options)
+            throws IOException {
+        if (endpoints == null || process < 0 || process >= endpoints.size()) {
+            throw new IllegalArgumentException("open: process " + process + " (expected: an index of endpoints)");
+        }
+        Listener l = listen(endpoints.get(process));
+        try {
+            return l.open(process, endpoints, secret, options);
+        } catch (RuntimeException e) {
+            l.close();
+            throw e;
+        }
+    }
+
+    /** {@code size} transports on 127.0.0.1 ephemeral ports in this JVM (tests, embedded runs). */
+    public static List<TcpTransport> loopbackFabric(int size, JobSecret secret, TcpOptions options) throws IOException {
+        if (size < 1) {
+            throw new IllegalArgumentException("loopbackFabric: size " + size + " (expected: >= 1)");
+        }
+        List<Listener> ls = new ArrayList<>();
+        try {
+            for (int i = 0; i < size; i++) {
+                ls.add(listen(new Endpoint("127.0.0.1", 0)));
+            }
+        } catch (IOException e) {
+            ls.forEach(Listener::close);
+            throw e;
+        }
+        List<Endpoint> eps = ls.stream().map(Listener::endpoint).toList();
+        List<TcpTransport> out = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            out.add(ls.get(i).open(i, eps, secret, options));
+        }
+        return Collections.unmodifiableList(out);
+    }
+
+    // ---------------------------------------------------------------- Transport
+
+    @Override
+    public int process() {
+        return process;
     }
 
     @Override
-    public synchronized void close() {
-      if (!opened) {
-        TcpContext.closeQuietly(server);
-      }
+    public int size() {
+        return endpoints.size();
     }
-  }
 
-  /**
-   * Binds {@code local} (only that interface; port 0 picks a free port).
-   *
-   * @throws IOException naming the endpoint if it cannot be bound
-   */
-  public static Listener listen(Endpoint local) throws IOException {
-    ServerSocketChannel s = ServerSocketChannel.open();
-    try {
-      s.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-      s.bind(local.toSocketAddress(), 128);
-      int port = ((InetSocketAddress) s.getLocalAddress()).getPort();
-      return new Listener(s, new Endpoint(local.host(), port));
-    } catch (IOException e) {
-      TcpContext.closeQuietly(s);
-      throw new IOException("listen: cannot bind " + local + ": " + e.getMessage(), e);
+    /** The endpoints of all processes, index = process. */
+    public List<Endpoint> endpoints() {
+        return endpoints;
     }
-  }
 
-  /** Binds {@code endpoints.get(process)} and opens the transport (fixed ports). */
-  public static TcpTransport open(int process, List<Endpoint> endpoints, JobSecret secret, TcpOptions options)
-      throws IOException {
-    if (endpoints == null || process < 0 || process >= endpoints.size()) {
-      throw new IllegalArgumentException("open: process " + process + " (expected: an index of endpoints)");
+    public TcpOptions options() {
+        return options;
     }
-    Listener l = listen(endpoints.get(process));
-    try {
-      return l.open(process, endpoints, secret, options);
-    } catch (RuntimeException e) {
-      l.close();
-      throw e;
-    }
-  }
 
-  /** {@code size} transports on 127.0.0.1 ephemeral ports in this JVM (tests, embedded runs). */
-  public static List<TcpTransport> loopbackFabric(int size, JobSecret secret, TcpOptions options) throws IOException {
-    if (size < 1) {
-      throw new IllegalArgumentException("loopbackFabric: size " + size + " (expected: >= 1)");
-    }
-    List<Listener> ls = new ArrayList<>();
-    try {
-      for (int i = 0; i < size; i++) {
-        ls.add(listen(new Endpoint("127.0.0.1", 0)));
-      }
-    } catch (IOException e) {
-      ls.forEach(Listener::close);
-      throw e;
-    }
-    List<Endpoint> eps = ls.stream().map(Listener::endpoint).toList();
-    List<TcpTransport> out = new ArrayList<>();
-    for (int i = 0; i < size; i++) {
-      out.add(ls.get(i).open(i, eps, secret, options));
-    }
-    return Collections.unmodifiableList(out);
-  }
-
-  // ---------------------------------------------------------------- Transport
-
-  @Override
-  public int process() {
-    return process;
-  }
-
-  @Override
-  public int size() {
-    return endpoints.size();
-  }
-
-  /** The endpoints of all processes, index = process. */
-  public List<Endpoint> endpoints() {
-    return endpoints;
-  }
-
-  public TcpOptions options() {
-    return options;
-  }
-
-  @Override
-  public void send(int dest, long context, int tag, byte[] payload) throws IOException {
-    checkProcess("send", "dest", dest);
-    if (payload == null) {
-      throw new IllegalArgumentException("send: payload null (expected: a byte array)");
-    }
-    checkLength("send", payload.length);
-    ensureOpen("send", dest);
-    sentMessages.incrementAndGet();
-    sentBytes.addAndGet(payload.length);
-    if (dest == process) {
-      mailbox.put(new Key(process, context, tag), new Eager(null, payload.clone()));
-      return;
-    }
-    Connection c = connection(dest, "send");
-    int n = payload.length;
-    if (n <= options.eagerThresholdBytes() && c.tryTakeCredit(n)) {
-      c.writeFrame("send", EAGER, context, tag, 0, ByteBuffer.wrap(payload));
-      return;
-    }
-    byte[] copy = payload.clone();
-    int id = c.nextMsgId.incrementAndGet();
-    Outgoing o = new Outgoing(() -> ctx.workers.execute(() -> {
-      try {
-        c.writeFrame("send", DATA, context, tag, id, ByteBuffer.wrap(copy));
-      } catch (IOException e) {
-        c.fail(e);
-      } finally {
-        c.asyncSendDone();
-      }
-    }));
-    c.asyncSendStarted();
-    c.outgoing.put(id, o);
-    try {
-      c.writeFrame("send", RTS, context, tag, id, n, null);
-    } catch (IOException e) {
-      c.asyncSendDone();
-      throw e;
-    }
-  }
-
-  @Override
-  public byte[] receive(int source, long context, int tag, Duration timeout) throws IOException {
-    checkProcess("receive", "source", source);
-    checkTimeout("receive", timeout);
-    return receiver.receive(source, context, tag, timeout);
-  }
-
-  /** As {@link #sendTyped(int, long, int, Datatype, long, Memory, long, SendStrategy)} with {@link SendStrategy#ADAPTIVE}. */
-  @Override
-  public void sendTyped(int dest, long context, int tag, Datatype type, long count, Memory memory, long origin)
-      throws IOException {
-    sendTyped(dest, context, tag, type, count, memory, origin, SendStrategy.ADAPTIVE);
-  }
-
-  /**
-   * Sends {@code count} elements of {@code type} at byte {@code origin} of {@code memory} with the
-   * given strategy ({@link SendStrategy#ADAPTIVE} asks the {@link AdaptiveSendPolicy}); returns the strategy used.
-   * Gathering needs a memory with a {@link Memory#asByteBuffer() buffer view}; without one the
-   * message is packed. A message above the eager threshold waits (at most the send timeout) for the
-   * matching receive, then moves without staging.
-   *
-   * @throws IOException naming the peer if the connection fails or no receive matches in time
-   * @throws IndexOutOfBoundsException if the type's footprint does not lie in the memory
-   */
-  public SendStrategy sendTyped(int dest, long context, int tag, Datatype type, long count, Memory memory, long origin,
-      SendStrategy strategy) throws IOException {
-    checkProcess("sendTyped", "dest", dest);
-    if (strategy == null) {
-      throw new IllegalArgumentException("sendTyped: strategy null (expected: PACK, GATHER or ADAPTIVE)");
-    }
-    Segment seg = Segment.of(type, count, memory, origin);
-    long n = seg.byteSize();
-    checkLength("sendTyped", n);
-    ensureOpen("sendTyped", dest);
-    if (dest == process) {
-      byte[] packed = new byte[(int) n];
-      seg.pack(Memory.ofArray(packed), 0, n);
-      sentMessages.incrementAndGet();
-      sentBytes.addAndGet(n);
-      mailbox.put(new Key(process, context, tag), new Eager(null, packed));
-      return count(SendStrategy.PACK);
-    }
-    Optional<ByteBuffer> view = strategy == SendStrategy.PACK ? Optional.empty() : memory.asByteBuffer();
-    SendStrategy chosen = strategy;
-    long blocks = 0;
-    if (view.isEmpty()) {
-      chosen = SendStrategy.PACK;
-    } else if (strategy == SendStrategy.ADAPTIVE) {
-      blocks = estimateBlocks(seg);
-      chosen = sendPolicy.choose(dest, blocks, n, !view.get().isDirect());
-    }
-    boolean learn = strategy == SendStrategy.ADAPTIVE && view.isPresent(); // the policy learns from the sends it chose
-    Connection c = connection(dest, "sendTyped");
-    sentMessages.incrementAndGet();
-    sentBytes.addAndGet(n);
-    ByteBuffer v = view.orElse(null);
-    if (n <= options.eagerThresholdBytes() && c.tryTakeCredit(n)) {
-      long t0 = System.nanoTime();
-      c.writeTyped("sendTyped", EAGER, context, tag, 0, seg, origin, chosen, v);
-      if (learn) {
-        sendPolicy.observe(dest, blocks, n, !v.isDirect(), chosen, System.nanoTime() - t0);
-      }
-      return count(chosen);
-    }
-    int id = c.nextMsgId.incrementAndGet();
-    Outgoing o = new Outgoing(null);
-    c.outgoing.put(id, o);
-    c.writeFrame("sendTyped", RTS, context, tag, id, n, null);
-    Duration t = options.sendTimeout();
-    try {
-      o.clear.get(t.toNanos(), TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      if (o.clear.completeExceptionally(e)) {
-        throw new TransportTimeoutException("sendTyped: process " + dest + " (" + endpoints.get(dest)
-            + ") posted no matching receive (context " + Long.toHexString(context) + ", tag " + tag + ") within " + t);
-      }
-    } catch (ExecutionException e) {
-      throw asIo("sendTyped", dest, e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("sendTyped: interrupted while waiting for process " + dest);
-    }
-    long t0 = System.nanoTime();
-    c.writeTyped("sendTyped", DATA, context, tag, id, seg, origin, chosen, v);
-    if (learn) {
-      sendPolicy.observe(dest, blocks, n, !v.isDirect(), chosen, System.nanoTime() - t0);
-    }
-    return count(chosen);
-  }
-
-  /**
-   * Receives into {@code count} elements of {@code type} at {@code origin} of {@code memory}: an
-   * eager message is unpacked from its buffer; a rendezvous message is scattered from the socket
-   * into the destination (scattering read over the flattened blocks when they are large, else
-   * chunk-by-chunk unpacking through the engine). The message's length is checked first (see
-   * {@link Transport#receiveTyped}); if the connection then fails during a rendezvous transfer, a
-   * prefix of the destination's blocks may already hold new data; an eager message is only unpacked
-   * once complete.
-   */
-  @Override
-  public long receiveTyped(int source, long context, int tag, Datatype type, long count, Memory memory, long origin,
-      Duration timeout) throws IOException {
-    checkProcess("receiveTyped", "source", source);
-    checkTimeout("receiveTyped", timeout);
-    Segment seg = Segment.of(type, count, memory, origin);
-    memory.checkWritable("receiveTyped");
-    return receiver.receiveTyped(source, context, tag, seg, type, count, memory, origin, timeout);
-  }
-
-  @Override
-  public long sentMessages() {
-    return sentMessages.get();
-  }
-
-  @Override
-  public long sentBytes() {
-    return sentBytes.get();
-  }
-
-  /** The pack-or-gather policy of adaptive typed sends (for the benchmark). */
-  public AdaptiveSendPolicy sendPolicy() {
-    return sendPolicy;
-  }
-
-  /** How many typed sends used each strategy (for tests and the benchmark). */
-  public long strategyCount(SendStrategy s) {
-    AtomicLong a = strategyCounts.get(s);
-    return a == null ? 0 : a.get();
-  }
-
-  /** The recent reasons peers were refused or dropped (handshake failures, protocol violations), oldest first. */
-  public List<String> rejections() {
-    return ctx.rejections();
-  }
-
-  /**
-   * Closes the listener and every connection in order (a goodbye frame, then waiting at most the
-   * close timeout for the peer to finish); pending and later operations fail.
-   */
-  @Override
-  public void close() {
-    if (!closed.compareAndSet(false, true)) {
-      return;
-    }
-    TcpContext.closeQuietly(server);
-    acceptor.interrupt();
-    List<Connection> all = connections.closing();
-    long deadline = System.nanoTime() + options.closeTimeout().toNanos();
-    for (Connection c : all) {
-      c.awaitAsyncSends(deadline); // buffered rendezvous sends still waiting for their receiver
-    }
-    for (Connection c : all) {
-      c.sayBye();
-    }
-    for (Connection c : all) {
-      try {
-        long left = deadline - System.nanoTime();
-        if (left > 0) {
-          c.reader.join(Math.max(1, left / 1_000_000));
+    @Override
+    public void send(int dest, long context, int tag, byte[] payload) throws IOException {
+        checkProcess("send", "dest", dest);
+        if (payload == null) {
+            throw new IllegalArgumentException("send: payload null (expected: a byte array)");
         }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
+        checkLength("send", payload.length);
+        ensureOpen("send", dest);
+        sentMessages.incrementAndGet();
+        sentBytes.addAndGet(payload.length);
+        if (dest == process) {
+            mailbox.put(new Key(process, context, tag), new Eager(null, payload.clone()));
+            return;
+        }
+        Connection c = connection(dest, "send");
+        int n = payload.length;
+        if (n <= options.eagerThresholdBytes() && c.tryTakeCredit(n)) {
+            c.writeFrame("send", EAGER, context, tag, 0, ByteBuffer.wrap(payload));
+            return;
+        }
+        byte[] copy = payload.clone();
+        int id = c.nextMsgId.incrementAndGet();
+        Outgoing o = new Outgoing(() -> ctx.workers.execute(() -> {
+            try {
+                c.writeFrame("send", DATA, context, tag, id, ByteBuffer.wrap(copy));
+            } catch (IOException e) {
+                c.fail(e);
+            } finally {
+                c.asyncSendDone();
+            }
+        }));
+        c.asyncSendStarted();
+        c.outgoing.put(id, o);
+        try {
+            c.writeFrame("send", RTS, context, tag, id, n, null);
+        } catch (IOException e) {
+            c.asyncSendDone();
+            throw e;
+        }
     }
-    for (Connection c : all) {
-      c.fail(new IOException("transport of process " + process + " closed"));
+
+    @Override
+    public byte[] receive(int source, long context, int tag, Duration timeout) throws IOException {
+        checkProcess("receive", "source", source);
+        checkTimeout("receive", timeout);
+        return receiver.receive(source, context, tag, timeout);
     }
-    mailbox.wakeAll();
-    ctx.workers.shutdownNow();
-    ctx.watchdog.shutdownNow();
-  }
 
-  public boolean isClosed() {
-    return closed.get();
-  }
-
-  @Override
-  public String toString() {
-    return "tcp(process " + process + " of " + endpoints.size() + " at " + endpoints.get(process) + ")";
-  }
-
-  // ---------------------------------------------------------------- helpers
-
-  private SendStrategy count(SendStrategy s) {
-    strategyCounts.computeIfAbsent(s, k -> new AtomicLong()).incrementAndGet();
-    return s;
-  }
-
-  /** See {@link BlockEstimates#of}. */
-  static long estimateBlocks(Segment s) {
-    return BlockEstimates.of(s);
-  }
-
-  private IOException asIo(String op, int peer, Throwable t) {
-    return ctx.asIo(op, peer, t);
-  }
-
-  private void checkProcess(String op, String arg, int p) {
-    if (p < 0 || p >= endpoints.size()) {
-      throw new IllegalArgumentException(op + ": " + arg + " " + p + " (expected: 0.." + (endpoints.size() - 1) + ")");
+    /** As {@link #sendTyped(int, long, int, Datatype, long, Memory, long, SendStrategy)} with {@link SendStrategy#ADAPTIVE}. */
+    @Override
+    public void sendTyped(int dest, long context, int tag, Datatype type, long count, Memory memory, long origin)
+            throws IOException {
+        sendTyped(dest, context, tag, type, count, memory, origin, SendStrategy.ADAPTIVE);
     }
-  }
 
-  private void checkLength(String op, long n) {
-    if (n > options.maxMessageBytes()) {
-      throw new IllegalArgumentException(
-          op + ": message of " + n + " bytes (expected: <= maxMessageBytes " + options.maxMessageBytes() + ")");
+    /**
+     * Sends {@code count} elements of {@code type} at byte {@code origin} of {@code memory} with the
+     * given strategy ({@link SendStrategy#ADAPTIVE} asks the {@link AdaptiveSendPolicy}); returns the strategy used.
+     * Gathering needs a memory with a {@link Memory#asByteBuffer() buffer view}; without one the
+     * message is packed. A message above the eager threshold waits (at most the send timeout) for the
+     * matching receive, then moves without staging.
+     *
+     * @throws IOException naming the peer if the connection fails or no receive matches in time
+     * @throws IndexOutOfBoundsException if the type's footprint does not lie in the memory
+     */
+    public SendStrategy sendTyped(
+            int dest,
+            long context,
+            int tag,
+            Datatype type,
+            long count,
+            Memory memory,
+            long origin,
+            SendStrategy strategy)
+            throws IOException {
+        checkProcess("sendTyped", "dest", dest);
+        if (strategy == null) {
+            throw new IllegalArgumentException("sendTyped: strategy null (expected: PACK, GATHER or ADAPTIVE)");
+        }
+        Segment seg = Segment.of(type, count, memory, origin);
+        long n = seg.byteSize();
+        checkLength("sendTyped", n);
+        ensureOpen("sendTyped", dest);
+        if (dest == process) {
+            byte[] packed = new byte[(int) n];
+            seg.pack(Memory.ofArray(packed), 0, n);
+            sentMessages.incrementAndGet();
+            sentBytes.addAndGet(n);
+            mailbox.put(new Key(process, context, tag), new Eager(null, packed));
+            return count(SendStrategy.PACK);
+        }
+        Optional<ByteBuffer> view = strategy == SendStrategy.PACK ? Optional.empty() : memory.asByteBuffer();
+        SendStrategy chosen = strategy;
+        long blocks = 0;
+        if (view.isEmpty()) {
+            chosen = SendStrategy.PACK;
+        } else if (strategy == SendStrategy.ADAPTIVE) {
+            blocks = estimateBlocks(seg);
+            chosen = sendPolicy.choose(dest, blocks, n, !view.get().isDirect());
+        }
+        boolean learn =
+                strategy == SendStrategy.ADAPTIVE && view.isPresent(); // the policy learns from the sends it chose
+        Connection c = connection(dest, "sendTyped");
+        sentMessages.incrementAndGet();
+        sentBytes.addAndGet(n);
+        ByteBuffer v = view.orElse(null);
+        if (n <= options.eagerThresholdBytes() && c.tryTakeCredit(n)) {
+            long t0 = System.nanoTime();
+            c.writeTyped("sendTyped", EAGER, context, tag, 0, seg, origin, chosen, v);
+            if (learn) {
+                sendPolicy.observe(dest, blocks, n, !v.isDirect(), chosen, System.nanoTime() - t0);
+            }
+            return count(chosen);
+        }
+        int id = c.nextMsgId.incrementAndGet();
+        Outgoing o = new Outgoing(null);
+        c.outgoing.put(id, o);
+        c.writeFrame("sendTyped", RTS, context, tag, id, n, null);
+        Duration t = options.sendTimeout();
+        try {
+            o.clear.get(t.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            if (o.clear.completeExceptionally(e)) {
+                throw new TransportTimeoutException("sendTyped: process " + dest + " (" + endpoints.get(dest)
+                        + ") posted no matching receive (context " + Long.toHexString(context) + ", tag " + tag
+                        + ") within " + t);
+            }
+        } catch (ExecutionException e) {
+            throw asIo("sendTyped", dest, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("sendTyped: interrupted while waiting for process " + dest);
+        }
+        long t0 = System.nanoTime();
+        c.writeTyped("sendTyped", DATA, context, tag, id, seg, origin, chosen, v);
+        if (learn) {
+            sendPolicy.observe(dest, blocks, n, !v.isDirect(), chosen, System.nanoTime() - t0);
+        }
+        return count(chosen);
     }
-  }
 
-  private static void checkTimeout(String op, Duration timeout) {
-    if (timeout == null || timeout.isNegative()) {
-      throw new IllegalArgumentException(op + ": timeout " + timeout + " (expected: >= 0)");
+    /**
+     * Receives into {@code count} elements of {@code type} at {@code origin} of {@code memory}: an
+     * eager message is unpacked from its buffer; a rendezvous message is scattered from the socket
+     * into the destination (scattering read over the flattened blocks when they are large, else
+     * chunk-by-chunk unpacking through the engine). The message's length is checked first (see
+     * {@link Transport#receiveTyped}); if the connection then fails during a rendezvous transfer, a
+     * prefix of the destination's blocks may already hold new data; an eager message is only unpacked
+     * once complete.
+     */
+    @Override
+    public long receiveTyped(
+            int source, long context, int tag, Datatype type, long count, Memory memory, long origin, Duration timeout)
+            throws IOException {
+        checkProcess("receiveTyped", "source", source);
+        checkTimeout("receiveTyped", timeout);
+        Segment seg = Segment.of(type, count, memory, origin);
+        memory.checkWritable("receiveTyped");
+        return receiver.receiveTyped(source, context, tag, seg, type, count, memory, origin, timeout);
     }
-  }
 
-  private void ensureOpen(String op, int peer) throws IOException {
-    if (closed.get()) {
-      throw new IOException(op + ": transport closed (process " + process + " -> process " + peer + ")");
+    @Override
+    public long sentMessages() {
+        return sentMessages.get();
     }
-  }
 
-  private Connection connection(int dest, String op) throws IOException {
-    return connections.get(dest, op);
-  }
+    @Override
+    public long sentBytes() {
+        return sentBytes.get();
+    }
+
+    /** The pack-or-gather policy of adaptive typed sends (for the benchmark). */
+    public AdaptiveSendPolicy sendPolicy() {
+        return sendPolicy;
+    }
+
+    /** How many typed sends used each strategy (for tests and the benchmark). */
+    public long strategyCount(SendStrategy s) {
+        AtomicLong a = strategyCounts.get(s);
+        return a == null ? 0 : a.get();
+    }
+
+    /** The recent reasons peers were refused or dropped (handshake failures, protocol violations), oldest first. */
+    public List<String> rejections() {
+        return ctx.rejections();
+    }
+
+    /**
+     * Closes the listener and every connection in order (a goodbye frame, then waiting at most the
+     * close timeout for the peer to finish); pending and later operations fail.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        TcpContext.closeQuietly(server);
+        acceptor.interrupt();
+        List<Connection> all = connections.closing();
+        long deadline = System.nanoTime() + options.closeTimeout().toNanos();
+        for (Connection c : all) {
+            c.awaitAsyncSends(deadline); // buffered rendezvous sends still waiting for their receiver
+        }
+        for (Connection c : all) {
+            c.sayBye();
+        }
+        for (Connection c : all) {
+            try {
+                long left = deadline - System.nanoTime();
+                if (left > 0) {
+                    c.reader.join(Math.max(1, left / 1_000_000));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        for (Connection c : all) {
+            c.fail(new IOException("transport of process " + process + " closed"));
+        }
+        mailbox.wakeAll();
+        ctx.workers.shutdownNow();
+        ctx.watchdog.shutdownNow();
+    }
+
+    public boolean isClosed() {
+        return closed.get();
+    }
+
+    @Override
+    public String toString() {
+        return "tcp(process " + process + " of " + endpoints.size() + " at " + endpoints.get(process) + ")";
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private SendStrategy count(SendStrategy s) {
+        strategyCounts.computeIfAbsent(s, k -> new AtomicLong()).incrementAndGet();
+        return s;
+    }
+
+    /** See {@link BlockEstimates#of}. */
+    static long estimateBlocks(Segment s) {
+        return BlockEstimates.of(s);
+    }
+
+    private IOException asIo(String op, int peer, Throwable t) {
+        return ctx.asIo(op, peer, t);
+    }
+
+    private void checkProcess(String op, String arg, int p) {
+        if (p < 0 || p >= endpoints.size()) {
+            throw new IllegalArgumentException(
+                    op + ": " + arg + " " + p + " (expected: 0.." + (endpoints.size() - 1) + ")");
+        }
+    }
+
+    private void checkLength(String op, long n) {
+        if (n > options.maxMessageBytes()) {
+            throw new IllegalArgumentException(op + ": message of " + n + " bytes (expected: <= maxMessageBytes "
+                    + options.maxMessageBytes() + ")");
+        }
+    }
+
+    private static void checkTimeout(String op, Duration timeout) {
+        if (timeout == null || timeout.isNegative()) {
+            throw new IllegalArgumentException(op + ": timeout " + timeout + " (expected: >= 0)");
+        }
+    }
+
+    private void ensureOpen(String op, int peer) throws IOException {
+        if (closed.get()) {
+            throw new IOException(op + ": transport closed (process " + process + " -> process " + peer + ")");
+        }
+    }
+
+    private Connection connection(int dest, String op) throws IOException {
+        return connections.get(dest, op);
+    }
 }

@@ -1,7 +1,7 @@
 package dev.layout.transport;
 
-import dev.layout.datatype.Datatype;
 import dev.layout.dataloop.Segment;
+import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
 import java.io.IOException;
 import java.time.Duration;
@@ -20,79 +20,81 @@ import java.time.Duration;
  */
 public interface Transport extends AutoCloseable {
 
-  /** This endpoint's process number. */
-  int process();
+    /** This endpoint's process number. */
+    int process();
 
-  /** The number of processes in the fabric. */
-  int size();
+    /** The number of processes in the fabric. */
+    int size();
 
-  /**
-   * Sends {@code payload} to process {@code dest}.
-   *
-   * @throws IOException if the fabric is closed or the peer is unreachable
-   * @throws IllegalArgumentException if dest is not a process of the fabric
-   */
-  void send(int dest, long context, int tag, byte[] payload) throws IOException;
+    /**
+     * Sends {@code payload} to process {@code dest}.
+     *
+     * @throws IOException if the fabric is closed or the peer is unreachable
+     * @throws IllegalArgumentException if dest is not a process of the fabric
+     */
+    void send(int dest, long context, int tag, byte[] payload) throws IOException;
 
-  /**
-   * Receives the oldest message from {@code source} with this context and tag, waiting at most
-   * {@code timeout}.
-   *
-   * @throws TransportTimeoutException if no such message arrives in time
-   * @throws IOException if the fabric is closed while waiting
-   * @throws IllegalArgumentException if source is not a process of the fabric
-   */
-  byte[] receive(int source, long context, int tag, Duration timeout) throws IOException;
+    /**
+     * Receives the oldest message from {@code source} with this context and tag, waiting at most
+     * {@code timeout}.
+     *
+     * @throws TransportTimeoutException if no such message arrives in time
+     * @throws IOException if the fabric is closed while waiting
+     * @throws IllegalArgumentException if source is not a process of the fabric
+     */
+    byte[] receive(int source, long context, int tag, Duration timeout) throws IOException;
 
-  /**
-   * Sends {@code count} elements of {@code type} laid out at byte {@code origin} of {@code memory}
-   * (the packed stream, as {@link Segment#pack} produces it). This default packs into an array and
-   * calls {@link #send}; a network transport may hand the blocks to the socket directly.
-   *
-   * @throws IOException as {@link #send}
-   * @throws IllegalArgumentException if dest is not a process, or the message exceeds 2 GiB
-   * @throws IndexOutOfBoundsException if the type's footprint does not lie in the memory
-   */
-  default void sendTyped(int dest, long context, int tag, Datatype type, long count, Memory memory, long origin)
-      throws IOException {
-    Segment s = Segment.of(type, count, memory, origin);
-    if (s.byteSize() > Integer.MAX_VALUE - 8) {
-      throw new IllegalArgumentException("sendTyped: message of " + s.byteSize() + " bytes (expected: < 2 GiB)");
+    /**
+     * Sends {@code count} elements of {@code type} laid out at byte {@code origin} of {@code memory}
+     * (the packed stream, as {@link Segment#pack} produces it). This default packs into an array and
+     * calls {@link #send}; a network transport may hand the blocks to the socket directly.
+     *
+     * @throws IOException as {@link #send}
+     * @throws IllegalArgumentException if dest is not a process, or the message exceeds 2 GiB
+     * @throws IndexOutOfBoundsException if the type's footprint does not lie in the memory
+     */
+    default void sendTyped(int dest, long context, int tag, Datatype type, long count, Memory memory, long origin)
+            throws IOException {
+        Segment s = Segment.of(type, count, memory, origin);
+        if (s.byteSize() > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("sendTyped: message of " + s.byteSize() + " bytes (expected: < 2 GiB)");
+        }
+        byte[] packed = new byte[(int) s.byteSize()];
+        s.pack(Memory.ofArray(packed), 0, packed.length);
+        send(dest, context, tag, packed);
     }
-    byte[] packed = new byte[(int) s.byteSize()];
-    s.pack(Memory.ofArray(packed), 0, packed.length);
-    send(dest, context, tag, packed);
-  }
 
-  /**
-   * Receives the oldest message from {@code source} with this context and tag and unpacks it into
-   * {@code count} elements of {@code type} at byte {@code origin} of {@code memory}; returns the
-   * bytes received (a message shorter than the type fills a prefix, as MPI does, if it ends on a
-   * primitive of the type's signature).
-   *
-   * @throws IOException as {@link #receive}, or if the message is longer than the type or ends
-   *     inside one of its primitives (the message is consumed and the memory left untouched)
-   */
-  default long receiveTyped(int source, long context, int tag, Datatype type, long count, Memory memory, long origin,
-      Duration timeout) throws IOException {
-    Segment s = Segment.of(type, count, memory, origin);
-    byte[] data = receive(source, context, tag, timeout);
-    String invalid = ReceiveChecks.violation(type, s.byteSize(), data.length);
-    if (invalid != null) {
-      throw new IOException("receiveTyped: message of " + data.length + " bytes from process " + source + " (context "
-          + Long.toHexString(context) + ", tag " + tag + ") " + invalid + "; the memory was left untouched");
+    /**
+     * Receives the oldest message from {@code source} with this context and tag and unpacks it into
+     * {@code count} elements of {@code type} at byte {@code origin} of {@code memory}; returns the
+     * bytes received (a message shorter than the type fills a prefix, as MPI does, if it ends on a
+     * primitive of the type's signature).
+     *
+     * @throws IOException as {@link #receive}, or if the message is longer than the type or ends
+     *     inside one of its primitives (the message is consumed and the memory left untouched)
+     */
+    default long receiveTyped(
+            int source, long context, int tag, Datatype type, long count, Memory memory, long origin, Duration timeout)
+            throws IOException {
+        Segment s = Segment.of(type, count, memory, origin);
+        byte[] data = receive(source, context, tag, timeout);
+        String invalid = ReceiveChecks.violation(type, s.byteSize(), data.length);
+        if (invalid != null) {
+            throw new IOException("receiveTyped: message of " + data.length + " bytes from process " + source
+                    + " (context " + Long.toHexString(context) + ", tag " + tag + ") " + invalid
+                    + "; the memory was left untouched");
+        }
+        s.unpack(Memory.ofArray(data), 0, data.length);
+        return data.length;
     }
-    s.unpack(Memory.ofArray(data), 0, data.length);
-    return data.length;
-  }
 
-  /** The number of messages this endpoint has sent so far (for tests and cost accounting). */
-  long sentMessages();
+    /** The number of messages this endpoint has sent so far (for tests and cost accounting). */
+    long sentMessages();
 
-  /** The number of payload bytes this endpoint has sent so far. */
-  long sentBytes();
+    /** The number of payload bytes this endpoint has sent so far. */
+    long sentBytes();
 
-  /** Closes this endpoint; pending and later receives fail. */
-  @Override
-  void close();
+    /** Closes this endpoint; pending and later receives fail. */
+    @Override
+    void close();
 }

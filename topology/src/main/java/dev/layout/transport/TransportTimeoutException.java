@@ -4,9 +4,9 @@ import java.io.IOException;
 
 /** A receive did not see a matching message within its timeout. */
 public final class TransportTimeoutException extends IOException {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  public TransportTimeoutException(String message) {
-    super(message);
-  }
+    public TransportTimeoutException(String message) {
+        super(message);
+    }
 }

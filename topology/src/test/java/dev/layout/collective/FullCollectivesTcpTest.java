@@ -6,13 +6,13 @@ import org.junit.jupiter.api.BeforeEach;
 /** The whole {@link FullCollectivesTest} suite over a loopback {@code TcpTransport} (threads, one JVM). */
 class FullCollectivesTcpTest extends FullCollectivesTest {
 
-  @BeforeEach
-  void useTcp() {
-    Harness.fabric = Harness::tcp;
-  }
+    @BeforeEach
+    void useTcp() {
+        Harness.fabric = Harness::tcp;
+    }
 
-  @AfterEach
-  void backToInProcess() {
-    Harness.fabric = null;
-  }
+    @AfterEach
+    void backToInProcess() {
+        Harness.fabric = null;
+    }
 }

@@ -6,13 +6,13 @@ import org.junit.jupiter.api.BeforeEach;
 /** The whole {@link GraphCollectivesTest} suite over a loopback {@code TcpTransport} (threads, one JVM). */
 class GraphCollectivesTcpTest extends GraphCollectivesTest {
 
-  @BeforeEach
-  void useTcp() {
-    Harness.fabric = Harness::tcp;
-  }
+    @BeforeEach
+    void useTcp() {
+        Harness.fabric = Harness::tcp;
+    }
 
-  @AfterEach
-  void backToInProcess() {
-    Harness.fabric = null;
-  }
+    @AfterEach
+    void backToInProcess() {
+        Harness.fabric = null;
+    }
 }

@@ -25,166 +25,173 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Every operation has blocking, non-blocking and persistent forms, and the new ones work. */
 class PersistentFormsTest {
 
-  @Test
-  void everyBlockingOperationHasANonBlockingAndAPersistentForm() throws Exception {
-    List<String> missing = new ArrayList<>();
-    int operations = 0;
-    for (Method m : Collectives.class.getMethods()) {
-      if (m.getDeclaringClass() != Collectives.class || Modifier.isStatic(m.getModifiers()) || m.getReturnType() != void.class) {
-        continue;
-      }
-      operations++;
-      Class<?>[] params = m.getParameterTypes();
-      String name = m.getName();
-      String nonBlocking = "i" + name;
-      String persistent = name + "Init";
-      try {
-        assertThat(Collectives.class.getMethod(nonBlocking, params).getReturnType()).isEqualTo(CompletableFuture.class);
-      } catch (NoSuchMethodException e) {
-        missing.add(nonBlocking + Arrays.toString(params));
-      }
-      try {
-        assertThat(Collectives.class.getMethod(persistent, params).getReturnType()).isEqualTo(PersistentCollective.class);
-      } catch (NoSuchMethodException e) {
-        missing.add(persistent + Arrays.toString(params));
-      }
+    @Test
+    void everyBlockingOperationHasANonBlockingAndAPersistentForm() throws Exception {
+        List<String> missing = new ArrayList<>();
+        int operations = 0;
+        for (Method m : Collectives.class.getMethods()) {
+            if (m.getDeclaringClass() != Collectives.class
+                    || Modifier.isStatic(m.getModifiers())
+                    || m.getReturnType() != void.class) {
+                continue;
+            }
+            operations++;
+            Class<?>[] params = m.getParameterTypes();
+            String name = m.getName();
+            String nonBlocking = "i" + name;
+            String persistent = name + "Init";
+            try {
+                assertThat(Collectives.class.getMethod(nonBlocking, params).getReturnType())
+                        .isEqualTo(CompletableFuture.class);
+            } catch (NoSuchMethodException e) {
+                missing.add(nonBlocking + Arrays.toString(params));
+            }
+            try {
+                assertThat(Collectives.class.getMethod(persistent, params).getReturnType())
+                        .isEqualTo(PersistentCollective.class);
+            } catch (NoSuchMethodException e) {
+                missing.add(persistent + Arrays.toString(params));
+            }
+        }
+        assertThat(missing).isEmpty();
+        assertThat(operations).isGreaterThanOrEqualTo(30);
     }
-    assertThat(missing).isEmpty();
-    assertThat(operations).isGreaterThanOrEqualTo(30);
-  }
 
-  @ParameterizedTest
-  @ValueSource(ints = {1, 3, 16})
-  void persistentHandlesReadTheirBuffersAtEveryStart(int p) {
-    int root = p - 1;
-    Harness.run(
-        p,
-        comm -> {
-          Collectives c = Collectives.on(comm);
-          int r = comm.rank();
-          // gatherv with unequal (zero) counts
-          int[] counts = new int[p];
-          int[] displs = new int[p];
-          int total = 0;
-          for (int q = 0; q < p; q++) {
-            counts[q] = (q + 1) % 3;
-            displs[q] = total;
-            total += counts[q];
-          }
-          byte[] mine = new byte[counts[r]];
-          byte[] gathered = new byte[total];
-          PersistentCollective gv = c.gathervInit(mine, gathered, counts, displs, root);
-          // scatterv, the mirror image
-          byte[] all = new byte[total];
-          byte[] part = new byte[counts[r]];
-          PersistentCollective sv = c.scattervInit(all, counts, displs, part, root);
-          // reduce_scatter_block, scan, exscan
-          byte[] contributions = new byte[8 * p];
-          byte[] rs = new byte[8];
-          PersistentCollective rsb = c.reduceScatterBlockInit(contributions, rs, StandardOp.LONG_SUM);
-          byte[] operand = new byte[8];
-          byte[] scan = new byte[8];
-          byte[] ex = longs(-1);
-          PersistentCollective sc = c.scanInit(operand, scan, StandardOp.LONG_SUM);
-          PersistentCollective exs = c.exscanInit(operand, ex, StandardOp.LONG_SUM);
-          for (int round = 0; round < 3; round++) {
-            System.arraycopy(pattern(r, round, counts[r]), 0, mine, 0, counts[r]);
-            gv.run();
-            if (r == root) {
-              for (int q = 0; q < p; q++) {
-                assertThat(Arrays.copyOfRange(gathered, displs[q], displs[q] + counts[q])).isEqualTo(pattern(q, round, counts[q]));
-              }
-              for (int q = 0; q < p; q++) {
-                System.arraycopy(pattern(q, 10 + round, counts[q]), 0, all, displs[q], counts[q]);
-              }
-            }
-            PersistentCollective.await(sv.start(), Harness.TIMEOUT);
-            assertThat(part).isEqualTo(pattern(r, 10 + round, counts[r]));
-
-            long[] contrib = new long[p];
+    @ParameterizedTest
+    @ValueSource(ints = {1, 3, 16})
+    void persistentHandlesReadTheirBuffersAtEveryStart(int p) {
+        int root = p - 1;
+        Harness.run(p, comm -> {
+            Collectives c = Collectives.on(comm);
+            int r = comm.rank();
+            // gatherv with unequal (zero) counts
+            int[] counts = new int[p];
+            int[] displs = new int[p];
+            int total = 0;
             for (int q = 0; q < p; q++) {
-              contrib[q] = (long) r * 10 + q + round;
+                counts[q] = (q + 1) % 3;
+                displs[q] = total;
+                total += counts[q];
             }
-            System.arraycopy(longs(contrib), 0, contributions, 0, 8 * p);
-            rsb.run();
-            long sum = 0;
-            for (int q = 0; q < p; q++) {
-              sum += (long) q * 10 + r + round;
-            }
-            assertThat(toLongs(rs)).containsExactly(sum);
+            byte[] mine = new byte[counts[r]];
+            byte[] gathered = new byte[total];
+            PersistentCollective gv = c.gathervInit(mine, gathered, counts, displs, root);
+            // scatterv, the mirror image
+            byte[] all = new byte[total];
+            byte[] part = new byte[counts[r]];
+            PersistentCollective sv = c.scattervInit(all, counts, displs, part, root);
+            // reduce_scatter_block, scan, exscan
+            byte[] contributions = new byte[8 * p];
+            byte[] rs = new byte[8];
+            PersistentCollective rsb = c.reduceScatterBlockInit(contributions, rs, StandardOp.LONG_SUM);
+            byte[] operand = new byte[8];
+            byte[] scan = new byte[8];
+            byte[] ex = longs(-1);
+            PersistentCollective sc = c.scanInit(operand, scan, StandardOp.LONG_SUM);
+            PersistentCollective exs = c.exscanInit(operand, ex, StandardOp.LONG_SUM);
+            for (int round = 0; round < 3; round++) {
+                System.arraycopy(pattern(r, round, counts[r]), 0, mine, 0, counts[r]);
+                gv.run();
+                if (r == root) {
+                    for (int q = 0; q < p; q++) {
+                        assertThat(Arrays.copyOfRange(gathered, displs[q], displs[q] + counts[q]))
+                                .isEqualTo(pattern(q, round, counts[q]));
+                    }
+                    for (int q = 0; q < p; q++) {
+                        System.arraycopy(pattern(q, 10 + round, counts[q]), 0, all, displs[q], counts[q]);
+                    }
+                }
+                PersistentCollective.await(sv.start(), Harness.TIMEOUT);
+                assertThat(part).isEqualTo(pattern(r, 10 + round, counts[r]));
 
-            System.arraycopy(longs(r + round), 0, operand, 0, 8);
-            CompletableFuture<Void> a = sc.start();
-            CompletableFuture<Void> b = exs.start();
-            PersistentCollective.await(a, Harness.TIMEOUT);
-            PersistentCollective.await(b, Harness.TIMEOUT);
-            long prefix = 0;
-            for (int q = 0; q <= r; q++) {
-              prefix += q + round;
-            }
-            assertThat(toLongs(scan)).containsExactly(prefix);
-            assertThat(toLongs(ex)).containsExactly(r == 0 ? -1 : prefix - r - round);
-          }
-          return null;
-        });
-  }
+                long[] contrib = new long[p];
+                for (int q = 0; q < p; q++) {
+                    contrib[q] = (long) r * 10 + q + round;
+                }
+                System.arraycopy(longs(contrib), 0, contributions, 0, 8 * p);
+                rsb.run();
+                long sum = 0;
+                for (int q = 0; q < p; q++) {
+                    sum += (long) q * 10 + r + round;
+                }
+                assertThat(toLongs(rs)).containsExactly(sum);
 
-  @Test
-  void nonBlockingAndPersistentDatatypeFormsOnAStencil() {
-    CartesianNaming grid = CartesianNaming.of(new int[] {4, 4}, new boolean[] {true, true}, RankOrder.C);
-    Datatype strided = Datatype.vector(2, 1, 2, Primitive.FLOAT64);
-    Harness.run(
-        16,
-        world -> {
-          Communicator g = StencilCollectivesTest.stencil(world, grid, Metric.CHEBYSHEV, 1, 1);
-          DistGraph topo = (DistGraph) g.topology();
-          int[] s = topo.sources();
-          int r = g.rank();
-          Collectives c = Collectives.on(g).withPolicy(SchedulePolicy.COMBINING);
-          double[] mine = new double[4];
-          byte[] send = Harness.doubles(mine);
-          byte[] recv = new byte[16 * s.length];
-          PersistentCollective handle = c.allgatherInit(BlockSpec.of(send, 0, 1, strided), BlockSpec.of(recv, 0, 2, Primitive.FLOAT64));
-          assertThat(handle.schedule().kind()).isEqualTo(Schedule.Kind.COMBINING);
-          byte[] sum = new byte[16];
-          PersistentCollective reduce = c.allreduceInit(BlockSpec.of(send, 0, 1, strided), BlockSpec.of(sum, 0, 2, Primitive.FLOAT64), Reduction.SUM);
-          for (int round = 0; round < 3; round++) {
-            System.arraycopy(Harness.doubles(r + round, -5, r * 2.0, -5), 0, send, 0, 32);
-            PersistentCollective.await(handle.start(), Harness.TIMEOUT);
-            double[] got = Harness.toDoubles(recv);
-            for (int k = 0; k < s.length; k++) {
-              assertThat(got[2 * k]).isEqualTo(s[k] + round);
-              assertThat(got[2 * k + 1]).isEqualTo(s[k] * 2.0);
+                System.arraycopy(longs(r + round), 0, operand, 0, 8);
+                CompletableFuture<Void> a = sc.start();
+                CompletableFuture<Void> b = exs.start();
+                PersistentCollective.await(a, Harness.TIMEOUT);
+                PersistentCollective.await(b, Harness.TIMEOUT);
+                long prefix = 0;
+                for (int q = 0; q <= r; q++) {
+                    prefix += q + round;
+                }
+                assertThat(toLongs(scan)).containsExactly(prefix);
+                assertThat(toLongs(ex)).containsExactly(r == 0 ? -1 : prefix - r - round);
             }
-            reduce.run();
-            double e0 = 0;
-            double e1 = 0;
-            for (int q : s) {
-              e0 += q + round;
-              e1 += q * 2.0;
-            }
-            assertThat(Harness.toDoubles(sum)).containsExactly(e0, e1);
-          }
-          // non-blocking typed alltoall and gather, overlapping
-          byte[] a2aRecv = new byte[8 * s.length];
-          double[] out = new double[topo.outdegree()];
-          for (int i = 0; i < out.length; i++) {
-            out[i] = r * 100 + i;
-          }
-          CompletableFuture<Void> f1 =
-              c.ialltoall(BlockSpec.of(Harness.doubles(out), 0, 1, Primitive.FLOAT64), BlockSpec.of(a2aRecv, 0, 1, Primitive.FLOAT64));
-          byte[] gathered = new byte[8 * s.length];
-          CompletableFuture<Void> f2 =
-              c.igather(BlockSpec.of(Harness.doubles(r), 0, 1, Primitive.FLOAT64), r == 5 ? BlockSpec.of(gathered, 0, 1, Primitive.FLOAT64) : null, 5);
-          PersistentCollective.await(f1, Harness.TIMEOUT);
-          PersistentCollective.await(f2, Harness.TIMEOUT);
-          byte[] reference = new byte[8 * s.length];
-          Collectives.on(g).withPolicy(SchedulePolicy.DIRECT).alltoall(Harness.doubles(out), reference, 8);
-          assertThat(a2aRecv).isEqualTo(reference);
-          if (r == 5) {
-            assertThat(Harness.toDoubles(gathered)).containsExactly(Arrays.stream(s).asDoubleStream().toArray());
-          }
-          return null;
+            return null;
         });
-  }
+    }
+
+    @Test
+    void nonBlockingAndPersistentDatatypeFormsOnAStencil() {
+        CartesianNaming grid = CartesianNaming.of(new int[] {4, 4}, new boolean[] {true, true}, RankOrder.C);
+        Datatype strided = Datatype.vector(2, 1, 2, Primitive.FLOAT64);
+        Harness.run(16, world -> {
+            Communicator g = StencilCollectivesTest.stencil(world, grid, Metric.CHEBYSHEV, 1, 1);
+            DistGraph topo = (DistGraph) g.topology();
+            int[] s = topo.sources();
+            int r = g.rank();
+            Collectives c = Collectives.on(g).withPolicy(SchedulePolicy.COMBINING);
+            double[] mine = new double[4];
+            byte[] send = Harness.doubles(mine);
+            byte[] recv = new byte[16 * s.length];
+            PersistentCollective handle =
+                    c.allgatherInit(BlockSpec.of(send, 0, 1, strided), BlockSpec.of(recv, 0, 2, Primitive.FLOAT64));
+            assertThat(handle.schedule().kind()).isEqualTo(Schedule.Kind.COMBINING);
+            byte[] sum = new byte[16];
+            PersistentCollective reduce = c.allreduceInit(
+                    BlockSpec.of(send, 0, 1, strided), BlockSpec.of(sum, 0, 2, Primitive.FLOAT64), Reduction.SUM);
+            for (int round = 0; round < 3; round++) {
+                System.arraycopy(Harness.doubles(r + round, -5, r * 2.0, -5), 0, send, 0, 32);
+                PersistentCollective.await(handle.start(), Harness.TIMEOUT);
+                double[] got = Harness.toDoubles(recv);
+                for (int k = 0; k < s.length; k++) {
+                    assertThat(got[2 * k]).isEqualTo(s[k] + round);
+                    assertThat(got[2 * k + 1]).isEqualTo(s[k] * 2.0);
+                }
+                reduce.run();
+                double e0 = 0;
+                double e1 = 0;
+                for (int q : s) {
+                    e0 += q + round;
+                    e1 += q * 2.0;
+                }
+                assertThat(Harness.toDoubles(sum)).containsExactly(e0, e1);
+            }
+            // non-blocking typed alltoall and gather, overlapping
+            byte[] a2aRecv = new byte[8 * s.length];
+            double[] out = new double[topo.outdegree()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = r * 100 + i;
+            }
+            CompletableFuture<Void> f1 = c.ialltoall(
+                    BlockSpec.of(Harness.doubles(out), 0, 1, Primitive.FLOAT64),
+                    BlockSpec.of(a2aRecv, 0, 1, Primitive.FLOAT64));
+            byte[] gathered = new byte[8 * s.length];
+            CompletableFuture<Void> f2 = c.igather(
+                    BlockSpec.of(Harness.doubles(r), 0, 1, Primitive.FLOAT64),
+                    r == 5 ? BlockSpec.of(gathered, 0, 1, Primitive.FLOAT64) : null,
+                    5);
+            PersistentCollective.await(f1, Harness.TIMEOUT);
+            PersistentCollective.await(f2, Harness.TIMEOUT);
+            byte[] reference = new byte[8 * s.length];
+            Collectives.on(g).withPolicy(SchedulePolicy.DIRECT).alltoall(Harness.doubles(out), reference, 8);
+            assertThat(a2aRecv).isEqualTo(reference);
+            if (r == 5) {
+                assertThat(Harness.toDoubles(gathered))
+                        .containsExactly(Arrays.stream(s).asDoubleStream().toArray());
+            }
+            return null;
+        });
+    }
 }

@@ -6,13 +6,13 @@ import org.junit.jupiter.api.BeforeEach;
 /** The whole {@link StencilCollectivesTest} suite over a loopback {@code TcpTransport} (threads, one JVM). */
 class StencilCollectivesTcpTest extends StencilCollectivesTest {
 
-  @BeforeEach
-  void useTcp() {
-    Harness.fabric = Harness::tcp;
-  }
+    @BeforeEach
+    void useTcp() {
+        Harness.fabric = Harness::tcp;
+    }
 
-  @AfterEach
-  void backToInProcess() {
-    Harness.fabric = null;
-  }
+    @AfterEach
+    void backToInProcess() {
+        Harness.fabric = null;
+    }
 }

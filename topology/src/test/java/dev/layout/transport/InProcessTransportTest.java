@@ -9,38 +9,37 @@ import org.junit.jupiter.api.Test;
 
 class InProcessTransportTest extends AbstractTransportContractTest {
 
-  @Override
-  protected List<? extends Transport> newFabric(int size) {
-    return InProcessTransport.create(size);
-  }
+    @Override
+    protected List<? extends Transport> newFabric(int size) {
+        return InProcessTransport.create(size);
+    }
 
-  @Test
-  void closingAnyEndpointClosesTheWholeFabric() {
-    List<InProcessTransport> ep = InProcessTransport.create(2);
-    ep.get(0).close();
-    assertThat(ep.get(1).isClosed()).isTrue();
-    assertThatThrownBy(() -> ep.get(1).send(0, 0L, 0, new byte[0]))
-        .isInstanceOf(IOException.class)
-        .hasMessageContaining("fabric closed");
-  }
+    @Test
+    void closingAnyEndpointClosesTheWholeFabric() {
+        List<InProcessTransport> ep = InProcessTransport.create(2);
+        ep.get(0).close();
+        assertThat(ep.get(1).isClosed()).isTrue();
+        assertThatThrownBy(() -> ep.get(1).send(0, 0L, 0, new byte[0]))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("fabric closed");
+    }
 
-  @Test
-  void countsMessagesOfTheWholeFabric() throws IOException {
-    List<InProcessTransport> ep = InProcessTransport.create(2);
-    ep.get(0).send(1, 0L, 0, new byte[3]);
-    ep.get(1).send(0, 0L, 0, new byte[3]);
-    assertThat(ep.get(0).fabricMessages()).isEqualTo(2);
-  }
+    @Test
+    void countsMessagesOfTheWholeFabric() throws IOException {
+        List<InProcessTransport> ep = InProcessTransport.create(2);
+        ep.get(0).send(1, 0L, 0, new byte[3]);
+        ep.get(1).send(0, 0L, 0, new byte[3]);
+        assertThat(ep.get(0).fabricMessages()).isEqualTo(2);
+    }
 
-  @Test
-  void rejectsUnknownProcesses() {
-    List<InProcessTransport> ep = InProcessTransport.create(2);
-    assertThatThrownBy(() -> ep.get(0).send(2, 0L, 0, new byte[0]))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("send: dest 2 (expected: 0..1)");
-    assertThatThrownBy(() -> ep.get(0).receive(-1, 0L, 0, T))
-        .hasMessage("receive: source -1 (expected: 0..1)");
-    assertThatThrownBy(() -> InProcessTransport.create(0))
-        .hasMessage("inProcessTransport: size 0 (expected: >= 1)");
-  }
+    @Test
+    void rejectsUnknownProcesses() {
+        List<InProcessTransport> ep = InProcessTransport.create(2);
+        assertThatThrownBy(() -> ep.get(0).send(2, 0L, 0, new byte[0]))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("send: dest 2 (expected: 0..1)");
+        assertThatThrownBy(() -> ep.get(0).receive(-1, 0L, 0, T)).hasMessage("receive: source -1 (expected: 0..1)");
+        assertThatThrownBy(() -> InProcessTransport.create(0))
+                .hasMessage("inProcessTransport: size 0 (expected: >= 1)");
+    }
 }

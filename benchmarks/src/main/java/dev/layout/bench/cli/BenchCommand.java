@@ -17,57 +17,66 @@ import java.util.Arrays;
  * HaloBenchmark}; {@code io}: {@link dev.layout.bench.io.CollectiveIoBenchmark}.
  */
 public final class BenchCommand implements Subcommand {
-  @Override
-  public String name() {
-    return "bench";
-  }
-
-  @Override
-  public String summary() {
-    return "benchmarks: one type (bench type), the Ross suite vs hand-written loops (bench pack), the layout sweep vs MPICH (bench sweep), ping-pong (bench pingpong), graphs (bench graph), the halo exchange on Spark (bench halo), collective I/O (bench io)";
-  }
-
-  @Override
-  public int run(String[] args, PrintStream out, PrintStream err) throws IOException {
-    if (args.length == 0 || args[0].equals("--help")) {
-      out.println("usage: layout bench type --type \"<layout notation>\" | --type-file PATH [--count N] [--target heap|direct|offheap] [--seconds S]");
-      out.println("       layout bench pack [--quick] [--case NAME,...] [--target heap,direct,offheap] [--trials N] [--slice-ms MS] [--forks N] [--out DIR]");
-      out.println("       layout bench sweep [--quick] [--native] [--rounds N] [--out DIR]   (block widths 1..4096 x strides x shapes: engine vs hand loops vs MPICH)");
-      out.println("       layout bench pingpong [--quick] [--reps N]   (two JVMs over loopback TCP: pack vs gather vs adaptive)");
-      out.println("       layout bench graph [--quick] [--rounds N]     (AutoLink vs Kryo 5 vs Java serialization, child JVM)");
-      out.println("       layout bench halo [--quick] [--iterations N] [--shuffle-iterations N] [--block N]   (2D halo exchange: Spark barrier vs shuffle vs 4 JVMs)");
-      out.println("       layout bench io [--quick] [--reps N] [--mb M]   (collective writeAll/readAll vs one stream, MiniDFS and local)");
-      return args.length == 0 ? 2 : 0;
+    @Override
+    public String name() {
+        return "bench";
     }
-    String[] rest = Arrays.copyOfRange(args, 1, args.length);
-    return switch (args[0]) {
-      case "type" -> PackModes.type(rest, out);
-      case "pack" -> PackModes.pack(rest, out);
-      case "sweep" -> sweep(rest, out);
-      case "pingpong" -> PingPongBenchmark.run(rest, out, err);
-      case "graph" -> GraphBenchMain.run(rest, out);
-      case "halo" -> halo(rest, out);
-      case "io" -> dev.layout.bench.io.CollectiveIoBenchmark.run(rest, out);
-      default -> throw new IllegalArgumentException("bench: unknown mode '" + args[0] + "' (expected: type, pack, sweep, pingpong, graph, halo or io)");
-    };
-  }
 
-  private static int sweep(String[] args, PrintStream out) throws IOException {
-    try {
-      return SweepCommand.run(args, out, PackModes.resultsDir());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("bench sweep: interrupted", e);
+    @Override
+    public String summary() {
+        return "benchmarks: one type (bench type), the Ross suite vs hand-written loops (bench pack), the layout sweep vs MPICH (bench sweep), ping-pong (bench pingpong), graphs (bench graph), the halo exchange on Spark (bench halo), collective I/O (bench io)";
     }
-  }
 
-  private static int halo(String[] args, PrintStream out) throws IOException {
-    try {
-      return HaloBenchmark.run(args, out);
-    } catch (IOException | RuntimeException e) {
-      throw e;
-    } catch (Exception e) {
-      throw new IllegalStateException("bench halo: " + e.getMessage(), e);
+    @Override
+    public int run(String[] args, PrintStream out, PrintStream err) throws IOException {
+        if (args.length == 0 || args[0].equals("--help")) {
+            out.println(
+                    "usage: layout bench type --type \"<layout notation>\" | --type-file PATH [--count N] [--target heap|direct|offheap] [--seconds S]");
+            out.println(
+                    "       layout bench pack [--quick] [--case NAME,...] [--target heap,direct,offheap] [--trials N] [--slice-ms MS] [--forks N] [--out DIR]");
+            out.println(
+                    "       layout bench sweep [--quick] [--native] [--rounds N] [--out DIR]   (block widths 1..4096 x strides x shapes: engine vs hand loops vs MPICH)");
+            out.println(
+                    "       layout bench pingpong [--quick] [--reps N]   (two JVMs over loopback TCP: pack vs gather vs adaptive)");
+            out.println(
+                    "       layout bench graph [--quick] [--rounds N]     (AutoLink vs Kryo 5 vs Java serialization, child JVM)");
+            out.println(
+                    "       layout bench halo [--quick] [--iterations N] [--shuffle-iterations N] [--block N]   (2D halo exchange: Spark barrier vs shuffle vs 4 JVMs)");
+            out.println(
+                    "       layout bench io [--quick] [--reps N] [--mb M]   (collective writeAll/readAll vs one stream, MiniDFS and local)");
+            return args.length == 0 ? 2 : 0;
+        }
+        String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        return switch (args[0]) {
+            case "type" -> PackModes.type(rest, out);
+            case "pack" -> PackModes.pack(rest, out);
+            case "sweep" -> sweep(rest, out);
+            case "pingpong" -> PingPongBenchmark.run(rest, out, err);
+            case "graph" -> GraphBenchMain.run(rest, out);
+            case "halo" -> halo(rest, out);
+            case "io" -> dev.layout.bench.io.CollectiveIoBenchmark.run(rest, out);
+            default ->
+                throw new IllegalArgumentException("bench: unknown mode '" + args[0]
+                        + "' (expected: type, pack, sweep, pingpong, graph, halo or io)");
+        };
     }
-  }
+
+    private static int sweep(String[] args, PrintStream out) throws IOException {
+        try {
+            return SweepCommand.run(args, out, PackModes.resultsDir());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("bench sweep: interrupted", e);
+        }
+    }
+
+    private static int halo(String[] args, PrintStream out) throws IOException {
+        try {
+            return HaloBenchmark.run(args, out);
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("bench halo: " + e.getMessage(), e);
+        }
+    }
 }

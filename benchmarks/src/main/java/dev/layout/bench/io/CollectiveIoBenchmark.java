@@ -45,144 +45,179 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
  * </pre>
  */
 public final class CollectiveIoBenchmark {
-  private static final long BLOCK = 8L << 20;
-  private static final String USAGE = "usage: layout bench io [--quick] [--reps N] [--mb M]   (collective writeAll/readAll vs one sequential "
-      + "stream, MiniDFS and local; defaults 5 reps, 64 MiB; --quick 3 reps, 16 MiB)";
+    private static final long BLOCK = 8L << 20;
+    private static final String USAGE =
+            "usage: layout bench io [--quick] [--reps N] [--mb M]   (collective writeAll/readAll vs one sequential "
+                    + "stream, MiniDFS and local; defaults 5 reps, 64 MiB; --quick 3 reps, 16 MiB)";
 
-  private CollectiveIoBenchmark() {}
+    private CollectiveIoBenchmark() {}
 
-  /** A C-order field of {@code sizes} doubles split into blocks over the process grid {@code procs}. */
-  private record Split(long[] sizes, int[] procs) {
-    int ranks() {
-      return Arrays.stream(procs).reduce(1, (a, b) -> a * b);
-    }
-
-    long cells() {
-      return Arrays.stream(sizes).reduce(1, (a, b) -> a * b);
-    }
-
-    Datatype filetype(int rank) {
-      long[] sub = new long[sizes.length];
-      long[] start = new long[sizes.length];
-      for (int d = sizes.length - 1; d >= 0; d--) {
-        int c = rank % procs[d];
-        rank /= procs[d];
-        start[d] = sizes[d] * c / procs[d];
-        sub[d] = sizes[d] * (c + 1) / procs[d] - start[d];
-      }
-      return Datatype.subarray(sizes, sub, start, Order.C, Primitive.FLOAT64);
-    }
-  }
-
-  public static int run(String[] args, PrintStream out) throws IOException {
-    Options o = Options.parse("bench io", args, Set.of("reps", "mb"), Set.of("quick", "help"));
-    if (o.has("help")) {
-      out.println(USAGE);
-      return 0;
-    }
-    boolean quick = o.has("quick");
-    int reps = (int) o.getLong("reps", quick ? 3 : 5, 1);
-    int mb = (int) o.getLong("mb", quick ? 16 : 64, 1);
-    if (mb > 1024) {
-      throw new IllegalArgumentException("bench io: --mb " + mb + " (expected: 1 .. 1024 MiB)");
-    }
-    long cells = mb * (1L << 20) / 8;
-    long side2 = (long) Math.sqrt(cells);
-    long side3 = Math.round(Math.cbrt(cells));
-    List<Split> splits = List.of(
-        new Split(new long[] {side2, cells / side2}, new int[] {2, 2}),
-        new Split(new long[] {side2, cells / side2}, new int[] {3, 3}),
-        new Split(new long[] {side3, side3, cells / side3 / side3}, new int[] {2, 2, 1}),
-        new Split(new long[] {side3, side3, cells / side3 / side3}, new int[] {3, 3, 1}));
-    File base = Files.createTempDirectory("bench-io").toFile();
-    Configuration dconf = new Configuration();
-    dconf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, new File(base, "dfs").getAbsolutePath());
-    dconf.setLong("dfs.namenode.fs-limits.min-block-size", 4096);
-    MiniDFSCluster dfs = new MiniDFSCluster.Builder(dconf).numDataNodes(2).build();
-    try {
-      dfs.waitActive();
-      out.printf(Locale.ROOT, "java %s, %d cores, load %.1f at the start, %d MiB fields, block %d MiB, median of %d%n",
-          System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
-          ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), mb, BLOCK >> 20, reps);
-      out.println("fs     field              ranks  ceiling w/r MB/s   writeAll MB/s (ratio)   readAll 2-phase (ratio)   readAll indep (ratio)");
-      String[] roots = {dfs.getFileSystem().getUri() + "/bench", new File(base, "local").toURI().toString()};
-      Configuration[] confs = {dfs.getConfiguration(0), new Configuration()};
-      for (int f = 0; f < 2; f++) {
-        for (Split s : splits) {
-          row(out, f == 0 ? "hdfs" : "local", confs[f], roots[f], s, reps);
+    /** A C-order field of {@code sizes} doubles split into blocks over the process grid {@code procs}. */
+    private record Split(long[] sizes, int[] procs) {
+        int ranks() {
+            return Arrays.stream(procs).reduce(1, (a, b) -> a * b);
         }
-      }
-      out.printf(Locale.ROOT, "load %.1f at the end%n", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-    } finally {
-      dfs.shutdown();
-      FileUtil.fullyDelete(base);
-    }
-    return 0;
-  }
 
-  private static void row(PrintStream out, String fsName, Configuration conf, String root, Split split, int reps) throws IOException {
-    long bytes = split.cells() * 8;
-    byte[][] blocks = new byte[split.ranks()][];
-    Random random = new Random(42);
-    for (int r = 0; r < blocks.length; r++) {
-      blocks[r] = new byte[(int) split.filetype(r).byteSize()];
-      random.nextBytes(blocks[r]);
-    }
-    double[][] t = new double[5][reps];
-    for (int k = 0; k < reps; k++) {
-      Path seq = new Path(root + "/seq-" + k + ".f64");
-      FileSystem fs = seq.getFileSystem(conf);
-      byte[] chunk = new byte[4 << 20];
-      long t0 = System.nanoTime();
-      try (FSDataOutputStream o = fs.create(seq, false, 1 << 16, fs.getDefaultReplication(seq), BLOCK)) {
-        for (long done = 0; done < bytes; done += chunk.length) {
-          o.write(chunk, 0, (int) Math.min(chunk.length, bytes - done));
+        long cells() {
+            return Arrays.stream(sizes).reduce(1, (a, b) -> a * b);
         }
-      }
-      t[0][k] = System.nanoTime() - t0;
-      t0 = System.nanoTime();
-      try (FSDataInputStream in = fs.open(seq)) {
-        for (long done = 0; done < bytes; done += chunk.length) {
-          in.readFully(chunk, 0, (int) Math.min(chunk.length, bytes - done));
+
+        Datatype filetype(int rank) {
+            long[] sub = new long[sizes.length];
+            long[] start = new long[sizes.length];
+            for (int d = sizes.length - 1; d >= 0; d--) {
+                int c = rank % procs[d];
+                rank /= procs[d];
+                start[d] = sizes[d] * c / procs[d];
+                sub[d] = sizes[d] * (c + 1) / procs[d] - start[d];
+            }
+            return Datatype.subarray(sizes, sub, start, Order.C, Primitive.FLOAT64);
         }
-      }
-      t[1][k] = System.nanoTime() - t0;
-      fs.delete(seq, false);
-
-      CollectiveFile file = CollectiveFile.of(conf, root + "/field-" + k + ".f64").withBlockSize(BLOCK);
-      t[2][k] = slowest(InProcessLauncher.run(split.ranks(), Duration.ofSeconds(120), comm -> io(file, comm, split, blocks, true)));
-      t[3][k] = slowest(InProcessLauncher.run(split.ranks(), Duration.ofSeconds(120),
-          comm -> io(file.withStrategy(Strategy.TWO_PHASE), comm, split, blocks, false)));
-      t[4][k] = slowest(InProcessLauncher.run(split.ranks(), Duration.ofSeconds(120),
-          comm -> io(file.withStrategy(Strategy.INDEPENDENT), comm, split, blocks, false)));
-      fs.delete(new Path(file.path()), false);
     }
-    double[] mbs = new double[5];
-    for (int i = 0; i < 5; i++) {
-      Arrays.sort(t[i]);
-      mbs[i] = bytes * 1e3 / t[i][reps / 2];
-    }
-    out.printf(Locale.ROOT, "%-6s %-18s %5d  %7.0f / %-7.0f   %7.0f (%.2f)          %7.0f (%.2f)            %7.0f (%.2f)%n", fsName,
-        Arrays.toString(split.sizes()), split.ranks(), mbs[0], mbs[1], mbs[2], mbs[2] / mbs[0], mbs[3], mbs[3] / mbs[1], mbs[4], mbs[4] / mbs[1]);
-  }
 
-  /** One rank's write or read (checked against what was written); returns its time in the collective call. */
-  private static double io(CollectiveFile file, Communicator comm, Split split, byte[][] blocks, boolean write) {
-    byte[] mine = write ? blocks[comm.rank()] : new byte[blocks[comm.rank()].length];
-    FileView view = new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank()));
-    try {
-      IoResult r = write ? file.writeAll(comm, view, 0, Memory.ofArray(mine), 0, Primitive.BYTE, mine.length)
-          : file.readAll(comm, view, 0, Memory.ofArray(mine), 0, Primitive.BYTE, mine.length);
-      if (!write && !Arrays.equals(mine, blocks[comm.rank()])) {
-        throw new IllegalStateException("bench io: rank " + comm.rank() + " read other bytes than it wrote (" + r.summary() + ")");
-      }
-      return r.nanos();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    public static int run(String[] args, PrintStream out) throws IOException {
+        Options o = Options.parse("bench io", args, Set.of("reps", "mb"), Set.of("quick", "help"));
+        if (o.has("help")) {
+            out.println(USAGE);
+            return 0;
+        }
+        boolean quick = o.has("quick");
+        int reps = (int) o.getLong("reps", quick ? 3 : 5, 1);
+        int mb = (int) o.getLong("mb", quick ? 16 : 64, 1);
+        if (mb > 1024) {
+            throw new IllegalArgumentException("bench io: --mb " + mb + " (expected: 1 .. 1024 MiB)");
+        }
+        long cells = mb * (1L << 20) / 8;
+        long side2 = (long) Math.sqrt(cells);
+        long side3 = Math.round(Math.cbrt(cells));
+        List<Split> splits = List.of(
+                new Split(new long[] {side2, cells / side2}, new int[] {2, 2}),
+                new Split(new long[] {side2, cells / side2}, new int[] {3, 3}),
+                new Split(new long[] {side3, side3, cells / side3 / side3}, new int[] {2, 2, 1}),
+                new Split(new long[] {side3, side3, cells / side3 / side3}, new int[] {3, 3, 1}));
+        File base = Files.createTempDirectory("bench-io").toFile();
+        Configuration dconf = new Configuration();
+        dconf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, new File(base, "dfs").getAbsolutePath());
+        dconf.setLong("dfs.namenode.fs-limits.min-block-size", 4096);
+        MiniDFSCluster dfs = new MiniDFSCluster.Builder(dconf).numDataNodes(2).build();
+        try {
+            dfs.waitActive();
+            out.printf(
+                    Locale.ROOT,
+                    "java %s, %d cores, load %.1f at the start, %d MiB fields, block %d MiB, median of %d%n",
+                    System.getProperty("java.version"),
+                    Runtime.getRuntime().availableProcessors(),
+                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                    mb,
+                    BLOCK >> 20,
+                    reps);
+            out.println(
+                    "fs     field              ranks  ceiling w/r MB/s   writeAll MB/s (ratio)   readAll 2-phase (ratio)   readAll indep (ratio)");
+            String[] roots = {
+                dfs.getFileSystem().getUri() + "/bench",
+                new File(base, "local").toURI().toString()
+            };
+            Configuration[] confs = {dfs.getConfiguration(0), new Configuration()};
+            for (int f = 0; f < 2; f++) {
+                for (Split s : splits) {
+                    row(out, f == 0 ? "hdfs" : "local", confs[f], roots[f], s, reps);
+                }
+            }
+            out.printf(
+                    Locale.ROOT,
+                    "load %.1f at the end%n",
+                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        } finally {
+            dfs.shutdown();
+            FileUtil.fullyDelete(base);
+        }
+        return 0;
     }
-  }
 
-  private static double slowest(List<Double> ts) {
-    return ts.stream().mapToDouble(Double::doubleValue).max().orElse(0);
-  }
+    private static void row(PrintStream out, String fsName, Configuration conf, String root, Split split, int reps)
+            throws IOException {
+        long bytes = split.cells() * 8;
+        byte[][] blocks = new byte[split.ranks()][];
+        Random random = new Random(42);
+        for (int r = 0; r < blocks.length; r++) {
+            blocks[r] = new byte[(int) split.filetype(r).byteSize()];
+            random.nextBytes(blocks[r]);
+        }
+        double[][] t = new double[5][reps];
+        for (int k = 0; k < reps; k++) {
+            Path seq = new Path(root + "/seq-" + k + ".f64");
+            FileSystem fs = seq.getFileSystem(conf);
+            byte[] chunk = new byte[4 << 20];
+            long t0 = System.nanoTime();
+            try (FSDataOutputStream o = fs.create(seq, false, 1 << 16, fs.getDefaultReplication(seq), BLOCK)) {
+                for (long done = 0; done < bytes; done += chunk.length) {
+                    o.write(chunk, 0, (int) Math.min(chunk.length, bytes - done));
+                }
+            }
+            t[0][k] = System.nanoTime() - t0;
+            t0 = System.nanoTime();
+            try (FSDataInputStream in = fs.open(seq)) {
+                for (long done = 0; done < bytes; done += chunk.length) {
+                    in.readFully(chunk, 0, (int) Math.min(chunk.length, bytes - done));
+                }
+            }
+            t[1][k] = System.nanoTime() - t0;
+            fs.delete(seq, false);
+
+            CollectiveFile file =
+                    CollectiveFile.of(conf, root + "/field-" + k + ".f64").withBlockSize(BLOCK);
+            t[2][k] = slowest(InProcessLauncher.run(
+                    split.ranks(), Duration.ofSeconds(120), comm -> io(file, comm, split, blocks, true)));
+            t[3][k] = slowest(InProcessLauncher.run(
+                    split.ranks(),
+                    Duration.ofSeconds(120),
+                    comm -> io(file.withStrategy(Strategy.TWO_PHASE), comm, split, blocks, false)));
+            t[4][k] = slowest(InProcessLauncher.run(
+                    split.ranks(),
+                    Duration.ofSeconds(120),
+                    comm -> io(file.withStrategy(Strategy.INDEPENDENT), comm, split, blocks, false)));
+            fs.delete(new Path(file.path()), false);
+        }
+        double[] mbs = new double[5];
+        for (int i = 0; i < 5; i++) {
+            Arrays.sort(t[i]);
+            mbs[i] = bytes * 1e3 / t[i][reps / 2];
+        }
+        out.printf(
+                Locale.ROOT,
+                "%-6s %-18s %5d  %7.0f / %-7.0f   %7.0f (%.2f)          %7.0f (%.2f)            %7.0f (%.2f)%n",
+                fsName,
+                Arrays.toString(split.sizes()),
+                split.ranks(),
+                mbs[0],
+                mbs[1],
+                mbs[2],
+                mbs[2] / mbs[0],
+                mbs[3],
+                mbs[3] / mbs[1],
+                mbs[4],
+                mbs[4] / mbs[1]);
+    }
+
+    /** One rank's write or read (checked against what was written); returns its time in the collective call. */
+    private static double io(CollectiveFile file, Communicator comm, Split split, byte[][] blocks, boolean write) {
+        byte[] mine = write ? blocks[comm.rank()] : new byte[blocks[comm.rank()].length];
+        FileView view = new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank()));
+        try {
+            IoResult r = write
+                    ? file.writeAll(comm, view, 0, Memory.ofArray(mine), 0, Primitive.BYTE, mine.length)
+                    : file.readAll(comm, view, 0, Memory.ofArray(mine), 0, Primitive.BYTE, mine.length);
+            if (!write && !Arrays.equals(mine, blocks[comm.rank()])) {
+                throw new IllegalStateException(
+                        "bench io: rank " + comm.rank() + " read other bytes than it wrote (" + r.summary() + ")");
+            }
+            return r.nanos();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static double slowest(List<Double> ts) {
+        return ts.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    }
 }

@@ -17,87 +17,99 @@ import java.util.List;
  * engine's packed bytes are checked against the hand loop's.
  */
 final class JavaSweep {
-  private final long sliceNanos;
-  private final int pairs;
+    private final long sliceNanos;
+    private final int pairs;
 
-  JavaSweep(long sliceNanos, int pairs) {
-    this.sliceNanos = sliceNanos;
-    this.pairs = pairs;
-  }
-
-  List<SweepReport.Row> run(List<SweepGrid.Item> items, PrintStream out) {
-    List<SweepReport.Row> rows = new ArrayList<>();
-    out.println(SweepReport.header(false));
-    for (SweepGrid.Item item : items) {
-      SweepReport.Row r = measure(item);
-      rows.add(r);
-      out.println(SweepReport.format(r, false));
+    JavaSweep(long sliceNanos, int pairs) {
+        this.sliceNanos = sliceNanos;
+        this.pairs = pairs;
     }
-    return rows;
-  }
 
-  private SweepReport.Row measure(SweepGrid.Item item) {
-    SweepPoint p = item.point();
-    Datatype t = p.type();
-    long bytes = p.packedBytes();
-    long userBytes = Math.addExact(Math.multiplyExact(p.count() - 1, t.extent()), t.trueUb());
-    HandLoops hand = new HandLoops(p);
-    Target target = item.target();
-    boolean pack = item.pack();
-    try (Target.Buf user = target.allocate(userBytes); Target.Buf packed = target.allocate(bytes); Target.Buf check = target.allocate(bytes)) {
-      user.fillPattern();
-      Segment seg = Segment.of(t, p.count(), user.memory, 0);
-      seg.pack(check.memory, 0, bytes);
-      hand.run(user.base, user.address, packed.base, packed.address, HandLoops.Move.WORDS, true);
-      if (!same(check, packed, bytes)) {
-        throw new IllegalStateException("bench sweep: " + item.label() + ": the engine packed other bytes than the hand loop");
-      }
-      Runnable engine = PackSuite.engine(seg, packed.memory, bytes, pack);
-      HandLoops.Move[] moves = HandLoops.Move.values();
-      Runnable[] loops = new Runnable[moves.length];
-      for (int i = 0; i < moves.length; i++) {
-        HandLoops.Move m = moves[i];
-        loops[i] = () -> hand.run(user.base, user.address, packed.base, packed.address, m, pack);
-      }
-      warmEngine(engine, bytes);
-      Meter.warm(bytes, sliceNanos, 2, loops);
-      int best = 0;
-      double fastest = 0;
-      for (int i = 0; i < loops.length; i++) {
-        double v = Meter.mbPerSecond(loops[i], bytes, sliceNanos);
-        if (v > fastest) {
-          fastest = v;
-          best = i;
+    List<SweepReport.Row> run(List<SweepGrid.Item> items, PrintStream out) {
+        List<SweepReport.Row> rows = new ArrayList<>();
+        out.println(SweepReport.header(false));
+        for (SweepGrid.Item item : items) {
+            SweepReport.Row r = measure(item);
+            rows.add(r);
+            out.println(SweepReport.format(r, false));
         }
-      }
-      PackSuite.Paired r = PackSuite.paired(loops[best], engine, bytes, sliceNanos, pairs);
-      long alloc = Meter.allocatedPerRun(engine, 5);
-      return new SweepReport.Row(p, target.label(), item.op(), r.base(), moves[best].label(), r.candidate(), r.ratio(), alloc, Double.NaN);
+        return rows;
     }
-  }
 
-  /**
-   * Runs the engine until two consecutive slices agree within 5%, at most 12 slices. Its generated
-   * kernels are new classes in every item, compiled (on-stack replacement, then C2) while it runs,
-   * and the JIT's threads may be behind; the hand loops are the same code throughout and are warm.
-   */
-  private void warmEngine(Runnable engine, long bytes) {
-    double last = 0;
-    for (int i = 0; i < 12; i++) {
-      double v = Meter.mbPerSecond(engine, bytes, sliceNanos);
-      if (i > 0 && Math.abs(v - last) <= 0.05 * last) {
-        return;
-      }
-      last = v;
+    private SweepReport.Row measure(SweepGrid.Item item) {
+        SweepPoint p = item.point();
+        Datatype t = p.type();
+        long bytes = p.packedBytes();
+        long userBytes = Math.addExact(Math.multiplyExact(p.count() - 1, t.extent()), t.trueUb());
+        HandLoops hand = new HandLoops(p);
+        Target target = item.target();
+        boolean pack = item.pack();
+        try (Target.Buf user = target.allocate(userBytes);
+                Target.Buf packed = target.allocate(bytes);
+                Target.Buf check = target.allocate(bytes)) {
+            user.fillPattern();
+            Segment seg = Segment.of(t, p.count(), user.memory, 0);
+            seg.pack(check.memory, 0, bytes);
+            hand.run(user.base, user.address, packed.base, packed.address, HandLoops.Move.WORDS, true);
+            if (!same(check, packed, bytes)) {
+                throw new IllegalStateException(
+                        "bench sweep: " + item.label() + ": the engine packed other bytes than the hand loop");
+            }
+            Runnable engine = PackSuite.engine(seg, packed.memory, bytes, pack);
+            HandLoops.Move[] moves = HandLoops.Move.values();
+            Runnable[] loops = new Runnable[moves.length];
+            for (int i = 0; i < moves.length; i++) {
+                HandLoops.Move m = moves[i];
+                loops[i] = () -> hand.run(user.base, user.address, packed.base, packed.address, m, pack);
+            }
+            warmEngine(engine, bytes);
+            Meter.warm(bytes, sliceNanos, 2, loops);
+            int best = 0;
+            double fastest = 0;
+            for (int i = 0; i < loops.length; i++) {
+                double v = Meter.mbPerSecond(loops[i], bytes, sliceNanos);
+                if (v > fastest) {
+                    fastest = v;
+                    best = i;
+                }
+            }
+            PackSuite.Paired r = PackSuite.paired(loops[best], engine, bytes, sliceNanos, pairs);
+            long alloc = Meter.allocatedPerRun(engine, 5);
+            return new SweepReport.Row(
+                    p,
+                    target.label(),
+                    item.op(),
+                    r.base(),
+                    moves[best].label(),
+                    r.candidate(),
+                    r.ratio(),
+                    alloc,
+                    Double.NaN);
+        }
     }
-  }
 
-  private static boolean same(Target.Buf a, Target.Buf b, long bytes) {
-    for (long i = 0; i < bytes; i++) {
-      if (Raw.U.getByte(a.base, a.address + i) != Raw.U.getByte(b.base, b.address + i)) {
-        return false;
-      }
+    /**
+     * Runs the engine until two consecutive slices agree within 5%, at most 12 slices. Its generated
+     * kernels are new classes in every item, compiled (on-stack replacement, then C2) while it runs,
+     * and the JIT's threads may be behind; the hand loops are the same code throughout and are warm.
+     */
+    private void warmEngine(Runnable engine, long bytes) {
+        double last = 0;
+        for (int i = 0; i < 12; i++) {
+            double v = Meter.mbPerSecond(engine, bytes, sliceNanos);
+            if (i > 0 && Math.abs(v - last) <= 0.05 * last) {
+                return;
+            }
+            last = v;
+        }
     }
-    return true;
-  }
+
+    private static boolean same(Target.Buf a, Target.Buf b, long bytes) {
+        for (long i = 0; i < bytes; i++) {
+            if (Raw.U.getByte(a.base, a.address + i) != Raw.U.getByte(b.base, b.address + i)) {
+                return false;
+            }
+        }
+        return true;
+    }
 }

@@ -21,195 +21,292 @@ import javax.imageio.ImageIO;
 
 /** The sweep's rows: the table lines, the two summary lines, {@code SWEEP.md} and the chart. */
 public final class SweepReport {
-  private SweepReport() {}
+    private SweepReport() {}
 
-  public static final String MARKDOWN = "SWEEP.md";
-  public static final String CHART = "sweep.png";
+    public static final String MARKDOWN = "SWEEP.md";
+    public static final String CHART = "sweep.png";
 
-  /**
-   * One measured item: the best hand loop ({@code handKind} "copy", "words" or "elements") and the engine, MB/s
-   * medians over slices, {@code ratio} the median of engine/hand over adjacent pairs; {@code mpich}
-   * MPICH's MB/s for the same layout and direction (NaN when not measured).
-   */
-  public record Row(SweepPoint point, String target, String op, double hand, String handKind, double engine, double ratio, long alloc,
-      double mpich) {
-    public String label() {
-      return point.label() + " " + target + " " + op;
-    }
-
-    public double engineOverMpich() {
-      return engine / mpich;
-    }
-
-    Row withMpich(double m) {
-      return new Row(point, target, op, hand, handKind, engine, ratio, alloc, m);
-    }
-  }
-
-  public static String header(boolean mpich) {
-    return String.format(Locale.ROOT, "%-14s %5s %5s %6s %9s %-7s %-6s %10s %-8s %10s %8s", "shape", "elem", "block", "stride", "bytes", "target",
-        "op", "hand MB/s", "hand", "engine", "eng/hand") + (mpich ? String.format(Locale.ROOT, " %10s %9s", "mpich MB/s", "eng/mpich") : "");
-  }
-
-  public static String format(Row r, boolean mpich) {
-    SweepPoint p = r.point();
-    String s = String.format(Locale.ROOT, "%-14s %5d %5d %6d %9d %-7s %-6s %10.1f %-8s %10.1f %8.2f", p.shape().label(), p.elemBytes(),
-        p.blockBytes(), p.stride(), p.packedBytes(), r.target(), r.op(), r.hand(), r.handKind(), r.engine(), r.ratio());
-    return mpich ? s + String.format(Locale.ROOT, " %10.1f %9.2f", r.mpich(), r.engineOverMpich()) : s;
-  }
-
-  /** {@code min engine/mpich: X (POINT)} and {@code min engine/hand: Y (POINT)}; the first says when MPICH was not measured. */
-  public static List<String> summary(List<Row> rows) {
-    Row h = null;
-    Row m = null;
-    for (Row r : rows) {
-      if (h == null || r.ratio() < h.ratio()) {
-        h = r;
-      }
-      if (!Double.isNaN(r.mpich()) && (m == null || r.engineOverMpich() < m.engineOverMpich())) {
-        m = r;
-      }
-    }
-    List<String> out = new ArrayList<>();
-    out.add(m == null ? "min engine/mpich: not measured (run with --native)"
-        : String.format(Locale.ROOT, "min engine/mpich: %.2f (%s)", m.engineOverMpich(), m.label()));
-    out.add(h == null ? "min engine/hand: no rows" : String.format(Locale.ROOT, "min engine/hand: %.2f (%s)", h.ratio(), h.label()));
-    return out;
-  }
-
-  /** One row as a tab-separated line (how a child JVM hands its rows to the parent). */
-  static String tsv(Row r) {
-    SweepPoint p = r.point();
-    return String.join("\t", p.shape().name(), "" + p.elemBytes(), "" + p.blockBytes(), "" + p.stride(), "" + p.blocksPerType(), "" + p.count(),
-        r.target(), r.op(), "" + r.hand(), r.handKind(), "" + r.engine(), "" + r.ratio(), "" + r.alloc(), "" + r.mpich());
-  }
-
-  static Row parse(String line) {
-    String[] f = line.split("\t");
-    if (f.length != 14) {
-      throw new IllegalArgumentException("bench sweep: row '" + line + "' (expected: 14 tab-separated fields)");
-    }
-    SweepPoint p = new SweepPoint(SweepPoint.Shape.valueOf(f[0]), Integer.parseInt(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]),
-        Long.parseLong(f[4]), Long.parseLong(f[5]));
-    return new Row(p, f[6], f[7], Double.parseDouble(f[8]), f[9], Double.parseDouble(f[10]), Double.parseDouble(f[11]), Long.parseLong(f[12]),
-        Double.parseDouble(f[13]));
-  }
-
-  /** Writes {@code SWEEP.md} and the chart into {@code dir}. */
-  static void write(Path dir, List<Row> rows, String command, String mpichVersion, int rounds) throws IOException {
-    Files.createDirectories(dir);
-    boolean mpich = rows.stream().anyMatch(r -> !Double.isNaN(r.mpich()));
-    StringBuilder md = new StringBuilder("# Sweep: engine vs hand loops and MPICH MPI_Pack\n\n");
-    md.append("Written by `").append(command).append("` on ").append(Instant.now()).append(".\n\n");
-    md.append("- Machine: ").append(Meter.machine()).append("; shared with other work while measured (compare ratios within this run)\n");
-    md.append("- JVM: ").append(Meter.jvm()).append('\n');
-    md.append("- MPICH: ").append(mpich ? mpichVersion + " (Debian package mpich, `mpicc -O2`, singleton process)" : "not measured").append('\n');
-    md.append("- Rounds: ").append(rounds).append(" (each a fresh JVM").append(mpich ? " and a fresh native process, alternating" : "")
-        .append("; per item the median over rounds)\n");
-    md.append("- hand: the best of the per-block bulk copy (`copy`), the plain word loop (`words`: 8-byte words, then a 4-, 2-, 1-byte tail) and the element loop (`elements`: one move per float64, float32 or byte); eng/hand the median of adjacent "
-        + "slice pairs' ratios; MB/s are 10^6 packed bytes per second of the measuring thread's CPU time.\n");
-    md.append("- Layouts: `benchmarks/src/main/java/dev/layout/bench/sweep/SweepPoint.java`; MPICH side `benchmarks/native/sweep.c` "
-        + "(MPICH's MB/s is per layout and direction, the same for every target).\n\n");
-    for (String s : summary(rows)) {
-      md.append(s).append("\n\n");
-    }
-    md.append("![ratio against block width](").append(CHART).append(")\n\n");
-    md.append("| shape | elem | block | stride | bytes | target | op | hand MB/s | hand | engine MB/s | eng/hand |")
-        .append(mpich ? " mpich MB/s | eng/mpich |" : "").append("\n|---|---:|---:|---:|---:|---|---|---:|---|---:|---:|")
-        .append(mpich ? "---:|---:|" : "").append('\n');
-    for (Row r : rows) {
-      SweepPoint p = r.point();
-      md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %s | %s | %.1f | %s | %.1f | %.2f |", p.shape().label(), p.elemBytes(),
-          p.blockBytes(), p.stride(), p.packedBytes(), r.target(), r.op(), r.hand(), r.handKind(), r.engine(), r.ratio()));
-      if (mpich) {
-        md.append(String.format(Locale.ROOT, " %.1f | %.2f |", r.mpich(), r.engineOverMpich()));
-      }
-      md.append('\n');
-    }
-    Files.writeString(dir.resolve(MARKDOWN), md.toString(), StandardCharsets.UTF_8);
-    chart(dir.resolve(CHART), rows, mpich);
-  }
-
-  /**
-   * Per stride class, the lowest ratio at each block width over every row of that width and class
-   * (shapes, elements, targets, directions): engine/hand on the left, engine/mpich on the right.
-   */
-  static Map<String, TreeMap<Long, Double>> lowest(List<Row> rows, boolean mpich) {
-    Map<String, TreeMap<Long, Double>> lines = new TreeMap<>();
-    for (Row r : rows) {
-      double v = mpich ? r.engineOverMpich() : r.ratio();
-      if (Double.isNaN(v)) {
-        continue;
-      }
-      lines.computeIfAbsent(r.point().strideClass(), k -> new TreeMap<>()).merge(r.point().blockBytes(), v, Math::min);
-    }
-    return lines;
-  }
-
-  private static void chart(Path file, List<Row> rows, boolean mpich) throws IOException {
-    System.setProperty("java.awt.headless", "true");
-    int panelW = 520;
-    int panelH = 340;
-    int panels = mpich ? 2 : 1;
-    BufferedImage img = new BufferedImage(panels * (panelW + 70) + 30, panelH + 110, BufferedImage.TYPE_INT_RGB);
-    Graphics2D g = img.createGraphics();
-    g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-    g.setColor(Color.WHITE);
-    g.fillRect(0, 0, img.getWidth(), img.getHeight());
-    Color[] colors = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c)};
-    for (int k = 0; k < panels; k++) {
-      boolean m = k == 1;
-      Map<String, TreeMap<Long, Double>> lines = lowest(rows, m);
-      double max = 2;
-      for (TreeMap<Long, Double> l : lines.values()) {
-        for (double v : l.values()) {
-          max = Math.max(max, Math.min(8, Math.ceil(v)));
+    /**
+     * One measured item: the best hand loop ({@code handKind} "copy", "words" or "elements") and the engine, MB/s
+     * medians over slices, {@code ratio} the median of engine/hand over adjacent pairs; {@code mpich}
+     * MPICH's MB/s for the same layout and direction (NaN when not measured).
+     */
+    public record Row(
+            SweepPoint point,
+            String target,
+            String op,
+            double hand,
+            String handKind,
+            double engine,
+            double ratio,
+            long alloc,
+            double mpich) {
+        public String label() {
+            return point.label() + " " + target + " " + op;
         }
-      }
-      int x0 = 60 + k * (panelW + 70);
-      int y0 = 40;
-      double maxLog = Math.log(4096) / Math.log(2);
-      g.setColor(Color.BLACK);
-      g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 13));
-      g.drawString((m ? "engine / MPICH MPI_Pack" : "engine / best hand loop") + ", lowest per width", x0, 25);
-      g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-      g.drawRect(x0, y0, panelW, panelH);
-      for (int t = 0; t <= 12; t += 2) {
-        int x = x0 + (int) (t / maxLog * panelW);
-        g.drawString(Long.toString(1L << t), x - 8, y0 + panelH + 15);
-      }
-      g.drawString("block width (bytes, log scale)", x0 + panelW / 2 - 80, y0 + panelH + 32);
-      for (double v = 0; v <= max; v += max > 4 ? 1 : 0.5) {
-        int y = y0 + panelH - (int) (v / max * panelH);
-        g.drawString(String.format(Locale.ROOT, "%.1f", v), x0 - 30, y + 4);
-      }
-      for (double ref : new double[] {0.95, 1.0}) {
-        int y = y0 + panelH - (int) (ref / max * panelH);
-        g.setColor(Color.GRAY);
-        g.setStroke(new BasicStroke(1, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {4, 4}, 0));
-        g.drawLine(x0, y, x0 + panelW, y);
-      }
-      int c = 0;
-      for (Map.Entry<String, TreeMap<Long, Double>> e : lines.entrySet()) {
-        g.setColor(colors[c % colors.length]);
-        g.setStroke(new BasicStroke(1.5f));
-        int px = -1;
-        int py = -1;
-        for (Map.Entry<Long, Double> pt : e.getValue().entrySet()) {
-          int x = x0 + (int) (Math.log(pt.getKey()) / Math.log(2) / maxLog * panelW);
-          int y = y0 + panelH - (int) (Math.min(pt.getValue(), max) / max * panelH);
-          if (px >= 0) {
-            g.drawLine(px, py, x, y);
-          }
-          g.fillOval(x - 2, y - 2, 5, 5);
-          px = x;
-          py = y;
+
+        public double engineOverMpich() {
+            return engine / mpich;
         }
-        g.drawString("stride " + e.getKey(), x0 + 10 + c * 140, y0 + panelH + 55);
-        c++;
-      }
+
+        Row withMpich(double m) {
+            return new Row(point, target, op, hand, handKind, engine, ratio, alloc, m);
+        }
     }
-    g.dispose();
-    ImageIO.write(img, "png", file.toFile());
-  }
+
+    public static String header(boolean mpich) {
+        return String.format(
+                        Locale.ROOT,
+                        "%-14s %5s %5s %6s %9s %-7s %-6s %10s %-8s %10s %8s",
+                        "shape",
+                        "elem",
+                        "block",
+                        "stride",
+                        "bytes",
+                        "target",
+                        "op",
+                        "hand MB/s",
+                        "hand",
+                        "engine",
+                        "eng/hand")
+                + (mpich ? String.format(Locale.ROOT, " %10s %9s", "mpich MB/s", "eng/mpich") : "");
+    }
+
+    public static String format(Row r, boolean mpich) {
+        SweepPoint p = r.point();
+        String s = String.format(
+                Locale.ROOT,
+                "%-14s %5d %5d %6d %9d %-7s %-6s %10.1f %-8s %10.1f %8.2f",
+                p.shape().label(),
+                p.elemBytes(),
+                p.blockBytes(),
+                p.stride(),
+                p.packedBytes(),
+                r.target(),
+                r.op(),
+                r.hand(),
+                r.handKind(),
+                r.engine(),
+                r.ratio());
+        return mpich ? s + String.format(Locale.ROOT, " %10.1f %9.2f", r.mpich(), r.engineOverMpich()) : s;
+    }
+
+    /** {@code min engine/mpich: X (POINT)} and {@code min engine/hand: Y (POINT)}; the first says when MPICH was not measured. */
+    public static List<String> summary(List<Row> rows) {
+        Row h = null;
+        Row m = null;
+        for (Row r : rows) {
+            if (h == null || r.ratio() < h.ratio()) {
+                h = r;
+            }
+            if (!Double.isNaN(r.mpich()) && (m == null || r.engineOverMpich() < m.engineOverMpich())) {
+                m = r;
+            }
+        }
+        List<String> out = new ArrayList<>();
+        out.add(
+                m == null
+                        ? "min engine/mpich: not measured (run with --native)"
+                        : String.format(Locale.ROOT, "min engine/mpich: %.2f (%s)", m.engineOverMpich(), m.label()));
+        out.add(
+                h == null
+                        ? "min engine/hand: no rows"
+                        : String.format(Locale.ROOT, "min engine/hand: %.2f (%s)", h.ratio(), h.label()));
+        return out;
+    }
+
+    /** One row as a tab-separated line (how a child JVM hands its rows to the parent). */
+    static String tsv(Row r) {
+        SweepPoint p = r.point();
+        return String.join(
+                "\t",
+                p.shape().name(),
+                "" + p.elemBytes(),
+                "" + p.blockBytes(),
+                "" + p.stride(),
+                "" + p.blocksPerType(),
+                "" + p.count(),
+                r.target(),
+                r.op(),
+                "" + r.hand(),
+                r.handKind(),
+                "" + r.engine(),
+                "" + r.ratio(),
+                "" + r.alloc(),
+                "" + r.mpich());
+    }
+
+    static Row parse(String line) {
+        String[] f = line.split("\t");
+        if (f.length != 14) {
+            throw new IllegalArgumentException("bench sweep: row '" + line + "' (expected: 14 tab-separated fields)");
+        }
+        SweepPoint p = new SweepPoint(
+                SweepPoint.Shape.valueOf(f[0]),
+                Integer.parseInt(f[1]),
+                Long.parseLong(f[2]),
+                Long.parseLong(f[3]),
+                Long.parseLong(f[4]),
+                Long.parseLong(f[5]));
+        return new Row(
+                p,
+                f[6],
+                f[7],
+                Double.parseDouble(f[8]),
+                f[9],
+                Double.parseDouble(f[10]),
+                Double.parseDouble(f[11]),
+                Long.parseLong(f[12]),
+                Double.parseDouble(f[13]));
+    }
+
+    /** Writes {@code SWEEP.md} and the chart into {@code dir}. */
+    static void write(Path dir, List<Row> rows, String command, String mpichVersion, int rounds) throws IOException {
+        Files.createDirectories(dir);
+        boolean mpich = rows.stream().anyMatch(r -> !Double.isNaN(r.mpich()));
+        StringBuilder md = new StringBuilder("# Sweep: engine vs hand loops and MPICH MPI_Pack\n\n");
+        md.append("Written by `")
+                .append(command)
+                .append("` on ")
+                .append(Instant.now())
+                .append(".\n\n");
+        md.append("- Machine: ")
+                .append(Meter.machine())
+                .append("; shared with other work while measured (compare ratios within this run)\n");
+        md.append("- JVM: ").append(Meter.jvm()).append('\n');
+        md.append("- MPICH: ")
+                .append(
+                        mpich
+                                ? mpichVersion + " (Debian package mpich, `mpicc -O2`, singleton process)"
+                                : "not measured")
+                .append('\n');
+        md.append("- Rounds: ")
+                .append(rounds)
+                .append(" (each a fresh JVM")
+                .append(mpich ? " and a fresh native process, alternating" : "")
+                .append("; per item the median over rounds)\n");
+        md.append(
+                "- hand: the best of the per-block bulk copy (`copy`), the plain word loop (`words`: 8-byte words, then a 4-, 2-, 1-byte tail) and the element loop (`elements`: one move per float64, float32 or byte); eng/hand the median of adjacent "
+                        + "slice pairs' ratios; MB/s are 10^6 packed bytes per second of the measuring thread's CPU time.\n");
+        md.append(
+                "- Layouts: `benchmarks/src/main/java/dev/layout/bench/sweep/SweepPoint.java`; MPICH side `benchmarks/native/sweep.c` "
+                        + "(MPICH's MB/s is per layout and direction, the same for every target).\n\n");
+        for (String s : summary(rows)) {
+            md.append(s).append("\n\n");
+        }
+        md.append("![ratio against block width](").append(CHART).append(")\n\n");
+        md.append("| shape | elem | block | stride | bytes | target | op | hand MB/s | hand | engine MB/s | eng/hand |")
+                .append(mpich ? " mpich MB/s | eng/mpich |" : "")
+                .append("\n|---|---:|---:|---:|---:|---|---|---:|---|---:|---:|")
+                .append(mpich ? "---:|---:|" : "")
+                .append('\n');
+        for (Row r : rows) {
+            SweepPoint p = r.point();
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %d | %d | %d | %d | %s | %s | %.1f | %s | %.1f | %.2f |",
+                    p.shape().label(),
+                    p.elemBytes(),
+                    p.blockBytes(),
+                    p.stride(),
+                    p.packedBytes(),
+                    r.target(),
+                    r.op(),
+                    r.hand(),
+                    r.handKind(),
+                    r.engine(),
+                    r.ratio()));
+            if (mpich) {
+                md.append(String.format(Locale.ROOT, " %.1f | %.2f |", r.mpich(), r.engineOverMpich()));
+            }
+            md.append('\n');
+        }
+        Files.writeString(dir.resolve(MARKDOWN), md.toString(), StandardCharsets.UTF_8);
+        chart(dir.resolve(CHART), rows, mpich);
+    }
+
+    /**
+     * Per stride class, the lowest ratio at each block width over every row of that width and class
+     * (shapes, elements, targets, directions): engine/hand on the left, engine/mpich on the right.
+     */
+    static Map<String, TreeMap<Long, Double>> lowest(List<Row> rows, boolean mpich) {
+        Map<String, TreeMap<Long, Double>> lines = new TreeMap<>();
+        for (Row r : rows) {
+            double v = mpich ? r.engineOverMpich() : r.ratio();
+            if (Double.isNaN(v)) {
+                continue;
+            }
+            lines.computeIfAbsent(r.point().strideClass(), k -> new TreeMap<>())
+                    .merge(r.point().blockBytes(), v, Math::min);
+        }
+        return lines;
+    }
+
+    private static void chart(Path file, List<Row> rows, boolean mpich) throws IOException {
+        System.setProperty("java.awt.headless", "true");
+        int panelW = 520;
+        int panelH = 340;
+        int panels = mpich ? 2 : 1;
+        BufferedImage img = new BufferedImage(panels * (panelW + 70) + 30, panelH + 110, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = img.createGraphics();
+        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+        g.setColor(Color.WHITE);
+        g.fillRect(0, 0, img.getWidth(), img.getHeight());
+        Color[] colors = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c)};
+        for (int k = 0; k < panels; k++) {
+            boolean m = k == 1;
+            Map<String, TreeMap<Long, Double>> lines = lowest(rows, m);
+            double max = 2;
+            for (TreeMap<Long, Double> l : lines.values()) {
+                for (double v : l.values()) {
+                    max = Math.max(max, Math.min(8, Math.ceil(v)));
+                }
+            }
+            int x0 = 60 + k * (panelW + 70);
+            int y0 = 40;
+            double maxLog = Math.log(4096) / Math.log(2);
+            g.setColor(Color.BLACK);
+            g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 13));
+            g.drawString((m ? "engine / MPICH MPI_Pack" : "engine / best hand loop") + ", lowest per width", x0, 25);
+            g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+            g.drawRect(x0, y0, panelW, panelH);
+            for (int t = 0; t <= 12; t += 2) {
+                int x = x0 + (int) (t / maxLog * panelW);
+                g.drawString(Long.toString(1L << t), x - 8, y0 + panelH + 15);
+            }
+            g.drawString("block width (bytes, log scale)", x0 + panelW / 2 - 80, y0 + panelH + 32);
+            for (double v = 0; v <= max; v += max > 4 ? 1 : 0.5) {
+                int y = y0 + panelH - (int) (v / max * panelH);
+                g.drawString(String.format(Locale.ROOT, "%.1f", v), x0 - 30, y + 4);
+            }
+            for (double ref : new double[] {0.95, 1.0}) {
+                int y = y0 + panelH - (int) (ref / max * panelH);
+                g.setColor(Color.GRAY);
+                g.setStroke(
+                        new BasicStroke(1, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {4, 4}, 0));
+                g.drawLine(x0, y, x0 + panelW, y);
+            }
+            int c = 0;
+            for (Map.Entry<String, TreeMap<Long, Double>> e : lines.entrySet()) {
+                g.setColor(colors[c % colors.length]);
+                g.setStroke(new BasicStroke(1.5f));
+                int px = -1;
+                int py = -1;
+                for (Map.Entry<Long, Double> pt : e.getValue().entrySet()) {
+                    int x = x0 + (int) (Math.log(pt.getKey()) / Math.log(2) / maxLog * panelW);
+                    int y = y0 + panelH - (int) (Math.min(pt.getValue(), max) / max * panelH);
+                    if (px >= 0) {
+                        g.drawLine(px, py, x, y);
+                    }
+                    g.fillOval(x - 2, y - 2, 5, 5);
+                    px = x;
+                    py = y;
+                }
+                g.drawString("stride " + e.getKey(), x0 + 10 + c * 140, y0 + panelH + 55);
+                c++;
+            }
+        }
+        g.dispose();
+        ImageIO.write(img, "png", file.toFile());
+    }
 }

@@ -11,33 +11,33 @@ import org.apache.spark.util.CollectionAccumulator;
  * after each generation. The computation is {@link Kernels#life()} unchanged.
  */
 public final class LiveCounter implements StencilKernel {
-  private static final long serialVersionUID = 1L;
-  private final StencilKernel life = Kernels.life();
-  private final CollectionAccumulator<long[]> counts;
+    private static final long serialVersionUID = 1L;
+    private final StencilKernel life = Kernels.life();
+    private final CollectionAccumulator<long[]> counts;
 
-  public LiveCounter(CollectionAccumulator<long[]> counts) {
-    this.counts = counts;
-  }
-
-  @Override
-  public void apply(GridBlock src, GridBlock dst) {
-    life.apply(src, dst);
-  }
-
-  @Override
-  public void apply(int generation, GridBlock src, GridBlock dst) {
-    life.apply(src, dst);
-    int g = dst.ghost();
-    int[] n = dst.interior();
-    long live = 0;
-    for (int r = g; r < g + n[0]; r++) {
-      int row = dst.index(r, g);
-      for (int i = row; i < row + n[1]; i++) {
-        if (dst.get(i) != 0) {
-          live++;
-        }
-      }
+    public LiveCounter(CollectionAccumulator<long[]> counts) {
+        this.counts = counts;
     }
-    counts.add(new long[] {generation, live});
-  }
+
+    @Override
+    public void apply(GridBlock src, GridBlock dst) {
+        life.apply(src, dst);
+    }
+
+    @Override
+    public void apply(int generation, GridBlock src, GridBlock dst) {
+        life.apply(src, dst);
+        int g = dst.ghost();
+        int[] n = dst.interior();
+        long live = 0;
+        for (int r = g; r < g + n[0]; r++) {
+            int row = dst.index(r, g);
+            for (int i = row; i < row + n[1]; i++) {
+                if (dst.get(i) != 0) {
+                    live++;
+                }
+            }
+        }
+        counts.add(new long[] {generation, live});
+    }
 }

@@ -17,7 +17,6 @@ import dev.layout.spark.shim.SparkShim;
 import dev.layout.topology.GraphBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -57,222 +56,250 @@ import scala.Tuple2;
  * was not worse on the shared 2-core machine (46 against 75 ms, 30 against 34 ms; single runs).
  */
 public final class AllreduceLife {
-  private AllreduceLife() {}
+    private AllreduceLife() {}
 
-  /** What a run moved, summed over ranks, and the driver's wall time. */
-  public record Metrics(long generations, long messages, long bytes, long wallNanos) {
-    public double millisPerGeneration() {
-      return generations == 0 ? 0 : wallNanos / 1e6 / generations;
-    }
-
-    @Override
-    public String toString() {
-      return String.format(java.util.Locale.ROOT, "sparse allreduce: generations %d, messages %d, bytes %d, loop %.1f ms (%.3f ms/generation)",
-          generations, messages, bytes, wallNanos / 1e6, millisPerGeneration());
-    }
-  }
-
-  /** The final blocks (materialized and cached) and what the run cost. */
-  public record Result(JavaRDD<GridBlock> blocks, Metrics metrics) {}
-
-  /**
-   * Runs {@code generations} generations over {@code blocks} (one per rank, as {@link
-   * DistributedGrid#parallelize} makes them, cells 0 or 1) in one barrier stage. After generation
-   * g, every rank adds {@code {g, live cells of its block}} to {@code live}; rank 0 reports to
-   * {@code progress} on the driver (see {@link ProgressReceiver}).
-   *
-   * @throws IllegalArgumentException before launching when the cluster cannot run every rank at once
-   */
-  public static Result run(JavaSparkContext jsc, DistributedGrid grid, JavaRDD<GridBlock> blocks, int generations,
-      CollectionAccumulator<long[]> live, LongConsumer progress, Duration timeout) {
-    BarrierLauncher.check(jsc.sc(), grid.ranks());
-    SparkShim.JobKey key = SparkShim.jobKey(jsc.sc()); // the closure carries a salt, never the secret
-    LongAccumulator messages = jsc.sc().longAccumulator("layout.life.messages");
-    LongAccumulator bytes = jsc.sc().longAccumulator("layout.life.bytes");
-    ProgressReceiver receiver = ProgressReceiver.forDriver(jsc.sc(), key.secret(), n -> progress.accept(Math.min(Math.max(n, 0), generations)));
-    ProgressReceiver.Address reportTo = receiver == null ? null : receiver.address();
-    TransportFactory factory = TransportFactory.tcp();
-    long t0 = System.nanoTime();
-    try {
-      JavaRDD<GridBlock> out = SparkShim.barrierMapPartitions(blocks, it -> {
-        GridBlock block = GridBlock.onlyBlock(it, "life");
-        byte[] secret = key.secret();
-        try (SparkCommunicator comm = SparkCommunicator.connect(factory, secret, timeout);
-            ProgressSender sender = comm.world().rank() == 0 && reportTo != null ? ProgressSender.start(reportTo, secret) : null) {
-          Communicator world = comm.world();
-          long m0 = world.transport().sentMessages();
-          long b0 = world.transport().sentBytes();
-          long[] counts = new long[generations];
-          GridBlock end = iterate(world, grid, block, generations, counts, sender == null ? n -> { } : sender::report);
-          messages.add(world.transport().sentMessages() - m0);
-          bytes.add(world.transport().sentBytes() - b0);
-          for (int g = 0; g < generations; g++) {
-            live.add(new long[] {g, counts[g]});
-          }
-          return List.of(end).iterator();
+    /** What a run moved, summed over ranks, and the driver's wall time. */
+    public record Metrics(long generations, long messages, long bytes, long wallNanos) {
+        public double millisPerGeneration() {
+            return generations == 0 ? 0 : wallNanos / 1e6 / generations;
         }
-      }, GridBlock.class);
-      // as HaloExchange does: end the barrier stage with a shuffle, so that Spark may retry it
-      JavaRDD<GridBlock> result = out.mapToPair(b -> new Tuple2<>(b.rank(), b)).partitionBy(new RankPartitioner(grid.ranks())).values();
-      result.persist(StorageLevel.MEMORY_AND_DISK());
-      result.count();
-      long wall = System.nanoTime() - t0;
-      if (receiver != null) {
-        receiver.close(); // first, so that no late report follows the total
-      }
-      progress.accept(generations);
-      return new Result(result, new Metrics(generations, messages.value(), bytes.value(), wall));
-    } finally {
-      if (receiver != null) {
-        receiver.close();
-      }
-    }
-  }
 
-  /**
-   * The loop of one rank over a connected world communicator: builds the graph communicator of
-   * the block's distinct Chebyshev neighbours, then per generation one persistent sparse
-   * allreduce (INT_SUM over the {@link BoundaryIndex} bytes) and the B3/S23 update. Writes the
-   * live cells of the block after generation g into {@code live[g]} and reports g + 1 to {@code
-   * generationsDone} (which must not block). Public for runs outside Spark (any transport).
-   */
-  public static GridBlock iterate(Communicator world, DistributedGrid grid, GridBlock block, int generations, long[] live,
-      LongConsumer generationsDone) {
-    int rank = world.rank();
-    if (block.rank() != rank) {
-      throw new IllegalStateException("life: " + block + " in the task of rank " + rank + " (expected: block r in partition r)");
-    }
-    if (live.length < generations) {
-      throw new IllegalArgumentException("life: live counts for " + live.length + " generations (expected: >= " + generations + ")");
-    }
-    BoundaryIndex index = new BoundaryIndex(grid);
-    int[] n = grid.globalSize();
-    boolean[] periodic = grid.periodic();
-    int r0 = grid.blockStart(rank)[0];
-    int c0 = grid.blockStart(rank)[1];
-    int rows = grid.blockSize(rank)[0];
-    int cols = grid.blockSize(rank)[1];
-    int ghost = block.ghost();
-    boolean[] cur = new boolean[rows * cols];
-    for (int i = 0; i < rows; i++) {
-      for (int j = 0; j < cols; j++) {
-        cur[i * cols + j] = block.get(block.index(ghost + i, ghost + j)) != 0;
-      }
-    }
-
-    // Sends: for each edge cell z and each offset leaving the block, the position of the target
-    // cell y = z + offset (wrapped on a torus, dropped off an open border).
-    List<int[]> sends = new ArrayList<>();
-    for (int i = 0; i < rows; i++) {
-      for (int j = 0; j < cols; j++) {
-        if (i != 0 && i != rows - 1 && j != 0 && j != cols - 1) {
-          continue;
+        @Override
+        public String toString() {
+            return String.format(
+                    java.util.Locale.ROOT,
+                    "sparse allreduce: generations %d, messages %d, bytes %d, loop %.1f ms (%.3f ms/generation)",
+                    generations,
+                    messages,
+                    bytes,
+                    wallNanos / 1e6,
+                    millisPerGeneration());
         }
-        for (int di = -1; di <= 1; di++) {
-          for (int dj = -1; dj <= 1; dj++) {
-            int li = i + di;
-            int lj = j + dj;
-            if ((di == 0 && dj == 0) || (li >= 0 && li < rows && lj >= 0 && lj < cols)) {
-              continue; // the cell itself, or a neighbour inside the block
+    }
+
+    /** The final blocks (materialized and cached) and what the run cost. */
+    public record Result(JavaRDD<GridBlock> blocks, Metrics metrics) {}
+
+    /**
+     * Runs {@code generations} generations over {@code blocks} (one per rank, as {@link
+     * DistributedGrid#parallelize} makes them, cells 0 or 1) in one barrier stage. After generation
+     * g, every rank adds {@code {g, live cells of its block}} to {@code live}; rank 0 reports to
+     * {@code progress} on the driver (see {@link ProgressReceiver}).
+     *
+     * @throws IllegalArgumentException before launching when the cluster cannot run every rank at once
+     */
+    public static Result run(
+            JavaSparkContext jsc,
+            DistributedGrid grid,
+            JavaRDD<GridBlock> blocks,
+            int generations,
+            CollectionAccumulator<long[]> live,
+            LongConsumer progress,
+            Duration timeout) {
+        BarrierLauncher.check(jsc.sc(), grid.ranks());
+        SparkShim.JobKey key = SparkShim.jobKey(jsc.sc()); // the closure carries a salt, never the secret
+        LongAccumulator messages = jsc.sc().longAccumulator("layout.life.messages");
+        LongAccumulator bytes = jsc.sc().longAccumulator("layout.life.bytes");
+        ProgressReceiver receiver = ProgressReceiver.forDriver(
+                jsc.sc(), key.secret(), n -> progress.accept(Math.min(Math.max(n, 0), generations)));
+        ProgressReceiver.Address reportTo = receiver == null ? null : receiver.address();
+        TransportFactory factory = TransportFactory.tcp();
+        long t0 = System.nanoTime();
+        try {
+            JavaRDD<GridBlock> out = SparkShim.barrierMapPartitions(
+                    blocks,
+                    it -> {
+                        GridBlock block = GridBlock.onlyBlock(it, "life");
+                        byte[] secret = key.secret();
+                        try (SparkCommunicator comm = SparkCommunicator.connect(factory, secret, timeout);
+                                ProgressSender sender = comm.world().rank() == 0 && reportTo != null
+                                        ? ProgressSender.start(reportTo, secret)
+                                        : null) {
+                            Communicator world = comm.world();
+                            long m0 = world.transport().sentMessages();
+                            long b0 = world.transport().sentBytes();
+                            long[] counts = new long[generations];
+                            GridBlock end = iterate(
+                                    world, grid, block, generations, counts, sender == null ? n -> {} : sender::report);
+                            messages.add(world.transport().sentMessages() - m0);
+                            bytes.add(world.transport().sentBytes() - b0);
+                            for (int g = 0; g < generations; g++) {
+                                live.add(new long[] {g, counts[g]});
+                            }
+                            return List.of(end).iterator();
+                        }
+                    },
+                    GridBlock.class);
+            // as HaloExchange does: end the barrier stage with a shuffle, so that Spark may retry it
+            JavaRDD<GridBlock> result = out.mapToPair(b -> new Tuple2<>(b.rank(), b))
+                    .partitionBy(new RankPartitioner(grid.ranks()))
+                    .values();
+            result.persist(StorageLevel.MEMORY_AND_DISK());
+            result.count();
+            long wall = System.nanoTime() - t0;
+            if (receiver != null) {
+                receiver.close(); // first, so that no late report follows the total
             }
-            int gi = r0 + li;
-            int gj = c0 + lj;
-            if (!periodic[0] && (gi < 0 || gi >= n[0]) || !periodic[1] && (gj < 0 || gj >= n[1])) {
-              continue; // outside an open board: dead
+            progress.accept(generations);
+            return new Result(result, new Metrics(generations, messages.value(), bytes.value(), wall));
+        } finally {
+            if (receiver != null) {
+                receiver.close();
             }
-            sends.add(new int[] {i * cols + j, index.of(Math.floorMod(gi, n[0]), Math.floorMod(gj, n[1]))});
-          }
         }
-      }
-    }
-    int[] sendCell = sends.stream().mapToInt(s -> s[0]).toArray();
-    int[] sendAt = sends.stream().mapToInt(s -> s[1]).toArray();
-    // Receives: the position of each of the block's own edge cells.
-    int[] readAt = new int[rows * cols];
-    for (int i = 0; i < rows; i++) {
-      for (int j = 0; j < cols; j++) {
-        boolean edge = i == 0 || i == rows - 1 || j == 0 || j == cols - 1;
-        readAt[i * cols + j] = edge ? index.of(r0 + i, c0 + j) : -1;
-      }
     }
 
-    int[] neighbours = neighbourRanks(grid, rank);
-    Communicator g = world.cartName(grid.naming()).createGraph(GraphBuilder.adjacent(neighbours, neighbours));
-    try {
-      byte[] send = new byte[index.bytes()];
-      byte[] recv = new byte[index.bytes()];
-      PersistentCollective allreduce = Collectives.on(g).allreduceInit(send, recv, StandardOp.INT_SUM);
-      boolean[] next = new boolean[cur.length];
-      for (int gen = 0; gen < generations; gen++) {
-        java.util.Arrays.fill(send, (byte) 0);
-        for (int k = 0; k < sendCell.length; k++) {
-          if (cur[sendCell[k]]) {
-            send[sendAt[k]]++;
-          }
+    /**
+     * The loop of one rank over a connected world communicator: builds the graph communicator of
+     * the block's distinct Chebyshev neighbours, then per generation one persistent sparse
+     * allreduce (INT_SUM over the {@link BoundaryIndex} bytes) and the B3/S23 update. Writes the
+     * live cells of the block after generation g into {@code live[g]} and reports g + 1 to {@code
+     * generationsDone} (which must not block). Public for runs outside Spark (any transport).
+     */
+    public static GridBlock iterate(
+            Communicator world,
+            DistributedGrid grid,
+            GridBlock block,
+            int generations,
+            long[] live,
+            LongConsumer generationsDone) {
+        int rank = world.rank();
+        if (block.rank() != rank) {
+            throw new IllegalStateException(
+                    "life: " + block + " in the task of rank " + rank + " (expected: block r in partition r)");
         }
-        allreduce.run();
-        long alive = 0;
+        if (live.length < generations) {
+            throw new IllegalArgumentException(
+                    "life: live counts for " + live.length + " generations (expected: >= " + generations + ")");
+        }
+        BoundaryIndex index = new BoundaryIndex(grid);
+        int[] n = grid.globalSize();
+        boolean[] periodic = grid.periodic();
+        int r0 = grid.blockStart(rank)[0];
+        int c0 = grid.blockStart(rank)[1];
+        int rows = grid.blockSize(rank)[0];
+        int cols = grid.blockSize(rank)[1];
+        int ghost = block.ghost();
+        boolean[] cur = new boolean[rows * cols];
         for (int i = 0; i < rows; i++) {
-          for (int j = 0; j < cols; j++) {
-            int count = readAt[i * cols + j] >= 0 ? recv[readAt[i * cols + j]] & 0xFF : 0;
-            for (int di = -1; di <= 1; di++) {
-              int li = i + di;
-              if (li < 0 || li >= rows) {
-                continue;
-              }
-              for (int dj = -1; dj <= 1; dj++) {
-                int lj = j + dj;
-                if ((di != 0 || dj != 0) && lj >= 0 && lj < cols && cur[li * cols + lj]) {
-                  count++;
-                }
-              }
+            for (int j = 0; j < cols; j++) {
+                cur[i * cols + j] = block.get(block.index(ghost + i, ghost + j)) != 0;
             }
-            boolean on = count == 3 || (count == 2 && cur[i * cols + j]);
-            next[i * cols + j] = on;
-            if (on) {
-              alive++;
-            }
-          }
         }
-        boolean[] s = cur;
-        cur = next;
-        next = s;
-        live[gen] = alive;
-        generationsDone.accept(gen + 1);
-      }
-      Collectives.on(world).barrier(); // nobody closes while a neighbour still waits for its sum
-    } finally {
-      g.close();
-    }
-    GridBlock out = block.copy();
-    for (int i = 0; i < rows; i++) {
-      for (int j = 0; j < cols; j++) {
-        out.set(out.index(ghost + i, ghost + j), cur[i * cols + j] ? 1.0 : 0.0);
-      }
-    }
-    return out;
-  }
 
-  /** The distinct ranks of the Chebyshev neighbour blocks of {@code rank} (itself on a ring of one block). */
-  static int[] neighbourRanks(DistributedGrid grid, int rank) {
-    CartesianNaming naming = grid.naming();
-    int[] at = naming.coordinates(rank);
-    int[] p = grid.processGrid();
-    boolean[] periodic = grid.periodic();
-    Set<Integer> out = new LinkedHashSet<>();
-    for (int di = -1; di <= 1; di++) {
-      for (int dj = -1; dj <= 1; dj++) {
-        if (di == 0 && dj == 0) {
-          continue;
+        // Sends: for each edge cell z and each offset leaving the block, the position of the target
+        // cell y = z + offset (wrapped on a torus, dropped off an open border).
+        List<int[]> sends = new ArrayList<>();
+        for (int i = 0; i < rows; i++) {
+            for (int j = 0; j < cols; j++) {
+                if (i != 0 && i != rows - 1 && j != 0 && j != cols - 1) {
+                    continue;
+                }
+                for (int di = -1; di <= 1; di++) {
+                    for (int dj = -1; dj <= 1; dj++) {
+                        int li = i + di;
+                        int lj = j + dj;
+                        if ((di == 0 && dj == 0) || (li >= 0 && li < rows && lj >= 0 && lj < cols)) {
+                            continue; // the cell itself, or a neighbour inside the block
+                        }
+                        int gi = r0 + li;
+                        int gj = c0 + lj;
+                        if (!periodic[0] && (gi < 0 || gi >= n[0]) || !periodic[1] && (gj < 0 || gj >= n[1])) {
+                            continue; // outside an open board: dead
+                        }
+                        sends.add(new int[] {i * cols + j, index.of(Math.floorMod(gi, n[0]), Math.floorMod(gj, n[1]))});
+                    }
+                }
+            }
         }
-        int a = at[0] + di;
-        int b = at[1] + dj;
-        if (!periodic[0] && (a < 0 || a >= p[0]) || !periodic[1] && (b < 0 || b >= p[1])) {
-          continue;
+        int[] sendCell = sends.stream().mapToInt(s -> s[0]).toArray();
+        int[] sendAt = sends.stream().mapToInt(s -> s[1]).toArray();
+        // Receives: the position of each of the block's own edge cells.
+        int[] readAt = new int[rows * cols];
+        for (int i = 0; i < rows; i++) {
+            for (int j = 0; j < cols; j++) {
+                boolean edge = i == 0 || i == rows - 1 || j == 0 || j == cols - 1;
+                readAt[i * cols + j] = edge ? index.of(r0 + i, c0 + j) : -1;
+            }
         }
-        out.add(naming.rank(Math.floorMod(a, p[0]), Math.floorMod(b, p[1])));
-      }
+
+        int[] neighbours = neighbourRanks(grid, rank);
+        Communicator g = world.cartName(grid.naming()).createGraph(GraphBuilder.adjacent(neighbours, neighbours));
+        try {
+            byte[] send = new byte[index.bytes()];
+            byte[] recv = new byte[index.bytes()];
+            PersistentCollective allreduce = Collectives.on(g).allreduceInit(send, recv, StandardOp.INT_SUM);
+            boolean[] next = new boolean[cur.length];
+            for (int gen = 0; gen < generations; gen++) {
+                java.util.Arrays.fill(send, (byte) 0);
+                for (int k = 0; k < sendCell.length; k++) {
+                    if (cur[sendCell[k]]) {
+                        send[sendAt[k]]++;
+                    }
+                }
+                allreduce.run();
+                long alive = 0;
+                for (int i = 0; i < rows; i++) {
+                    for (int j = 0; j < cols; j++) {
+                        int count = readAt[i * cols + j] >= 0 ? recv[readAt[i * cols + j]] & 0xFF : 0;
+                        for (int di = -1; di <= 1; di++) {
+                            int li = i + di;
+                            if (li < 0 || li >= rows) {
+                                continue;
+                            }
+                            for (int dj = -1; dj <= 1; dj++) {
+                                int lj = j + dj;
+                                if ((di != 0 || dj != 0) && lj >= 0 && lj < cols && cur[li * cols + lj]) {
+                                    count++;
+                                }
+                            }
+                        }
+                        boolean on = count == 3 || (count == 2 && cur[i * cols + j]);
+                        next[i * cols + j] = on;
+                        if (on) {
+                            alive++;
+                        }
+                    }
+                }
+                boolean[] s = cur;
+                cur = next;
+                next = s;
+                live[gen] = alive;
+                generationsDone.accept(gen + 1);
+            }
+            Collectives.on(world).barrier(); // nobody closes while a neighbour still waits for its sum
+        } finally {
+            g.close();
+        }
+        GridBlock out = block.copy();
+        for (int i = 0; i < rows; i++) {
+            for (int j = 0; j < cols; j++) {
+                out.set(out.index(ghost + i, ghost + j), cur[i * cols + j] ? 1.0 : 0.0);
+            }
+        }
+        return out;
     }
-    return out.stream().mapToInt(Integer::intValue).toArray();
-  }
+
+    /** The distinct ranks of the Chebyshev neighbour blocks of {@code rank} (itself on a ring of one block). */
+    static int[] neighbourRanks(DistributedGrid grid, int rank) {
+        CartesianNaming naming = grid.naming();
+        int[] at = naming.coordinates(rank);
+        int[] p = grid.processGrid();
+        boolean[] periodic = grid.periodic();
+        Set<Integer> out = new LinkedHashSet<>();
+        for (int di = -1; di <= 1; di++) {
+            for (int dj = -1; dj <= 1; dj++) {
+                if (di == 0 && dj == 0) {
+                    continue;
+                }
+                int a = at[0] + di;
+                int b = at[1] + dj;
+                if (!periodic[0] && (a < 0 || a >= p[0]) || !periodic[1] && (b < 0 || b >= p[1])) {
+                    continue;
+                }
+                out.add(naming.rank(Math.floorMod(a, p[0]), Math.floorMod(b, p[1])));
+            }
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
 }

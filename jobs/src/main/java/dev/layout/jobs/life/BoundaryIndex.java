@@ -27,116 +27,119 @@ import java.io.Serializable;
  * bytes for k0, k1 colours, rounded up to whole ints (the sum is taken as INT_SUM).
  */
 final class BoundaryIndex implements Serializable {
-  private static final long serialVersionUID = 1L;
-
-  private final Axis rows;
-  private final Axis cols;
-  private final int rowPartBytes;
-  private final int bytes;
-
-  BoundaryIndex(DistributedGrid grid) {
-    if (grid.d() != 2) {
-      throw new IllegalArgumentException("boundaryIndex: " + grid.d() + " dimensions (expected: 2)");
-    }
-    rows = new Axis(grid.globalSize()[0], grid.processGrid()[0], grid.periodic()[0]);
-    cols = new Axis(grid.globalSize()[1], grid.processGrid()[1], grid.periodic()[1]);
-    long rowPart = 2L * rows.colours * cols.colours * cols.maxBlock;
-    long colPart = 2L * cols.colours * rows.colours * rows.maxBlock;
-    long total = (rowPart + colPart + 3) / 4 * 4;
-    if (total > Integer.MAX_VALUE - 8) {
-      throw new IllegalArgumentException("boundaryIndex: " + total + " bytes for " + grid + " (expected: < 2^31)");
-    }
-    rowPartBytes = (int) rowPart;
-    bytes = (int) total;
-  }
-
-  /** Length of the reduced vector in bytes (a multiple of 4). */
-  int bytes() {
-    return bytes;
-  }
-
-  /**
-   * The position of board cell (i, j) (both inside the board), or -1 if it is on no block edge.
-   */
-  int of(int i, int j) {
-    if (rows.isEdge(i)) {
-      return rows.edgeClass(i) * (cols.colours * cols.maxBlock) + cols.position(j);
-    }
-    if (cols.isEdge(j)) {
-      return rowPartBytes + cols.edgeClass(j) * (rows.colours * rows.maxBlock) + rows.position(i);
-    }
-    return -1;
-  }
-
-  /** One axis: n cells in P blocks (larger blocks first, as {@link DistributedGrid} cuts them). */
-  static final class Axis implements Serializable {
     private static final long serialVersionUID = 1L;
-    final int n;
-    final int blocks;
-    final int[] start;
-    final int[] colour;
-    final int colours;
-    final int maxBlock;
 
-    Axis(int n, int blocks, boolean periodic) {
-      this.n = n;
-      this.blocks = blocks;
-      int q = n / blocks;
-      int r = n % blocks;
-      start = new int[blocks + 1];
-      for (int b = 0; b <= blocks; b++) {
-        start[b] = b * q + Math.min(b, r);
-      }
-      colour = colours(blocks, periodic);
-      int k = 0;
-      for (int c : colour) {
-        k = Math.max(k, c + 1);
-      }
-      colours = k;
-      maxBlock = q + (r > 0 ? 1 : 0);
+    private final Axis rows;
+    private final Axis cols;
+    private final int rowPartBytes;
+    private final int bytes;
+
+    BoundaryIndex(DistributedGrid grid) {
+        if (grid.d() != 2) {
+            throw new IllegalArgumentException("boundaryIndex: " + grid.d() + " dimensions (expected: 2)");
+        }
+        rows = new Axis(grid.globalSize()[0], grid.processGrid()[0], grid.periodic()[0]);
+        cols = new Axis(grid.globalSize()[1], grid.processGrid()[1], grid.periodic()[1]);
+        long rowPart = 2L * rows.colours * cols.colours * cols.maxBlock;
+        long colPart = 2L * cols.colours * rows.colours * rows.maxBlock;
+        long total = (rowPart + colPart + 3) / 4 * 4;
+        if (total > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException(
+                    "boundaryIndex: " + total + " bytes for " + grid + " (expected: < 2^31)");
+        }
+        rowPartBytes = (int) rowPart;
+        bytes = (int) total;
     }
 
-    int block(int i) {
-      int q = n / blocks;
-      int r = n % blocks;
-      int big = r * (q + 1);
-      return i < big ? i / (q + 1) : r + (i - big) / q;
+    /** Length of the reduced vector in bytes (a multiple of 4). */
+    int bytes() {
+        return bytes;
     }
 
-    boolean isEdge(int i) {
-      int b = block(i);
-      return i == start[b] || i == start[b + 1] - 1;
+    /**
+     * The position of board cell (i, j) (both inside the board), or -1 if it is on no block edge.
+     */
+    int of(int i, int j) {
+        if (rows.isEdge(i)) {
+            return rows.edgeClass(i) * (cols.colours * cols.maxBlock) + cols.position(j);
+        }
+        if (cols.isEdge(j)) {
+            return rowPartBytes + cols.edgeClass(j) * (rows.colours * rows.maxBlock) + rows.position(i);
+        }
+        return -1;
     }
 
-    int edgeClass(int i) {
-      int b = block(i);
-      return 2 * colour[b] + (i == start[b] ? 0 : 1);
+    /** One axis: n cells in P blocks (larger blocks first, as {@link DistributedGrid} cuts them). */
+    static final class Axis implements Serializable {
+        private static final long serialVersionUID = 1L;
+        final int n;
+        final int blocks;
+        final int[] start;
+        final int[] colour;
+        final int colours;
+        final int maxBlock;
+
+        Axis(int n, int blocks, boolean periodic) {
+            this.n = n;
+            this.blocks = blocks;
+            int q = n / blocks;
+            int r = n % blocks;
+            start = new int[blocks + 1];
+            for (int b = 0; b <= blocks; b++) {
+                start[b] = b * q + Math.min(b, r);
+            }
+            colour = colours(blocks, periodic);
+            int k = 0;
+            for (int c : colour) {
+                k = Math.max(k, c + 1);
+            }
+            colours = k;
+            maxBlock = q + (r > 0 ? 1 : 0);
+        }
+
+        int block(int i) {
+            int q = n / blocks;
+            int r = n % blocks;
+            int big = r * (q + 1);
+            return i < big ? i / (q + 1) : r + (i - big) / q;
+        }
+
+        boolean isEdge(int i) {
+            int b = block(i);
+            return i == start[b] || i == start[b + 1] - 1;
+        }
+
+        int edgeClass(int i) {
+            int b = block(i);
+            return 2 * colour[b] + (i == start[b] ? 0 : 1);
+        }
+
+        int position(int i) {
+            int b = block(i);
+            return colour[b] * maxBlock + (i - start[b]);
+        }
     }
 
-    int position(int i) {
-      int b = block(i);
-      return colour[b] * maxBlock + (i - start[b]);
+    /**
+     * Colours of {@code p} blocks along an axis such that blocks at distance 1 or 2 (cyclic on a
+     * periodic axis) differ; on rings of 1 or 2 blocks, where "distance 2" is the block itself,
+     * every block keeps its own colour.
+     */
+    static int[] colours(int p, boolean periodic) {
+        int[] c = new int[p];
+        for (int b = 0; b < p; b++) {
+            if (!periodic || p <= 2 || p % 3 == 0) {
+                c[b] = periodic && p <= 2 ? b : b % 3;
+            } else if (p % 3 == 1) {
+                c[b] = b < p - 1 ? b % 3 : 3; // ...0,1,2,0,1,2,3 | 0,1,...
+            } else if (p == 5) {
+                c[b] = b; // the square of a 5-ring is complete
+            } else {
+                c[b] = b < p - 8
+                        ? b % 3
+                        : (b - (p - 8)) % 4; // ...0,1,2 | 0,1,2,3,0,1,2,3 | 0,1,... (p - 8 divisible by 3)
+            }
+        }
+        return c;
     }
-  }
-
-  /**
-   * Colours of {@code p} blocks along an axis such that blocks at distance 1 or 2 (cyclic on a
-   * periodic axis) differ; on rings of 1 or 2 blocks, where "distance 2" is the block itself,
-   * every block keeps its own colour.
-   */
-  static int[] colours(int p, boolean periodic) {
-    int[] c = new int[p];
-    for (int b = 0; b < p; b++) {
-      if (!periodic || p <= 2 || p % 3 == 0) {
-        c[b] = periodic && p <= 2 ? b : b % 3;
-      } else if (p % 3 == 1) {
-        c[b] = b < p - 1 ? b % 3 : 3; // ...0,1,2,0,1,2,3 | 0,1,...
-      } else if (p == 5) {
-        c[b] = b; // the square of a 5-ring is complete
-      } else {
-        c[b] = b < p - 8 ? b % 3 : (b - (p - 8)) % 4; // ...0,1,2 | 0,1,2,3,0,1,2,3 | 0,1,... (p - 8 divisible by 3)
-      }
-    }
-    return c;
-  }
 }

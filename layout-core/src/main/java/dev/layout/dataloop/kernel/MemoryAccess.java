@@ -7,314 +7,403 @@ import dev.layout.memory.Memory;
  * before calling them. Not for general use: a wrong offset here is a wrong memory access.
  */
 public final class MemoryAccess {
-  private MemoryAccess() {}
+    private MemoryAccess() {}
 
-  /** The kernels' handle on {@link sun.misc.Unsafe} (also read by the generated kernels). */
-  static final sun.misc.Unsafe U = unsafe();
+    /** The kernels' handle on {@link sun.misc.Unsafe} (also read by the generated kernels). */
+    static final sun.misc.Unsafe U = unsafe();
 
-  private static sun.misc.Unsafe unsafe() {
-    try {
-      java.lang.reflect.Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-      f.setAccessible(true);
-      return (sun.misc.Unsafe) f.get(null);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError("kernels need sun.misc.Unsafe: " + e);
-    }
-  }
-
-  /**
-   * When true (system property {@code layout.memory.checkEveryAccess}), every kernel access is
-   * bounds-checked too. For debugging the engine; the up-front footprint check is always on.
-   */
-  public static final boolean CHECK_EVERY_ACCESS = Boolean.getBoolean("layout.memory.checkEveryAccess");
-
-  /**
-   * Copies one block. Small blocks (the common case in strided layouts: 4 or 8 bytes) move as single
-   * words so the JIT can keep them in registers; large ones go to the bulk copy intrinsic.
-   */
-  public static void copy(Memory src, long srcOffset, Memory dst, long dstOffset, long length) {
-    if (CHECK_EVERY_ACCESS) {
-      src.checkRange("kernel", srcOffset, length);
-      dst.checkRange("kernel", dstOffset, length);
-    }
-    Object sb = src.base();
-    long sa = src.address() + srcOffset;
-    Object db = dst.base();
-    long da = dst.address() + dstOffset;
-    copyRaw(sb, sa, db, da, length);
-  }
-
-  /**
-   * One block, by width: the widths that are whole words (a float, a double, a complex double, a
-   * 3-vector of doubles) as exactly their words, other widths under 64 bytes in a bounded number of
-   * overlapping word moves ({@link #copySmall}), from 64 bytes the bulk copy intrinsic.
-   */
-  static void copyRaw(Object sb, long sa, Object db, long da, long length) {
-    if (length == 8) {
-      U.putLong(db, da, U.getLong(sb, sa));
-    } else if (length == 4) {
-      U.putInt(db, da, U.getInt(sb, sa));
-    } else if (length == 16) {
-      U.putLong(db, da, U.getLong(sb, sa));
-      U.putLong(db, da + 8, U.getLong(sb, sa + 8));
-    } else if (length == 24) {
-      U.putLong(db, da, U.getLong(sb, sa));
-      U.putLong(db, da + 8, U.getLong(sb, sa + 8));
-      U.putLong(db, da + 16, U.getLong(sb, sa + 16));
-    } else if (length < 64) {
-      copySmall(sb, sa, db, da, length);
-    } else {
-      MemoryAccess.U.copyMemory(sb, sa, db, da, length);
-    }
-  }
-
-  /**
-   * Under 64 bytes, any width, in at most eight word moves and no loop, as good {@code memcpy}
-   * implementations move short sizes: a width between two powers of two is covered by two
-   * overlapping moves of the lower power (9-16 bytes: the first and the last 8; 17-32: the first
-   * and the last 16; 33-63: the first and the last 32). All loads come before the stores, so the
-   * bytes written twice are written with the same values.
-   */
-  static void copySmall(Object sb, long sa, Object db, long da, long length) {
-    sun.misc.Unsafe u = MemoryAccess.U;
-    if (length >= 8) {
-      long e = length - 8;
-      if (length <= 16) {
-        long a = u.getLong(sb, sa);
-        long b = u.getLong(sb, sa + e);
-        u.putLong(db, da, a);
-        u.putLong(db, da + e, b);
-      } else if (length <= 32) {
-        long e2 = length - 16;
-        long a0 = u.getLong(sb, sa);
-        long a1 = u.getLong(sb, sa + 8);
-        long b0 = u.getLong(sb, sa + e2);
-        long b1 = u.getLong(sb, sa + e);
-        u.putLong(db, da, a0);
-        u.putLong(db, da + 8, a1);
-        u.putLong(db, da + e2, b0);
-        u.putLong(db, da + e, b1);
-      } else {
-        long e4 = length - 32;
-        long a0 = u.getLong(sb, sa);
-        long a1 = u.getLong(sb, sa + 8);
-        long a2 = u.getLong(sb, sa + 16);
-        long a3 = u.getLong(sb, sa + 24);
-        long b0 = u.getLong(sb, sa + e4);
-        long b1 = u.getLong(sb, sa + e4 + 8);
-        long b2 = u.getLong(sb, sa + e4 + 16);
-        long b3 = u.getLong(sb, sa + e);
-        u.putLong(db, da, a0);
-        u.putLong(db, da + 8, a1);
-        u.putLong(db, da + 16, a2);
-        u.putLong(db, da + 24, a3);
-        u.putLong(db, da + e4, b0);
-        u.putLong(db, da + e4 + 8, b1);
-        u.putLong(db, da + e4 + 16, b2);
-        u.putLong(db, da + e, b3);
-      }
-    } else if (length >= 4) {
-      int a = u.getInt(sb, sa);
-      int b = u.getInt(sb, sa + length - 4);
-      u.putInt(db, da, a);
-      u.putInt(db, da + length - 4, b);
-    } else if (length >= 2) {
-      short a = u.getShort(sb, sa);
-      short b = u.getShort(sb, sa + length - 2);
-      u.putShort(db, da, a);
-      u.putShort(db, da + length - 2, b);
-    } else if (length == 1) {
-      u.putByte(db, da, u.getByte(sb, sa));
-    }
-  }
-
-  /**
-   * Gathers {@code count} blocks of {@code blockBytes} at {@code srcOffset + i * srcStride} into
-   * {@code dst} at {@code dstOffset + i * dstStride}. This one loop is both pack (dstStride =
-   * blockBytes) and unpack (srcStride = blockBytes) of a vector leaf. Exploits: a constant block
-   * width hoisted out of the loop, so the 4-, 8- and 16-byte cases (strided floats, doubles and
-   * complex doubles) become a plain load/store loop with an {@code int} counter the JIT unrolls;
-   * blocks of 64 bytes and more are bulk copies.
-   */
-  public static void strided(Memory src, long srcOffset, long srcStride, Memory dst, long dstOffset, long dstStride, long blockBytes,
-      long count) {
-    if (CHECK_EVERY_ACCESS) {
-      for (long i = 0; i < count; i++) {
-        src.checkRange("kernel", srcOffset + i * srcStride, blockBytes);
-        dst.checkRange("kernel", dstOffset + i * dstStride, blockBytes);
-      }
-    }
-    Object sb = src.base();
-    long sa = src.address() + srcOffset;
-    Object db = dst.base();
-    long da = dst.address() + dstOffset;
-    StridedLoops loops = StridedLoops.forKinds(sb, db);
-    while (count > 0) {
-      int n = (int) Math.min(count, 1 << 30);
-      loops.strided(sb, sa, srcStride, db, da, dstStride, blockBytes, n);
-      count -= n;
-      sa += n * srcStride;
-      da += n * dstStride;
-    }
-  }
-
-  /**
-   * Two nested strided loops in one call: {@code outer} rows of {@code inner} blocks of {@code
-   * blockBytes}, block (i, j) at {@code srcOffset + i * srcOuter + j * srcInner} going to {@code
-   * dstOffset + i * dstOuter + j * dstInner}. This is a vector of vector leaves (a 3D face's YZ
-   * plane, the two innermost loops of the Flash I/O type, FFT columns) handled without returning
-   * to the dataloop walk per row. Exploits: the block width is tested once per call, so the 4-,
-   * 8- and 16-byte cases are two plain nested load/store loops; other widths fall back to one
-   * {@link #strided} call per row.
-   */
-  public static void strided2(Memory src, long srcOffset, long srcOuter, long srcInner, Memory dst, long dstOffset, long dstOuter,
-      long dstInner, long blockBytes, long outer, long inner) {
-    if (CHECK_EVERY_ACCESS || inner > Integer.MAX_VALUE || outer > Integer.MAX_VALUE
-        || (blockBytes != 4 && blockBytes != 8 && blockBytes != 16)) {
-      for (long i = 0; i < outer; i++) {
-        strided(src, srcOffset + i * srcOuter, srcInner, dst, dstOffset + i * dstOuter, dstInner, blockBytes, inner);
-      }
-      return;
-    }
-    int no = (int) outer;
-    int ni = (int) inner;
-    Object sb = src.base();
-    long sa = src.address() + srcOffset;
-    Object db = dst.base();
-    long da = dst.address() + dstOffset;
-    StridedLoops.forKinds(sb, db).rows(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, blockBytes, no, ni);
-  }
-
-  /**
-   * A transpose tile: {@link #strided2} of 16-byte blocks, {@code outer} rows of a few ({@code inner})
-   * blocks each, through a loop of its own (see {@link StridedLoops#columnTiles16}); other widths
-   * and shapes go to {@link #strided2}.
-   */
-  public static void stridedTile(Memory src, long srcOffset, long srcOuter, long srcInner, Memory dst, long dstOffset, long dstOuter,
-      long dstInner, long blockBytes, long outer, long inner) {
-    if (blockBytes != 16 || CHECK_EVERY_ACCESS || inner > Integer.MAX_VALUE || outer > Integer.MAX_VALUE) {
-      strided2(src, srcOffset, srcOuter, srcInner, dst, dstOffset, dstOuter, dstInner, blockBytes, outer, inner);
-      return;
-    }
-    Object sb = src.base();
-    Object db = dst.base();
-    StridedLoops.forKinds(sb, db).columnTiles16(sb, src.address() + srcOffset, srcOuter, srcInner, db, dst.address() + dstOffset, dstOuter,
-        dstInner, (int) outer, (int) inner);
-  }
-
-  /**
-   * Packs ({@code pack}) or unpacks the leading blocks of {@code count} blocks of a strided run (block
-   * i at {@code userOffset + i * stride}, packed contiguously from {@code packedOffset}) through the
-   * generated {@link PlaneKernel#strip} {@code kernel}. Returns how many blocks it moved: all of them,
-   * a multiple of {@link PlaneKernel#MAX_ROW} for a strip in rows form (the caller moves the tail),
-   * or 0 when the kernel cannot run here (see {@link #planes}).
-   */
-  public static long strip(PlaneKernel kernel, Memory user, long userOffset, long stride, long count, Memory packed, long packedOffset,
-      boolean pack) {
-    if (kernel == null) {
-      return 0;
-    }
-    int row = kernel.stripRow;
-    if (row == 1) {
-      // count and stride go through as they are: with count / row computed in front of the (inlined)
-      // loop, C2 compiles a slower loop.
-      return planes(kernel, user, userOffset, stride, count, packed, packedOffset, pack) ? count : 0;
-    }
-    long planes = count / row;
-    return planes(kernel, user, userOffset, row * stride, planes, packed, packedOffset, pack) ? planes * row : 0;
-  }
-
-  /**
-   * Which kinds of memory a kernel call joins, 0 to 3: bit 0 set when the user memory is off-heap,
-   * bit 1 when the packed memory is. Generated kernels are made per kinds, so each sees one.
-   */
-  public static int baseKinds(Memory user, Memory packed) {
-    return (user.base() == null ? 1 : 0) | (packed.base() == null ? 2 : 0);
-  }
-
-  /**
-   * Packs ({@code pack}) or unpacks {@code count} planes through a generated {@link PlaneKernel}: plane
-   * i at {@code userOffset + i * spacing} in {@code user}, packed contiguously from {@code
-   * packedOffset}; for a one-loop {@link PlaneKernel#strip}, {@code count} blocks at the strip's own
-   * stride ({@code spacing} unread; use {@link #strip}). Returns false, doing nothing, when the kernel
-   * cannot run here (none, every-access checking on, or more planes than an int counts); the caller
-   * then uses the strided loops ({@link #strided3}, {@link #strided}).
-   */
-  public static boolean planes(PlaneKernel kernel, Memory user, long userOffset, long spacing, long count, Memory packed, long packedOffset,
-      boolean pack) {
-    if (kernel == null || CHECK_EVERY_ACCESS || count > Integer.MAX_VALUE) {
-      return false;
-    }
-    if (pack) {
-      kernel.gather(user.base(), user.address() + userOffset, spacing, (int) count, packed.base(), packed.address() + packedOffset);
-    } else {
-      kernel.scatter(user.base(), user.address() + userOffset, spacing, (int) count, packed.base(), packed.address() + packedOffset);
-    }
-    return true;
-  }
-
-  /**
-   * Three nested strided loops in one call: {@code n3} planes of {@code n2} rows of {@code n1} blocks,
-   * block (i, j, k) at {@code srcOffset + i * s3 + j * s2 + k * s1} going to {@code dstOffset + i *
-   * d3 + j * d2 + k * d1}. The Flash I/O type's z, y and x loops (8 x 8 x 8 doubles of a block's
-   * interior) in one kernel call instead of eight. Exploits: the width test and the int-range checks
-   * are done once per call, not once per plane; each plane then runs the width's row kernel.
-   */
-  public static void strided3(Memory src, long srcOffset, long s3, long s2, long s1, Memory dst, long dstOffset, long d3, long d2, long d1,
-      long blockBytes, long n3, long n2, long n1) {
-    if (CHECK_EVERY_ACCESS || n1 > Integer.MAX_VALUE || n2 > Integer.MAX_VALUE || (blockBytes != 4 && blockBytes != 8 && blockBytes != 16)) {
-      for (long i = 0; i < n3; i++) {
-        strided2(src, srcOffset + i * s3, s2, s1, dst, dstOffset + i * d3, d2, d1, blockBytes, n2, n1);
-      }
-      return;
-    }
-    int no = (int) n2;
-    int ni = (int) n1;
-    Object sb = src.base();
-    long sa = src.address() + srcOffset;
-    Object db = dst.base();
-    long da = dst.address() + dstOffset;
-    StridedLoops.forKinds(sb, db).planes(sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
-  }
-
-  /** Reverses the bytes of each {@code unit}-byte element in {@code [offset, offset + length)} (external32). */
-  public static void swapInPlace(Memory m, long offset, long length, int unit) {
-    if (CHECK_EVERY_ACCESS) {
-      m.checkRange("kernel", offset, length);
-    }
-    Object b = m.base();
-    long a = m.address() + offset;
-    switch (unit) {
-      case 2 -> {
-        for (long i = 0; i + 2 <= length; i += 2) {
-          MemoryAccess.U.putShort(b, a + i, Short.reverseBytes(MemoryAccess.U.getShort(b, a + i)));
+    private static sun.misc.Unsafe unsafe() {
+        try {
+            java.lang.reflect.Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+            f.setAccessible(true);
+            return (sun.misc.Unsafe) f.get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError("kernels need sun.misc.Unsafe: " + e);
         }
-      }
-      case 4 -> {
-        for (long i = 0; i + 4 <= length; i += 4) {
-          MemoryAccess.U.putInt(b, a + i, Integer.reverseBytes(MemoryAccess.U.getInt(b, a + i)));
-        }
-      }
-      case 8 -> {
-        for (long i = 0; i + 8 <= length; i += 8) {
-          MemoryAccess.U.putLong(b, a + i, Long.reverseBytes(MemoryAccess.U.getLong(b, a + i)));
-        }
-      }
-      default -> {}
     }
-  }
 
-  public static byte getByte(Memory m, long offset) {
-    if (CHECK_EVERY_ACCESS) {
-      m.checkRange("kernel", offset, 1);
-    }
-    return MemoryAccess.U.getByte(m.base(), m.address() + offset);
-  }
+    /**
+     * When true (system property {@code layout.memory.checkEveryAccess}), every kernel access is
+     * bounds-checked too. For debugging the engine; the up-front footprint check is always on.
+     */
+    public static final boolean CHECK_EVERY_ACCESS = Boolean.getBoolean("layout.memory.checkEveryAccess");
 
-  public static void putByte(Memory m, long offset, byte v) {
-    if (CHECK_EVERY_ACCESS) {
-      m.checkRange("kernel", offset, 1);
+    /**
+     * Copies one block. Small blocks (the common case in strided layouts: 4 or 8 bytes) move as single
+     * words so the JIT can keep them in registers; large ones go to the bulk copy intrinsic.
+     */
+    public static void copy(Memory src, long srcOffset, Memory dst, long dstOffset, long length) {
+        if (CHECK_EVERY_ACCESS) {
+            src.checkRange("kernel", srcOffset, length);
+            dst.checkRange("kernel", dstOffset, length);
+        }
+        Object sb = src.base();
+        long sa = src.address() + srcOffset;
+        Object db = dst.base();
+        long da = dst.address() + dstOffset;
+        copyRaw(sb, sa, db, da, length);
     }
-    MemoryAccess.U.putByte(m.base(), m.address() + offset, v);
-  }
+
+    /**
+     * One block, by width: the widths that are whole words (a float, a double, a complex double, a
+     * 3-vector of doubles) as exactly their words, other widths under 64 bytes in a bounded number of
+     * overlapping word moves ({@link #copySmall}), from 64 bytes the bulk copy intrinsic.
+     */
+    static void copyRaw(Object sb, long sa, Object db, long da, long length) {
+        if (length == 8) {
+            U.putLong(db, da, U.getLong(sb, sa));
+        } else if (length == 4) {
+            U.putInt(db, da, U.getInt(sb, sa));
+        } else if (length == 16) {
+            U.putLong(db, da, U.getLong(sb, sa));
+            U.putLong(db, da + 8, U.getLong(sb, sa + 8));
+        } else if (length == 24) {
+            U.putLong(db, da, U.getLong(sb, sa));
+            U.putLong(db, da + 8, U.getLong(sb, sa + 8));
+            U.putLong(db, da + 16, U.getLong(sb, sa + 16));
+        } else if (length < 64) {
+            copySmall(sb, sa, db, da, length);
+        } else {
+            MemoryAccess.U.copyMemory(sb, sa, db, da, length);
+        }
+    }
+
+    /**
+     * Under 64 bytes, any width, in at most eight word moves and no loop, as good {@code memcpy}
+     * implementations move short sizes: a width between two powers of two is covered by two
+     * overlapping moves of the lower power (9-16 bytes: the first and the last 8; 17-32: the first
+     * and the last 16; 33-63: the first and the last 32). All loads come before the stores, so the
+     * bytes written twice are written with the same values.
+     */
+    static void copySmall(Object sb, long sa, Object db, long da, long length) {
+        sun.misc.Unsafe u = MemoryAccess.U;
+        if (length >= 8) {
+            long e = length - 8;
+            if (length <= 16) {
+                long a = u.getLong(sb, sa);
+                long b = u.getLong(sb, sa + e);
+                u.putLong(db, da, a);
+                u.putLong(db, da + e, b);
+            } else if (length <= 32) {
+                long e2 = length - 16;
+                long a0 = u.getLong(sb, sa);
+                long a1 = u.getLong(sb, sa + 8);
+                long b0 = u.getLong(sb, sa + e2);
+                long b1 = u.getLong(sb, sa + e);
+                u.putLong(db, da, a0);
+                u.putLong(db, da + 8, a1);
+                u.putLong(db, da + e2, b0);
+                u.putLong(db, da + e, b1);
+            } else {
+                long e4 = length - 32;
+                long a0 = u.getLong(sb, sa);
+                long a1 = u.getLong(sb, sa + 8);
+                long a2 = u.getLong(sb, sa + 16);
+                long a3 = u.getLong(sb, sa + 24);
+                long b0 = u.getLong(sb, sa + e4);
+                long b1 = u.getLong(sb, sa + e4 + 8);
+                long b2 = u.getLong(sb, sa + e4 + 16);
+                long b3 = u.getLong(sb, sa + e);
+                u.putLong(db, da, a0);
+                u.putLong(db, da + 8, a1);
+                u.putLong(db, da + 16, a2);
+                u.putLong(db, da + 24, a3);
+                u.putLong(db, da + e4, b0);
+                u.putLong(db, da + e4 + 8, b1);
+                u.putLong(db, da + e4 + 16, b2);
+                u.putLong(db, da + e, b3);
+            }
+        } else if (length >= 4) {
+            int a = u.getInt(sb, sa);
+            int b = u.getInt(sb, sa + length - 4);
+            u.putInt(db, da, a);
+            u.putInt(db, da + length - 4, b);
+        } else if (length >= 2) {
+            short a = u.getShort(sb, sa);
+            short b = u.getShort(sb, sa + length - 2);
+            u.putShort(db, da, a);
+            u.putShort(db, da + length - 2, b);
+        } else if (length == 1) {
+            u.putByte(db, da, u.getByte(sb, sa));
+        }
+    }
+
+    /**
+     * Gathers {@code count} blocks of {@code blockBytes} at {@code srcOffset + i * srcStride} into
+     * {@code dst} at {@code dstOffset + i * dstStride}. This one loop is both pack (dstStride =
+     * blockBytes) and unpack (srcStride = blockBytes) of a vector leaf. Exploits: a constant block
+     * width hoisted out of the loop, so the 4-, 8- and 16-byte cases (strided floats, doubles and
+     * complex doubles) become a plain load/store loop with an {@code int} counter the JIT unrolls;
+     * blocks of 64 bytes and more are bulk copies.
+     */
+    public static void strided(
+            Memory src,
+            long srcOffset,
+            long srcStride,
+            Memory dst,
+            long dstOffset,
+            long dstStride,
+            long blockBytes,
+            long count) {
+        if (CHECK_EVERY_ACCESS) {
+            for (long i = 0; i < count; i++) {
+                src.checkRange("kernel", srcOffset + i * srcStride, blockBytes);
+                dst.checkRange("kernel", dstOffset + i * dstStride, blockBytes);
+            }
+        }
+        Object sb = src.base();
+        long sa = src.address() + srcOffset;
+        Object db = dst.base();
+        long da = dst.address() + dstOffset;
+        StridedLoops loops = StridedLoops.forKinds(sb, db);
+        while (count > 0) {
+            int n = (int) Math.min(count, 1 << 30);
+            loops.strided(sb, sa, srcStride, db, da, dstStride, blockBytes, n);
+            count -= n;
+            sa += n * srcStride;
+            da += n * dstStride;
+        }
+    }
+
+    /**
+     * Two nested strided loops in one call: {@code outer} rows of {@code inner} blocks of {@code
+     * blockBytes}, block (i, j) at {@code srcOffset + i * srcOuter + j * srcInner} going to {@code
+     * dstOffset + i * dstOuter + j * dstInner}. This is a vector of vector leaves (a 3D face's YZ
+     * plane, the two innermost loops of the Flash I/O type, FFT columns) handled without returning
+     * to the dataloop walk per row. Exploits: the block width is tested once per call, so the 4-,
+     * 8- and 16-byte cases are two plain nested load/store loops; other widths fall back to one
+     * {@link #strided} call per row.
+     */
+    public static void strided2(
+            Memory src,
+            long srcOffset,
+            long srcOuter,
+            long srcInner,
+            Memory dst,
+            long dstOffset,
+            long dstOuter,
+            long dstInner,
+            long blockBytes,
+            long outer,
+            long inner) {
+        if (CHECK_EVERY_ACCESS
+                || inner > Integer.MAX_VALUE
+                || outer > Integer.MAX_VALUE
+                || (blockBytes != 4 && blockBytes != 8 && blockBytes != 16)) {
+            for (long i = 0; i < outer; i++) {
+                strided(
+                        src,
+                        srcOffset + i * srcOuter,
+                        srcInner,
+                        dst,
+                        dstOffset + i * dstOuter,
+                        dstInner,
+                        blockBytes,
+                        inner);
+            }
+            return;
+        }
+        int no = (int) outer;
+        int ni = (int) inner;
+        Object sb = src.base();
+        long sa = src.address() + srcOffset;
+        Object db = dst.base();
+        long da = dst.address() + dstOffset;
+        StridedLoops.forKinds(sb, db).rows(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, blockBytes, no, ni);
+    }
+
+    /**
+     * A transpose tile: {@link #strided2} of 16-byte blocks, {@code outer} rows of a few ({@code inner})
+     * blocks each, through a loop of its own (see {@link StridedLoops#columnTiles16}); other widths
+     * and shapes go to {@link #strided2}.
+     */
+    public static void stridedTile(
+            Memory src,
+            long srcOffset,
+            long srcOuter,
+            long srcInner,
+            Memory dst,
+            long dstOffset,
+            long dstOuter,
+            long dstInner,
+            long blockBytes,
+            long outer,
+            long inner) {
+        if (blockBytes != 16 || CHECK_EVERY_ACCESS || inner > Integer.MAX_VALUE || outer > Integer.MAX_VALUE) {
+            strided2(src, srcOffset, srcOuter, srcInner, dst, dstOffset, dstOuter, dstInner, blockBytes, outer, inner);
+            return;
+        }
+        Object sb = src.base();
+        Object db = dst.base();
+        StridedLoops.forKinds(sb, db)
+                .columnTiles16(
+                        sb,
+                        src.address() + srcOffset,
+                        srcOuter,
+                        srcInner,
+                        db,
+                        dst.address() + dstOffset,
+                        dstOuter,
+                        dstInner,
+                        (int) outer,
+                        (int) inner);
+    }
+
+    /**
+     * Packs ({@code pack}) or unpacks the leading blocks of {@code count} blocks of a strided run (block
+     * i at {@code userOffset + i * stride}, packed contiguously from {@code packedOffset}) through the
+     * generated {@link PlaneKernel#strip} {@code kernel}. Returns how many blocks it moved: all of them,
+     * a multiple of {@link PlaneKernel#MAX_ROW} for a strip in rows form (the caller moves the tail),
+     * or 0 when the kernel cannot run here (see {@link #planes}).
+     */
+    public static long strip(
+            PlaneKernel kernel,
+            Memory user,
+            long userOffset,
+            long stride,
+            long count,
+            Memory packed,
+            long packedOffset,
+            boolean pack) {
+        if (kernel == null) {
+            return 0;
+        }
+        int row = kernel.stripRow;
+        if (row == 1) {
+            // count and stride go through as they are: with count / row computed in front of the (inlined)
+            // loop, C2 compiles a slower loop.
+            return planes(kernel, user, userOffset, stride, count, packed, packedOffset, pack) ? count : 0;
+        }
+        long planes = count / row;
+        return planes(kernel, user, userOffset, row * stride, planes, packed, packedOffset, pack) ? planes * row : 0;
+    }
+
+    /**
+     * Which kinds of memory a kernel call joins, 0 to 3: bit 0 set when the user memory is off-heap,
+     * bit 1 when the packed memory is. Generated kernels are made per kinds, so each sees one.
+     */
+    public static int baseKinds(Memory user, Memory packed) {
+        return (user.base() == null ? 1 : 0) | (packed.base() == null ? 2 : 0);
+    }
+
+    /**
+     * Packs ({@code pack}) or unpacks {@code count} planes through a generated {@link PlaneKernel}: plane
+     * i at {@code userOffset + i * spacing} in {@code user}, packed contiguously from {@code
+     * packedOffset}; for a one-loop {@link PlaneKernel#strip}, {@code count} blocks at the strip's own
+     * stride ({@code spacing} unread; use {@link #strip}). Returns false, doing nothing, when the kernel
+     * cannot run here (none, every-access checking on, or more planes than an int counts); the caller
+     * then uses the strided loops ({@link #strided3}, {@link #strided}).
+     */
+    public static boolean planes(
+            PlaneKernel kernel,
+            Memory user,
+            long userOffset,
+            long spacing,
+            long count,
+            Memory packed,
+            long packedOffset,
+            boolean pack) {
+        if (kernel == null || CHECK_EVERY_ACCESS || count > Integer.MAX_VALUE) {
+            return false;
+        }
+        if (pack) {
+            kernel.gather(
+                    user.base(),
+                    user.address() + userOffset,
+                    spacing,
+                    (int) count,
+                    packed.base(),
+                    packed.address() + packedOffset);
+        } else {
+            kernel.scatter(
+                    user.base(),
+                    user.address() + userOffset,
+                    spacing,
+                    (int) count,
+                    packed.base(),
+                    packed.address() + packedOffset);
+        }
+        return true;
+    }
+
+    /**
+     * Three nested strided loops in one call: {@code n3} planes of {@code n2} rows of {@code n1} blocks,
+     * block (i, j, k) at {@code srcOffset + i * s3 + j * s2 + k * s1} going to {@code dstOffset + i *
+     * d3 + j * d2 + k * d1}. The Flash I/O type's z, y and x loops (8 x 8 x 8 doubles of a block's
+     * interior) in one kernel call instead of eight. Exploits: the width test and the int-range checks
+     * are done once per call, not once per plane; each plane then runs the width's row kernel.
+     */
+    public static void strided3(
+            Memory src,
+            long srcOffset,
+            long s3,
+            long s2,
+            long s1,
+            Memory dst,
+            long dstOffset,
+            long d3,
+            long d2,
+            long d1,
+            long blockBytes,
+            long n3,
+            long n2,
+            long n1) {
+        if (CHECK_EVERY_ACCESS
+                || n1 > Integer.MAX_VALUE
+                || n2 > Integer.MAX_VALUE
+                || (blockBytes != 4 && blockBytes != 8 && blockBytes != 16)) {
+            for (long i = 0; i < n3; i++) {
+                strided2(src, srcOffset + i * s3, s2, s1, dst, dstOffset + i * d3, d2, d1, blockBytes, n2, n1);
+            }
+            return;
+        }
+        int no = (int) n2;
+        int ni = (int) n1;
+        Object sb = src.base();
+        long sa = src.address() + srcOffset;
+        Object db = dst.base();
+        long da = dst.address() + dstOffset;
+        StridedLoops.forKinds(sb, db).planes(sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
+    }
+
+    /** Reverses the bytes of each {@code unit}-byte element in {@code [offset, offset + length)} (external32). */
+    public static void swapInPlace(Memory m, long offset, long length, int unit) {
+        if (CHECK_EVERY_ACCESS) {
+            m.checkRange("kernel", offset, length);
+        }
+        Object b = m.base();
+        long a = m.address() + offset;
+        switch (unit) {
+            case 2 -> {
+                for (long i = 0; i + 2 <= length; i += 2) {
+                    MemoryAccess.U.putShort(b, a + i, Short.reverseBytes(MemoryAccess.U.getShort(b, a + i)));
+                }
+            }
+            case 4 -> {
+                for (long i = 0; i + 4 <= length; i += 4) {
+                    MemoryAccess.U.putInt(b, a + i, Integer.reverseBytes(MemoryAccess.U.getInt(b, a + i)));
+                }
+            }
+            case 8 -> {
+                for (long i = 0; i + 8 <= length; i += 8) {
+                    MemoryAccess.U.putLong(b, a + i, Long.reverseBytes(MemoryAccess.U.getLong(b, a + i)));
+                }
+            }
+            default -> {}
+        }
+    }
+
+    public static byte getByte(Memory m, long offset) {
+        if (CHECK_EVERY_ACCESS) {
+            m.checkRange("kernel", offset, 1);
+        }
+        return MemoryAccess.U.getByte(m.base(), m.address() + offset);
+    }
+
+    public static void putByte(Memory m, long offset, byte v) {
+        if (CHECK_EVERY_ACCESS) {
+            m.checkRange("kernel", offset, 1);
+        }
+        MemoryAccess.U.putByte(m.base(), m.address() + offset, v);
+    }
 }

@@ -1,6 +1,5 @@
 package dev.layout.dataloop.kernel;
 
-import dev.layout.memory.Memory;
 import java.lang.constant.ConstantDescs;
 import java.lang.invoke.MethodHandles;
 import java.util.Objects;
@@ -12,458 +11,482 @@ import java.util.Objects;
  * (an array or a cast of it would not verify in a hidden copy).
  */
 final class StridedLoopCode extends StridedLoops {
-  /**
-   * The kinds of memory this copy serves (bit 0: source off-heap, bit 1: destination off-heap), from
-   * the hidden class's class data; -1 in the plain class, which serves all. A constant to the JIT.
-   */
-  private static final int KINDS = kinds();
+    /**
+     * The kinds of memory this copy serves (bit 0: source off-heap, bit 1: destination off-heap), from
+     * the hidden class's class data; -1 in the plain class, which serves all. A constant to the JIT.
+     */
+    private static final int KINDS = kinds();
 
-  StridedLoopCode() {}
+    StridedLoopCode() {}
 
-  private static int kinds() {
-    try {
-      Integer k = MethodHandles.classData(MethodHandles.lookup(), ConstantDescs.DEFAULT_NAME, Integer.class);
-      return k == null ? -1 : k;
-    } catch (IllegalAccessException e) {
-      return -1;
-    }
-  }
-
-  /**
-   * The source base as this copy's JIT should see it: the constant null in a copy for off-heap
-   * sources, a reference known not to be null in a copy for arrays. Exploits: C2 compiles an Unsafe
-   * access whose base may be either as a "mixed" access (kept in order by barriers, not unrolled or
-   * scheduled freely); with the kind a constant, each copy's loops compile as the hand-written loop
-   * for that memory does, whatever its profile has seen.
-   */
-  private static Object src(Object sb) {
-    return KINDS < 0 ? sb : (KINDS & 1) != 0 ? null : Objects.requireNonNull(sb);
-  }
-
-  /** {@link #src} for the destination base. */
-  private static Object dst(Object db) {
-    return KINDS < 0 ? db : (KINDS & 2) != 0 ? null : Objects.requireNonNull(db);
-  }
-
-  /**
-   * {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}.
-   * Exploits: the width test is hoisted out of the loop, so 4-, 8- and 16-byte blocks (strided
-   * floats, doubles, complex doubles) are a plain load/store loop the JIT unrolls; blocks of 64 bytes
-   * and more are bulk copies. When one side is contiguous (the pack or unpack of a vector leaf), its
-   * addresses use the width as a literal ({@link #packedSide}), which C2 folds into the addressing
-   * mode as it does a hand loop's constant stride; two strided sides bump their addresses ({@link
-   * #bumped}).
-   */
-  @Override
-  void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
-    sb = src(sb);
-    db = dst(db);
-    if (blockBytes > 16 || n < 1) {
-      wide(sb, sa, ss, db, da, ds, blockBytes, n);
-    } else if (ds == blockBytes) {
-      packedSide(sb, sa, ss, db, da, blockBytes, n, true);
-    } else if (ss == blockBytes) {
-      packedSide(db, da, ds, sb, sa, blockBytes, n, false);
-    } else {
-      bumped(sb, sa, ss, db, da, ds, blockBytes, n);
-    }
-  }
-
-  /**
-   * Blocks of 4, 8 or 16 bytes between a strided side ({@code ub}, {@code ua}, {@code us}) and a
-   * contiguous one ({@code pb}, {@code pa}), gathered into the contiguous side when {@code gather}.
-   * The contiguous side's addresses use the width as a literal, so C2 folds them into the
-   * addressing mode as it does for a hand loop's constant strides.
-   */
-  void packedSide(Object ub, long ua, long us, Object pb, long pa, long blockBytes, int n, boolean gather) {
-    if (gather) {
-      ub = src(ub);
-      pb = dst(pb);
-    } else {
-      pb = src(pb);
-      ub = dst(ub);
-    }
-    if (gather) {
-      if (blockBytes == 4) {
-        for (int i = 0; i < n; i++) {
-          MemoryAccess.U.putInt(pb, pa + 4L * i, MemoryAccess.U.getInt(ub, ua + i * us));
+    private static int kinds() {
+        try {
+            Integer k = MethodHandles.classData(MethodHandles.lookup(), ConstantDescs.DEFAULT_NAME, Integer.class);
+            return k == null ? -1 : k;
+        } catch (IllegalAccessException e) {
+            return -1;
         }
-      } else if (blockBytes == 8) {
-        for (int i = 0; i < n; i++) {
-          MemoryAccess.U.putLong(pb, pa + 8L * i, MemoryAccess.U.getLong(ub, ua + i * us));
+    }
+
+    /**
+     * The source base as this copy's JIT should see it: the constant null in a copy for off-heap
+     * sources, a reference known not to be null in a copy for arrays. Exploits: C2 compiles an Unsafe
+     * access whose base may be either as a "mixed" access (kept in order by barriers, not unrolled or
+     * scheduled freely); with the kind a constant, each copy's loops compile as the hand-written loop
+     * for that memory does, whatever its profile has seen.
+     */
+    private static Object src(Object sb) {
+        return KINDS < 0 ? sb : (KINDS & 1) != 0 ? null : Objects.requireNonNull(sb);
+    }
+
+    /** {@link #src} for the destination base. */
+    private static Object dst(Object db) {
+        return KINDS < 0 ? db : (KINDS & 2) != 0 ? null : Objects.requireNonNull(db);
+    }
+
+    /**
+     * {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}.
+     * Exploits: the width test is hoisted out of the loop, so 4-, 8- and 16-byte blocks (strided
+     * floats, doubles, complex doubles) are a plain load/store loop the JIT unrolls; blocks of 64 bytes
+     * and more are bulk copies. When one side is contiguous (the pack or unpack of a vector leaf), its
+     * addresses use the width as a literal ({@link #packedSide}), which C2 folds into the addressing
+     * mode as it does a hand loop's constant stride; two strided sides bump their addresses ({@link
+     * #bumped}).
+     */
+    @Override
+    void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
+        sb = src(sb);
+        db = dst(db);
+        if (blockBytes > 16 || n < 1) {
+            wide(sb, sa, ss, db, da, ds, blockBytes, n);
+        } else if (ds == blockBytes) {
+            packedSide(sb, sa, ss, db, da, blockBytes, n, true);
+        } else if (ss == blockBytes) {
+            packedSide(db, da, ds, sb, sa, blockBytes, n, false);
+        } else {
+            bumped(sb, sa, ss, db, da, ds, blockBytes, n);
         }
-      } else if (blockBytes == 16) {
-        for (int i = 0; i < n; i++) {
-          long u = ua + i * us;
-          MemoryAccess.U.putLong(pb, pa + 16L * i, MemoryAccess.U.getLong(ub, u));
-          MemoryAccess.U.putLong(pb, pa + 16L * i + 8, MemoryAccess.U.getLong(ub, u + 8));
+    }
+
+    /**
+     * Blocks of 4, 8 or 16 bytes between a strided side ({@code ub}, {@code ua}, {@code us}) and a
+     * contiguous one ({@code pb}, {@code pa}), gathered into the contiguous side when {@code gather}.
+     * The contiguous side's addresses use the width as a literal, so C2 folds them into the
+     * addressing mode as it does for a hand loop's constant strides.
+     */
+    void packedSide(Object ub, long ua, long us, Object pb, long pa, long blockBytes, int n, boolean gather) {
+        if (gather) {
+            ub = src(ub);
+            pb = dst(pb);
+        } else {
+            pb = src(pb);
+            ub = dst(ub);
         }
-      } else {
-        bumped(ub, ua, us, pb, pa, blockBytes, blockBytes, n);
-      }
-    } else {
-      if (blockBytes == 4) {
-        for (int i = 0; i < n; i++) {
-          MemoryAccess.U.putInt(ub, ua + i * us, MemoryAccess.U.getInt(pb, pa + 4L * i));
+        if (gather) {
+            if (blockBytes == 4) {
+                for (int i = 0; i < n; i++) {
+                    MemoryAccess.U.putInt(pb, pa + 4L * i, MemoryAccess.U.getInt(ub, ua + i * us));
+                }
+            } else if (blockBytes == 8) {
+                for (int i = 0; i < n; i++) {
+                    MemoryAccess.U.putLong(pb, pa + 8L * i, MemoryAccess.U.getLong(ub, ua + i * us));
+                }
+            } else if (blockBytes == 16) {
+                for (int i = 0; i < n; i++) {
+                    long u = ua + i * us;
+                    MemoryAccess.U.putLong(pb, pa + 16L * i, MemoryAccess.U.getLong(ub, u));
+                    MemoryAccess.U.putLong(pb, pa + 16L * i + 8, MemoryAccess.U.getLong(ub, u + 8));
+                }
+            } else {
+                bumped(ub, ua, us, pb, pa, blockBytes, blockBytes, n);
+            }
+        } else {
+            if (blockBytes == 4) {
+                for (int i = 0; i < n; i++) {
+                    MemoryAccess.U.putInt(ub, ua + i * us, MemoryAccess.U.getInt(pb, pa + 4L * i));
+                }
+            } else if (blockBytes == 8) {
+                for (int i = 0; i < n; i++) {
+                    MemoryAccess.U.putLong(ub, ua + i * us, MemoryAccess.U.getLong(pb, pa + 8L * i));
+                }
+            } else if (blockBytes == 16) {
+                for (int i = 0; i < n; i++) {
+                    long u = ua + i * us;
+                    MemoryAccess.U.putLong(ub, u, MemoryAccess.U.getLong(pb, pa + 16L * i));
+                    MemoryAccess.U.putLong(ub, u + 8, MemoryAccess.U.getLong(pb, pa + 16L * i + 8));
+                }
+            } else {
+                bumped(pb, pa, blockBytes, ub, ua, us, blockBytes, n);
+            }
         }
-      } else if (blockBytes == 8) {
-        for (int i = 0; i < n; i++) {
-          MemoryAccess.U.putLong(ub, ua + i * us, MemoryAccess.U.getLong(pb, pa + 8L * i));
+    }
+
+    /** {@link #strided} for blocks over 16 bytes: bulk copies from 64 bytes, word moves below. */
+    void wide(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
+        sb = src(sb);
+        db = dst(db);
+        if (blockBytes >= 64) {
+            for (int i = 0; i < n; i++) {
+                MemoryAccess.U.copyMemory(sb, sa + i * ss, db, da + i * ds, blockBytes);
+            }
+        } else {
+            overlapped(sb, sa, ss, db, da, ds, blockBytes, n);
         }
-      } else if (blockBytes == 16) {
-        for (int i = 0; i < n; i++) {
-          long u = ua + i * us;
-          MemoryAccess.U.putLong(ub, u, MemoryAccess.U.getLong(pb, pa + 16L * i));
-          MemoryAccess.U.putLong(ub, u + 8, MemoryAccess.U.getLong(pb, pa + 16L * i + 8));
+    }
+
+    /**
+     * Blocks of any width under 64 bytes by the overlapping word moves of {@link
+     * MemoryAccess#copySmall}, the width class chosen once per call: per class one loop of at most
+     * eight loads and eight stores per block, no branch per block.
+     */
+    void overlapped(Object sb, long sa, long ss, Object db, long da, long ds, long w, int n) {
+        sb = src(sb);
+        db = dst(db);
+        sun.misc.Unsafe u = MemoryAccess.U;
+        long s = sa;
+        long d = da;
+        if (w > 32) {
+            long e = w - 32;
+            for (int i = 0; i < n; i++, s += ss, d += ds) {
+                long a0 = u.getLong(sb, s);
+                long a1 = u.getLong(sb, s + 8);
+                long a2 = u.getLong(sb, s + 16);
+                long a3 = u.getLong(sb, s + 24);
+                long b0 = u.getLong(sb, s + e);
+                long b1 = u.getLong(sb, s + e + 8);
+                long b2 = u.getLong(sb, s + e + 16);
+                long b3 = u.getLong(sb, s + e + 24);
+                u.putLong(db, d, a0);
+                u.putLong(db, d + 8, a1);
+                u.putLong(db, d + 16, a2);
+                u.putLong(db, d + 24, a3);
+                u.putLong(db, d + e, b0);
+                u.putLong(db, d + e + 8, b1);
+                u.putLong(db, d + e + 16, b2);
+                u.putLong(db, d + e + 24, b3);
+            }
+        } else if (w > 16) {
+            long e = w - 16;
+            for (int i = 0; i < n; i++, s += ss, d += ds) {
+                long a0 = u.getLong(sb, s);
+                long a1 = u.getLong(sb, s + 8);
+                long b0 = u.getLong(sb, s + e);
+                long b1 = u.getLong(sb, s + e + 8);
+                u.putLong(db, d, a0);
+                u.putLong(db, d + 8, a1);
+                u.putLong(db, d + e, b0);
+                u.putLong(db, d + e + 8, b1);
+            }
+        } else if (w >= 8) {
+            long e = w - 8;
+            for (int i = 0; i < n; i++, s += ss, d += ds) {
+                long a = u.getLong(sb, s);
+                long b = u.getLong(sb, s + e);
+                u.putLong(db, d, a);
+                u.putLong(db, d + e, b);
+            }
+        } else if (w >= 4) {
+            long e = w - 4;
+            for (int i = 0; i < n; i++, s += ss, d += ds) {
+                int a = u.getInt(sb, s);
+                int b = u.getInt(sb, s + e);
+                u.putInt(db, d, a);
+                u.putInt(db, d + e, b);
+            }
+        } else if (w >= 2) {
+            long e = w - 2;
+            for (int i = 0; i < n; i++, s += ss, d += ds) {
+                short a = u.getShort(sb, s);
+                short b = u.getShort(sb, s + e);
+                u.putShort(db, d, a);
+                u.putShort(db, d + e, b);
+            }
+        } else {
+            for (int i = 0; i < n; i++, s += ss, d += ds) {
+                u.putByte(db, d, u.getByte(sb, s));
+            }
         }
-      } else {
-        bumped(pb, pa, blockBytes, ub, ua, us, blockBytes, n);
-      }
     }
-  }
 
-  /** {@link #strided} for blocks over 16 bytes: bulk copies from 64 bytes, word moves below. */
-  void wide(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
-    sb = src(sb);
-    db = dst(db);
-    if (blockBytes >= 64) {
-      for (int i = 0; i < n; i++) {
-        MemoryAccess.U.copyMemory(sb, sa + i * ss, db, da + i * ds, blockBytes);
-      }
-    } else {
-      overlapped(sb, sa, ss, db, da, ds, blockBytes, n);
+    /** {@link #strided} for blocks of 16 bytes or less between arrays, with addresses bumped by the strides. */
+    void bumped(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
+        sb = src(sb);
+        db = dst(db);
+        long s = sa;
+        long d = da;
+        if (blockBytes == 8) {
+            for (int i = 0; i < n; i++) {
+                MemoryAccess.U.putLong(db, d, MemoryAccess.U.getLong(sb, s));
+                s += ss;
+                d += ds;
+            }
+        } else if (blockBytes == 4) {
+            for (int i = 0; i < n; i++) {
+                MemoryAccess.U.putInt(db, d, MemoryAccess.U.getInt(sb, s));
+                s += ss;
+                d += ds;
+            }
+        } else if (blockBytes == 16) {
+            for (int i = 0; i < n; i++) {
+                MemoryAccess.U.putLong(db, d, MemoryAccess.U.getLong(sb, s));
+                MemoryAccess.U.putLong(db, d + 8, MemoryAccess.U.getLong(sb, s + 8));
+                s += ss;
+                d += ds;
+            }
+        } else {
+            overlapped(sb, sa, ss, db, da, ds, blockBytes, n);
+        }
     }
-  }
 
-  /**
-   * Blocks of any width under 64 bytes by the overlapping word moves of {@link
-   * MemoryAccess#copySmall}, the width class chosen once per call: per class one loop of at most
-   * eight loads and eight stores per block, no branch per block.
-   */
-  void overlapped(Object sb, long sa, long ss, Object db, long da, long ds, long w, int n) {
-    sb = src(sb);
-    db = dst(db);
-    sun.misc.Unsafe u = MemoryAccess.U;
-    long s = sa;
-    long d = da;
-    if (w > 32) {
-      long e = w - 32;
-      for (int i = 0; i < n; i++, s += ss, d += ds) {
-        long a0 = u.getLong(sb, s);
-        long a1 = u.getLong(sb, s + 8);
-        long a2 = u.getLong(sb, s + 16);
-        long a3 = u.getLong(sb, s + 24);
-        long b0 = u.getLong(sb, s + e);
-        long b1 = u.getLong(sb, s + e + 8);
-        long b2 = u.getLong(sb, s + e + 16);
-        long b3 = u.getLong(sb, s + e + 24);
-        u.putLong(db, d, a0);
-        u.putLong(db, d + 8, a1);
-        u.putLong(db, d + 16, a2);
-        u.putLong(db, d + 24, a3);
-        u.putLong(db, d + e, b0);
-        u.putLong(db, d + e + 8, b1);
-        u.putLong(db, d + e + 16, b2);
-        u.putLong(db, d + e + 24, b3);
-      }
-    } else if (w > 16) {
-      long e = w - 16;
-      for (int i = 0; i < n; i++, s += ss, d += ds) {
-        long a0 = u.getLong(sb, s);
-        long a1 = u.getLong(sb, s + 8);
-        long b0 = u.getLong(sb, s + e);
-        long b1 = u.getLong(sb, s + e + 8);
-        u.putLong(db, d, a0);
-        u.putLong(db, d + 8, a1);
-        u.putLong(db, d + e, b0);
-        u.putLong(db, d + e + 8, b1);
-      }
-    } else if (w >= 8) {
-      long e = w - 8;
-      for (int i = 0; i < n; i++, s += ss, d += ds) {
-        long a = u.getLong(sb, s);
-        long b = u.getLong(sb, s + e);
-        u.putLong(db, d, a);
-        u.putLong(db, d + e, b);
-      }
-    } else if (w >= 4) {
-      long e = w - 4;
-      for (int i = 0; i < n; i++, s += ss, d += ds) {
-        int a = u.getInt(sb, s);
-        int b = u.getInt(sb, s + e);
-        u.putInt(db, d, a);
-        u.putInt(db, d + e, b);
-      }
-    } else if (w >= 2) {
-      long e = w - 2;
-      for (int i = 0; i < n; i++, s += ss, d += ds) {
-        short a = u.getShort(sb, s);
-        short b = u.getShort(sb, s + e);
-        u.putShort(db, d, a);
-        u.putShort(db, d + e, b);
-      }
-    } else {
-      for (int i = 0; i < n; i++, s += ss, d += ds) {
-        u.putByte(db, d, u.getByte(sb, s));
-      }
+    /**
+     * {@code no} rows of {@code ni} blocks of 4, 8 or 16 bytes, block (i, j) from {@code sa + i * so +
+     * j * si} to {@code da + i * dO + j * di}. The width is tested once per call.
+     */
+    @Override
+    void rows(
+            Object sb,
+            long sa,
+            long so,
+            long si,
+            Object db,
+            long da,
+            long dO,
+            long di,
+            long blockBytes,
+            int no,
+            int ni) {
+        sb = src(sb);
+        db = dst(db);
+        if (blockBytes == 16 && tile16(so, si, dO, di, no, ni)) {
+            tiled16(sb, sa, so, si, db, da, dO, di, no, ni);
+        } else if (blockBytes == 8) {
+            rows8(sb, sa, so, si, db, da, dO, di, no, ni);
+        } else if (blockBytes == 4) {
+            rows4(sb, sa, so, si, db, da, dO, di, no, ni);
+        } else {
+            rows16(sb, sa, so, si, db, da, dO, di, no, ni);
+        }
     }
-  }
 
-  /** {@link #strided} for blocks of 16 bytes or less between arrays, with addresses bumped by the strides. */
-  void bumped(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
-    sb = src(sb);
-    db = dst(db);
-    long s = sa;
-    long d = da;
-    if (blockBytes == 8) {
-      for (int i = 0; i < n; i++) {
-        MemoryAccess.U.putLong(db, d, MemoryAccess.U.getLong(sb, s));
-        s += ss;
-        d += ds;
-      }
-    } else if (blockBytes == 4) {
-      for (int i = 0; i < n; i++) {
-        MemoryAccess.U.putInt(db, d, MemoryAccess.U.getInt(sb, s));
-        s += ss;
-        d += ds;
-      }
-    } else if (blockBytes == 16) {
-      for (int i = 0; i < n; i++) {
-        MemoryAccess.U.putLong(db, d, MemoryAccess.U.getLong(sb, s));
-        MemoryAccess.U.putLong(db, d + 8, MemoryAccess.U.getLong(sb, s + 8));
-        s += ss;
-        d += ds;
-      }
-    } else {
-      overlapped(sb, sa, ss, db, da, ds, blockBytes, n);
+    /**
+     * {@code n3} planes of {@link #rows}, plane p at {@code p * s3} and {@code p * d3}. Exploits: the
+     * width and shape tests are made once per call, not once per plane; each plane then runs the
+     * width's row loop (for the Flash I/O type's 8 x 8 doubles, a loop the JIT unrolls completely).
+     */
+    @Override
+    void planes(
+            Object sb,
+            long sa,
+            long s3,
+            long s2,
+            long s1,
+            Object db,
+            long da,
+            long d3,
+            long d2,
+            long d1,
+            long blockBytes,
+            long n3,
+            int no,
+            int ni) {
+        sb = src(sb);
+        db = dst(db);
+        if (blockBytes == 8 && ni == 8) {
+            for (long i = 0; i < n3; i++) {
+                plane8x8(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no);
+            }
+        } else if (blockBytes == 8) {
+            for (long i = 0; i < n3; i++) {
+                plane8(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
+            }
+        } else if (blockBytes == 4) {
+            for (long i = 0; i < n3; i++) {
+                rows4(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
+            }
+        } else if (tile16(s2, s1, d2, d1, no, ni)) {
+            for (long i = 0; i < n3; i++) {
+                tiled16(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
+            }
+        } else {
+            for (long i = 0; i < n3; i++) {
+                rows16(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
+            }
+        }
     }
-  }
 
-  /**
-   * {@code no} rows of {@code ni} blocks of 4, 8 or 16 bytes, block (i, j) from {@code sa + i * so +
-   * j * si} to {@code da + i * dO + j * di}. The width is tested once per call.
-   */
-  @Override
-  void rows(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, long blockBytes, int no, int ni) {
-    sb = src(sb);
-    db = dst(db);
-    if (blockBytes == 16 && tile16(so, si, dO, di, no, ni)) {
-      tiled16(sb, sa, so, si, db, da, dO, di, no, ni);
-    } else if (blockBytes == 8) {
-      rows8(sb, sa, so, si, db, da, dO, di, no, ni);
-    } else if (blockBytes == 4) {
-      rows4(sb, sa, so, si, db, da, dO, di, no, ni);
-    } else {
-      rows16(sb, sa, so, si, db, da, dO, di, no, ni);
+    /**
+     * Whether rows {@code outer} apart, each a run of blocks {@code inner} apart, interleave so that
+     * four consecutive rows' block j fill one 64-byte line: a transpose (FFT columns, a column type
+     * resized to one element). {@link #tiled16} then moves that line whole instead of touching it
+     * once per row.
+     */
+    static boolean lineTiled(long outer, long inner, long blockBytes) {
+        return outer == blockBytes && Math.abs(inner) >= 4 * blockBytes;
     }
-  }
 
-  /**
-   * {@code n3} planes of {@link #rows}, plane p at {@code p * s3} and {@code p * d3}. Exploits: the
-   * width and shape tests are made once per call, not once per plane; each plane then runs the
-   * width's row loop (for the Flash I/O type's 8 x 8 doubles, a loop the JIT unrolls completely).
-   */
-  @Override
-  void planes(Object sb, long sa, long s3, long s2, long s1, Object db, long da, long d3, long d2, long d1, long blockBytes, long n3, int no,
-      int ni) {
-    sb = src(sb);
-    db = dst(db);
-    if (blockBytes == 8 && ni == 8) {
-      for (long i = 0; i < n3; i++) {
-        plane8x8(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no);
-      }
-    } else if (blockBytes == 8) {
-      for (long i = 0; i < n3; i++) {
-        plane8(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
-      }
-    } else if (blockBytes == 4) {
-      for (long i = 0; i < n3; i++) {
-        rows4(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
-      }
-    } else if (tile16(s2, s1, d2, d1, no, ni)) {
-      for (long i = 0; i < n3; i++) {
-        tiled16(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
-      }
-    } else {
-      for (long i = 0; i < n3; i++) {
-        rows16(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
-      }
+    /**
+     * Whether {@code no} rows of {@code ni} 16-byte blocks go through {@link #tiled16}: when the
+     * destination is the transposed side (an unpack of FFT columns), whose lines then never overlap
+     * (|inner| >= 64), so the changed order of the moves cannot change the result. Not for a pack
+     * reading the transposed side, whose tiled form was unsteady from one JVM to the next where the row
+     * order is not.
+     */
+    static boolean tile16(long so, long si, long dO, long di, int no, int ni) {
+        return no >= 4 && lineTiled(dO, di, 16);
     }
-  }
 
-  /**
-   * Whether rows {@code outer} apart, each a run of blocks {@code inner} apart, interleave so that
-   * four consecutive rows' block j fill one 64-byte line: a transpose (FFT columns, a column type
-   * resized to one element). {@link #tiled16} then moves that line whole instead of touching it
-   * once per row.
-   */
-  static boolean lineTiled(long outer, long inner, long blockBytes) {
-    return outer == blockBytes && Math.abs(inner) >= 4 * blockBytes;
-  }
-
-  /**
-   * Whether {@code no} rows of {@code ni} 16-byte blocks go through {@link #tiled16}: when the
-   * destination is the transposed side (an unpack of FFT columns), whose lines then never overlap
-   * (|inner| >= 64), so the changed order of the moves cannot change the result. Not for a pack
-   * reading the transposed side, whose tiled form was unsteady from one JVM to the next where the row
-   * order is not.
-   */
-  static boolean tile16(long so, long si, long dO, long di, int no, int ni) {
-    return no >= 4 && lineTiled(dO, di, 16);
-  }
-
-  /**
-   * Rows of 16-byte blocks, four rows at a time: for each j, blocks (i..i+3, j). Exploits: on the
-   * transposed side those four blocks are one 64-byte line, written (or read) whole once instead of
-   * a quarter at a time in four passes over the rows; with rows 32 KiB apart (a 2048-column complex
-   * slab) every pass would otherwise miss, because all of a column's lines fall in the same cache
-   * sets. The other side reads (or writes) four sequential streams. Leftover rows (fewer than four)
-   * go through {@link #rows16}.
-   */
-  void tiled16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
-    sb = src(sb);
-    db = dst(db);
-    int i = 0;
-    for (; i + 4 <= no; i += 4) {
-      long s = sa + i * so;
-      long d = da + i * dO;
-      for (int j = 0; j < ni; j++) {
-        long sj = s + j * si;
-        long dj = d + j * di;
-        long a0 = MemoryAccess.U.getLong(sb, sj);
-        long a1 = MemoryAccess.U.getLong(sb, sj + 8);
-        long b0 = MemoryAccess.U.getLong(sb, sj + so);
-        long b1 = MemoryAccess.U.getLong(sb, sj + so + 8);
-        long c0 = MemoryAccess.U.getLong(sb, sj + 2 * so);
-        long c1 = MemoryAccess.U.getLong(sb, sj + 2 * so + 8);
-        long e0 = MemoryAccess.U.getLong(sb, sj + 3 * so);
-        long e1 = MemoryAccess.U.getLong(sb, sj + 3 * so + 8);
-        MemoryAccess.U.putLong(db, dj, a0);
-        MemoryAccess.U.putLong(db, dj + 8, a1);
-        MemoryAccess.U.putLong(db, dj + dO, b0);
-        MemoryAccess.U.putLong(db, dj + dO + 8, b1);
-        MemoryAccess.U.putLong(db, dj + 2 * dO, c0);
-        MemoryAccess.U.putLong(db, dj + 2 * dO + 8, c1);
-        MemoryAccess.U.putLong(db, dj + 3 * dO, e0);
-        MemoryAccess.U.putLong(db, dj + 3 * dO + 8, e1);
-      }
+    /**
+     * Rows of 16-byte blocks, four rows at a time: for each j, blocks (i..i+3, j). Exploits: on the
+     * transposed side those four blocks are one 64-byte line, written (or read) whole once instead of
+     * a quarter at a time in four passes over the rows; with rows 32 KiB apart (a 2048-column complex
+     * slab) every pass would otherwise miss, because all of a column's lines fall in the same cache
+     * sets. The other side reads (or writes) four sequential streams. Leftover rows (fewer than four)
+     * go through {@link #rows16}.
+     */
+    void tiled16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
+        sb = src(sb);
+        db = dst(db);
+        int i = 0;
+        for (; i + 4 <= no; i += 4) {
+            long s = sa + i * so;
+            long d = da + i * dO;
+            for (int j = 0; j < ni; j++) {
+                long sj = s + j * si;
+                long dj = d + j * di;
+                long a0 = MemoryAccess.U.getLong(sb, sj);
+                long a1 = MemoryAccess.U.getLong(sb, sj + 8);
+                long b0 = MemoryAccess.U.getLong(sb, sj + so);
+                long b1 = MemoryAccess.U.getLong(sb, sj + so + 8);
+                long c0 = MemoryAccess.U.getLong(sb, sj + 2 * so);
+                long c1 = MemoryAccess.U.getLong(sb, sj + 2 * so + 8);
+                long e0 = MemoryAccess.U.getLong(sb, sj + 3 * so);
+                long e1 = MemoryAccess.U.getLong(sb, sj + 3 * so + 8);
+                MemoryAccess.U.putLong(db, dj, a0);
+                MemoryAccess.U.putLong(db, dj + 8, a1);
+                MemoryAccess.U.putLong(db, dj + dO, b0);
+                MemoryAccess.U.putLong(db, dj + dO + 8, b1);
+                MemoryAccess.U.putLong(db, dj + 2 * dO, c0);
+                MemoryAccess.U.putLong(db, dj + 2 * dO + 8, c1);
+                MemoryAccess.U.putLong(db, dj + 3 * dO, e0);
+                MemoryAccess.U.putLong(db, dj + 3 * dO + 8, e1);
+            }
+        }
+        if (i < no) {
+            rows16(sb, sa + i * so, so, si, db, da + i * dO, dO, di, no - i, ni);
+        }
     }
-    if (i < no) {
-      rows16(sb, sa + i * so, so, si, db, da + i * dO, dO, di, no - i, ni);
-    }
-  }
 
-  /**
-   * Rows of 8-byte blocks for {@link #planes}: a plain load/store per block, as the hand-written loop
-   * nest does. Where every load misses (Flash I/O: 8 blocks per row at 192-byte spacing), {@link
-   * #rows8}'s eight-loads-then-eight-stores body only adds register pressure.
-   */
-  void plane8(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
-    sb = src(sb);
-    db = dst(db);
-    for (int i = 0; i < no; i++) {
-      long s = sa + i * so;
-      long d = da + i * dO;
-      for (int j = 0; j < ni; j++) {
-        MemoryAccess.U.putLong(db, d + j * di, MemoryAccess.U.getLong(sb, s + j * si));
-      }
+    /**
+     * Rows of 8-byte blocks for {@link #planes}: a plain load/store per block, as the hand-written loop
+     * nest does. Where every load misses (Flash I/O: 8 blocks per row at 192-byte spacing), {@link
+     * #rows8}'s eight-loads-then-eight-stores body only adds register pressure.
+     */
+    void plane8(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
+        sb = src(sb);
+        db = dst(db);
+        for (int i = 0; i < no; i++) {
+            long s = sa + i * so;
+            long d = da + i * dO;
+            for (int j = 0; j < ni; j++) {
+                MemoryAccess.U.putLong(db, d + j * di, MemoryAccess.U.getLong(sb, s + j * si));
+            }
+        }
     }
-  }
 
-  /**
-   * {@link #plane8} for rows of exactly 8 blocks (the 8 cells of an AMR block row, Flash I/O): the
-   * constant trip count lets C2 unroll the row completely, as it does for the hand-written loop, so
-   * no loop control or pre/post loop is left per row of 8.
-   */
-  void plane8x8(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no) {
-    sb = src(sb);
-    db = dst(db);
-    for (int i = 0; i < no; i++) {
-      long s = sa + i * so;
-      long d = da + i * dO;
-      for (int j = 0; j < 8; j++) {
-        MemoryAccess.U.putLong(db, d + j * di, MemoryAccess.U.getLong(sb, s + j * si));
-      }
+    /**
+     * {@link #plane8} for rows of exactly 8 blocks (the 8 cells of an AMR block row, Flash I/O): the
+     * constant trip count lets C2 unroll the row completely, as it does for the hand-written loop, so
+     * no loop control or pre/post loop is left per row of 8.
+     */
+    void plane8x8(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no) {
+        sb = src(sb);
+        db = dst(db);
+        for (int i = 0; i < no; i++) {
+            long s = sa + i * so;
+            long d = da + i * dO;
+            for (int j = 0; j < 8; j++) {
+                MemoryAccess.U.putLong(db, d + j * di, MemoryAccess.U.getLong(sb, s + j * si));
+            }
+        }
     }
-  }
 
-  // One small method per width, so each nested loop pair is compiled on its own: short rows (8
-  // cells of an AMR block) then run as well as a hand-written loop nest; the 8-wide body issues
-  // eight independent loads before the stores, as an unrolled hand loop does.
+    // One small method per width, so each nested loop pair is compiled on its own: short rows (8
+    // cells of an AMR block) then run as well as a hand-written loop nest; the 8-wide body issues
+    // eight independent loads before the stores, as an unrolled hand loop does.
 
-  void rows8(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
-    sb = src(sb);
-    db = dst(db);
-    for (int i = 0; i < no; i++) {
-      long s = sa + i * so;
-      long d = da + i * dO;
-      int j = 0;
-      for (; j + 8 <= ni; j += 8) {
-        long s0 = s + j * si;
-        long d0 = d + j * di;
-        long v0 = MemoryAccess.U.getLong(sb, s0);
-        long v1 = MemoryAccess.U.getLong(sb, s0 + si);
-        long v2 = MemoryAccess.U.getLong(sb, s0 + 2 * si);
-        long v3 = MemoryAccess.U.getLong(sb, s0 + 3 * si);
-        long v4 = MemoryAccess.U.getLong(sb, s0 + 4 * si);
-        long v5 = MemoryAccess.U.getLong(sb, s0 + 5 * si);
-        long v6 = MemoryAccess.U.getLong(sb, s0 + 6 * si);
-        long v7 = MemoryAccess.U.getLong(sb, s0 + 7 * si);
-        MemoryAccess.U.putLong(db, d0, v0);
-        MemoryAccess.U.putLong(db, d0 + di, v1);
-        MemoryAccess.U.putLong(db, d0 + 2 * di, v2);
-        MemoryAccess.U.putLong(db, d0 + 3 * di, v3);
-        MemoryAccess.U.putLong(db, d0 + 4 * di, v4);
-        MemoryAccess.U.putLong(db, d0 + 5 * di, v5);
-        MemoryAccess.U.putLong(db, d0 + 6 * di, v6);
-        MemoryAccess.U.putLong(db, d0 + 7 * di, v7);
-      }
-      for (; j < ni; j++) {
-        MemoryAccess.U.putLong(db, d + j * di, MemoryAccess.U.getLong(sb, s + j * si));
-      }
+    void rows8(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
+        sb = src(sb);
+        db = dst(db);
+        for (int i = 0; i < no; i++) {
+            long s = sa + i * so;
+            long d = da + i * dO;
+            int j = 0;
+            for (; j + 8 <= ni; j += 8) {
+                long s0 = s + j * si;
+                long d0 = d + j * di;
+                long v0 = MemoryAccess.U.getLong(sb, s0);
+                long v1 = MemoryAccess.U.getLong(sb, s0 + si);
+                long v2 = MemoryAccess.U.getLong(sb, s0 + 2 * si);
+                long v3 = MemoryAccess.U.getLong(sb, s0 + 3 * si);
+                long v4 = MemoryAccess.U.getLong(sb, s0 + 4 * si);
+                long v5 = MemoryAccess.U.getLong(sb, s0 + 5 * si);
+                long v6 = MemoryAccess.U.getLong(sb, s0 + 6 * si);
+                long v7 = MemoryAccess.U.getLong(sb, s0 + 7 * si);
+                MemoryAccess.U.putLong(db, d0, v0);
+                MemoryAccess.U.putLong(db, d0 + di, v1);
+                MemoryAccess.U.putLong(db, d0 + 2 * di, v2);
+                MemoryAccess.U.putLong(db, d0 + 3 * di, v3);
+                MemoryAccess.U.putLong(db, d0 + 4 * di, v4);
+                MemoryAccess.U.putLong(db, d0 + 5 * di, v5);
+                MemoryAccess.U.putLong(db, d0 + 6 * di, v6);
+                MemoryAccess.U.putLong(db, d0 + 7 * di, v7);
+            }
+            for (; j < ni; j++) {
+                MemoryAccess.U.putLong(db, d + j * di, MemoryAccess.U.getLong(sb, s + j * si));
+            }
+        }
     }
-  }
 
-  void rows4(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
-    sb = src(sb);
-    db = dst(db);
-    for (int i = 0; i < no; i++) {
-      long s = sa + i * so;
-      long d = da + i * dO;
-      for (int j = 0; j < ni; j++) {
-        MemoryAccess.U.putInt(db, d + j * di, MemoryAccess.U.getInt(sb, s + j * si));
-      }
+    void rows4(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
+        sb = src(sb);
+        db = dst(db);
+        for (int i = 0; i < no; i++) {
+            long s = sa + i * so;
+            long d = da + i * dO;
+            for (int j = 0; j < ni; j++) {
+                MemoryAccess.U.putInt(db, d + j * di, MemoryAccess.U.getInt(sb, s + j * si));
+            }
+        }
     }
-  }
 
-  @Override
-  void columnTiles16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
-    sb = src(sb);
-    db = dst(db);
-    for (int i = 0; i < no; i++) {
-      long s = sa + i * so;
-      long d = da + i * dO;
-      for (int j = 0; j < ni; j++) {
-        MemoryAccess.U.putLong(db, d, MemoryAccess.U.getLong(sb, s));
-        MemoryAccess.U.putLong(db, d + 8, MemoryAccess.U.getLong(sb, s + 8));
-        s += si;
-        d += di;
-      }
+    @Override
+    void columnTiles16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
+        sb = src(sb);
+        db = dst(db);
+        for (int i = 0; i < no; i++) {
+            long s = sa + i * so;
+            long d = da + i * dO;
+            for (int j = 0; j < ni; j++) {
+                MemoryAccess.U.putLong(db, d, MemoryAccess.U.getLong(sb, s));
+                MemoryAccess.U.putLong(db, d + 8, MemoryAccess.U.getLong(sb, s + 8));
+                s += si;
+                d += di;
+            }
+        }
     }
-  }
 
-  void rows16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
-    sb = src(sb);
-    db = dst(db);
-    for (int i = 0; i < no; i++) {
-      long s = sa + i * so;
-      long d = da + i * dO;
-      for (int j = 0; j < ni; j++) {
-        long sj = s + j * si;
-        long dj = d + j * di;
-        MemoryAccess.U.putLong(db, dj, MemoryAccess.U.getLong(sb, sj));
-        MemoryAccess.U.putLong(db, dj + 8, MemoryAccess.U.getLong(sb, sj + 8));
-      }
+    void rows16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
+        sb = src(sb);
+        db = dst(db);
+        for (int i = 0; i < no; i++) {
+            long s = sa + i * so;
+            long d = da + i * dO;
+            for (int j = 0; j < ni; j++) {
+                long sj = s + j * si;
+                long dj = d + j * di;
+                MemoryAccess.U.putLong(db, dj, MemoryAccess.U.getLong(sb, sj));
+                MemoryAccess.U.putLong(db, dj + 8, MemoryAccess.U.getLong(sb, sj + 8));
+            }
+        }
     }
-  }
 }

@@ -15,56 +15,83 @@ import java.io.InputStream;
  * source and destination; each copy is profiled and compiled on its own.
  */
 abstract class StridedLoops {
-  StridedLoops() {}
+    StridedLoops() {}
 
-  /** The copy for these bases. */
-  static StridedLoops forKinds(Object srcBase, Object dstBase) {
-    return Copies.COPIES[(srcBase == null ? 1 : 0) | (dstBase == null ? 2 : 0)];
-  }
-
-  /** {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}. */
-  abstract void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n);
-
-  /**
-   * {@code no} rows of {@code ni} blocks of 4, 8 or 16 bytes, block (i, j) from {@code sa + i * so +
-   * j * si} to {@code da + i * dO + j * di}.
-   */
-  abstract void rows(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, long blockBytes, int no, int ni);
-
-  /**
-   * Like {@link #rows} for 16-byte blocks gathered from short columns of a transposed side ({@code
-   * ni} small, {@code si} large), in a method of its own so that its compiled loop is not shared
-   * with the long rows of the same width.
-   */
-  abstract void columnTiles16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni);
-
-  /** {@code n3} planes of {@link #rows}, plane p at {@code p * s3} and {@code p * d3}. */
-  abstract void planes(Object sb, long sa, long s3, long s2, long s1, Object db, long da, long d3, long d2, long d1, long blockBytes, long n3,
-      int no, int ni);
-
-  /** The four copies of {@link StridedLoopCode}, defined on first use (a holder, so that merely loading this class defines nothing). */
-  private static final class Copies {
-    /** Indexed by {@code (src off-heap ? 1 : 0) | (dst off-heap ? 2 : 0)}. */
-    static final StridedLoops[] COPIES = copies();
-
-    private Copies() {}
-
-    private static StridedLoops[] copies() {
-      StridedLoops[] c = new StridedLoops[4];
-      byte[] bytes = null;
-      if (GeneratedKernels.ENABLED) {
-        try (InputStream in = StridedLoops.class.getResourceAsStream("StridedLoopCode.class")) {
-          bytes = in == null ? null : in.readAllBytes();
-        } catch (IOException e) {
-          bytes = null;
-        }
-      }
-      StridedLoops shared = new StridedLoopCode();
-      for (int k = 0; k < 4; k++) {
-        // Without the class file (an unusual class loader) or with generation off: one shared copy.
-        c[k] = bytes == null ? shared : (StridedLoops) GeneratedKernels.instantiate(bytes, k, "strided loops (kinds " + k + ")");
-      }
-      return c;
+    /** The copy for these bases. */
+    static StridedLoops forKinds(Object srcBase, Object dstBase) {
+        return Copies.COPIES[(srcBase == null ? 1 : 0) | (dstBase == null ? 2 : 0)];
     }
-  }
+
+    /** {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}. */
+    abstract void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n);
+
+    /**
+     * {@code no} rows of {@code ni} blocks of 4, 8 or 16 bytes, block (i, j) from {@code sa + i * so +
+     * j * si} to {@code da + i * dO + j * di}.
+     */
+    abstract void rows(
+            Object sb,
+            long sa,
+            long so,
+            long si,
+            Object db,
+            long da,
+            long dO,
+            long di,
+            long blockBytes,
+            int no,
+            int ni);
+
+    /**
+     * Like {@link #rows} for 16-byte blocks gathered from short columns of a transposed side ({@code
+     * ni} small, {@code si} large), in a method of its own so that its compiled loop is not shared
+     * with the long rows of the same width.
+     */
+    abstract void columnTiles16(
+            Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni);
+
+    /** {@code n3} planes of {@link #rows}, plane p at {@code p * s3} and {@code p * d3}. */
+    abstract void planes(
+            Object sb,
+            long sa,
+            long s3,
+            long s2,
+            long s1,
+            Object db,
+            long da,
+            long d3,
+            long d2,
+            long d1,
+            long blockBytes,
+            long n3,
+            int no,
+            int ni);
+
+    /** The four copies of {@link StridedLoopCode}, defined on first use (a holder, so that merely loading this class defines nothing). */
+    private static final class Copies {
+        /** Indexed by {@code (src off-heap ? 1 : 0) | (dst off-heap ? 2 : 0)}. */
+        static final StridedLoops[] COPIES = copies();
+
+        private Copies() {}
+
+        private static StridedLoops[] copies() {
+            StridedLoops[] c = new StridedLoops[4];
+            byte[] bytes = null;
+            if (GeneratedKernels.ENABLED) {
+                try (InputStream in = StridedLoops.class.getResourceAsStream("StridedLoopCode.class")) {
+                    bytes = in == null ? null : in.readAllBytes();
+                } catch (IOException e) {
+                    bytes = null;
+                }
+            }
+            StridedLoops shared = new StridedLoopCode();
+            for (int k = 0; k < 4; k++) {
+                // Without the class file (an unusual class loader) or with generation off: one shared copy.
+                c[k] = bytes == null
+                        ? shared
+                        : (StridedLoops) GeneratedKernels.instantiate(bytes, k, "strided loops (kinds " + k + ")");
+            }
+            return c;
+        }
+    }
 }

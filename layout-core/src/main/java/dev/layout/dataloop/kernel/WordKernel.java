@@ -16,94 +16,100 @@ import java.util.concurrent.ConcurrentHashMap;
  * -Dlayout.kernels.generate=false}, {@link #of} returns null and the engine runs its generic record loops).
  */
 public abstract class WordKernel {
-  private static final ConcurrentHashMap<Key, WordKernel> CACHE = new ConcurrentHashMap<>();
-  private static final String SELF = "dev/layout/dataloop/kernel/WordKernel";
-  private static final String STRIDED = "(Ljava/lang/Object;JJILjava/lang/Object;J)V";
-  private static final String LISTED = "(Ljava/lang/Object;J[JIILjava/lang/Object;J)V";
+    private static final ConcurrentHashMap<Key, WordKernel> CACHE = new ConcurrentHashMap<>();
+    private static final String SELF = "dev/layout/dataloop/kernel/WordKernel";
+    private static final String STRIDED = "(Ljava/lang/Object;JJILjava/lang/Object;J)V";
+    private static final String LISTED = "(Ljava/lang/Object;J[JIILjava/lang/Object;J)V";
 
-  protected WordKernel() {}
+    protected WordKernel() {}
 
-  /** Packs instance i from {@code ub + ua + i * stride} to {@code pb + pa + i * size}, i < n. */
-  abstract void gather(Object ub, long ua, long stride, int n, Object pb, long pa);
+    /** Packs instance i from {@code ub + ua + i * stride} to {@code pb + pa + i * size}, i < n. */
+    abstract void gather(Object ub, long ua, long stride, int n, Object pb, long pa);
 
-  /** Packs instance i from {@code ub + ua + outer[from + i]}. */
-  abstract void gatherList(Object ub, long ua, long[] outer, int from, int n, Object pb, long pa);
+    /** Packs instance i from {@code ub + ua + outer[from + i]}. */
+    abstract void gatherList(Object ub, long ua, long[] outer, int from, int n, Object pb, long pa);
 
-  /** Unpacks: the mirror of {@link #gather}. */
-  abstract void scatter(Object ub, long ua, long stride, int n, Object pb, long pa);
+    /** Unpacks: the mirror of {@link #gather}. */
+    abstract void scatter(Object ub, long ua, long stride, int n, Object pb, long pa);
 
-  /** Unpacks: the mirror of {@link #gatherList}. */
-  abstract void scatterList(Object ub, long ua, long[] outer, int from, int n, Object pb, long pa);
+    /** Unpacks: the mirror of {@link #gatherList}. */
+    abstract void scatterList(Object ub, long ua, long[] outer, int from, int n, Object pb, long pa);
 
-  /**
-   * The generated kernel for {@code nl} 8-byte then {@code ni} 4-byte moves given as (user offset,
-   * packed offset) pairs in {@code words}, instances {@code size} packed bytes apart, for one
-   * combination of memory kinds ({@link MemoryAccess#baseKinds}): the same code in a class of its own
-   * per kinds, so the JIT profiles and compiles heap and off-heap uses separately instead of one loop
-   * seeing both; null if generation is off or the class bound is reached.
-   */
-  public static WordKernel of(long[] words, int nl, int ni, long size, int kinds) {
-    GeneratedKernels.checkKinds("WordKernel", kinds);
-    if (nl < 0 || ni < 0 || nl + ni == 0 || words.length < 2 * (nl + ni) || size <= 0) {
-      throw new IllegalArgumentException("WordKernel: " + nl + " long and " + ni + " int moves of a " + size + "-byte instance in "
-          + words.length + " words (expected: at least one move, 2 words per move, size > 0)");
-    }
-    return GeneratedKernels.cached(CACHE, new Key(Arrays.copyOf(words, 2 * (nl + ni)), nl, size, kinds), WordKernel::generate);
-  }
-
-  private record Key(long[] moves, int nl, long size, int kinds) {
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Key k && nl == k.nl && size == k.size && kinds == k.kinds && Arrays.equals(moves, k.moves);
+    /**
+     * The generated kernel for {@code nl} 8-byte then {@code ni} 4-byte moves given as (user offset,
+     * packed offset) pairs in {@code words}, instances {@code size} packed bytes apart, for one
+     * combination of memory kinds ({@link MemoryAccess#baseKinds}): the same code in a class of its own
+     * per kinds, so the JIT profiles and compiles heap and off-heap uses separately instead of one loop
+     * seeing both; null if generation is off or the class bound is reached.
+     */
+    public static WordKernel of(long[] words, int nl, int ni, long size, int kinds) {
+        GeneratedKernels.checkKinds("WordKernel", kinds);
+        if (nl < 0 || ni < 0 || nl + ni == 0 || words.length < 2 * (nl + ni) || size <= 0) {
+            throw new IllegalArgumentException(
+                    "WordKernel: " + nl + " long and " + ni + " int moves of a " + size + "-byte instance in "
+                            + words.length + " words (expected: at least one move, 2 words per move, size > 0)");
+        }
+        return GeneratedKernels.cached(
+                CACHE, new Key(Arrays.copyOf(words, 2 * (nl + ni)), nl, size, kinds), WordKernel::generate);
     }
 
-    @Override
-    public int hashCode() {
-      return Arrays.hashCode(moves) * 31 + nl * 17 + Long.hashCode(size) * 7 + kinds;
-    }
-  }
+    private record Key(long[] moves, int nl, long size, int kinds) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k
+                    && nl == k.nl
+                    && size == k.size
+                    && kinds == k.kinds
+                    && Arrays.equals(moves, k.moves);
+        }
 
-  private static WordKernel generate(Key key) {
-    ClassBytes cb = new ClassBytes(SELF + "$$Words", SELF, 49);
-    GeneratedKernels.constructor(cb, SELF);
-    loop(cb, key, "gather", false, true);
-    loop(cb, key, "gatherList", true, true);
-    loop(cb, key, "scatter", false, false);
-    loop(cb, key, "scatterList", true, false);
-    return (WordKernel) GeneratedKernels.instantiate(cb, "word moves " + Arrays.toString(key.moves));
-  }
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(moves) * 31 + nl * 17 + Long.hashCode(size) * 7 + kinds;
+        }
+    }
 
-  // Locals of every generated method: 0 this, 1 ub, 2-3 ua, 4-5 stride (4 outer, 5 from), 6 n, 7 pb,
-  // 8-9 pa, 10 i, 11-12 u (this instance's user address), 13-14 p (its packed address).
-  private static void loop(ClassBytes cb, Key key, String name, boolean listed, boolean gather) {
-    ClassBytes.Code c = cb.code();
-    int head = c.label();
-    int end = c.label();
-    GeneratedKernels.fixBases(c, key.kinds, 1, 7);
-    c.op(ICONST_0).istore(10);
-    c.bind(head).iload(10).iload(6).branch(IF_ICMPGE, end);
-    c.lload(2);
-    if (listed) {
-      c.aload(4).iload(5).iload(10).op(IADD).op(LALOAD);
-    } else {
-      c.iload(10).op(I2L).lload(4).op(LMUL);
+    private static WordKernel generate(Key key) {
+        ClassBytes cb = new ClassBytes(SELF + "$$Words", SELF, 49);
+        GeneratedKernels.constructor(cb, SELF);
+        loop(cb, key, "gather", false, true);
+        loop(cb, key, "gatherList", true, true);
+        loop(cb, key, "scatter", false, false);
+        loop(cb, key, "scatterList", true, false);
+        return (WordKernel) GeneratedKernels.instantiate(cb, "word moves " + Arrays.toString(key.moves));
     }
-    c.op(LADD).lstore(11);
-    c.lload(8).iload(10).op(I2L).ldcLong(key.size).op(LMUL).op(LADD).lstore(13);
-    long[] m = key.moves;
-    for (int k = 0; k < m.length / 2; k++) {
-      boolean wide = k < key.nl;
-      // gather: U.putX(pb, p + P, U.getX(ub, u + UO)); scatter: U.putX(ub, u + UO, U.getX(pb, p + P))
-      int toObj = gather ? 7 : 1;
-      int toAddr = gather ? 13 : 11;
-      long toOff = gather ? m[2 * k + 1] : m[2 * k];
-      int fromObj = gather ? 1 : 7;
-      int fromAddr = gather ? 11 : 13;
-      long fromOff = gather ? m[2 * k] : m[2 * k + 1];
-      GeneratedKernels.move(c, wide ? 8 : 4, toObj, toAddr, toOff, fromObj, fromAddr, fromOff);
+
+    // Locals of every generated method: 0 this, 1 ub, 2-3 ua, 4-5 stride (4 outer, 5 from), 6 n, 7 pb,
+    // 8-9 pa, 10 i, 11-12 u (this instance's user address), 13-14 p (its packed address).
+    private static void loop(ClassBytes cb, Key key, String name, boolean listed, boolean gather) {
+        ClassBytes.Code c = cb.code();
+        int head = c.label();
+        int end = c.label();
+        GeneratedKernels.fixBases(c, key.kinds, 1, 7);
+        c.op(ICONST_0).istore(10);
+        c.bind(head).iload(10).iload(6).branch(IF_ICMPGE, end);
+        c.lload(2);
+        if (listed) {
+            c.aload(4).iload(5).iload(10).op(IADD).op(LALOAD);
+        } else {
+            c.iload(10).op(I2L).lload(4).op(LMUL);
+        }
+        c.op(LADD).lstore(11);
+        c.lload(8).iload(10).op(I2L).ldcLong(key.size).op(LMUL).op(LADD).lstore(13);
+        long[] m = key.moves;
+        for (int k = 0; k < m.length / 2; k++) {
+            boolean wide = k < key.nl;
+            // gather: U.putX(pb, p + P, U.getX(ub, u + UO)); scatter: U.putX(ub, u + UO, U.getX(pb, p + P))
+            int toObj = gather ? 7 : 1;
+            int toAddr = gather ? 13 : 11;
+            long toOff = gather ? m[2 * k + 1] : m[2 * k];
+            int fromObj = gather ? 1 : 7;
+            int fromAddr = gather ? 11 : 13;
+            long fromOff = gather ? m[2 * k] : m[2 * k + 1];
+            GeneratedKernels.move(c, wide ? 8 : 4, toObj, toAddr, toOff, fromObj, fromAddr, fromOff);
+        }
+        c.iinc(10, 1).branch(GOTO, head);
+        c.bind(end).op(RETURN);
+        c.end(0, name, listed ? LISTED : STRIDED, 12, 15);
     }
-    c.iinc(10, 1).branch(GOTO, head);
-    c.bind(end).op(RETURN);
-    c.end(0, name, listed ? LISTED : STRIDED, 12, 15);
-  }
 }

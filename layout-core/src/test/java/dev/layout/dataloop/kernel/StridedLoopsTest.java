@@ -1,9 +1,8 @@
 package dev.layout.dataloop.kernel;
 
-import dev.layout.memory.Memory;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.layout.memory.Memory;
 import java.nio.ByteBuffer;
 import java.util.HashSet;
 import java.util.Random;
@@ -20,149 +19,165 @@ import org.junit.jupiter.params.provider.ValueSource;
  * combination of heap and off-heap source and destination.
  */
 class StridedLoopsTest {
-  private static Memory memory(boolean offHeap, int n) {
-    return offHeap ? Memory.ofBuffer(ByteBuffer.allocateDirect(n)).slice(0, n) : Memory.ofArray(new byte[n]);
-  }
-
-  private static Memory filled(boolean offHeap, int n, int seed) {
-    Memory m = memory(offHeap, n);
-    for (int b = 0; b < n; b++) {
-      m.putByte(b, (byte) (b * 31 + seed));
+    private static Memory memory(boolean offHeap, int n) {
+        return offHeap ? Memory.ofBuffer(ByteBuffer.allocateDirect(n)).slice(0, n) : Memory.ofArray(new byte[n]);
     }
-    return m;
-  }
 
-  private static byte[] bytes(Memory m) {
-    return m.toArray(0, (int) m.byteSize());
-  }
-
-  /** Block (p, i, j) from {@code so + p*s3 + i*s2 + j*s1} to {@code do + p*d3 + i*d2 + j*d1}, byte by byte, in order. */
-  private static void reference(Memory src, long so, long s3, long s2, long s1, Memory dst, long dO, long d3, long d2, long d1, int width, int n3,
-      int n2, int n1) {
-    for (int p = 0; p < n3; p++) {
-      for (int i = 0; i < n2; i++) {
-        for (int j = 0; j < n1; j++) {
-          for (int b = 0; b < width; b++) {
-            dst.putByte(dO + p * d3 + i * d2 + j * d1 + b, src.getByte(so + p * s3 + i * s2 + j * s1 + b));
-          }
+    private static Memory filled(boolean offHeap, int n, int seed) {
+        Memory m = memory(offHeap, n);
+        for (int b = 0; b < n; b++) {
+            m.putByte(b, (byte) (b * 31 + seed));
         }
-      }
+        return m;
     }
-  }
 
-  /** Smallest and largest offset (exclusive) of n blocks of width at stride s from 0. */
-  private static long lo(long s, int n) {
-    return Math.min(0, s * (n - 1));
-  }
-
-  private static long hi(long s, int n, long width) {
-    return Math.max(0, s * (n - 1)) + width;
-  }
-
-  @ParameterizedTest(name = "kinds {0}")
-  @ValueSource(ints = {0, 1, 2, 3})
-  void randomShapesMoveWhatAByteLoopMoves(int kinds) {
-    boolean srcOff = (kinds & 1) != 0;
-    boolean dstOff = (kinds & 2) != 0;
-    Random r = new Random(31 + kinds);
-    int tiled = 0;
-    for (int trial = 0; trial < 300; trial++) {
-      int width = new int[] {1, 4, 8, 12, 16, 16, 24, 64}[r.nextInt(8)];
-      int n1 = 1 + r.nextInt(9);
-      int n2 = 1 + r.nextInt(11);
-      int n3 = 1 + r.nextInt(3);
-      long[] src = strides(r, width, n1, n2, trial % 3 == 0);
-      long[] dst = strides(r, width, n1, n2, trial % 3 == 1);
-      // Overlapping destinations now and then: the strided loops must keep the original order there.
-      if (r.nextInt(8) == 0) {
-        dst[1] = width * (long) r.nextInt(2);
-      }
-      long s3 = span(src, width, n1, n2) + 8L * r.nextInt(3);
-      long d3 = span(dst, width, n1, n2) + 8L * r.nextInt(3);
-      long so = -Math.min(0, lo(src[0], n2) + lo(src[1], n1)) + 3;
-      long dO = -Math.min(0, lo(dst[0], n2) + lo(dst[1], n1)) + 5;
-      int srcBytes = (int) (so + s3 * n3 + 8);
-      int dstBytes = (int) (dO + d3 * n3 + 8);
-      if (width == 16 && n2 >= 4 && StridedLoopCode.tile16(src[0], src[1], dst[0], dst[1], n2, n1)) {
-        tiled++;
-      }
-      Memory s = filled(srcOff, srcBytes, 7);
-      Memory expected = filled(dstOff, dstBytes, 1);
-      Memory got = filled(dstOff, dstBytes, 1);
-      reference(s, so, s3, src[0], src[1], expected, dO, d3, dst[0], dst[1], width, n3, n2, n1);
-      MemoryAccess.strided3(s, so, s3, src[0], src[1], got, dO, d3, dst[0], dst[1], width, n3, n2, n1);
-      assertThat(bytes(got)).as("strided3 trial %d width %d %s -> %s", trial, width, java.util.Arrays.toString(src), java.util.Arrays.toString(dst))
-          .isEqualTo(bytes(expected));
-
-      Memory got2 = filled(dstOff, dstBytes, 1);
-      Memory expected2 = filled(dstOff, dstBytes, 1);
-      reference(s, so, 0, src[0], src[1], expected2, dO, 0, dst[0], dst[1], width, 1, n2, n1);
-      MemoryAccess.strided2(s, so, src[0], src[1], got2, dO, dst[0], dst[1], width, n2, n1);
-      assertThat(bytes(got2)).as("strided2 trial %d", trial).isEqualTo(bytes(expected2));
-
-      Memory got1 = filled(dstOff, dstBytes, 1);
-      Memory expected1 = filled(dstOff, dstBytes, 1);
-      reference(s, so, 0, 0, src[1], expected1, dO, 0, 0, dst[1], width, 1, 1, n1);
-      MemoryAccess.strided(s, so, src[1], got1, dO, dst[1], width, n1);
-      assertThat(bytes(got1)).as("strided trial %d", trial).isEqualTo(bytes(expected1));
+    private static byte[] bytes(Memory m) {
+        return m.toArray(0, (int) m.byteSize());
     }
-    assertThat(tiled).as("trials that took the tiled 16-byte path").isGreaterThan(8);
-  }
 
-  /**
-   * {outer, inner} strides: a packed side (rows back to back), a transposed side (outer = width,
-   * inner a multiple of it, so 16-byte blocks tile) or a random strided side; signs random.
-   */
-  private static long[] strides(Random r, int width, int n1, int n2, boolean packed) {
-    if (packed) {
-      return new long[] {(long) width * n1, width};
-    }
-    if (r.nextBoolean()) {
-      long inner = (long) width * (n2 + r.nextInt(3)) * (r.nextInt(4) == 0 ? -1 : 1);
-      return new long[] {width, inner};
-    }
-    long inner = (width + 4L * r.nextInt(3)) * (r.nextInt(4) == 0 ? -1 : 1);
-    long outer = (Math.abs(inner) * n1 + 8L * r.nextInt(3)) * (r.nextInt(4) == 0 ? -1 : 1);
-    return new long[] {outer, inner};
-  }
-
-  private static long span(long[] s, int width, int n1, int n2) {
-    return (hi(s[0], n2, 0) - lo(s[0], n2)) + (hi(s[1], n1, width) - lo(s[1], n1)) + width;
-  }
-
-  @Test
-  void aTransposeWithLeftoverRowsRoundTrips() {
-    // FFT columns: 7 rows (one tile of 4 and 3 leftover rows) of 33 complex doubles at a 7-element row.
-    int rows = 7;
-    int cols = 33;
-    long row = 16L * rows;
-    Memory user = filled(true, (int) (row * cols), 3);
-    Memory packed = memory(false, rows * cols * 16);
-    MemoryAccess.strided2(user, 0, 16, row, packed, 0, 16L * cols, 16, 16, rows, cols);
-    for (int i = 0; i < rows; i++) {
-      for (int j = 0; j < cols; j++) {
-        assertThat(packed.getLong((i * cols + j) * 16L + 8)).isEqualTo(user.getLong(j * row + i * 16L + 8));
-      }
-    }
-    Memory back = memory(true, (int) (row * cols));
-    MemoryAccess.strided2(packed, 0, 16L * cols, 16, back, 0, 16, row, 16, rows, cols);
-    assertThat(bytes(back)).isEqualTo(bytes(user));
-  }
-
-  @Test
-  void eachCombinationOfMemoryKindsHasItsOwnCopy() {
-    Set<Class<?>> classes = new HashSet<>();
-    byte[] heap = new byte[8];
-    for (Object src : new Object[] {heap, null}) {
-      for (Object dst : new Object[] {heap, null}) {
-        StridedLoops loops = StridedLoops.forKinds(src, dst);
-        assertThat(loops).isSameAs(StridedLoops.forKinds(src, dst));
-        classes.add(loops.getClass());
-        if (GeneratedKernels.ENABLED) {
-          assertThat(loops.getClass().isHidden()).isTrue();
+    /** Block (p, i, j) from {@code so + p*s3 + i*s2 + j*s1} to {@code do + p*d3 + i*d2 + j*d1}, byte by byte, in order. */
+    private static void reference(
+            Memory src,
+            long so,
+            long s3,
+            long s2,
+            long s1,
+            Memory dst,
+            long dO,
+            long d3,
+            long d2,
+            long d1,
+            int width,
+            int n3,
+            int n2,
+            int n1) {
+        for (int p = 0; p < n3; p++) {
+            for (int i = 0; i < n2; i++) {
+                for (int j = 0; j < n1; j++) {
+                    for (int b = 0; b < width; b++) {
+                        dst.putByte(dO + p * d3 + i * d2 + j * d1 + b, src.getByte(so + p * s3 + i * s2 + j * s1 + b));
+                    }
+                }
+            }
         }
-      }
     }
-    assertThat(classes).hasSize(GeneratedKernels.ENABLED ? 4 : 1);
-  }
+
+    /** Smallest and largest offset (exclusive) of n blocks of width at stride s from 0. */
+    private static long lo(long s, int n) {
+        return Math.min(0, s * (n - 1));
+    }
+
+    private static long hi(long s, int n, long width) {
+        return Math.max(0, s * (n - 1)) + width;
+    }
+
+    @ParameterizedTest(name = "kinds {0}")
+    @ValueSource(ints = {0, 1, 2, 3})
+    void randomShapesMoveWhatAByteLoopMoves(int kinds) {
+        boolean srcOff = (kinds & 1) != 0;
+        boolean dstOff = (kinds & 2) != 0;
+        Random r = new Random(31 + kinds);
+        int tiled = 0;
+        for (int trial = 0; trial < 300; trial++) {
+            int width = new int[] {1, 4, 8, 12, 16, 16, 24, 64}[r.nextInt(8)];
+            int n1 = 1 + r.nextInt(9);
+            int n2 = 1 + r.nextInt(11);
+            int n3 = 1 + r.nextInt(3);
+            long[] src = strides(r, width, n1, n2, trial % 3 == 0);
+            long[] dst = strides(r, width, n1, n2, trial % 3 == 1);
+            // Overlapping destinations now and then: the strided loops must keep the original order there.
+            if (r.nextInt(8) == 0) {
+                dst[1] = width * (long) r.nextInt(2);
+            }
+            long s3 = span(src, width, n1, n2) + 8L * r.nextInt(3);
+            long d3 = span(dst, width, n1, n2) + 8L * r.nextInt(3);
+            long so = -Math.min(0, lo(src[0], n2) + lo(src[1], n1)) + 3;
+            long dO = -Math.min(0, lo(dst[0], n2) + lo(dst[1], n1)) + 5;
+            int srcBytes = (int) (so + s3 * n3 + 8);
+            int dstBytes = (int) (dO + d3 * n3 + 8);
+            if (width == 16 && n2 >= 4 && StridedLoopCode.tile16(src[0], src[1], dst[0], dst[1], n2, n1)) {
+                tiled++;
+            }
+            Memory s = filled(srcOff, srcBytes, 7);
+            Memory expected = filled(dstOff, dstBytes, 1);
+            Memory got = filled(dstOff, dstBytes, 1);
+            reference(s, so, s3, src[0], src[1], expected, dO, d3, dst[0], dst[1], width, n3, n2, n1);
+            MemoryAccess.strided3(s, so, s3, src[0], src[1], got, dO, d3, dst[0], dst[1], width, n3, n2, n1);
+            assertThat(bytes(got))
+                    .as(
+                            "strided3 trial %d width %d %s -> %s",
+                            trial, width, java.util.Arrays.toString(src), java.util.Arrays.toString(dst))
+                    .isEqualTo(bytes(expected));
+
+            Memory got2 = filled(dstOff, dstBytes, 1);
+            Memory expected2 = filled(dstOff, dstBytes, 1);
+            reference(s, so, 0, src[0], src[1], expected2, dO, 0, dst[0], dst[1], width, 1, n2, n1);
+            MemoryAccess.strided2(s, so, src[0], src[1], got2, dO, dst[0], dst[1], width, n2, n1);
+            assertThat(bytes(got2)).as("strided2 trial %d", trial).isEqualTo(bytes(expected2));
+
+            Memory got1 = filled(dstOff, dstBytes, 1);
+            Memory expected1 = filled(dstOff, dstBytes, 1);
+            reference(s, so, 0, 0, src[1], expected1, dO, 0, 0, dst[1], width, 1, 1, n1);
+            MemoryAccess.strided(s, so, src[1], got1, dO, dst[1], width, n1);
+            assertThat(bytes(got1)).as("strided trial %d", trial).isEqualTo(bytes(expected1));
+        }
+        assertThat(tiled).as("trials that took the tiled 16-byte path").isGreaterThan(8);
+    }
+
+    /**
+     * {outer, inner} strides: a packed side (rows back to back), a transposed side (outer = width,
+     * inner a multiple of it, so 16-byte blocks tile) or a random strided side; signs random.
+     */
+    private static long[] strides(Random r, int width, int n1, int n2, boolean packed) {
+        if (packed) {
+            return new long[] {(long) width * n1, width};
+        }
+        if (r.nextBoolean()) {
+            long inner = (long) width * (n2 + r.nextInt(3)) * (r.nextInt(4) == 0 ? -1 : 1);
+            return new long[] {width, inner};
+        }
+        long inner = (width + 4L * r.nextInt(3)) * (r.nextInt(4) == 0 ? -1 : 1);
+        long outer = (Math.abs(inner) * n1 + 8L * r.nextInt(3)) * (r.nextInt(4) == 0 ? -1 : 1);
+        return new long[] {outer, inner};
+    }
+
+    private static long span(long[] s, int width, int n1, int n2) {
+        return (hi(s[0], n2, 0) - lo(s[0], n2)) + (hi(s[1], n1, width) - lo(s[1], n1)) + width;
+    }
+
+    @Test
+    void aTransposeWithLeftoverRowsRoundTrips() {
+        // FFT columns: 7 rows (one tile of 4 and 3 leftover rows) of 33 complex doubles at a 7-element row.
+        int rows = 7;
+        int cols = 33;
+        long row = 16L * rows;
+        Memory user = filled(true, (int) (row * cols), 3);
+        Memory packed = memory(false, rows * cols * 16);
+        MemoryAccess.strided2(user, 0, 16, row, packed, 0, 16L * cols, 16, 16, rows, cols);
+        for (int i = 0; i < rows; i++) {
+            for (int j = 0; j < cols; j++) {
+                assertThat(packed.getLong((i * cols + j) * 16L + 8)).isEqualTo(user.getLong(j * row + i * 16L + 8));
+            }
+        }
+        Memory back = memory(true, (int) (row * cols));
+        MemoryAccess.strided2(packed, 0, 16L * cols, 16, back, 0, 16, row, 16, rows, cols);
+        assertThat(bytes(back)).isEqualTo(bytes(user));
+    }
+
+    @Test
+    void eachCombinationOfMemoryKindsHasItsOwnCopy() {
+        Set<Class<?>> classes = new HashSet<>();
+        byte[] heap = new byte[8];
+        for (Object src : new Object[] {heap, null}) {
+            for (Object dst : new Object[] {heap, null}) {
+                StridedLoops loops = StridedLoops.forKinds(src, dst);
+                assertThat(loops).isSameAs(StridedLoops.forKinds(src, dst));
+                classes.add(loops.getClass());
+                if (GeneratedKernels.ENABLED) {
+                    assertThat(loops.getClass().isHidden()).isTrue();
+                }
+            }
+        }
+        assertThat(classes).hasSize(GeneratedKernels.ENABLED ? 4 : 1);
+    }
 }

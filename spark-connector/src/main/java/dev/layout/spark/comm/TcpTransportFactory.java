@@ -16,39 +16,44 @@ import java.util.List;
  * Connections are opened lazily, so a graph communicator only ever connects to its neighbours.
  */
 final class TcpTransportFactory implements TransportFactory {
-  private static final long serialVersionUID = 1L;
-  static final TcpTransportFactory INSTANCE = new TcpTransportFactory();
+    private static final long serialVersionUID = 1L;
+    static final TcpTransportFactory INSTANCE = new TcpTransportFactory();
 
-  @Override
-  public Binding bind(int process, int size, String host, byte[] secret) throws IOException {
-    TcpTransport.Listener l = TcpTransport.listen(new Endpoint(host, 0));
-    JobSecret s = JobSecret.forJob(secret);
-    return new Binding() {
-      @Override
-      public String endpoint() {
-        return l.endpoint().toString();
-      }
+    @Override
+    public Binding bind(int process, int size, String host, byte[] secret) throws IOException {
+        TcpTransport.Listener l = TcpTransport.listen(new Endpoint(host, 0));
+        JobSecret s = JobSecret.forJob(secret);
+        return new Binding() {
+            @Override
+            public String endpoint() {
+                return l.endpoint().toString();
+            }
 
-      @Override
-      public Transport connect(List<String> endpoints, Duration timeout) {
-        if (endpoints.size() != size) {
-          throw new IllegalArgumentException("tcp: endpoints " + endpoints.size() + " (expected: " + size + ", one per rank)");
-        }
-        List<Endpoint> all = new ArrayList<>();
-        for (String e : endpoints) {
-          all.add(Endpoint.parse(e));
-        }
-        return l.open(process, all, s, TcpOptions.defaults().withConnectTimeout(timeout).withSendTimeout(timeout));
-      }
+            @Override
+            public Transport connect(List<String> endpoints, Duration timeout) {
+                if (endpoints.size() != size) {
+                    throw new IllegalArgumentException(
+                            "tcp: endpoints " + endpoints.size() + " (expected: " + size + ", one per rank)");
+                }
+                List<Endpoint> all = new ArrayList<>();
+                for (String e : endpoints) {
+                    all.add(Endpoint.parse(e));
+                }
+                return l.open(
+                        process,
+                        all,
+                        s,
+                        TcpOptions.defaults().withConnectTimeout(timeout).withSendTimeout(timeout));
+            }
 
-      @Override
-      public void close() {
-        l.close();
-      }
-    };
-  }
+            @Override
+            public void close() {
+                l.close();
+            }
+        };
+    }
 
-  private Object readResolve() {
-    return INSTANCE;
-  }
+    private Object readResolve() {
+        return INSTANCE;
+    }
 }

@@ -27,39 +27,40 @@ import java.util.Optional;
  */
 public record CheckpointPolicy(int interval, String directory, HadoopConf conf) implements Serializable {
 
-  /** No checkpoints (shuffle mode then keeps the whole lineage; fine for short runs). */
-  public static final CheckpointPolicy NONE = new CheckpointPolicy(0, null, null);
+    /** No checkpoints (shuffle mode then keeps the whole lineage; fine for short runs). */
+    public static final CheckpointPolicy NONE = new CheckpointPolicy(0, null, null);
 
-  public CheckpointPolicy {
-    if (interval < 0) {
-      throw new IllegalArgumentException("checkpointPolicy: interval " + interval + " (expected: >= 0, 0 = never)");
+    public CheckpointPolicy {
+        if (interval < 0) {
+            throw new IllegalArgumentException(
+                    "checkpointPolicy: interval " + interval + " (expected: >= 0, 0 = never)");
+        }
     }
-  }
 
-  /** Every {@code interval} iterations, without a directory of its own. */
-  public static CheckpointPolicy every(int interval) {
-    return new CheckpointPolicy(interval, null, null);
-  }
-
-  /** Every {@code interval} iterations into {@code directory} (a Hadoop path or URI). */
-  public static CheckpointPolicy every(int interval, String directory) {
-    if (directory == null || directory.isEmpty()) {
-      throw new IllegalArgumentException("checkpointPolicy: directory empty (expected: a path or URI)");
+    /** Every {@code interval} iterations, without a directory of its own. */
+    public static CheckpointPolicy every(int interval) {
+        return new CheckpointPolicy(interval, null, null);
     }
-    return new CheckpointPolicy(interval, directory, null);
-  }
 
-  /** This policy with its directory opened through {@code hadoopConf} on the executors. */
-  public CheckpointPolicy on(HadoopConf hadoopConf) {
-    return new CheckpointPolicy(interval, directory, hadoopConf);
-  }
+    /** Every {@code interval} iterations into {@code directory} (a Hadoop path or URI). */
+    public static CheckpointPolicy every(int interval, String directory) {
+        if (directory == null || directory.isEmpty()) {
+            throw new IllegalArgumentException("checkpointPolicy: directory empty (expected: a path or URI)");
+        }
+        return new CheckpointPolicy(interval, directory, null);
+    }
 
-  /** Whether the state after {@code iteration} iterations (1-based) is saved. */
-  public boolean isDue(int iteration) {
-    return interval > 0 && iteration % interval == 0;
-  }
+    /** This policy with its directory opened through {@code hadoopConf} on the executors. */
+    public CheckpointPolicy on(HadoopConf hadoopConf) {
+        return new CheckpointPolicy(interval, directory, hadoopConf);
+    }
 
-  public Optional<String> dir() {
-    return Optional.ofNullable(directory);
-  }
+    /** Whether the state after {@code iteration} iterations (1-based) is saved. */
+    public boolean isDue(int iteration) {
+        return interval > 0 && iteration % interval == 0;
+    }
+
+    public Optional<String> dir() {
+        return Optional.ofNullable(directory);
+    }
 }

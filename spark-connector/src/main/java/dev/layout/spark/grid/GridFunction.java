@@ -9,5 +9,5 @@ import java.io.Serializable;
  */
 @FunctionalInterface
 public interface GridFunction extends Serializable {
-  double at(int[] global);
+    double at(int[] global);
 }

@@ -19,28 +19,37 @@ package dev.layout.spark.grid;
  * @param descriptorBytesAfter the same after normalization
  */
 public record HaloMetrics(
-    long iterations,
-    long messages,
-    long bytes,
-    long packNanos,
-    long wireNanos,
-    long computeNanos,
-    long wallNanos,
-    long descriptorBytesBefore,
-    long descriptorBytesAfter) {
+        long iterations,
+        long messages,
+        long bytes,
+        long packNanos,
+        long wireNanos,
+        long computeNanos,
+        long wallNanos,
+        long descriptorBytesBefore,
+        long descriptorBytesAfter) {
 
-  /** Exchange-loop time per iteration in milliseconds. */
-  public double millisPerIteration() {
-    return iterations == 0 ? 0 : wallNanos / 1e6 / iterations;
-  }
+    /** Exchange-loop time per iteration in milliseconds. */
+    public double millisPerIteration() {
+        return iterations == 0 ? 0 : wallNanos / 1e6 / iterations;
+    }
 
-  @Override
-  public String toString() {
-    return String.format(
-        "iterations %d, messages %d (%.1f/iter), bytes %d (%.0f/iter), pack %.1f ms, wire %.1f ms, compute %.1f ms,"
-            + " exchange loop %.1f ms (%.3f ms/iter), descriptors %d -> %d bytes",
-        iterations, messages, iterations == 0 ? 0.0 : (double) messages / iterations, bytes,
-        iterations == 0 ? 0.0 : (double) bytes / iterations, packNanos / 1e6, wireNanos / 1e6,
-        computeNanos / 1e6, wallNanos / 1e6, millisPerIteration(), descriptorBytesBefore, descriptorBytesAfter);
-  }
+    @Override
+    public String toString() {
+        return String.format(
+                "iterations %d, messages %d (%.1f/iter), bytes %d (%.0f/iter), pack %.1f ms, wire %.1f ms, compute %.1f ms,"
+                        + " exchange loop %.1f ms (%.3f ms/iter), descriptors %d -> %d bytes",
+                iterations,
+                messages,
+                iterations == 0 ? 0.0 : (double) messages / iterations,
+                bytes,
+                iterations == 0 ? 0.0 : (double) bytes / iterations,
+                packNanos / 1e6,
+                wireNanos / 1e6,
+                computeNanos / 1e6,
+                wallNanos / 1e6,
+                millisPerIteration(),
+                descriptorBytesBefore,
+                descriptorBytesAfter);
+    }
 }

@@ -10,14 +10,14 @@ import java.io.Serializable;
  */
 @FunctionalInterface
 public interface StencilKernel extends Serializable {
-  void apply(GridBlock src, GridBlock dst);
+    void apply(GridBlock src, GridBlock dst);
 
-  /**
-   * Iteration {@code iteration} (0-based) of the run; both exchange modes call this form. Override
-   * it to observe iterations (e.g. to count live cells per generation into an accumulator); the
-   * computation itself must still depend only on {@code src}.
-   */
-  default void apply(int iteration, GridBlock src, GridBlock dst) {
-    apply(src, dst);
-  }
+    /**
+     * Iteration {@code iteration} (0-based) of the run; both exchange modes call this form. Override
+     * it to observe iterations (e.g. to count live cells per generation into an accumulator); the
+     * computation itself must still depend only on {@code src}.
+     */
+    default void apply(int iteration, GridBlock src, GridBlock dst) {
+        apply(src, dst);
+    }
 }

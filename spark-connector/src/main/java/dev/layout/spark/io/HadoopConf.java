@@ -20,37 +20,37 @@ import org.apache.hadoop.fs.Path;
  * }</pre>
  */
 public final class HadoopConf implements Serializable {
-  private static final long serialVersionUID = 1L;
-  private transient Configuration conf;
+    private static final long serialVersionUID = 1L;
+    private transient Configuration conf;
 
-  private HadoopConf(Configuration conf) {
-    this.conf = conf;
-  }
+    private HadoopConf(Configuration conf) {
+        this.conf = conf;
+    }
 
-  /** Carries a copy of {@code conf} (later changes to it are not seen). */
-  public static HadoopConf of(Configuration conf) {
-    Objects.requireNonNull(conf, "HadoopConf: conf is null");
-    return new HadoopConf(new Configuration(conf));
-  }
+    /** Carries a copy of {@code conf} (later changes to it are not seen). */
+    public static HadoopConf of(Configuration conf) {
+        Objects.requireNonNull(conf, "HadoopConf: conf is null");
+        return new HadoopConf(new Configuration(conf));
+    }
 
-  /** The configuration (shared by the users of this carrier: do not change it). */
-  public Configuration get() {
-    return conf;
-  }
+    /** The configuration (shared by the users of this carrier: do not change it). */
+    public Configuration get() {
+        return conf;
+    }
 
-  /** The file system of {@code path} (a Hadoop path: {@code hdfs://}, {@code file:} or a bare local path). */
-  public FileSystem fileSystem(Path path) throws IOException {
-    return path.getFileSystem(conf);
-  }
+    /** The file system of {@code path} (a Hadoop path: {@code hdfs://}, {@code file:} or a bare local path). */
+    public FileSystem fileSystem(Path path) throws IOException {
+        return path.getFileSystem(conf);
+    }
 
-  private void writeObject(ObjectOutputStream out) throws IOException {
-    out.defaultWriteObject();
-    conf.write(out);
-  }
+    private void writeObject(ObjectOutputStream out) throws IOException {
+        out.defaultWriteObject();
+        conf.write(out);
+    }
 
-  private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
-    in.defaultReadObject();
-    conf = new Configuration(false);
-    conf.readFields(in);
-  }
+    private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+        in.defaultReadObject();
+        conf = new Configuration(false);
+        conf.readFields(in);
+    }
 }

@@ -18,120 +18,148 @@ import java.util.Locale;
  */
 record IoPlan(Strategy strategy, FileDomains domains, int[] aggregatorOf, int cycles, long cycleBytes, String reason) {
 
-  /** The cost of one file access, in bytes of sequential transfer (about 5 ms at 200 MB/s). */
-  static final long SEEK_BYTES = 1L << 20;
+    /** The cost of one file access, in bytes of sequential transfer (about 5 ms at 200 MB/s). */
+    static final long SEEK_BYTES = 1L << 20;
 
-  static IoPlan forWrite(RankAccess[] all, Strategy forced, long cycleBytes, long minDomainBytes) {
-    long fileLength = 0;
-    for (RankAccess a : all) {
-      fileLength = Math.max(fileLength, a.length() == 0 ? 0 : a.fileEnd());
-    }
-    if (fileLength == 0) {
-      return new IoPlan(forced == Strategy.INDEPENDENT ? Strategy.INDEPENDENT : Strategy.TWO_PHASE, null, new int[0], 0, cycleBytes,
-          "no rank has data: an empty file");
-    }
-    int[] order = tiling(all, fileLength);
-    if (forced == Strategy.INDEPENDENT && order == null) {
-      throw new IllegalArgumentException("writeAll: strategy INDEPENDENT (expected: each rank's data one contiguous run of the file and the runs "
-          + "tiling it without gaps; use TWO_PHASE or AUTO)");
-    }
-    if (forced != Strategy.TWO_PHASE && order != null) {
-      long[] bounds = new long[order.length + 1];
-      int[] agg = new int[order.length];
-      for (int i = 0; i < order.length; i++) {
-        agg[i] = order[i];
-        bounds[i + 1] = all[order[i]].fileEnd();
-      }
-      return new IoPlan(Strategy.INDEPENDENT, FileDomains.of(bounds), agg, 0, cycleBytes,
-          "each rank's data is one contiguous run and the runs tile the file: every rank writes its run as one part");
-    }
-    FileDomains d = FileDomains.aligned(fileLength, all.length, all[0].blockSize(), minDomainBytes);
-    return twoPhase(d, all.length, cycleBytes, forced == Strategy.TWO_PHASE ? "forced" : "the ranks' data interleave in the file");
-  }
-
-  static IoPlan forRead(RankAccess[] all, Strategy forced, long cycleBytes, long minDomainBytes) {
-    long end = 0;
-    long start = Long.MAX_VALUE;
-    long indep = 0;
-    long maxBytes = 0;
-    long runs = 0;
-    for (RankAccess a : all) {
-      if (a.length() > 0) {
-        end = Math.max(end, a.fileEnd());
-        start = Math.min(start, a.fileStart());
-        indep = Math.max(indep, a.length() + a.runs() * SEEK_BYTES);
-        maxBytes = Math.max(maxBytes, a.length());
-        runs += a.runs();
-      }
-    }
-    if (end == 0) {
-      return new IoPlan(forced == Strategy.TWO_PHASE ? Strategy.TWO_PHASE : Strategy.INDEPENDENT, null, new int[0], 0, cycleBytes,
-          "no rank reads anything");
-    }
-    FileDomains d = FileDomains.aligned(end, all.length, all[0].blockSize(), minDomainBytes);
-    long widest = 0;
-    for (int i = 0; i < d.count(); i++) {
-      widest = Math.max(widest, Math.min(d.end(i), end) - Math.max(d.start(i), start));
-    }
-    long twoPhase = widest + SEEK_BYTES + maxBytes;
-    String costs = String.format(Locale.ROOT, "cost independent %.1f MB (largest rank's bytes + %d runs in all), two-phase %.1f MB (widest domain + "
-        + "exchange)", indep / 1e6, runs, twoPhase / 1e6);
-    if (forced == Strategy.INDEPENDENT || forced == Strategy.AUTO && indep <= twoPhase) {
-      return new IoPlan(Strategy.INDEPENDENT, null, new int[0], 0, cycleBytes, forced == Strategy.AUTO ? costs : "forced");
-    }
-    return twoPhase(d, all.length, cycleBytes, forced == Strategy.AUTO ? costs : "forced");
-  }
-
-  private static IoPlan twoPhase(FileDomains d, int ranks, long cycleBytes, String reason) {
-    int[] agg = new int[d.count()];
-    long widest = 0;
-    for (int i = 0; i < agg.length; i++) {
-      // Spread the aggregators over the ranks (and so over the executors ranks are placed on).
-      agg[i] = (int) ((long) i * ranks / agg.length);
-      widest = Math.max(widest, d.end(i) - d.start(i));
-    }
-    int cycles = (int) ((widest + cycleBytes - 1) / cycleBytes);
-    return new IoPlan(Strategy.TWO_PHASE, d, agg, cycles, cycleBytes, reason);
-  }
-
-  /** The ranks with data in file order if each has one run and together they tile [0, fileLength); else null. */
-  private static int[] tiling(RankAccess[] all, long fileLength) {
-    Integer[] ranks = new Integer[all.length];
-    int n = 0;
-    for (int r = 0; r < all.length; r++) {
-      if (all[r].length() > 0) {
-        if (all[r].runs() != 1) {
-          return null;
+    static IoPlan forWrite(RankAccess[] all, Strategy forced, long cycleBytes, long minDomainBytes) {
+        long fileLength = 0;
+        for (RankAccess a : all) {
+            fileLength = Math.max(fileLength, a.length() == 0 ? 0 : a.fileEnd());
         }
-        ranks[n++] = r;
-      }
+        if (fileLength == 0) {
+            return new IoPlan(
+                    forced == Strategy.INDEPENDENT ? Strategy.INDEPENDENT : Strategy.TWO_PHASE,
+                    null,
+                    new int[0],
+                    0,
+                    cycleBytes,
+                    "no rank has data: an empty file");
+        }
+        int[] order = tiling(all, fileLength);
+        if (forced == Strategy.INDEPENDENT && order == null) {
+            throw new IllegalArgumentException(
+                    "writeAll: strategy INDEPENDENT (expected: each rank's data one contiguous run of the file and the runs "
+                            + "tiling it without gaps; use TWO_PHASE or AUTO)");
+        }
+        if (forced != Strategy.TWO_PHASE && order != null) {
+            long[] bounds = new long[order.length + 1];
+            int[] agg = new int[order.length];
+            for (int i = 0; i < order.length; i++) {
+                agg[i] = order[i];
+                bounds[i + 1] = all[order[i]].fileEnd();
+            }
+            return new IoPlan(
+                    Strategy.INDEPENDENT,
+                    FileDomains.of(bounds),
+                    agg,
+                    0,
+                    cycleBytes,
+                    "each rank's data is one contiguous run and the runs tile the file: every rank writes its run as one part");
+        }
+        FileDomains d = FileDomains.aligned(fileLength, all.length, all[0].blockSize(), minDomainBytes);
+        return twoPhase(
+                d,
+                all.length,
+                cycleBytes,
+                forced == Strategy.TWO_PHASE ? "forced" : "the ranks' data interleave in the file");
     }
-    Integer[] order = Arrays.copyOf(ranks, n);
-    Arrays.sort(order, (a, b) -> Long.compare(all[a].fileStart(), all[b].fileStart()));
-    long at = 0;
-    for (int r : order) {
-      if (all[r].fileStart() != at) {
-        return null;
-      }
-      at = all[r].fileEnd();
-    }
-    return at == fileLength ? Arrays.stream(order).mapToInt(Integer::intValue).toArray() : null;
-  }
 
-  /** The domain rank {@code rank} aggregates, or -1. */
-  int domainOf(int rank) {
-    for (int d = 0; d < aggregatorOf.length; d++) {
-      if (aggregatorOf[d] == rank) {
-        return d;
-      }
+    static IoPlan forRead(RankAccess[] all, Strategy forced, long cycleBytes, long minDomainBytes) {
+        long end = 0;
+        long start = Long.MAX_VALUE;
+        long indep = 0;
+        long maxBytes = 0;
+        long runs = 0;
+        for (RankAccess a : all) {
+            if (a.length() > 0) {
+                end = Math.max(end, a.fileEnd());
+                start = Math.min(start, a.fileStart());
+                indep = Math.max(indep, a.length() + a.runs() * SEEK_BYTES);
+                maxBytes = Math.max(maxBytes, a.length());
+                runs += a.runs();
+            }
+        }
+        if (end == 0) {
+            return new IoPlan(
+                    forced == Strategy.TWO_PHASE ? Strategy.TWO_PHASE : Strategy.INDEPENDENT,
+                    null,
+                    new int[0],
+                    0,
+                    cycleBytes,
+                    "no rank reads anything");
+        }
+        FileDomains d = FileDomains.aligned(end, all.length, all[0].blockSize(), minDomainBytes);
+        long widest = 0;
+        for (int i = 0; i < d.count(); i++) {
+            widest = Math.max(widest, Math.min(d.end(i), end) - Math.max(d.start(i), start));
+        }
+        long twoPhase = widest + SEEK_BYTES + maxBytes;
+        String costs = String.format(
+                Locale.ROOT,
+                "cost independent %.1f MB (largest rank's bytes + %d runs in all), two-phase %.1f MB (widest domain + "
+                        + "exchange)",
+                indep / 1e6,
+                runs,
+                twoPhase / 1e6);
+        if (forced == Strategy.INDEPENDENT || forced == Strategy.AUTO && indep <= twoPhase) {
+            return new IoPlan(
+                    Strategy.INDEPENDENT, null, new int[0], 0, cycleBytes, forced == Strategy.AUTO ? costs : "forced");
+        }
+        return twoPhase(d, all.length, cycleBytes, forced == Strategy.AUTO ? costs : "forced");
     }
-    return -1;
-  }
 
-  /** File bytes {@code {lo, hi}} of domain {@code d} in cycle {@code c} ({@code lo == hi} past the domain's end). */
-  long[] cycleRange(int d, int c) {
-    long lo = Math.min(domains.end(d), domains.start(d) + c * cycleBytes);
-    long hi = Math.min(domains.end(d), lo + cycleBytes);
-    return new long[] {lo, hi};
-  }
+    private static IoPlan twoPhase(FileDomains d, int ranks, long cycleBytes, String reason) {
+        int[] agg = new int[d.count()];
+        long widest = 0;
+        for (int i = 0; i < agg.length; i++) {
+            // Spread the aggregators over the ranks (and so over the executors ranks are placed on).
+            agg[i] = (int) ((long) i * ranks / agg.length);
+            widest = Math.max(widest, d.end(i) - d.start(i));
+        }
+        int cycles = (int) ((widest + cycleBytes - 1) / cycleBytes);
+        return new IoPlan(Strategy.TWO_PHASE, d, agg, cycles, cycleBytes, reason);
+    }
+
+    /** The ranks with data in file order if each has one run and together they tile [0, fileLength); else null. */
+    private static int[] tiling(RankAccess[] all, long fileLength) {
+        Integer[] ranks = new Integer[all.length];
+        int n = 0;
+        for (int r = 0; r < all.length; r++) {
+            if (all[r].length() > 0) {
+                if (all[r].runs() != 1) {
+                    return null;
+                }
+                ranks[n++] = r;
+            }
+        }
+        Integer[] order = Arrays.copyOf(ranks, n);
+        Arrays.sort(order, (a, b) -> Long.compare(all[a].fileStart(), all[b].fileStart()));
+        long at = 0;
+        for (int r : order) {
+            if (all[r].fileStart() != at) {
+                return null;
+            }
+            at = all[r].fileEnd();
+        }
+        return at == fileLength
+                ? Arrays.stream(order).mapToInt(Integer::intValue).toArray()
+                : null;
+    }
+
+    /** The domain rank {@code rank} aggregates, or -1. */
+    int domainOf(int rank) {
+        for (int d = 0; d < aggregatorOf.length; d++) {
+            if (aggregatorOf[d] == rank) {
+                return d;
+            }
+        }
+        return -1;
+    }
+
+    /** File bytes {@code {lo, hi}} of domain {@code d} in cycle {@code c} ({@code lo == hi} past the domain's end). */
+    long[] cycleRange(int d, int c) {
+        long lo = Math.min(domains.end(d), domains.start(d) + c * cycleBytes);
+        long hi = Math.min(domains.end(d), lo + cycleBytes);
+        return new long[] {lo, hi};
+    }
 }

@@ -21,18 +21,26 @@ import java.io.Serializable;
  * @param reason the cost model's one-line reason for the strategy
  */
 public record IoResult(
-    Strategy strategy, long rankBytes, long fileBytes, FileDomains domains, int aggregatedDomain, int cycles, long nanos,
-    boolean committed, String reason) implements Serializable {
+        Strategy strategy,
+        long rankBytes,
+        long fileBytes,
+        FileDomains domains,
+        int aggregatedDomain,
+        int cycles,
+        long nanos,
+        boolean committed,
+        String reason)
+        implements Serializable {
 
-  /** This rank's data rate in MB/s (10^6 bytes per second). */
-  public double rankMegabytesPerSecond() {
-    return nanos == 0 ? 0 : rankBytes * 1e3 / nanos;
-  }
+    /** This rank's data rate in MB/s (10^6 bytes per second). */
+    public double rankMegabytesPerSecond() {
+        return nanos == 0 ? 0 : rankBytes * 1e3 / nanos;
+    }
 
-  /** One line for a job's summary, e.g. {@code two-phase, 4 domains, 3 cycles, 256.0 MB: ...}. */
-  public String summary() {
-    String how = strategy == Strategy.TWO_PHASE ? "two-phase" : "independent";
-    return how + ", " + (domains == null ? 0 : domains.count()) + " domains, " + cycles + " cycles, "
-        + String.format(java.util.Locale.ROOT, "%.1f MB", fileBytes / 1e6) + ": " + reason;
-  }
+    /** One line for a job's summary, e.g. {@code two-phase, 4 domains, 3 cycles, 256.0 MB: ...}. */
+    public String summary() {
+        String how = strategy == Strategy.TWO_PHASE ? "two-phase" : "independent";
+        return how + ", " + (domains == null ? 0 : domains.count()) + " domains, " + cycles + " cycles, "
+                + String.format(java.util.Locale.ROOT, "%.1f MB", fileBytes / 1e6) + ": " + reason;
+    }
 }

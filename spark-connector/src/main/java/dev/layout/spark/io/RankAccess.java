@@ -21,126 +21,148 @@ import java.nio.ByteBuffer;
  * @param failure null, or {@code "A"} (bad argument) / {@code "I"} (I/O) followed by the message
  */
 record RankAccess(
-    String failure, long displacement, String etype, String filetype, long streamStart, long length, long fileStart, long fileEnd, long runs,
-    long fileLength, long blockSize) {
+        String failure,
+        long displacement,
+        String etype,
+        String filetype,
+        long streamStart,
+        long length,
+        long fileStart,
+        long fileEnd,
+        long runs,
+        long fileLength,
+        long blockSize) {
 
-  static RankAccess failed(Exception e) {
-    return new RankAccess((e instanceof IOException || e instanceof UncheckedIOException ? "I" : "A") + e.getMessage(), 0, "", "", 0, 0, 0, 0,
-        0, 0, 0);
-  }
-
-  FileView view() {
-    return FileView.parse(displacement, etype, filetype);
-  }
-
-  byte[] encode() {
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
-    try (DataOutputStream out = new DataOutputStream(b)) {
-      out.writeBoolean(failure != null);
-      out.writeUTF(failure == null ? "" : clip(failure));
-      out.writeLong(displacement);
-      writeString(out, etype);
-      writeString(out, filetype);
-      for (long v : new long[] {streamStart, length, fileStart, fileEnd, runs, fileLength, blockSize}) {
-        out.writeLong(v);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    static RankAccess failed(Exception e) {
+        return new RankAccess(
+                (e instanceof IOException || e instanceof UncheckedIOException ? "I" : "A") + e.getMessage(),
+                0,
+                "",
+                "",
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0);
     }
-    return b.toByteArray();
-  }
 
-  static RankAccess decode(byte[] data) {
-    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
-      boolean failed = in.readBoolean();
-      String failure = in.readUTF();
-      long disp = in.readLong();
-      String etype = readString(in);
-      String filetype = readString(in);
-      long[] v = new long[7];
-      for (int i = 0; i < v.length; i++) {
-        v[i] = in.readLong();
-      }
-      return new RankAccess(failed ? failure : null, disp, etype, filetype, v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    FileView view() {
+        return FileView.parse(displacement, etype, filetype);
     }
-  }
 
-  private static String clip(String s) {
-    return s.length() > 4000 ? s.substring(0, 4000) + "..." : s;
-  }
-
-  private static void writeString(DataOutputStream out, String s) throws IOException {
-    byte[] b = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    out.writeInt(b.length);
-    out.write(b);
-  }
-
-  private static String readString(DataInputStream in) throws IOException {
-    byte[] b = new byte[in.readInt()];
-    in.readFully(b);
-    return new String(b, java.nio.charset.StandardCharsets.UTF_8);
-  }
-
-  /** Every rank's access, in rank order. */
-  static RankAccess[] allgather(Collectives coll, RankAccess mine) {
-    byte[][] all = allgatherBytes(coll, mine.encode());
-    RankAccess[] out = new RankAccess[all.length];
-    for (int r = 0; r < all.length; r++) {
-      out[r] = decode(all[r]);
-    }
-    return out;
-  }
-
-  /** Every rank's byte array, in rank order (lengths first, then the arrays). */
-  static byte[][] allgatherBytes(Collectives coll, byte[] mine) {
-    int n = coll.communicator().size();
-    byte[] lengths = new byte[4 * n];
-    coll.allgather(ByteBuffer.allocate(4).putInt(mine.length).array(), lengths);
-    ByteBuffer lb = ByteBuffer.wrap(lengths);
-    byte[][] all = new byte[n][];
-    Block[] send = new Block[n];
-    Block[] recv = new Block[n];
-    for (int q = 0; q < n; q++) {
-      all[q] = new byte[lb.getInt()];
-      send[q] = ByteBlock.of(mine);
-      recv[q] = ByteBlock.of(all[q]);
-    }
-    coll.alltoallw(send, recv);
-    return all;
-  }
-
-  /**
-   * Rethrows, at every rank alike, the first failure any rank reported: an {@link
-   * IllegalArgumentException} for a bad argument, an {@link IOException} otherwise, naming the
-   * rank.
-   */
-  static void throwFirstFailure(String op, RankAccess[] all) throws IOException {
-    for (int r = 0; r < all.length; r++) {
-      String f = all[r].failure();
-      if (f != null) {
-        String msg = op + ": rank " + r + " of " + all.length + ": " + f.substring(1);
-        if (f.startsWith("A")) {
-          throw new IllegalArgumentException(msg);
+    byte[] encode() {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(b)) {
+            out.writeBoolean(failure != null);
+            out.writeUTF(failure == null ? "" : clip(failure));
+            out.writeLong(displacement);
+            writeString(out, etype);
+            writeString(out, filetype);
+            for (long v : new long[] {streamStart, length, fileStart, fileEnd, runs, fileLength, blockSize}) {
+                out.writeLong(v);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        throw new IOException(msg);
-      }
+        return b.toByteArray();
     }
-  }
 
-  /**
-   * Agrees on the outcome of a phase: every rank passes its own failure (or null) and all throw
-   * the first one (by rank), or all return.
-   */
-  static void agree(String op, Collectives coll, Exception mine) throws IOException {
-    RankAccess me = mine == null ? new RankAccess(null, 0, "", "", 0, 0, 0, 0, 0, 0, 0) : failed(mine);
-    byte[] status = me.failure() == null ? new byte[0] : me.encode();
-    byte[][] all = allgatherBytes(coll, status);
-    RankAccess[] decoded = new RankAccess[all.length];
-    for (int r = 0; r < all.length; r++) {
-      decoded[r] = all[r].length == 0 ? me.failure() == null ? me : new RankAccess(null, 0, "", "", 0, 0, 0, 0, 0, 0, 0) : decode(all[r]);
+    static RankAccess decode(byte[] data) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
+            boolean failed = in.readBoolean();
+            String failure = in.readUTF();
+            long disp = in.readLong();
+            String etype = readString(in);
+            String filetype = readString(in);
+            long[] v = new long[7];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = in.readLong();
+            }
+            return new RankAccess(
+                    failed ? failure : null, disp, etype, filetype, v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
-    throwFirstFailure(op, decoded);
-  }
+
+    private static String clip(String s) {
+        return s.length() > 4000 ? s.substring(0, 4000) + "..." : s;
+    }
+
+    private static void writeString(DataOutputStream out, String s) throws IOException {
+        byte[] b = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        out.writeInt(b.length);
+        out.write(b);
+    }
+
+    private static String readString(DataInputStream in) throws IOException {
+        byte[] b = new byte[in.readInt()];
+        in.readFully(b);
+        return new String(b, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** Every rank's access, in rank order. */
+    static RankAccess[] allgather(Collectives coll, RankAccess mine) {
+        byte[][] all = allgatherBytes(coll, mine.encode());
+        RankAccess[] out = new RankAccess[all.length];
+        for (int r = 0; r < all.length; r++) {
+            out[r] = decode(all[r]);
+        }
+        return out;
+    }
+
+    /** Every rank's byte array, in rank order (lengths first, then the arrays). */
+    static byte[][] allgatherBytes(Collectives coll, byte[] mine) {
+        int n = coll.communicator().size();
+        byte[] lengths = new byte[4 * n];
+        coll.allgather(ByteBuffer.allocate(4).putInt(mine.length).array(), lengths);
+        ByteBuffer lb = ByteBuffer.wrap(lengths);
+        byte[][] all = new byte[n][];
+        Block[] send = new Block[n];
+        Block[] recv = new Block[n];
+        for (int q = 0; q < n; q++) {
+            all[q] = new byte[lb.getInt()];
+            send[q] = ByteBlock.of(mine);
+            recv[q] = ByteBlock.of(all[q]);
+        }
+        coll.alltoallw(send, recv);
+        return all;
+    }
+
+    /**
+     * Rethrows, at every rank alike, the first failure any rank reported: an {@link
+     * IllegalArgumentException} for a bad argument, an {@link IOException} otherwise, naming the
+     * rank.
+     */
+    static void throwFirstFailure(String op, RankAccess[] all) throws IOException {
+        for (int r = 0; r < all.length; r++) {
+            String f = all[r].failure();
+            if (f != null) {
+                String msg = op + ": rank " + r + " of " + all.length + ": " + f.substring(1);
+                if (f.startsWith("A")) {
+                    throw new IllegalArgumentException(msg);
+                }
+                throw new IOException(msg);
+            }
+        }
+    }
+
+    /**
+     * Agrees on the outcome of a phase: every rank passes its own failure (or null) and all throw
+     * the first one (by rank), or all return.
+     */
+    static void agree(String op, Collectives coll, Exception mine) throws IOException {
+        RankAccess me = mine == null ? new RankAccess(null, 0, "", "", 0, 0, 0, 0, 0, 0, 0) : failed(mine);
+        byte[] status = me.failure() == null ? new byte[0] : me.encode();
+        byte[][] all = allgatherBytes(coll, status);
+        RankAccess[] decoded = new RankAccess[all.length];
+        for (int r = 0; r < all.length; r++) {
+            decoded[r] = all[r].length == 0
+                    ? me.failure() == null ? me : new RankAccess(null, 0, "", "", 0, 0, 0, 0, 0, 0, 0)
+                    : decode(all[r]);
+        }
+        throwFirstFailure(op, decoded);
+    }
 }

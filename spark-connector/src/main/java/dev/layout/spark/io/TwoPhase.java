@@ -26,203 +26,229 @@ import org.apache.hadoop.fs.Path;
  * agrees on it after the last cycle), so no rank waits for a peer that gave up.
  */
 final class TwoPhase {
-  private static final Block EMPTY = new ByteBlock(new byte[0], 0, 0);
+    private static final Block EMPTY = new ByteBlock(new byte[0], 0, 0);
 
-  private TwoPhase() {}
+    private TwoPhase() {}
 
-  /** Runs the write cycles; returns this rank's first failure (null if none). The part is committed on success. */
-  static Exception write(Collectives coll, IoPlan plan, RankAccess[] all, ViewIntersection mine, Segment seg, FileSystem fs, Path path,
-      String writeId, long blockSize) throws IOException {
-    int n = all.length;
-    int myDomain = plan.domainOf(coll.communicator().rank());
-    ViewIntersection[] theirs = myDomain >= 0 ? intersections(all) : null;
-    Exception failure = null;
-    DomainOutput part = null;
-    byte[] buf = null;
-    try {
-      if (myDomain >= 0) {
+    /** Runs the write cycles; returns this rank's first failure (null if none). The part is committed on success. */
+    static Exception write(
+            Collectives coll,
+            IoPlan plan,
+            RankAccess[] all,
+            ViewIntersection mine,
+            Segment seg,
+            FileSystem fs,
+            Path path,
+            String writeId,
+            long blockSize)
+            throws IOException {
+        int n = all.length;
+        int myDomain = plan.domainOf(coll.communicator().rank());
+        ViewIntersection[] theirs = myDomain >= 0 ? intersections(all) : null;
+        Exception failure = null;
+        DomainOutput part = null;
+        byte[] buf = null;
         try {
-          part = DomainOutput.open(fs, path, plan.domains(), myDomain, writeId, blockSize);
-        } catch (IOException | RuntimeException e) {
-          failure = e;
-        }
-        buf = new byte[(int) Math.min(plan.cycleBytes(), plan.domains().end(myDomain) - plan.domains().start(myDomain))];
-      }
-      Block[] send = new Block[n];
-      Block[] recv = new Block[n];
-      for (int c = 0; c < plan.cycles(); c++) {
-        Arrays.fill(send, EMPTY);
-        Arrays.fill(recv, EMPTY);
-        sendOrReceiveMine(plan, c, mine, seg, send);
-        long lo = 0;
-        long hi = 0;
-        BitSet covered = null;
-        if (myDomain >= 0) {
-          long[] range = plan.cycleRange(myDomain, c);
-          lo = range[0];
-          hi = range[1];
-          Memory bm = Memory.ofArray(buf);
-          covered = new BitSet((int) (hi - lo));
-          ViewIntersection.Runs[] runs = new ViewIntersection.Runs[n];
-          for (int r = 0; r < n && lo < hi; r++) {
-            runs[r] = theirs[r] == null ? null : theirs[r].runs(lo, hi);
-            if (runs[r] != null) {
-              String clash = mark(covered, runs, r, lo);
-              if (clash != null && failure == null) {
-                failure = new IllegalArgumentException(clash);
-              }
-              recv[r] = new BlockSpec(bm, 0, 1, runs[r].datatype());
+            if (myDomain >= 0) {
+                try {
+                    part = DomainOutput.open(fs, path, plan.domains(), myDomain, writeId, blockSize);
+                } catch (IOException | RuntimeException e) {
+                    failure = e;
+                }
+                buf = new byte
+                        [(int) Math.min(
+                                plan.cycleBytes(),
+                                plan.domains().end(myDomain) - plan.domains().start(myDomain))];
             }
-          }
+            Block[] send = new Block[n];
+            Block[] recv = new Block[n];
+            for (int c = 0; c < plan.cycles(); c++) {
+                Arrays.fill(send, EMPTY);
+                Arrays.fill(recv, EMPTY);
+                sendOrReceiveMine(plan, c, mine, seg, send);
+                long lo = 0;
+                long hi = 0;
+                BitSet covered = null;
+                if (myDomain >= 0) {
+                    long[] range = plan.cycleRange(myDomain, c);
+                    lo = range[0];
+                    hi = range[1];
+                    Memory bm = Memory.ofArray(buf);
+                    covered = new BitSet((int) (hi - lo));
+                    ViewIntersection.Runs[] runs = new ViewIntersection.Runs[n];
+                    for (int r = 0; r < n && lo < hi; r++) {
+                        runs[r] = theirs[r] == null ? null : theirs[r].runs(lo, hi);
+                        if (runs[r] != null) {
+                            String clash = mark(covered, runs, r, lo);
+                            if (clash != null && failure == null) {
+                                failure = new IllegalArgumentException(clash);
+                            }
+                            recv[r] = new BlockSpec(bm, 0, 1, runs[r].datatype());
+                        }
+                    }
+                }
+                coll.alltoallw(send, recv);
+                if (myDomain >= 0 && lo < hi && failure == null) {
+                    int len = (int) (hi - lo);
+                    for (int a = covered.nextClearBit(0); a < len; a = covered.nextClearBit(a)) {
+                        int b = Math.min(len, covered.nextSetBit(a) < 0 ? len : covered.nextSetBit(a));
+                        Arrays.fill(buf, a, b, (byte) 0); // bytes no rank writes are zeros
+                        a = b;
+                    }
+                    try {
+                        part.write(lo, buf, 0, len);
+                    } catch (IOException | RuntimeException e) {
+                        failure = e;
+                    }
+                }
+            }
+            if (part != null && failure == null) {
+                try {
+                    part.commit();
+                } catch (IOException | RuntimeException e) {
+                    failure = e;
+                }
+            }
+            return failure;
+        } finally {
+            if (part != null) {
+                part.close();
+            }
         }
-        coll.alltoallw(send, recv);
-        if (myDomain >= 0 && lo < hi && failure == null) {
-          int len = (int) (hi - lo);
-          for (int a = covered.nextClearBit(0); a < len; a = covered.nextClearBit(a)) {
-            int b = Math.min(len, covered.nextSetBit(a) < 0 ? len : covered.nextSetBit(a));
-            Arrays.fill(buf, a, b, (byte) 0); // bytes no rank writes are zeros
-            a = b;
-          }
-          try {
-            part.write(lo, buf, 0, len);
-          } catch (IOException | RuntimeException e) {
-            failure = e;
-          }
-        }
-      }
-      if (part != null && failure == null) {
+    }
+
+    /** Runs the read cycles; returns this rank's first failure (null if none). */
+    static Exception read(
+            Collectives coll,
+            IoPlan plan,
+            RankAccess[] all,
+            ViewIntersection mine,
+            Segment seg,
+            FileSystem fs,
+            Path path)
+            throws IOException {
+        int n = all.length;
+        int myDomain = plan.domainOf(coll.communicator().rank());
+        ViewIntersection[] theirs = myDomain >= 0 ? intersections(all) : null;
+        Exception failure = null;
+        FSDataInputStream in = null;
+        byte[] buf = null;
         try {
-          part.commit();
-        } catch (IOException | RuntimeException e) {
-          failure = e;
-        }
-      }
-      return failure;
-    } finally {
-      if (part != null) {
-        part.close();
-      }
-    }
-  }
-
-  /** Runs the read cycles; returns this rank's first failure (null if none). */
-  static Exception read(Collectives coll, IoPlan plan, RankAccess[] all, ViewIntersection mine, Segment seg, FileSystem fs, Path path)
-      throws IOException {
-    int n = all.length;
-    int myDomain = plan.domainOf(coll.communicator().rank());
-    ViewIntersection[] theirs = myDomain >= 0 ? intersections(all) : null;
-    Exception failure = null;
-    FSDataInputStream in = null;
-    byte[] buf = null;
-    try {
-      if (myDomain >= 0) {
-        try {
-          in = fs.open(path);
-        } catch (IOException | RuntimeException e) {
-          failure = e;
-        }
-        buf = new byte[(int) Math.min(plan.cycleBytes(), plan.domains().end(myDomain) - plan.domains().start(myDomain))];
-      }
-      Block[] send = new Block[n];
-      Block[] recv = new Block[n];
-      for (int c = 0; c < plan.cycles(); c++) {
-        Arrays.fill(send, EMPTY);
-        Arrays.fill(recv, EMPTY);
-        sendOrReceiveMine(plan, c, mine, seg, recv);
-        if (myDomain >= 0) {
-          long[] range = plan.cycleRange(myDomain, c);
-          long lo = range[0];
-          long hi = range[1];
-          Memory bm = Memory.ofArray(buf);
-          long spanLo = Long.MAX_VALUE;
-          long spanHi = 0;
-          for (int r = 0; r < n && lo < hi; r++) {
-            ViewIntersection.Runs runs = theirs[r] == null ? null : theirs[r].runs(lo, hi);
-            if (runs != null) {
-              send[r] = new BlockSpec(bm, 0, 1, runs.datatype());
-              int k = runs.offsets().length - 1;
-              spanLo = Math.min(spanLo, runs.offsets()[0]);
-              spanHi = Math.max(spanHi, runs.offsets()[k] + runs.lengths()[k]);
+            if (myDomain >= 0) {
+                try {
+                    in = fs.open(path);
+                } catch (IOException | RuntimeException e) {
+                    failure = e;
+                }
+                buf = new byte
+                        [(int) Math.min(
+                                plan.cycleBytes(),
+                                plan.domains().end(myDomain) - plan.domains().start(myDomain))];
             }
-          }
-          if (spanHi > spanLo && failure == null) {
-            try {
-              // One sequential read of the bytes any rank needs in this cycle (holes between them included).
-              in.seek(lo + spanLo);
-              in.readFully(buf, (int) spanLo, (int) (spanHi - spanLo));
-            } catch (IOException | RuntimeException e) {
-              failure = new IOException("readAll: reading bytes [" + (lo + spanLo) + ", " + (lo + spanHi) + ") of " + path + ": " + e.getMessage(), e);
+            Block[] send = new Block[n];
+            Block[] recv = new Block[n];
+            for (int c = 0; c < plan.cycles(); c++) {
+                Arrays.fill(send, EMPTY);
+                Arrays.fill(recv, EMPTY);
+                sendOrReceiveMine(plan, c, mine, seg, recv);
+                if (myDomain >= 0) {
+                    long[] range = plan.cycleRange(myDomain, c);
+                    long lo = range[0];
+                    long hi = range[1];
+                    Memory bm = Memory.ofArray(buf);
+                    long spanLo = Long.MAX_VALUE;
+                    long spanHi = 0;
+                    for (int r = 0; r < n && lo < hi; r++) {
+                        ViewIntersection.Runs runs = theirs[r] == null ? null : theirs[r].runs(lo, hi);
+                        if (runs != null) {
+                            send[r] = new BlockSpec(bm, 0, 1, runs.datatype());
+                            int k = runs.offsets().length - 1;
+                            spanLo = Math.min(spanLo, runs.offsets()[0]);
+                            spanHi = Math.max(spanHi, runs.offsets()[k] + runs.lengths()[k]);
+                        }
+                    }
+                    if (spanHi > spanLo && failure == null) {
+                        try {
+                            // One sequential read of the bytes any rank needs in this cycle (holes between them
+                            // included).
+                            in.seek(lo + spanLo);
+                            in.readFully(buf, (int) spanLo, (int) (spanHi - spanLo));
+                        } catch (IOException | RuntimeException e) {
+                            failure = new IOException(
+                                    "readAll: reading bytes [" + (lo + spanLo) + ", " + (lo + spanHi) + ") of " + path
+                                            + ": " + e.getMessage(),
+                                    e);
+                        }
+                    }
+                }
+                coll.alltoallw(send, recv);
             }
-          }
+            return failure;
+        } finally {
+            if (in != null) {
+                in.close();
+            }
         }
-        coll.alltoallw(send, recv);
-      }
-      return failure;
-    } finally {
-      if (in != null) {
-        in.close();
-      }
     }
-  }
 
-  /** This rank's piece of each domain's range in cycle {@code c}, as the block to or from that domain's aggregator. */
-  private static void sendOrReceiveMine(IoPlan plan, int c, ViewIntersection mine, Segment seg, Block[] blocks) {
-    if (mine.length() == 0) {
-      return;
-    }
-    for (int d = 0; d < plan.domains().count(); d++) {
-      long[] range = plan.cycleRange(d, c);
-      if (range[0] < range[1]) {
-        long[] s = mine.streamRange(range[0], range[1]);
-        if (s[1] > s[0]) {
-          blocks[plan.aggregatorOf()[d]] = new StreamRangeBlock(seg, s[0], s[1]);
+    /** This rank's piece of each domain's range in cycle {@code c}, as the block to or from that domain's aggregator. */
+    private static void sendOrReceiveMine(IoPlan plan, int c, ViewIntersection mine, Segment seg, Block[] blocks) {
+        if (mine.length() == 0) {
+            return;
         }
-      }
-    }
-  }
-
-  private static ViewIntersection[] intersections(RankAccess[] all) {
-    ViewIntersection[] out = new ViewIntersection[all.length];
-    for (int r = 0; r < all.length; r++) {
-      if (all[r].length() > 0) {
-        out[r] = ViewIntersection.of(all[r].view(), all[r].streamStart(), all[r].length());
-      }
-    }
-    return out;
-  }
-
-  /**
-   * Marks rank {@code r}'s runs in {@code covered}; returns a message naming both ranks and the
-   * bytes if one was already written by an earlier rank, else null.
-   */
-  private static String mark(BitSet covered, ViewIntersection.Runs[] runs, int r, long lo) {
-    long[] offs = runs[r].offsets();
-    long[] lens = runs[r].lengths();
-    String clash = null;
-    for (int i = 0; i < offs.length; i++) {
-      int a = (int) offs[i];
-      int b = (int) (offs[i] + lens[i]);
-      int hit = covered.nextSetBit(a);
-      if (clash == null && hit >= 0 && hit < b) {
-        clash = "writeAll: ranks " + owner(runs, r, hit) + " and " + r + " both write file byte " + (lo + hit)
-            + " (expected: every byte written by one rank)";
-      }
-      covered.set(a, b);
-    }
-    return clash;
-  }
-
-  private static int owner(ViewIntersection.Runs[] runs, int before, long at) {
-    for (int q = 0; q < before; q++) {
-      if (runs[q] != null) {
-        long[] offs = runs[q].offsets();
-        int i = Arrays.binarySearch(offs, at);
-        i = i >= 0 ? i : -i - 2;
-        if (i >= 0 && at < offs[i] + runs[q].lengths()[i]) {
-          return q;
+        for (int d = 0; d < plan.domains().count(); d++) {
+            long[] range = plan.cycleRange(d, c);
+            if (range[0] < range[1]) {
+                long[] s = mine.streamRange(range[0], range[1]);
+                if (s[1] > s[0]) {
+                    blocks[plan.aggregatorOf()[d]] = new StreamRangeBlock(seg, s[0], s[1]);
+                }
+            }
         }
-      }
     }
-    return -1;
-  }
+
+    private static ViewIntersection[] intersections(RankAccess[] all) {
+        ViewIntersection[] out = new ViewIntersection[all.length];
+        for (int r = 0; r < all.length; r++) {
+            if (all[r].length() > 0) {
+                out[r] = ViewIntersection.of(all[r].view(), all[r].streamStart(), all[r].length());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Marks rank {@code r}'s runs in {@code covered}; returns a message naming both ranks and the
+     * bytes if one was already written by an earlier rank, else null.
+     */
+    private static String mark(BitSet covered, ViewIntersection.Runs[] runs, int r, long lo) {
+        long[] offs = runs[r].offsets();
+        long[] lens = runs[r].lengths();
+        String clash = null;
+        for (int i = 0; i < offs.length; i++) {
+            int a = (int) offs[i];
+            int b = (int) (offs[i] + lens[i]);
+            int hit = covered.nextSetBit(a);
+            if (clash == null && hit >= 0 && hit < b) {
+                clash = "writeAll: ranks " + owner(runs, r, hit) + " and " + r + " both write file byte " + (lo + hit)
+                        + " (expected: every byte written by one rank)";
+            }
+            covered.set(a, b);
+        }
+        return clash;
+    }
+
+    private static int owner(ViewIntersection.Runs[] runs, int before, long at) {
+        for (int q = 0; q < before; q++) {
+            if (runs[q] != null) {
+                long[] offs = runs[q].offsets();
+                int i = Arrays.binarySearch(offs, at);
+                i = i >= 0 ? i : -i - 2;
+                if (i >= 0 && at < offs[i] + runs[q].lengths()[i]) {
+                    return q;
+                }
+            }
+        }
+        return -1;
+    }
 }

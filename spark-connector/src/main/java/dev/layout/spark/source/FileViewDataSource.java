@@ -25,24 +25,24 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  */
 public final class FileViewDataSource implements TableProvider, DataSourceRegister {
 
-  @Override
-  public String shortName() {
-    return FileViewOptions.SHORT_NAME;
-  }
+    @Override
+    public String shortName() {
+        return FileViewOptions.SHORT_NAME;
+    }
 
-  @Override
-  public StructType inferSchema(CaseInsensitiveStringMap options) {
-    return FileViewSpec.parse(options).schema();
-  }
+    @Override
+    public StructType inferSchema(CaseInsensitiveStringMap options) {
+        return FileViewSpec.parse(options).schema();
+    }
 
-  @Override
-  public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties) {
-    return new FileViewTable(FileViewSpec.parse(properties), schema);
-  }
+    @Override
+    public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties) {
+        return new FileViewTable(FileViewSpec.parse(properties), schema);
+    }
 
-  /** The write side takes the DataFrame's schema (coordinate and value columns) as given. */
-  @Override
-  public boolean supportsExternalMetadata() {
-    return true;
-  }
+    /** The write side takes the DataFrame's schema (coordinate and value columns) as given. */
+    @Override
+    public boolean supportsExternalMetadata() {
+        return true;
+    }
 }

@@ -13,36 +13,36 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /** One array file seen through one view. */
 final class FileViewTable implements SupportsRead, SupportsWrite {
-  private final FileViewSpec spec;
-  private final StructType schema;
+    private final FileViewSpec spec;
+    private final StructType schema;
 
-  FileViewTable(FileViewSpec spec, StructType schema) {
-    this.spec = spec;
-    this.schema = schema == null ? spec.schema() : schema;
-  }
+    FileViewTable(FileViewSpec spec, StructType schema) {
+        this.spec = spec;
+        this.schema = schema == null ? spec.schema() : schema;
+    }
 
-  @Override
-  public String name() {
-    return spec.toString();
-  }
+    @Override
+    public String name() {
+        return spec.toString();
+    }
 
-  @Override
-  public StructType schema() {
-    return schema;
-  }
+    @Override
+    public StructType schema() {
+        return schema;
+    }
 
-  @Override
-  public Set<TableCapability> capabilities() {
-    return EnumSet.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE);
-  }
+    @Override
+    public Set<TableCapability> capabilities() {
+        return EnumSet.of(TableCapability.BATCH_READ, TableCapability.BATCH_WRITE, TableCapability.TRUNCATE);
+    }
 
-  @Override
-  public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
-    return new FileViewScanBuilder(spec);
-  }
+    @Override
+    public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
+        return new FileViewScanBuilder(spec);
+    }
 
-  @Override
-  public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
-    return new FileViewWrite.Builder(spec, info.schema());
-  }
+    @Override
+    public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
+        return new FileViewWrite.Builder(spec, info.schema());
+    }
 }

@@ -11,39 +11,39 @@ import org.apache.spark.util.CollectionAccumulator;
  * again after a failure. Computes exactly what the wrapped kernel computes.
  */
 final class RecordingKernel implements StencilKernel {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  /** One application of the kernel: the process it ran in, the block's rank, the 0-based iteration. */
-  record Call(long pid, int rank, int iteration) implements Serializable {}
+    /** One application of the kernel: the process it ran in, the block's rank, the 0-based iteration. */
+    record Call(long pid, int rank, int iteration) implements Serializable {}
 
-  private final StencilKernel kernel;
-  private final CollectionAccumulator<Call> calls;
+    private final StencilKernel kernel;
+    private final CollectionAccumulator<Call> calls;
 
-  private RecordingKernel(StencilKernel kernel, CollectionAccumulator<Call> calls) {
-    this.kernel = kernel;
-    this.calls = calls;
-  }
+    private RecordingKernel(StencilKernel kernel, CollectionAccumulator<Call> calls) {
+        this.kernel = kernel;
+        this.calls = calls;
+    }
 
-  static RecordingKernel of(JavaSparkContext jsc, StencilKernel kernel) {
-    return new RecordingKernel(kernel, jsc.sc().collectionAccumulator("layout.test.kernelCalls"));
-  }
+    static RecordingKernel of(JavaSparkContext jsc, StencilKernel kernel) {
+        return new RecordingKernel(kernel, jsc.sc().collectionAccumulator("layout.test.kernelCalls"));
+    }
 
-  @Override
-  public void apply(GridBlock src, GridBlock dst) {
-    kernel.apply(src, dst);
-  }
+    @Override
+    public void apply(GridBlock src, GridBlock dst) {
+        kernel.apply(src, dst);
+    }
 
-  @Override
-  public void apply(int iteration, GridBlock src, GridBlock dst) {
-    kernel.apply(iteration, src, dst);
-    calls.add(new Call(ProcessHandle.current().pid(), src.rank(), iteration));
-  }
+    @Override
+    public void apply(int iteration, GridBlock src, GridBlock dst) {
+        kernel.apply(iteration, src, dst);
+        calls.add(new Call(ProcessHandle.current().pid(), src.rank(), iteration));
+    }
 
-  /**
-   * The applications Spark counted so far: every successful task's once, plus those of tasks run
-   * again to rebuild lost blocks (shuffle map tasks report every attempt).
-   */
-  List<Call> calls() {
-    return calls.value();
-  }
+    /**
+     * The applications Spark counted so far: every successful task's once, plus those of tasks run
+     * again to rebuild lost blocks (shuffle map tasks report every attempt).
+     */
+    List<Call> calls() {
+        return calls.value();
+    }
 }

@@ -22,70 +22,70 @@ import org.apache.spark.scheduler.SparkListenerTaskEnd;
  * of after a sleep. Register with {@code sc.addSparkListener}, remove when done.
  */
 final class SchedulerEvents extends SparkListener {
-  private final BooleanSupplier point;
-  private final CountDownLatch pointReached = new CountDownLatch(1);
-  private final Semaphore executorsAdded = new Semaphore(0);
-  private final AtomicInteger executorsRemoved = new AtomicInteger();
-  private final AtomicInteger stageReattempts = new AtomicInteger();
-  private final List<String> failedTasks = new CopyOnWriteArrayList<>();
+    private final BooleanSupplier point;
+    private final CountDownLatch pointReached = new CountDownLatch(1);
+    private final Semaphore executorsAdded = new Semaphore(0);
+    private final AtomicInteger executorsRemoved = new AtomicInteger();
+    private final AtomicInteger stageReattempts = new AtomicInteger();
+    private final List<String> failedTasks = new CopyOnWriteArrayList<>();
 
-  /** Events only, no point to wait for. */
-  SchedulerEvents() {
-    this(() -> false);
-  }
-
-  /** @param point checked on the listener thread after each task end; must be cheap */
-  SchedulerEvents(BooleanSupplier point) {
-    this.point = point;
-  }
-
-  @Override
-  public void onTaskEnd(SparkListenerTaskEnd e) {
-    if (e.reason() instanceof TaskFailedReason f) {
-      failedTasks.add("stage " + e.stageId() + "." + e.stageAttemptId() + ": " + f.toErrorString());
+    /** Events only, no point to wait for. */
+    SchedulerEvents() {
+        this(() -> false);
     }
-    if (pointReached.getCount() > 0 && point.getAsBoolean()) {
-      pointReached.countDown();
+
+    /** @param point checked on the listener thread after each task end; must be cheap */
+    SchedulerEvents(BooleanSupplier point) {
+        this.point = point;
     }
-  }
 
-  @Override
-  public void onExecutorAdded(SparkListenerExecutorAdded e) {
-    executorsAdded.release();
-  }
-
-  @Override
-  public void onExecutorRemoved(SparkListenerExecutorRemoved e) {
-    executorsRemoved.incrementAndGet();
-  }
-
-  @Override
-  public void onStageSubmitted(SparkListenerStageSubmitted e) {
-    if (e.stageInfo().attemptNumber() > 0) {
-      stageReattempts.incrementAndGet();
+    @Override
+    public void onTaskEnd(SparkListenerTaskEnd e) {
+        if (e.reason() instanceof TaskFailedReason f) {
+            failedTasks.add("stage " + e.stageId() + "." + e.stageAttemptId() + ": " + f.toErrorString());
+        }
+        if (pointReached.getCount() > 0 && point.getAsBoolean()) {
+            pointReached.countDown();
+        }
     }
-  }
 
-  /** Whether the point was reached within {@code timeout}. */
-  boolean awaitPoint(Duration timeout) throws InterruptedException {
-    return pointReached.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
-  }
+    @Override
+    public void onExecutorAdded(SparkListenerExecutorAdded e) {
+        executorsAdded.release();
+    }
 
-  /** Whether an executor registered (since this listener was added) within {@code timeout}. */
-  boolean awaitExecutorAdded(Duration timeout) throws InterruptedException {
-    return executorsAdded.tryAcquire(timeout.toMillis(), TimeUnit.MILLISECONDS);
-  }
+    @Override
+    public void onExecutorRemoved(SparkListenerExecutorRemoved e) {
+        executorsRemoved.incrementAndGet();
+    }
 
-  int executorsRemoved() {
-    return executorsRemoved.get();
-  }
+    @Override
+    public void onStageSubmitted(SparkListenerStageSubmitted e) {
+        if (e.stageInfo().attemptNumber() > 0) {
+            stageReattempts.incrementAndGet();
+        }
+    }
 
-  int stageReattempts() {
-    return stageReattempts.get();
-  }
+    /** Whether the point was reached within {@code timeout}. */
+    boolean awaitPoint(Duration timeout) throws InterruptedException {
+        return pointReached.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
 
-  /** One line per failed task attempt: stage.attempt and Spark's reason. */
-  List<String> failedTasks() {
-    return List.copyOf(failedTasks);
-  }
+    /** Whether an executor registered (since this listener was added) within {@code timeout}. */
+    boolean awaitExecutorAdded(Duration timeout) throws InterruptedException {
+        return executorsAdded.tryAcquire(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    int executorsRemoved() {
+        return executorsRemoved.get();
+    }
+
+    int stageReattempts() {
+        return stageReattempts.get();
+    }
+
+    /** One line per failed task attempt: stage.attempt and Spark's reason. */
+    List<String> failedTasks() {
+        return List.copyOf(failedTasks);
+    }
 }

@@ -46,121 +46,150 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("cluster")
 @ExtendWith(StandaloneClusterExtension.class)
 class CollectiveFileClusterIT {
-  /** 2896 x 2896 doubles (64 MiB) over 2 x 2 ranks; 64 KiB cycles make the write last long enough to be interrupted. */
-  private static final FieldSplit SPLIT = new FieldSplit(new long[] {2896, 2896}, new int[] {2, 2});
+    /** 2896 x 2896 doubles (64 MiB) over 2 x 2 ranks; 64 KiB cycles make the write last long enough to be interrupted. */
+    private static final FieldSplit SPLIT = new FieldSplit(new long[] {2896, 2896}, new int[] {2, 2});
 
-  /** Counts barrier stage attempts after the first. */
-  static final class Reattempts extends SparkListener {
-    final AtomicInteger count = new AtomicInteger();
+    /** Counts barrier stage attempts after the first. */
+    static final class Reattempts extends SparkListener {
+        final AtomicInteger count = new AtomicInteger();
 
-    @Override
-    public void onStageSubmitted(SparkListenerStageSubmitted e) {
-      if (e.stageInfo().attemptNumber() > 0) {
-        count.incrementAndGet();
-      }
+        @Override
+        public void onStageSubmitted(SparkListenerStageSubmitted e) {
+            if (e.stageInfo().attemptNumber() > 0) {
+                count.incrementAndGet();
+            }
+        }
     }
-  }
 
-  private static CompletableFuture<List<IoResult>> write(JavaSparkContext jsc, CollectiveFile file, boolean failRetries) {
-    byte[] secret = new byte[32];
-    new SecureRandom().nextBytes(secret);
-    JavaRDD<Integer> ranks = jsc.parallelize(List.of(0, 1, 2, 3), 4);
-    return CompletableFuture.supplyAsync(() -> SparkShim.barrierMapPartitions(ranks, it -> {
-      int rank = it.next();
-      if (failRetries && BarrierTaskContext.get().stageAttemptNumber() > 0) {
-        throw new IllegalStateException("test: the retried stage gives up");
-      }
-      try (SparkCommunicator sc = SparkCommunicator.connect(TransportFactory.tcp(), secret, Duration.ofSeconds(30))) {
-        byte[] block = SPLIT.block(rank);
-        FileView view = new FileView(0, Primitive.FLOAT64, SPLIT.filetype(rank));
-        return List.of(file.writeAll(sc.world(), view, 0, Memory.ofArray(block), 0, Primitive.BYTE, block.length)).iterator();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }, IoResult.class).repartition(1).collect()); // a shuffle after it: Spark retries a barrier ShuffleMapStage, not a ResultStage
-  }
+    private static CompletableFuture<List<IoResult>> write(
+            JavaSparkContext jsc, CollectiveFile file, boolean failRetries) {
+        byte[] secret = new byte[32];
+        new SecureRandom().nextBytes(secret);
+        JavaRDD<Integer> ranks = jsc.parallelize(List.of(0, 1, 2, 3), 4);
+        return CompletableFuture.supplyAsync(() -> SparkShim.barrierMapPartitions(
+                        ranks,
+                        it -> {
+                            int rank = it.next();
+                            if (failRetries && BarrierTaskContext.get().stageAttemptNumber() > 0) {
+                                throw new IllegalStateException("test: the retried stage gives up");
+                            }
+                            try (SparkCommunicator sc =
+                                    SparkCommunicator.connect(TransportFactory.tcp(), secret, Duration.ofSeconds(30))) {
+                                byte[] block = SPLIT.block(rank);
+                                FileView view = new FileView(0, Primitive.FLOAT64, SPLIT.filetype(rank));
+                                return List.of(file.writeAll(
+                                                sc.world(),
+                                                view,
+                                                0,
+                                                Memory.ofArray(block),
+                                                0,
+                                                Primitive.BYTE,
+                                                block.length))
+                                        .iterator();
+                            } catch (IOException e) {
+                                throw new UncheckedIOException(e);
+                            }
+                        },
+                        IoResult.class)
+                .repartition(1)
+                .collect()); // a shuffle after it: Spark retries a barrier ShuffleMapStage, not a ResultStage
+    }
 
-  /** Waits until the aggregators are writing, then kills an executor JVM. */
-  private static void killAnExecutorMidWrite(StandaloneClusterExtension.Cluster cluster, Path dir, CompletableFuture<?> run) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-    while (!run.isDone() && System.nanoTime() < deadline && !hasPartTemp(dir)) {
-      Thread.sleep(10); // bounded polling of files other processes write
+    /** Waits until the aggregators are writing, then kills an executor JVM. */
+    private static void killAnExecutorMidWrite(
+            StandaloneClusterExtension.Cluster cluster, Path dir, CompletableFuture<?> run) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+        while (!run.isDone() && System.nanoTime() < deadline && !hasPartTemp(dir)) {
+            Thread.sleep(10); // bounded polling of files other processes write
+        }
+        assertThat(run.isDone()).as("write ended before the kill").isFalse();
+        assertThat(hasPartTemp(dir)).as("a part being written").isTrue();
+        List<ProcessHandle> executors = cluster.executors();
+        assertThat(executors).as("executor JVMs").isNotEmpty();
+        executors.get(0).destroyForcibly();
     }
-    assertThat(run.isDone()).as("write ended before the kill").isFalse();
-    assertThat(hasPartTemp(dir)).as("a part being written").isTrue();
-    List<ProcessHandle> executors = cluster.executors();
-    assertThat(executors).as("executor JVMs").isNotEmpty();
-    executors.get(0).destroyForcibly();
-  }
 
-  /** True once an aggregator has written bytes: the local file system's one hidden file (a part's temporary file elsewhere) is not empty. */
-  private static boolean hasPartTemp(Path dir) throws IOException {
-    try (Stream<Path> s = Files.list(dir)) {
-      return s.anyMatch(p -> p.getFileName().toString().matches("\\.field\\.f64\\.\\w+\\.(whole|part-\\d+\\.[-\\w]+\\.tmp)") && size(p) > 0);
+    /** True once an aggregator has written bytes: the local file system's one hidden file (a part's temporary file elsewhere) is not empty. */
+    private static boolean hasPartTemp(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.anyMatch(
+                    p -> p.getFileName().toString().matches("\\.field\\.f64\\.\\w+\\.(whole|part-\\d+\\.[-\\w]+\\.tmp)")
+                            && size(p) > 0);
+        }
     }
-  }
 
-  private static long size(Path p) {
-    try {
-      return Files.size(p);
-    } catch (IOException e) {
-      return 0; // renamed or deleted since the listing
+    private static long size(Path p) {
+        try {
+            return Files.size(p);
+        } catch (IOException e) {
+            return 0; // renamed or deleted since the listing
+        }
     }
-  }
 
-  private static List<String> names(Path dir) throws IOException {
-    try (Stream<Path> s = Files.list(dir)) {
-      return s.map(p -> p.getFileName().toString()).toList();
+    private static List<String> names(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).toList();
+        }
     }
-  }
 
-  @Test
-  void aRetriedStageAfterAKilledExecutorWritesTheFileOnce(JavaSparkContext jsc, StandaloneClusterExtension.Cluster cluster, @TempDir Path dir)
-      throws Exception {
-    CollectiveFile file = CollectiveFile.of(jsc.hadoopConfiguration(), dir.resolve("field.f64").toUri().toString())
-        .withBlockSize(4L << 20).withCycleBytes(64 << 10).deferCommit();
-    Reattempts reattempts = new Reattempts();
-    jsc.sc().addSparkListener(reattempts);
-    try {
-      CompletableFuture<List<IoResult>> run = write(jsc, file, false);
-      killAnExecutorMidWrite(cluster, dir, run);
-      List<IoResult> results = run.get(5, TimeUnit.MINUTES);
-      assertThat(names(dir)).as("before the commit: parts only").noneMatch(n -> n.equals("field.f64"));
-      file.commit(results.get(0));
-    } finally {
-      file.abort(); // the driver's cleanup, whatever happened
-      jsc.sc().removeSparkListener(reattempts);
+    @Test
+    void aRetriedStageAfterAKilledExecutorWritesTheFileOnce(
+            JavaSparkContext jsc, StandaloneClusterExtension.Cluster cluster, @TempDir Path dir) throws Exception {
+        CollectiveFile file = CollectiveFile.of(
+                        jsc.hadoopConfiguration(),
+                        dir.resolve("field.f64").toUri().toString())
+                .withBlockSize(4L << 20)
+                .withCycleBytes(64 << 10)
+                .deferCommit();
+        Reattempts reattempts = new Reattempts();
+        jsc.sc().addSparkListener(reattempts);
+        try {
+            CompletableFuture<List<IoResult>> run = write(jsc, file, false);
+            killAnExecutorMidWrite(cluster, dir, run);
+            List<IoResult> results = run.get(5, TimeUnit.MINUTES);
+            assertThat(names(dir)).as("before the commit: parts only").noneMatch(n -> n.equals("field.f64"));
+            file.commit(results.get(0));
+        } finally {
+            file.abort(); // the driver's cleanup, whatever happened
+            jsc.sc().removeSparkListener(reattempts);
+        }
+        jsc.sc().listenerBus().waitUntilEmpty(30_000);
+        assertThat(reattempts.count.get())
+                .as("barrier stage attempts after the first")
+                .isPositive();
+        assertThat(names(dir).stream().filter(n -> !n.equals(".field.f64.crc"))).containsExactly("field.f64");
+        ByteBuffer b = ByteBuffer.allocate((int) (SPLIT.cells() * 8)).order(ByteOrder.nativeOrder());
+        try (FileChannel ch = FileChannel.open(dir.resolve("field.f64"), StandardOpenOption.READ)) {
+            assertThat(ch.size()).isEqualTo(SPLIT.cells() * 8);
+            while (b.hasRemaining() && ch.read(b) >= 0) {
+                // reads the whole file
+            }
+        }
+        for (int i = 0; i < SPLIT.cells(); i++) {
+            if (b.getDouble(i * 8) != i) {
+                throw new AssertionError("cell " + i + " = " + b.getDouble(i * 8));
+            }
+        }
     }
-    jsc.sc().listenerBus().waitUntilEmpty(30_000);
-    assertThat(reattempts.count.get()).as("barrier stage attempts after the first").isPositive();
-    assertThat(names(dir).stream().filter(n -> !n.equals(".field.f64.crc"))).containsExactly("field.f64");
-    ByteBuffer b = ByteBuffer.allocate((int) (SPLIT.cells() * 8)).order(ByteOrder.nativeOrder());
-    try (FileChannel ch = FileChannel.open(dir.resolve("field.f64"), StandardOpenOption.READ)) {
-      assertThat(ch.size()).isEqualTo(SPLIT.cells() * 8);
-      while (b.hasRemaining() && ch.read(b) >= 0) {
-        // reads the whole file
-      }
-    }
-    for (int i = 0; i < SPLIT.cells(); i++) {
-      if (b.getDouble(i * 8) != i) {
-        throw new AssertionError("cell " + i + " = " + b.getDouble(i * 8));
-      }
-    }
-  }
 
-  @Test
-  void aFailedJobAfterAKilledExecutorLeavesNoFileAndNoPart(JavaSparkContext jsc, StandaloneClusterExtension.Cluster cluster, @TempDir Path dir)
-      throws Exception {
-    CollectiveFile file = CollectiveFile.of(jsc.hadoopConfiguration(), dir.resolve("field.f64").toUri().toString())
-        .withBlockSize(4L << 20).withCycleBytes(64 << 10).deferCommit();
-    try {
-      CompletableFuture<List<IoResult>> run = write(jsc, file, true);
-      killAnExecutorMidWrite(cluster, dir, run);
-      assertThatThrownBy(() -> run.get(5, TimeUnit.MINUTES)).isInstanceOf(ExecutionException.class)
-          .hasStackTraceContaining("the retried stage gives up");
-    } finally {
-      file.abort();
+    @Test
+    void aFailedJobAfterAKilledExecutorLeavesNoFileAndNoPart(
+            JavaSparkContext jsc, StandaloneClusterExtension.Cluster cluster, @TempDir Path dir) throws Exception {
+        CollectiveFile file = CollectiveFile.of(
+                        jsc.hadoopConfiguration(),
+                        dir.resolve("field.f64").toUri().toString())
+                .withBlockSize(4L << 20)
+                .withCycleBytes(64 << 10)
+                .deferCommit();
+        try {
+            CompletableFuture<List<IoResult>> run = write(jsc, file, true);
+            killAnExecutorMidWrite(cluster, dir, run);
+            assertThatThrownBy(() -> run.get(5, TimeUnit.MINUTES))
+                    .isInstanceOf(ExecutionException.class)
+                    .hasStackTraceContaining("the retried stage gives up");
+        } finally {
+            file.abort();
+        }
+        assertThat(names(dir)).isEmpty();
     }
-    assertThat(names(dir)).isEmpty();
-  }
 }

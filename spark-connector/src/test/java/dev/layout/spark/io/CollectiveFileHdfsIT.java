@@ -37,132 +37,189 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Tag("hdfs")
 @ExtendWith(MiniDfsExtension.class)
 class CollectiveFileHdfsIT {
-  private static final long BLOCK = 64 * 1024;
+    private static final long BLOCK = 64 * 1024;
 
-  static Stream<Arguments> splits() {
-    return Stream.of(
-        Arguments.of(new FieldSplit(new long[] {70_000}, new int[] {1})),
-        Arguments.of(new FieldSplit(new long[] {301, 157}, new int[] {2, 1})),
-        Arguments.of(new FieldSplit(new long[] {300, 301}, new int[] {2, 2})),
-        Arguments.of(new FieldSplit(new long[] {257, 253}, new int[] {1, 5})),
-        Arguments.of(new FieldSplit(new long[] {299, 303}, new int[] {3, 3})),
-        Arguments.of(new FieldSplit(new long[] {41, 43, 47}, new int[] {2, 2, 2})),
-        Arguments.of(new FieldSplit(new long[] {33, 50, 61}, new int[] {3, 1, 3})));
-  }
+    static Stream<Arguments> splits() {
+        return Stream.of(
+                Arguments.of(new FieldSplit(new long[] {70_000}, new int[] {1})),
+                Arguments.of(new FieldSplit(new long[] {301, 157}, new int[] {2, 1})),
+                Arguments.of(new FieldSplit(new long[] {300, 301}, new int[] {2, 2})),
+                Arguments.of(new FieldSplit(new long[] {257, 253}, new int[] {1, 5})),
+                Arguments.of(new FieldSplit(new long[] {299, 303}, new int[] {3, 3})),
+                Arguments.of(new FieldSplit(new long[] {41, 43, 47}, new int[] {2, 2, 2})),
+                Arguments.of(new FieldSplit(new long[] {33, 50, 61}, new int[] {3, 1, 3})));
+    }
 
-  private static CollectiveFile file(MiniDFSCluster dfs, String name) throws IOException {
-    return CollectiveFile.of(dfs.getConfiguration(0), dfs.getFileSystem().getUri() + "/collective/" + name).withBlockSize(BLOCK);
-  }
+    private static CollectiveFile file(MiniDFSCluster dfs, String name) throws IOException {
+        return CollectiveFile.of(dfs.getConfiguration(0), dfs.getFileSystem().getUri() + "/collective/" + name)
+                .withBlockSize(BLOCK);
+    }
 
-  @ParameterizedTest
-  @MethodSource("splits")
-  void writeAllMakesTheFieldFromBlockAlignedPartsAndReadAllGivesTheBlocksBack(FieldSplit split, MiniDFSCluster dfs) throws IOException {
-    String name = "f" + Arrays.toString(split.sizes()).replaceAll("\\D+", "_") + split.ranks() + ".f64";
-    CollectiveFile f = file(dfs, name);
-    List<IoResult> results = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(60), comm -> {
-      byte[] block = split.block(comm.rank());
-      try {
-        return f.writeAll(comm, new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank())), 0, Memory.ofArray(block), 0, Primitive.BYTE,
-            block.length);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
-    FileSystem fs = dfs.getFileSystem();
-    Path p = new Path(f.path());
-    FileStatus st = fs.getFileStatus(p);
-    assertThat(st.getLen()).isEqualTo(split.cells() * 8);
-    byte[] all = new byte[(int) st.getLen()];
-    try (FSDataInputStream in = fs.open(p)) {
-      in.readFully(0, all);
-    }
-    ByteBuffer b = ByteBuffer.wrap(all).order(ByteOrder.nativeOrder());
-    for (int i = 0; i < split.cells(); i++) {
-      if (b.getDouble(i * 8) != i) {
-        throw new AssertionError("cell " + i + " = " + b.getDouble(i * 8));
-      }
-    }
-    assertThat(fs.listStatus(p.getParent())).extracting(s -> s.getPath().getName()).doesNotContain(".tmp").allSatisfy(
-        n -> assertThat(n).doesNotStartWith("." + name));
-    IoResult r = results.get(0);
-    if (r.strategy() == Strategy.TWO_PHASE) {
-      for (int d = 1; d < r.domains().count(); d++) {
-        assertThat(r.domains().bound(d) % BLOCK).as("domain bound %d of %s", d, r.domains()).isZero();
-      }
-      // Every block of the file is a full 64 KiB block but the last: the parts were whole blocks.
-      long full = Arrays.stream(fs.getFileBlockLocations(st, 0, st.getLen())).filter(l -> l.getLength() == BLOCK).count();
-      assertThat(full).isEqualTo(st.getLen() / BLOCK);
-    }
-    for (Strategy s : new Strategy[] {Strategy.TWO_PHASE, Strategy.INDEPENDENT}) {
-      CollectiveFile rf = f.withStrategy(s);
-      List<Boolean> same = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(60), comm -> {
-        byte[] want = split.block(comm.rank());
-        byte[] got = new byte[want.length];
-        try {
-          rf.readAll(comm, new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank())), 0, Memory.ofArray(got), 0, Primitive.BYTE, got.length);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
+    @ParameterizedTest
+    @MethodSource("splits")
+    void writeAllMakesTheFieldFromBlockAlignedPartsAndReadAllGivesTheBlocksBack(FieldSplit split, MiniDFSCluster dfs)
+            throws IOException {
+        String name = "f" + Arrays.toString(split.sizes()).replaceAll("\\D+", "_") + split.ranks() + ".f64";
+        CollectiveFile f = file(dfs, name);
+        List<IoResult> results = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(60), comm -> {
+            byte[] block = split.block(comm.rank());
+            try {
+                return f.writeAll(
+                        comm,
+                        new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank())),
+                        0,
+                        Memory.ofArray(block),
+                        0,
+                        Primitive.BYTE,
+                        block.length);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        FileSystem fs = dfs.getFileSystem();
+        Path p = new Path(f.path());
+        FileStatus st = fs.getFileStatus(p);
+        assertThat(st.getLen()).isEqualTo(split.cells() * 8);
+        byte[] all = new byte[(int) st.getLen()];
+        try (FSDataInputStream in = fs.open(p)) {
+            in.readFully(0, all);
         }
-        return Arrays.equals(want, got);
-      });
-      assertThat(same).as("read %s", s).containsOnly(true);
+        ByteBuffer b = ByteBuffer.wrap(all).order(ByteOrder.nativeOrder());
+        for (int i = 0; i < split.cells(); i++) {
+            if (b.getDouble(i * 8) != i) {
+                throw new AssertionError("cell " + i + " = " + b.getDouble(i * 8));
+            }
+        }
+        assertThat(fs.listStatus(p.getParent()))
+                .extracting(s -> s.getPath().getName())
+                .doesNotContain(".tmp")
+                .allSatisfy(n -> assertThat(n).doesNotStartWith("." + name));
+        IoResult r = results.get(0);
+        if (r.strategy() == Strategy.TWO_PHASE) {
+            for (int d = 1; d < r.domains().count(); d++) {
+                assertThat(r.domains().bound(d) % BLOCK)
+                        .as("domain bound %d of %s", d, r.domains())
+                        .isZero();
+            }
+            // Every block of the file is a full 64 KiB block but the last: the parts were whole blocks.
+            long full = Arrays.stream(fs.getFileBlockLocations(st, 0, st.getLen()))
+                    .filter(l -> l.getLength() == BLOCK)
+                    .count();
+            assertThat(full).isEqualTo(st.getLen() / BLOCK);
+        }
+        for (Strategy s : new Strategy[] {Strategy.TWO_PHASE, Strategy.INDEPENDENT}) {
+            CollectiveFile rf = f.withStrategy(s);
+            List<Boolean> same = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(60), comm -> {
+                byte[] want = split.block(comm.rank());
+                byte[] got = new byte[want.length];
+                try {
+                    rf.readAll(
+                            comm,
+                            new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank())),
+                            0,
+                            Memory.ofArray(got),
+                            0,
+                            Primitive.BYTE,
+                            got.length);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                return Arrays.equals(want, got);
+            });
+            assertThat(same).as("read %s", s).containsOnly(true);
+        }
     }
-  }
 
-  @Test
-  void aDeferredWriteLeavesOnlyPartsUntilCommitAndAbortRemovesThem(MiniDFSCluster dfs) throws IOException {
-    FieldSplit split = new FieldSplit(new long[] {200, 190}, new int[] {2, 2});
-    CollectiveFile f = file(dfs, "deferred.f64").deferCommit();
-    FileSystem fs = dfs.getFileSystem();
-    Path p = new Path(f.path());
-    List<IoResult> results = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(60), comm -> {
-      byte[] block = split.block(comm.rank());
-      try {
-        // Run the "stage" twice, as a re-attempted barrier stage would: the second attempt replaces the first one's parts.
-        f.writeAll(comm, new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank())), 0, Memory.ofArray(block), 0, Primitive.BYTE, block.length);
-        return f.writeAll(comm, new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank())), 0, Memory.ofArray(block), 0, Primitive.BYTE,
-            block.length);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
-    assertThat(fs.exists(p)).isFalse();
-    assertThat(results).allSatisfy(r -> assertThat(r.committed()).isFalse());
-    long parts = Arrays.stream(fs.listStatus(p.getParent())).filter(s -> s.getPath().getName().startsWith(".deferred.f64." + f.writeId())).count();
-    assertThat(parts).isEqualTo(results.get(0).domains().count());
-    assertThat(f.commit(results.get(0))).isEqualTo(split.cells() * 8);
-    assertThat(fs.getFileStatus(p).getLen()).isEqualTo(split.cells() * 8);
-    assertThat(fs.listStatus(p.getParent())).extracting(s -> s.getPath().getName()).noneMatch(n -> n.startsWith(".deferred.f64"));
+    @Test
+    void aDeferredWriteLeavesOnlyPartsUntilCommitAndAbortRemovesThem(MiniDFSCluster dfs) throws IOException {
+        FieldSplit split = new FieldSplit(new long[] {200, 190}, new int[] {2, 2});
+        CollectiveFile f = file(dfs, "deferred.f64").deferCommit();
+        FileSystem fs = dfs.getFileSystem();
+        Path p = new Path(f.path());
+        List<IoResult> results = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(60), comm -> {
+            byte[] block = split.block(comm.rank());
+            try {
+                // Run the "stage" twice, as a re-attempted barrier stage would: the second attempt replaces the first
+                // one's parts.
+                f.writeAll(
+                        comm,
+                        new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank())),
+                        0,
+                        Memory.ofArray(block),
+                        0,
+                        Primitive.BYTE,
+                        block.length);
+                return f.writeAll(
+                        comm,
+                        new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank())),
+                        0,
+                        Memory.ofArray(block),
+                        0,
+                        Primitive.BYTE,
+                        block.length);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        assertThat(fs.exists(p)).isFalse();
+        assertThat(results).allSatisfy(r -> assertThat(r.committed()).isFalse());
+        long parts = Arrays.stream(fs.listStatus(p.getParent()))
+                .filter(s -> s.getPath().getName().startsWith(".deferred.f64." + f.writeId()))
+                .count();
+        assertThat(parts).isEqualTo(results.get(0).domains().count());
+        assertThat(f.commit(results.get(0))).isEqualTo(split.cells() * 8);
+        assertThat(fs.getFileStatus(p).getLen()).isEqualTo(split.cells() * 8);
+        assertThat(fs.listStatus(p.getParent()))
+                .extracting(s -> s.getPath().getName())
+                .noneMatch(n -> n.startsWith(".deferred.f64"));
 
-    CollectiveFile g = file(dfs, "aborted.f64").deferCommit();
-    InProcessLauncher.run(split.ranks(), Duration.ofSeconds(60), comm -> {
-      byte[] block = split.block(comm.rank());
-      try {
-        return g.writeAll(comm, new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank())), 0, Memory.ofArray(block), 0, Primitive.BYTE,
-            block.length);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
-    assertThat(g.abort()).isGreaterThan(0);
-    assertThat(fs.listStatus(p.getParent())).extracting(s -> s.getPath().getName()).noneMatch(n -> n.contains("aborted.f64"));
-  }
-
-  @Test
-  void aShortFileFailsTheReadAtEveryRankNamingTheRankAndBytes(MiniDFSCluster dfs) throws IOException {
-    FileSystem fs = dfs.getFileSystem();
-    CollectiveFile f = file(dfs, "short.f64");
-    try (var out = fs.create(new Path(f.path()))) {
-      out.write(new byte[1000]);
+        CollectiveFile g = file(dfs, "aborted.f64").deferCommit();
+        InProcessLauncher.run(split.ranks(), Duration.ofSeconds(60), comm -> {
+            byte[] block = split.block(comm.rank());
+            try {
+                return g.writeAll(
+                        comm,
+                        new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank())),
+                        0,
+                        Memory.ofArray(block),
+                        0,
+                        Primitive.BYTE,
+                        block.length);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        assertThat(g.abort()).isGreaterThan(0);
+        assertThat(fs.listStatus(p.getParent()))
+                .extracting(s -> s.getPath().getName())
+                .noneMatch(n -> n.contains("aborted.f64"));
     }
-    assertThatThrownBy(() -> InProcessLauncher.runEach(3, Duration.ofSeconds(30), comm -> {
-      byte[] got = new byte[800];
-      try {
-        f.readAll(comm, FileView.contiguous(comm.rank() * 400L, Primitive.FLOAT64), 0, Memory.ofArray(got), 0, Primitive.BYTE, 400);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    })).hasRootCauseInstanceOf(IOException.class).rootCause()
-        .hasMessageContaining("rank 2 of 3").hasMessageContaining("has 1000 bytes, the view needs bytes up to 1200");
-  }
+
+    @Test
+    void aShortFileFailsTheReadAtEveryRankNamingTheRankAndBytes(MiniDFSCluster dfs) throws IOException {
+        FileSystem fs = dfs.getFileSystem();
+        CollectiveFile f = file(dfs, "short.f64");
+        try (var out = fs.create(new Path(f.path()))) {
+            out.write(new byte[1000]);
+        }
+        assertThatThrownBy(() -> InProcessLauncher.runEach(3, Duration.ofSeconds(30), comm -> {
+                    byte[] got = new byte[800];
+                    try {
+                        f.readAll(
+                                comm,
+                                FileView.contiguous(comm.rank() * 400L, Primitive.FLOAT64),
+                                0,
+                                Memory.ofArray(got),
+                                0,
+                                Primitive.BYTE,
+                                400);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }))
+                .hasRootCauseInstanceOf(IOException.class)
+                .rootCause()
+                .hasMessageContaining("rank 2 of 3")
+                .hasMessageContaining("has 1000 bytes, the view needs bytes up to 1200");
+    }
 }

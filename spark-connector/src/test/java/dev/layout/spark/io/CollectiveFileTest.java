@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.layout.comm.InProcessLauncher;
-import dev.layout.datatype.Datatype;
-import dev.layout.datatype.Order;
 import dev.layout.datatype.Primitive;
 import dev.layout.fileview.FileView;
 import dev.layout.memory.Memory;
@@ -26,155 +24,181 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** writeAll / readAll over the in-process communicator on the local file system, checked against the field's bytes. */
 class CollectiveFileTest {
-  @TempDir java.nio.file.Path dir;
+    @TempDir
+    java.nio.file.Path dir;
 
-  /** Small blocks and cycles, so that small fields still have several domains and cycles. */
-  private CollectiveFile file(String name) {
-    Configuration conf = new Configuration();
-    conf.setLong("fs.local.block.size", 4096);
-    return CollectiveFile.of(conf, dir.resolve(name).toString()).withCycleBytes(1000).withMinDomainBytes(512);
-  }
+    /** Small blocks and cycles, so that small fields still have several domains and cycles. */
+    private CollectiveFile file(String name) {
+        Configuration conf = new Configuration();
+        conf.setLong("fs.local.block.size", 4096);
+        return CollectiveFile.of(conf, dir.resolve(name).toString())
+                .withCycleBytes(1000)
+                .withMinDomainBytes(512);
+    }
 
-  static Stream<Arguments> splits() {
-    return Stream.of(
-        Arguments.of(new FieldSplit(new long[] {37}, new int[] {1}), Strategy.AUTO),
-        Arguments.of(new FieldSplit(new long[] {100}, new int[] {3}), Strategy.AUTO),
-        Arguments.of(new FieldSplit(new long[] {30, 41}, new int[] {2, 2}), Strategy.AUTO),
-        Arguments.of(new FieldSplit(new long[] {30, 41}, new int[] {2, 2}), Strategy.TWO_PHASE),
-        Arguments.of(new FieldSplit(new long[] {29, 31}, new int[] {3, 3}), Strategy.AUTO),
-        Arguments.of(new FieldSplit(new long[] {64, 8}, new int[] {4, 1}), Strategy.AUTO),
-        Arguments.of(new FieldSplit(new long[] {64, 8}, new int[] {4, 1}), Strategy.TWO_PHASE),
-        Arguments.of(new FieldSplit(new long[] {9, 10, 11}, new int[] {2, 2, 2}), Strategy.AUTO),
-        Arguments.of(new FieldSplit(new long[] {7, 13, 5}, new int[] {1, 3, 3}), Strategy.TWO_PHASE));
-  }
+    static Stream<Arguments> splits() {
+        return Stream.of(
+                Arguments.of(new FieldSplit(new long[] {37}, new int[] {1}), Strategy.AUTO),
+                Arguments.of(new FieldSplit(new long[] {100}, new int[] {3}), Strategy.AUTO),
+                Arguments.of(new FieldSplit(new long[] {30, 41}, new int[] {2, 2}), Strategy.AUTO),
+                Arguments.of(new FieldSplit(new long[] {30, 41}, new int[] {2, 2}), Strategy.TWO_PHASE),
+                Arguments.of(new FieldSplit(new long[] {29, 31}, new int[] {3, 3}), Strategy.AUTO),
+                Arguments.of(new FieldSplit(new long[] {64, 8}, new int[] {4, 1}), Strategy.AUTO),
+                Arguments.of(new FieldSplit(new long[] {64, 8}, new int[] {4, 1}), Strategy.TWO_PHASE),
+                Arguments.of(new FieldSplit(new long[] {9, 10, 11}, new int[] {2, 2, 2}), Strategy.AUTO),
+                Arguments.of(new FieldSplit(new long[] {7, 13, 5}, new int[] {1, 3, 3}), Strategy.TWO_PHASE));
+    }
 
-  @ParameterizedTest
-  @MethodSource("splits")
-  void writeAllThenReadAllRoundTripsTheField(FieldSplit split, Strategy strategy) throws IOException {
-    CollectiveFile f = file("field.f64").withStrategy(strategy);
-    List<IoResult> written = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> {
-      byte[] block = split.block(comm.rank());
-      FileView view = new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank()));
-      try {
-        return f.writeAll(comm, view, 0, Memory.ofArray(block), 0, Primitive.BYTE, block.length);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
-    ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(dir.resolve("field.f64"))).order(ByteOrder.nativeOrder());
-    assertThat(bytes.capacity()).isEqualTo(split.cells() * 8);
-    for (long i = 0; i < split.cells(); i++) {
-      assertThat(bytes.getDouble((int) i * 8)).as("cell %d", i).isEqualTo((double) i);
-    }
-    try (Stream<java.nio.file.Path> left = Files.list(dir)) {
-      // the file and maybe its checksum (the local join drops it), nothing else
-      assertThat(left.map(p -> p.getFileName().toString()).filter(n -> !n.equals(".field.f64.crc"))).containsExactly("field.f64");
-    }
-    assertThat(written).allSatisfy(r -> assertThat(r.committed()).isTrue());
-    assertThat(written.stream().map(IoResult::strategy).distinct()).hasSize(1);
-    if (strategy != Strategy.AUTO) {
-      assertThat(written.get(0).strategy()).isEqualTo(strategy);
-    }
-    for (Strategy read : new Strategy[] {Strategy.TWO_PHASE, Strategy.INDEPENDENT, Strategy.AUTO}) {
-      CollectiveFile rf = f.withStrategy(read);
-      List<Boolean> same = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> {
-        byte[] want = split.block(comm.rank());
-        byte[] got = new byte[want.length];
-        FileView view = new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank()));
-        try {
-          IoResult r = rf.readAll(comm, view, 0, Memory.ofArray(got), 0, Primitive.BYTE, got.length);
-          assertThat(r.strategy()).isNotEqualTo(Strategy.AUTO);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
+    @ParameterizedTest
+    @MethodSource("splits")
+    void writeAllThenReadAllRoundTripsTheField(FieldSplit split, Strategy strategy) throws IOException {
+        CollectiveFile f = file("field.f64").withStrategy(strategy);
+        List<IoResult> written = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> {
+            byte[] block = split.block(comm.rank());
+            FileView view = new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank()));
+            try {
+                return f.writeAll(comm, view, 0, Memory.ofArray(block), 0, Primitive.BYTE, block.length);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        ByteBuffer bytes =
+                ByteBuffer.wrap(Files.readAllBytes(dir.resolve("field.f64"))).order(ByteOrder.nativeOrder());
+        assertThat(bytes.capacity()).isEqualTo(split.cells() * 8);
+        for (long i = 0; i < split.cells(); i++) {
+            assertThat(bytes.getDouble((int) i * 8)).as("cell %d", i).isEqualTo((double) i);
         }
-        return java.util.Arrays.equals(want, got);
-      });
-      assertThat(same).as("read %s", read).containsOnly(true);
-    }
-  }
-
-  @Test
-  void overlappingViewsAreRefusedAtEveryRankAndLeaveNothing() {
-    CollectiveFile f = file("clash.f64");
-    assertThatThrownBy(() -> InProcessLauncher.runEach(3, Duration.ofSeconds(30), comm -> {
-      byte[] block = new byte[800];
-      // ranks 0 and 1 both write doubles [50, 100); rank 2 writes [100, 150)
-      long start = comm.rank() == 0 ? 0 : comm.rank() == 1 ? 50 : 100;
-      FileView view = FileView.contiguous(start * 8, Primitive.FLOAT64);
-      try {
-        f.withStrategy(Strategy.TWO_PHASE).writeAll(comm, view, 0, Memory.ofArray(block), 0, Primitive.BYTE, comm.rank() == 0 ? 800 : 400);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    })).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ranks 0 and 1 both write file byte 400");
-    assertThat(dir.toFile().list()).isEmpty();
-  }
-
-  private static IoResult writeBlock(CollectiveFile f, dev.layout.comm.Communicator comm, FieldSplit split) {
-    byte[] block = split.block(comm.rank());
-    try {
-      return f.writeAll(comm, new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank())), 0, Memory.ofArray(block), 0, Primitive.BYTE,
-          block.length);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private List<String> names() throws IOException {
-    try (Stream<java.nio.file.Path> s = Files.list(dir)) {
-      return s.map(p -> p.getFileName().toString()).sorted().toList();
-    }
-  }
-
-  @Test
-  void aDeferredWriteLeavesOneHiddenFileUntilCommitAndAbortRemovesIt() throws IOException {
-    FieldSplit split = new FieldSplit(new long[] {30, 41}, new int[] {2, 2});
-    CollectiveFile f = file("deferred.f64").deferCommit();
-    List<IoResult> results = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> {
-      writeBlock(f, comm, split); // a first attempt of the stage: the second replaces what it wrote
-      return writeBlock(f, comm, split);
-    });
-    assertThat(results).allSatisfy(r -> assertThat(r.committed()).isFalse());
-    assertThat(results.get(0).domains().count()).isGreaterThan(1);
-    // the domains are written in place into one file: no parts to join on a file system without concat
-    assertThat(names()).containsExactly(".deferred.f64." + f.writeId() + ".whole");
-    assertThat(f.commit(results.get(0))).isEqualTo(split.cells() * 8);
-    assertThat(names()).containsExactly("deferred.f64");
-    ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(dir.resolve("deferred.f64"))).order(ByteOrder.nativeOrder());
-    for (int i = 0; i < split.cells(); i++) {
-      assertThat(bytes.getDouble(i * 8)).as("cell %d", i).isEqualTo((double) i);
+        try (Stream<java.nio.file.Path> left = Files.list(dir)) {
+            // the file and maybe its checksum (the local join drops it), nothing else
+            assertThat(left.map(p -> p.getFileName().toString()).filter(n -> !n.equals(".field.f64.crc")))
+                    .containsExactly("field.f64");
+        }
+        assertThat(written).allSatisfy(r -> assertThat(r.committed()).isTrue());
+        assertThat(written.stream().map(IoResult::strategy).distinct()).hasSize(1);
+        if (strategy != Strategy.AUTO) {
+            assertThat(written.get(0).strategy()).isEqualTo(strategy);
+        }
+        for (Strategy read : new Strategy[] {Strategy.TWO_PHASE, Strategy.INDEPENDENT, Strategy.AUTO}) {
+            CollectiveFile rf = f.withStrategy(read);
+            List<Boolean> same = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> {
+                byte[] want = split.block(comm.rank());
+                byte[] got = new byte[want.length];
+                FileView view = new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank()));
+                try {
+                    IoResult r = rf.readAll(comm, view, 0, Memory.ofArray(got), 0, Primitive.BYTE, got.length);
+                    assertThat(r.strategy()).isNotEqualTo(Strategy.AUTO);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                return java.util.Arrays.equals(want, got);
+            });
+            assertThat(same).as("read %s", read).containsOnly(true);
+        }
     }
 
-    CollectiveFile g = file("aborted.f64").deferCommit();
-    InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> writeBlock(g, comm, split));
-    assertThat(g.abort()).isEqualTo(1);
-    assertThat(names()).containsExactly("deferred.f64");
-  }
+    @Test
+    void overlappingViewsAreRefusedAtEveryRankAndLeaveNothing() {
+        CollectiveFile f = file("clash.f64");
+        assertThatThrownBy(() -> InProcessLauncher.runEach(3, Duration.ofSeconds(30), comm -> {
+                    byte[] block = new byte[800];
+                    // ranks 0 and 1 both write doubles [50, 100); rank 2 writes [100, 150)
+                    long start = comm.rank() == 0 ? 0 : comm.rank() == 1 ? 50 : 100;
+                    FileView view = FileView.contiguous(start * 8, Primitive.FLOAT64);
+                    try {
+                        f.withStrategy(Strategy.TWO_PHASE)
+                                .writeAll(
+                                        comm,
+                                        view,
+                                        0,
+                                        Memory.ofArray(block),
+                                        0,
+                                        Primitive.BYTE,
+                                        comm.rank() == 0 ? 800 : 400);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ranks 0 and 1 both write file byte 400");
+        assertThat(dir.toFile().list()).isEmpty();
+    }
 
-  @Test
-  void anExistingFileIsRefusedAtEveryRankAndLeavesNoHiddenFile() throws IOException {
-    FieldSplit split = new FieldSplit(new long[] {30, 41}, new int[] {2, 2});
-    Files.write(dir.resolve("taken.f64"), new byte[] {1, 2, 3});
-    CollectiveFile f = file("taken.f64");
-    assertThatThrownBy(() -> InProcessLauncher.runEach(split.ranks(), Duration.ofSeconds(30), comm -> writeBlock(f, comm, split)))
-        .hasMessageContaining("taken.f64 already exists");
-    assertThat(names()).containsExactly("taken.f64");
-    assertThat(Files.readAllBytes(dir.resolve("taken.f64"))).containsExactly(1, 2, 3);
-  }
+    private static IoResult writeBlock(CollectiveFile f, dev.layout.comm.Communicator comm, FieldSplit split) {
+        byte[] block = split.block(comm.rank());
+        try {
+            return f.writeAll(
+                    comm,
+                    new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank())),
+                    0,
+                    Memory.ofArray(block),
+                    0,
+                    Primitive.BYTE,
+                    block.length);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
-  @Test
-  void aNamedWriteIdNamesTheHiddenFileAndARetryUnderItReplacesTheFirstAttempt() throws IOException {
-    FieldSplit split = new FieldSplit(new long[] {30, 41}, new int[] {2, 2});
-    assertThatThrownBy(() -> file("x.f64").withWriteId("../up")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("collective file: write id '../up' (expected: 1-64 letters, digits, '-' or '_')");
-    CollectiveFile first = file("named.f64").withWriteId("stage-7_run2").deferCommit();
-    InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> writeBlock(first, comm, split));
-    assertThat(names()).containsExactly(".named.f64.stage-7_run2.whole");
-    // a new description (e.g. after a driver restart) with the same id: the retry replaces the attempt's file, one commit makes it
-    CollectiveFile retry = file("named.f64").withWriteId("stage-7_run2").deferCommit();
-    assertThat(retry.writeId()).isEqualTo("stage-7_run2");
-    List<IoResult> results = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> writeBlock(retry, comm, split));
-    assertThat(retry.commit(results.get(0))).isEqualTo(split.cells() * 8);
-    assertThat(names()).containsExactly("named.f64");
-  }
+    private List<String> names() throws IOException {
+        try (Stream<java.nio.file.Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void aDeferredWriteLeavesOneHiddenFileUntilCommitAndAbortRemovesIt() throws IOException {
+        FieldSplit split = new FieldSplit(new long[] {30, 41}, new int[] {2, 2});
+        CollectiveFile f = file("deferred.f64").deferCommit();
+        List<IoResult> results = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> {
+            writeBlock(f, comm, split); // a first attempt of the stage: the second replaces what it wrote
+            return writeBlock(f, comm, split);
+        });
+        assertThat(results).allSatisfy(r -> assertThat(r.committed()).isFalse());
+        assertThat(results.get(0).domains().count()).isGreaterThan(1);
+        // the domains are written in place into one file: no parts to join on a file system without concat
+        assertThat(names()).containsExactly(".deferred.f64." + f.writeId() + ".whole");
+        assertThat(f.commit(results.get(0))).isEqualTo(split.cells() * 8);
+        assertThat(names()).containsExactly("deferred.f64");
+        ByteBuffer bytes =
+                ByteBuffer.wrap(Files.readAllBytes(dir.resolve("deferred.f64"))).order(ByteOrder.nativeOrder());
+        for (int i = 0; i < split.cells(); i++) {
+            assertThat(bytes.getDouble(i * 8)).as("cell %d", i).isEqualTo((double) i);
+        }
+
+        CollectiveFile g = file("aborted.f64").deferCommit();
+        InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> writeBlock(g, comm, split));
+        assertThat(g.abort()).isEqualTo(1);
+        assertThat(names()).containsExactly("deferred.f64");
+    }
+
+    @Test
+    void anExistingFileIsRefusedAtEveryRankAndLeavesNoHiddenFile() throws IOException {
+        FieldSplit split = new FieldSplit(new long[] {30, 41}, new int[] {2, 2});
+        Files.write(dir.resolve("taken.f64"), new byte[] {1, 2, 3});
+        CollectiveFile f = file("taken.f64");
+        assertThatThrownBy(() -> InProcessLauncher.runEach(
+                        split.ranks(), Duration.ofSeconds(30), comm -> writeBlock(f, comm, split)))
+                .hasMessageContaining("taken.f64 already exists");
+        assertThat(names()).containsExactly("taken.f64");
+        assertThat(Files.readAllBytes(dir.resolve("taken.f64"))).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void aNamedWriteIdNamesTheHiddenFileAndARetryUnderItReplacesTheFirstAttempt() throws IOException {
+        FieldSplit split = new FieldSplit(new long[] {30, 41}, new int[] {2, 2});
+        assertThatThrownBy(() -> file("x.f64").withWriteId("../up"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("collective file: write id '../up' (expected: 1-64 letters, digits, '-' or '_')");
+        CollectiveFile first = file("named.f64").withWriteId("stage-7_run2").deferCommit();
+        InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> writeBlock(first, comm, split));
+        assertThat(names()).containsExactly(".named.f64.stage-7_run2.whole");
+        // a new description (e.g. after a driver restart) with the same id: the retry replaces the attempt's file, one
+        // commit makes it
+        CollectiveFile retry = file("named.f64").withWriteId("stage-7_run2").deferCommit();
+        assertThat(retry.writeId()).isEqualTo("stage-7_run2");
+        List<IoResult> results =
+                InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> writeBlock(retry, comm, split));
+        assertThat(retry.commit(results.get(0))).isEqualTo(split.cells() * 8);
+        assertThat(names()).containsExactly("named.f64");
+    }
 }

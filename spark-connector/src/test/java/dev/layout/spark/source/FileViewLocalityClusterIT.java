@@ -15,8 +15,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
@@ -38,56 +38,77 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @Tag("cluster")
 @ExtendWith(StandaloneClusterExtension.class)
 class FileViewLocalityClusterIT {
-  private static final long BLOCK = 64 * 1024;
+    private static final long BLOCK = 64 * 1024;
 
-  @RegisterExtension
-  static final MiniDfsExtension DFS = MiniDfsExtension.onHosts(StandaloneClusterExtension.workerHost(1), StandaloneClusterExtension.workerHost(2));
+    @RegisterExtension
+    static final MiniDfsExtension DFS = MiniDfsExtension.onHosts(
+            StandaloneClusterExtension.workerHost(1), StandaloneClusterExtension.workerHost(2));
 
-  @Test
-  void eachFilesPartitionsRunOnTheHostHoldingItsBlocks(SparkSession spark, MiniDFSCluster dfs) throws Exception {
-    DistributedFileSystem fs = dfs.getFileSystem();
-    MiniDfsExtension.CLIENT_SETTINGS.forEach(spark.sparkContext().hadoopConfiguration()::set); // shipped to the executors' readers
-    Map<String, String> hostOfTask = new ConcurrentHashMap<>();
-    SparkListener l = new SparkListener() {
-      @Override
-      public void onTaskEnd(SparkListenerTaskEnd e) {
-        hostOfTask.put(e.stageId() + "/" + e.taskInfo().index(), e.taskInfo().host() + " " + e.taskInfo().taskLocality());
-      }
-    };
-    spark.sparkContext().addSparkListener(l);
-    try {
-      assertThat(dfs.getDataNodes()).hasSize(2);
-      for (DataNode dn : dfs.getDataNodes()) {
-        String host = dn.getDatanodeId().getHostName();
-        assertThat(host).isIn(StandaloneClusterExtension.workerHost(1), StandaloneClusterExtension.workerHost(2));
-        assertThat(dn.getXferAddress().getAddress().getHostAddress()).as("data socket of " + host).isEqualTo(host);
-        assertThat(dn.getIpcPort()).isPositive();
-        // the namenode knows a datanode by the IP its RPC came from (127.0.0.1 here) and its data port
-        DatanodeInfo registered = java.util.Arrays.stream(fs.getDataNodeStats()).filter(i -> i.getHostName().equals(host)).findFirst().orElseThrow();
-        Path p = new Path("/locality/on-" + host + ".f64");
-        ByteBuffer data = ByteBuffer.allocate((int) (2 * BLOCK)).order(ByteOrder.LITTLE_ENDIAN);
-        for (int i = 0; i < 2 * BLOCK / 8; i++) {
-          data.putDouble(i * 8, i);
+    @Test
+    void eachFilesPartitionsRunOnTheHostHoldingItsBlocks(SparkSession spark, MiniDFSCluster dfs) throws Exception {
+        DistributedFileSystem fs = dfs.getFileSystem();
+        MiniDfsExtension.CLIENT_SETTINGS.forEach(
+                spark.sparkContext().hadoopConfiguration()::set); // shipped to the executors' readers
+        Map<String, String> hostOfTask = new ConcurrentHashMap<>();
+        SparkListener l = new SparkListener() {
+            @Override
+            public void onTaskEnd(SparkListenerTaskEnd e) {
+                hostOfTask.put(
+                        e.stageId() + "/" + e.taskInfo().index(),
+                        e.taskInfo().host() + " " + e.taskInfo().taskLocality());
+            }
+        };
+        spark.sparkContext().addSparkListener(l);
+        try {
+            assertThat(dfs.getDataNodes()).hasSize(2);
+            for (DataNode dn : dfs.getDataNodes()) {
+                String host = dn.getDatanodeId().getHostName();
+                assertThat(host)
+                        .isIn(StandaloneClusterExtension.workerHost(1), StandaloneClusterExtension.workerHost(2));
+                assertThat(dn.getXferAddress().getAddress().getHostAddress())
+                        .as("data socket of " + host)
+                        .isEqualTo(host);
+                assertThat(dn.getIpcPort()).isPositive();
+                // the namenode knows a datanode by the IP its RPC came from (127.0.0.1 here) and its data port
+                DatanodeInfo registered = java.util.Arrays.stream(fs.getDataNodeStats())
+                        .filter(i -> i.getHostName().equals(host))
+                        .findFirst()
+                        .orElseThrow();
+                Path p = new Path("/locality/on-" + host + ".f64");
+                ByteBuffer data = ByteBuffer.allocate((int) (2 * BLOCK)).order(ByteOrder.LITTLE_ENDIAN);
+                for (int i = 0; i < 2 * BLOCK / 8; i++) {
+                    data.putDouble(i * 8, i);
+                }
+                // Both blocks on this datanode only (favoured node, one replica).
+                try (HdfsDataOutputStream out = fs.create(
+                        p, FsPermission.getFileDefault(), false, 4096, (short) 1, BLOCK, null, new InetSocketAddress[] {
+                            new InetSocketAddress(registered.getIpAddr(), registered.getXferPort())
+                        })) {
+                    out.write(data.array());
+                }
+                BlockLocation[] blocks = fs.getFileBlockLocations(p, 0, 2 * BLOCK);
+                assertThat(blocks).hasSize(2).allSatisfy(b -> assertThat(b.getHosts())
+                        .containsExactly(host));
+
+                hostOfTask.clear();
+                List<Row> rows = spark.read()
+                        .format("fileview")
+                        .option("path", fs.getUri() + p.toString())
+                        .option("etype", "float64")
+                        .option("splitBytes", String.valueOf(BLOCK))
+                        .load()
+                        .filter("value >= 0")
+                        .collectAsList();
+                assertThat(rows).hasSize((int) (2 * BLOCK / 8));
+                spark.sparkContext().listenerBus().waitUntilEmpty(30_000);
+                // two partitions, one per block; both ran on the blocks' host, node-local
+                assertThat(hostOfTask.values()).hasSize(2).containsOnly(host + " NODE_LOCAL");
+            }
+        } finally {
+            spark.sparkContext().removeSparkListener(l);
+            MiniDfsExtension.CLIENT_SETTINGS
+                    .keySet()
+                    .forEach(spark.sparkContext().hadoopConfiguration()::unset);
         }
-        // Both blocks on this datanode only (favoured node, one replica).
-        try (HdfsDataOutputStream out = fs.create(p, FsPermission.getFileDefault(), false, 4096, (short) 1, BLOCK, null,
-            new InetSocketAddress[] {new InetSocketAddress(registered.getIpAddr(), registered.getXferPort())})) {
-          out.write(data.array());
-        }
-        BlockLocation[] blocks = fs.getFileBlockLocations(p, 0, 2 * BLOCK);
-        assertThat(blocks).hasSize(2).allSatisfy(b -> assertThat(b.getHosts()).containsExactly(host));
-
-        hostOfTask.clear();
-        List<Row> rows = spark.read().format("fileview").option("path", fs.getUri() + p.toString()).option("etype", "float64")
-            .option("splitBytes", String.valueOf(BLOCK)).load().filter("value >= 0").collectAsList();
-        assertThat(rows).hasSize((int) (2 * BLOCK / 8));
-        spark.sparkContext().listenerBus().waitUntilEmpty(30_000);
-        // two partitions, one per block; both ran on the blocks' host, node-local
-        assertThat(hostOfTask.values()).hasSize(2).containsOnly(host + " NODE_LOCAL");
-      }
-    } finally {
-      spark.sparkContext().removeSparkListener(l);
-      MiniDfsExtension.CLIENT_SETTINGS.keySet().forEach(spark.sparkContext().hadoopConfiguration()::unset);
     }
-  }
 }

@@ -8,7 +8,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerStageCompleted;
@@ -27,77 +26,126 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("spark")
 @ExtendWith(LocalSparkExtension.class)
 class FileViewWriteIT {
-  @TempDir java.nio.file.Path tmp;
+    @TempDir
+    java.nio.file.Path tmp;
 
-  /** rows (i0, i1, value = i0 * cols + i1) of a rows x cols array, every third row left out when {@code holes}. */
-  private static Dataset<Row> field(SparkSession spark, int rows, int cols, boolean holes) {
-    return spark.range(0, (long) rows * cols).filter(holes ? "(id DIV " + cols + ") % 3 <> 1" : "true")
-        .selectExpr("CAST(id DIV " + cols + " AS INT) AS i0", "CAST(id % " + cols + " AS INT) AS i1", "CAST(id AS DOUBLE) AS value")
-        .repartition(4);
-  }
-
-  @Test
-  void tasksWriteThePartsAndTheDriverOnlyJoinsThem(SparkSession spark) throws Exception {
-    // 512 x 1024 doubles = 4 MiB, local blocks of 1 MiB: four domains, four tasks writing.
-    spark.sparkContext().hadoopConfiguration().setLong("fs.local.block.size", 1 << 20);
-    List<Integer> stageTasks = new CopyOnWriteArrayList<>();
-    SparkListener l = new SparkListener() {
-      @Override
-      public void onStageCompleted(SparkListenerStageCompleted e) {
-        stageTasks.add(e.stageInfo().numTasks());
-      }
-    };
-    spark.sparkContext().addSparkListener(l);
-    try {
-      for (boolean holes : new boolean[] {false, true}) {
-        java.nio.file.Path out = tmp.resolve("field-" + holes + ".f64");
-        field(spark, 512, 1024, holes).write().format("fileview").option("path", out.toString()).option("etype", "float64")
-            .option("shape", "512x1024").mode("append").save();
-        spark.sparkContext().listenerBus().waitUntilEmpty(30_000); // the stage events have reached the listener
-        // The last stage is the write: one task per 1 MiB domain (local[4]: four cores, four domains).
-        assertThat(stageTasks.get(stageTasks.size() - 1)).isEqualTo(4);
-        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(out)).order(ByteOrder.LITTLE_ENDIAN);
-        assertThat(b.capacity()).isEqualTo(512 * 1024 * 8);
-        for (int i = 0; i < 512 * 1024; i++) {
-          double want = holes && (i / 1024) % 3 == 1 ? 0 : i;
-          if (b.getDouble(i * 8) != want) {
-            throw new AssertionError("element " + i + " = " + b.getDouble(i * 8) + " (expected " + want + ")");
-          }
-        }
-      }
-      try (var left = Files.list(tmp)) {
-        assertThat(left.map(p -> p.getFileName().toString())).allSatisfy(n -> assertThat(n).matches("\\.?field-(true|false)\\.f64(\\.crc)?"));
-      }
-    } finally {
-      spark.sparkContext().removeSparkListener(l);
-      spark.sparkContext().hadoopConfiguration().unset("fs.local.block.size");
+    /** rows (i0, i1, value = i0 * cols + i1) of a rows x cols array, every third row left out when {@code holes}. */
+    private static Dataset<Row> field(SparkSession spark, int rows, int cols, boolean holes) {
+        return spark.range(0, (long) rows * cols)
+                .filter(holes ? "(id DIV " + cols + ") % 3 <> 1" : "true")
+                .selectExpr(
+                        "CAST(id DIV " + cols + " AS INT) AS i0",
+                        "CAST(id % " + cols + " AS INT) AS i1",
+                        "CAST(id AS DOUBLE) AS value")
+                .repartition(4);
     }
-  }
 
-  @Test
-  void aDuplicatedCoordinateFailsTheJobNamingItAndLeavesNothing(SparkSession spark) {
-    java.nio.file.Path out = tmp.resolve("dup.f64");
-    Dataset<Row> rows = field(spark, 8, 8, false).union(spark.sql("SELECT 5 AS i0, 6 AS i1, 1.0D AS value"));
-    assertThatThrownBy(() -> rows.write().format("fileview").option("path", out.toString()).option("etype", "float64").option("shape", "8x8")
-        .mode("append").save()).hasStackTraceContaining("coordinate (i0 = 5, i1 = 6) is given twice");
-    assertThat(tmp.toFile().list()).isEmpty();
-  }
+    @Test
+    void tasksWriteThePartsAndTheDriverOnlyJoinsThem(SparkSession spark) throws Exception {
+        // 512 x 1024 doubles = 4 MiB, local blocks of 1 MiB: four domains, four tasks writing.
+        spark.sparkContext().hadoopConfiguration().setLong("fs.local.block.size", 1 << 20);
+        List<Integer> stageTasks = new CopyOnWriteArrayList<>();
+        SparkListener l = new SparkListener() {
+            @Override
+            public void onStageCompleted(SparkListenerStageCompleted e) {
+                stageTasks.add(e.stageInfo().numTasks());
+            }
+        };
+        spark.sparkContext().addSparkListener(l);
+        try {
+            for (boolean holes : new boolean[] {false, true}) {
+                java.nio.file.Path out = tmp.resolve("field-" + holes + ".f64");
+                field(spark, 512, 1024, holes)
+                        .write()
+                        .format("fileview")
+                        .option("path", out.toString())
+                        .option("etype", "float64")
+                        .option("shape", "512x1024")
+                        .mode("append")
+                        .save();
+                spark.sparkContext().listenerBus().waitUntilEmpty(30_000); // the stage events have reached the listener
+                // The last stage is the write: one task per 1 MiB domain (local[4]: four cores, four domains).
+                assertThat(stageTasks.get(stageTasks.size() - 1)).isEqualTo(4);
+                ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(out)).order(ByteOrder.LITTLE_ENDIAN);
+                assertThat(b.capacity()).isEqualTo(512 * 1024 * 8);
+                for (int i = 0; i < 512 * 1024; i++) {
+                    double want = holes && (i / 1024) % 3 == 1 ? 0 : i;
+                    if (b.getDouble(i * 8) != want) {
+                        throw new AssertionError(
+                                "element " + i + " = " + b.getDouble(i * 8) + " (expected " + want + ")");
+                    }
+                }
+            }
+            try (var left = Files.list(tmp)) {
+                assertThat(left.map(p -> p.getFileName().toString()))
+                        .allSatisfy(n -> assertThat(n).matches("\\.?field-(true|false)\\.f64(\\.crc)?"));
+            }
+        } finally {
+            spark.sparkContext().removeSparkListener(l);
+            spark.sparkContext().hadoopConfiguration().unset("fs.local.block.size");
+        }
+    }
 
-  @Test
-  void badOptionsAreRefusedInOneLine(SparkSession spark) {
-    String p = tmp.resolve("x.f64").toString();
-    Dataset<Row> rows = field(spark, 4, 4, false);
-    assertThatThrownBy(() -> spark.read().format("fileview").option("path", p).option("etype", "float64").option("shap", "4x4").load())
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("fileview: unknown option shap (did you mean shape?) (expected: one of path, etype, "
-            + "disp, filetype, shape, order, subarray, starts, subsizes, procs, rank, distribs, dargs, count, splitbytes, batchrows)");
-    assertThatThrownBy(() -> spark.read().format("fileview").option("path", p).option("etype", "float64").option("shape", "4x4")
-        .option("subarry", "0:2,0:2").load()).hasMessageStartingWith("fileview: unknown option subarry (did you mean subarray?)");
-    assertThatThrownBy(() -> spark.read().format("fileview").option("path", p).option("etype", "float64").option("shape", "16x").load())
-        .hasMessage("fileview: option shape '16x' has an empty entry (expected: integers like 64x32 or 64,32)");
-    assertThatThrownBy(() -> rows.write().format("fileview").option("path", p).option("etype", "float64").mode("append").save())
-        .hasStackTraceContaining("fileview: write needs option shape (expected: the whole array's dimensions, e.g. shape=1024x1024)");
-    assertThatThrownBy(() -> rows.write().format("fileview").option("path", p).option("etype", "float64").option("shape", "4x4").save())
-        .hasMessageContaining("The data source \"fileview\" cannot be written in the \"ErrorIfExists\" mode. Please use either the \"Append\" or "
-            + "\"Overwrite\" mode instead.");
-  }
+    @Test
+    void aDuplicatedCoordinateFailsTheJobNamingItAndLeavesNothing(SparkSession spark) {
+        java.nio.file.Path out = tmp.resolve("dup.f64");
+        Dataset<Row> rows = field(spark, 8, 8, false).union(spark.sql("SELECT 5 AS i0, 6 AS i1, 1.0D AS value"));
+        assertThatThrownBy(() -> rows.write()
+                        .format("fileview")
+                        .option("path", out.toString())
+                        .option("etype", "float64")
+                        .option("shape", "8x8")
+                        .mode("append")
+                        .save())
+                .hasStackTraceContaining("coordinate (i0 = 5, i1 = 6) is given twice");
+        assertThat(tmp.toFile().list()).isEmpty();
+    }
+
+    @Test
+    void badOptionsAreRefusedInOneLine(SparkSession spark) {
+        String p = tmp.resolve("x.f64").toString();
+        Dataset<Row> rows = field(spark, 4, 4, false);
+        assertThatThrownBy(() -> spark.read()
+                        .format("fileview")
+                        .option("path", p)
+                        .option("etype", "float64")
+                        .option("shap", "4x4")
+                        .load())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "fileview: unknown option shap (did you mean shape?) (expected: one of path, etype, "
+                                + "disp, filetype, shape, order, subarray, starts, subsizes, procs, rank, distribs, dargs, count, splitbytes, batchrows)");
+        assertThatThrownBy(() -> spark.read()
+                        .format("fileview")
+                        .option("path", p)
+                        .option("etype", "float64")
+                        .option("shape", "4x4")
+                        .option("subarry", "0:2,0:2")
+                        .load())
+                .hasMessageStartingWith("fileview: unknown option subarry (did you mean subarray?)");
+        assertThatThrownBy(() -> spark.read()
+                        .format("fileview")
+                        .option("path", p)
+                        .option("etype", "float64")
+                        .option("shape", "16x")
+                        .load())
+                .hasMessage("fileview: option shape '16x' has an empty entry (expected: integers like 64x32 or 64,32)");
+        assertThatThrownBy(() -> rows.write()
+                        .format("fileview")
+                        .option("path", p)
+                        .option("etype", "float64")
+                        .mode("append")
+                        .save())
+                .hasStackTraceContaining(
+                        "fileview: write needs option shape (expected: the whole array's dimensions, e.g. shape=1024x1024)");
+        assertThatThrownBy(() -> rows.write()
+                        .format("fileview")
+                        .option("path", p)
+                        .option("etype", "float64")
+                        .option("shape", "4x4")
+                        .save())
+                .hasMessageContaining(
+                        "The data source \"fileview\" cannot be written in the \"ErrorIfExists\" mode. Please use either the \"Append\" or "
+                                + "\"Overwrite\" mode instead.");
+    }
 }

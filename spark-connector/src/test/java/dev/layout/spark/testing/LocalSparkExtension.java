@@ -28,59 +28,61 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  */
 public final class LocalSparkExtension implements BeforeAllCallback, ParameterResolver {
 
-  private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(LocalSparkExtension.class);
+    private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(LocalSparkExtension.class);
 
-  /** The session of this JVM, created on first use. */
-  public static SparkSession session(ExtensionContext context) {
-    return context.getRoot().getStore(NS).getOrComputeIfAbsent("session", k -> new Session(), Session.class).spark;
-  }
-
-  @Override
-  public void beforeAll(ExtensionContext context) {
-    session(context);
-  }
-
-  @Override
-  public boolean supportsParameter(ParameterContext p, ExtensionContext e) {
-    Class<?> t = p.getParameter().getType();
-    return t == SparkSession.class || t == JavaSparkContext.class;
-  }
-
-  @Override
-  public Object resolveParameter(ParameterContext p, ExtensionContext e) {
-    SparkSession s = session(e);
-    return p.getParameter().getType() == SparkSession.class ? s : JavaSparkContext.fromSparkContext(s.sparkContext());
-  }
-
-  static final class Session implements AutoCloseable {
-    final SparkSession spark;
-
-    Session() {
-      Path ckpt;
-      try {
-        ckpt = Files.createDirectories(Path.of("target", "spark-checkpoints")).toAbsolutePath();
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException("localSpark: cannot create target/spark-checkpoints", e);
-      }
-      spark =
-          SparkSession.builder()
-              .master("local[4]")
-              .appName("layout-tests")
-              .config("spark.driver.host", "127.0.0.1")
-              .config("spark.driver.bindAddress", "127.0.0.1")
-              .config("spark.ui.enabled", "false")
-              .config("spark.ui.showConsoleProgress", "false")
-              .config("spark.sql.shuffle.partitions", "4")
-              .config("spark.default.parallelism", "4")
-              .config("spark.checkpoint.dir", ckpt.toUri().toString())
-              .getOrCreate();
-      spark.sparkContext().setCheckpointDir(ckpt.toUri().toString());
-      spark.sparkContext().setLogLevel("WARN");
+    /** The session of this JVM, created on first use. */
+    public static SparkSession session(ExtensionContext context) {
+        return context.getRoot().getStore(NS).getOrComputeIfAbsent("session", k -> new Session(), Session.class).spark;
     }
 
     @Override
-    public void close() {
-      spark.stop();
+    public void beforeAll(ExtensionContext context) {
+        session(context);
     }
-  }
+
+    @Override
+    public boolean supportsParameter(ParameterContext p, ExtensionContext e) {
+        Class<?> t = p.getParameter().getType();
+        return t == SparkSession.class || t == JavaSparkContext.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext p, ExtensionContext e) {
+        SparkSession s = session(e);
+        return p.getParameter().getType() == SparkSession.class
+                ? s
+                : JavaSparkContext.fromSparkContext(s.sparkContext());
+    }
+
+    static final class Session implements AutoCloseable {
+        final SparkSession spark;
+
+        Session() {
+            Path ckpt;
+            try {
+                ckpt = Files.createDirectories(Path.of("target", "spark-checkpoints"))
+                        .toAbsolutePath();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("localSpark: cannot create target/spark-checkpoints", e);
+            }
+            spark = SparkSession.builder()
+                    .master("local[4]")
+                    .appName("layout-tests")
+                    .config("spark.driver.host", "127.0.0.1")
+                    .config("spark.driver.bindAddress", "127.0.0.1")
+                    .config("spark.ui.enabled", "false")
+                    .config("spark.ui.showConsoleProgress", "false")
+                    .config("spark.sql.shuffle.partitions", "4")
+                    .config("spark.default.parallelism", "4")
+                    .config("spark.checkpoint.dir", ckpt.toUri().toString())
+                    .getOrCreate();
+            spark.sparkContext().setCheckpointDir(ckpt.toUri().toString());
+            spark.sparkContext().setLogLevel("WARN");
+        }
+
+        @Override
+        public void close() {
+            spark.stop();
+        }
+    }
 }
