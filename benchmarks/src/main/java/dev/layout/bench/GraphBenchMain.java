@@ -2,7 +2,6 @@ package dev.layout.bench;
 
 import com.esotericsoftware.kryo.kryo5.Kryo;
 import dev.layout.autolink.GraphCodec;
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -83,7 +82,7 @@ public final class GraphBenchMain {
         return 0;
     }
 
-    /** java, this JVM's --add-opens flags, a fixed heap, the class path without a Kryo older than 5, this class. */
+    /** java, this JVM's --add-opens flags, a fixed heap, this JVM's class path, this class. */
     static List<String> childCommand(String[] args) {
         List<String> flags = new ArrayList<>();
         for (String x : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -96,25 +95,7 @@ public final class GraphBenchMain {
         }
         flags.addAll(List.of("-Xms" + HEAP, "-Xmx" + HEAP, "-XX:+AlwaysPreTouch"));
         return ChildJvm.command(
-                flags,
-                classPathWithKryo5(System.getProperty("java.class.path")),
-                GraphBenchMain.class.getName(),
-                List.of(args));
-    }
-
-    /** The class path with every Kryo jar other than Kryo 5 left out ({@code kryo-shaded-4.x.jar}, {@code kryo-4.x.jar}). */
-    static String classPathWithKryo5(String classPath) {
-        List<String> keep = new ArrayList<>();
-        for (String e : classPath.split(File.pathSeparator)) {
-            String name = Path.of(e).getFileName() == null
-                    ? e
-                    : Path.of(e).getFileName().toString();
-            boolean kryo = name.matches("kryo(-shaded)?-[0-9].*\\.jar");
-            if (!kryo || name.matches("kryo-5\\..*\\.jar")) {
-                keep.add(e);
-            }
-        }
-        return String.join(File.pathSeparator, keep);
+                flags, System.getProperty("java.class.path"), GraphBenchMain.class.getName(), List.of(args));
     }
 
     /** The jar Kryo was loaded from, or fails if it is not Kryo 5 (Kryo 4 has no {@code kryo.util.DefaultInstantiatorStrategy}). */
@@ -123,7 +104,7 @@ public final class GraphBenchMain {
             Class.forName("com.esotericsoftware.kryo.kryo5.util.DefaultInstantiatorStrategy");
         } catch (ClassNotFoundException e) {
             throw new IllegalStateException("bench graph: Kryo on the class path is not Kryo 5 (loaded from "
-                    + kryoSource() + "; expected: Kryo 5 first, see GraphBenchMain.classPathWithKryo5)");
+                    + kryoSource() + "; expected: the relocated com.esotericsoftware:kryo5 artifact)");
         }
         return kryoSource();
     }

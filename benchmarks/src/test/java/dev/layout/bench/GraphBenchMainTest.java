@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -20,22 +19,6 @@ class GraphBenchMainTest {
         assertThat(GraphBenchMain.iqm(new double[] {1, 2, 3})).isEqualTo(2);
         assertThat(GraphBenchMain.median(new double[] {3, 1, 2})).isEqualTo(2);
         assertThat(GraphBenchMain.median(new double[] {4, 1, 3, 2})).isEqualTo(2.5);
-    }
-
-    @Test
-    void childClassPathKeepsOnlyKryo5() {
-        String sep = File.pathSeparator;
-        String cp = String.join(
-                sep,
-                "/a/classes",
-                "/m2/kryo-shaded-4.0.3.jar",
-                "/m2/objenesis-3.4.jar",
-                "/m2/kryo-4.0.2.jar",
-                "/m2/kryo-5.6.2.jar",
-                "/m2/kryo-serializers-0.45.jar");
-        assertThat(GraphBenchMain.classPathWithKryo5(cp).split(sep))
-                .containsExactly(
-                        "/a/classes", "/m2/objenesis-3.4.jar", "/m2/kryo-5.6.2.jar", "/m2/kryo-serializers-0.45.jar");
     }
 
     @Test
