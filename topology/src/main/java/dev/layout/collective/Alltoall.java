@@ -63,7 +63,7 @@ final class Alltoall extends CollectiveAlgorithm {
                     byte[][] packed = packAll(sb);
                     for (int q = 0; q < ns; q++) {
                         if (q != me) {
-                            ch.send(op, seq, q, packed[q]);
+                            send(op, seq, q, sb[q], packed[q]);
                         }
                     }
                     for (int q = 0; q < nr; q++) {
@@ -74,7 +74,7 @@ final class Alltoall extends CollectiveAlgorithm {
                 new Prepared(op, seq -> {
                     byte[][] packed = packAll(sb);
                     for (int q = 0; q < ns; q++) {
-                        ch.send(op, seq, q, packed[q]);
+                        send(op, seq, q, sb[q], packed[q]);
                     }
                     for (int q = 0; q < nr; q++) {
                         unpackExact(op, rb[q], ch.receive(op, seq, q), q, q);
@@ -94,6 +94,19 @@ final class Alltoall extends CollectiveAlgorithm {
                         sched);
             }
         };
+    }
+
+    /**
+     * Sends block {@code b}'s packed bytes to {@code q}: the library's own blocks pack into a new
+     * array that nothing else holds, so it is handed over to the transport without a copy; an
+     * application's {@link Block} might return an array it keeps, which is sent with a copy.
+     */
+    private void send(String op, int seq, int q, Block b, byte[] packed) {
+        if (b instanceof ByteBlock || b instanceof BlockSpec) {
+            ch.sendOwned(op, seq, q, packed);
+        } else {
+            ch.send(op, seq, q, packed);
+        }
     }
 
     private static byte[][] packAll(Block[] blocks) {

@@ -61,6 +61,20 @@ public final class CollectiveChannel {
         }
     }
 
+    /**
+     * Sends to {@code peer} as {@link #send}, handing {@code data} over to the transport ({@link
+     * dev.layout.transport.Transport#sendOwned}): for arrays the algorithm made for this message and
+     * never touches again.
+     */
+    public void sendOwned(String op, int seq, int peer, byte[] data) {
+        try {
+            state.transport.sendOwned(state.peerProcess(peer), state.collectiveContext(), seq, data);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    op + ": rank " + state.rank + " sending to rank " + peer + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Receives from {@code peer} (see {@link #send}), waiting at most the communicator timeout. */
     public byte[] receive(String op, int seq, int peer) {
         try {

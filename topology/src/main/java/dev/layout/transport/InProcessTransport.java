@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link Transport} whose processes are threads of one JVM: each endpoint has a mailbox, a send
- * copies the payload into the destination's mailbox.
+ * copies the payload into the destination's mailbox ({@link #sendOwned} puts the handed-over array
+ * itself there).
  *
  * <pre>{@code
  * List<InProcessTransport> endpoints = InProcessTransport.create(4);
@@ -63,16 +64,26 @@ public final class InProcessTransport implements Transport {
 
     @Override
     public void send(int dest, long context, int tag, byte[] payload) throws IOException {
-        checkProcess("send", "dest", dest);
+        deliver("send", dest, context, tag, payload, true);
+    }
+
+    /** Delivers the array itself: the caller has handed it over (see {@link Transport#sendOwned}). */
+    @Override
+    public void sendOwned(int dest, long context, int tag, byte[] payload) throws IOException {
+        deliver("sendOwned", dest, context, tag, payload, false);
+    }
+
+    private void deliver(String op, int dest, long context, int tag, byte[] payload, boolean copy) throws IOException {
+        checkProcess(op, "dest", dest);
         if (payload == null) {
-            throw new IllegalArgumentException("send: payload null (expected: a byte array)");
+            throw new IllegalArgumentException(op + ": payload null (expected: a byte array)");
         }
         if (fabric.closed.get()) {
-            throw new IOException("send: fabric closed (process " + process + " -> process " + dest + ")");
+            throw new IOException(op + ": fabric closed (process " + process + " -> process " + dest + ")");
         }
         sentMessages.incrementAndGet();
         sentBytes.addAndGet(payload.length);
-        fabric.endpoints[dest].mailbox.put(new MatchQueue.Key(process, context, tag), payload.clone());
+        fabric.endpoints[dest].mailbox.put(new MatchQueue.Key(process, context, tag), copy ? payload.clone() : payload);
     }
 
     @Override

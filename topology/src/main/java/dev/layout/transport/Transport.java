@@ -35,6 +35,19 @@ public interface Transport extends AutoCloseable {
     void send(int dest, long context, int tag, byte[] payload) throws IOException;
 
     /**
+     * Sends {@code payload} to process {@code dest}, handing the array over: the caller never reads
+     * or writes it again, so a transport within one JVM may deliver the array itself instead of a
+     * copy. For buffers a library made for one message (a collective's packed blocks); {@link #send}
+     * keeps its copy semantics for everything else. This default is {@link #send}.
+     *
+     * @throws IOException as {@link #send}
+     * @throws IllegalArgumentException as {@link #send}
+     */
+    default void sendOwned(int dest, long context, int tag, byte[] payload) throws IOException {
+        send(dest, context, tag, payload);
+    }
+
+    /**
      * Receives the oldest message from {@code source} with this context and tag, waiting at most
      * {@code timeout}.
      *

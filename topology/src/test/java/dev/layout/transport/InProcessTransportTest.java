@@ -42,4 +42,37 @@ class InProcessTransportTest extends AbstractTransportContractTest {
         assertThatThrownBy(() -> InProcessTransport.create(0))
                 .hasMessage("inProcessTransport: size 0 (expected: >= 1)");
     }
+
+    @Test
+    void sendCopiesThePayloadSoChangesAfterTheSendAreNotReceived() throws IOException {
+        List<InProcessTransport> ep = InProcessTransport.create(2);
+        byte[] payload = {1, 2, 3};
+        ep.get(0).send(1, 0L, 0, payload);
+        payload[0] = 9;
+        assertThat(ep.get(1).receive(0, 0L, 0, T)).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void sendOwnedDeliversTheHandedOverArrayItselfAndCountsIt() throws IOException {
+        List<InProcessTransport> ep = InProcessTransport.create(2);
+        byte[] payload = {4, 5};
+        ep.get(0).sendOwned(1, 3L, 7, payload);
+        assertThat(ep.get(1).receive(0, 3L, 7, T)).isSameAs(payload).containsExactly(4, 5);
+        assertThat(ep.get(0).sentMessages()).isEqualTo(1);
+        assertThat(ep.get(0).sentBytes()).isEqualTo(2);
+    }
+
+    @Test
+    void sendOwnedChecksItsArgumentsAsSendDoes() {
+        List<InProcessTransport> ep = InProcessTransport.create(2);
+        assertThatThrownBy(() -> ep.get(0).sendOwned(2, 0L, 0, new byte[0]))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("sendOwned: dest 2 (expected: 0..1)");
+        assertThatThrownBy(() -> ep.get(0).sendOwned(1, 0L, 0, null))
+                .hasMessage("sendOwned: payload null (expected: a byte array)");
+        ep.get(1).close();
+        assertThatThrownBy(() -> ep.get(0).sendOwned(1, 0L, 0, new byte[1]))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("sendOwned: fabric closed");
+    }
 }
