@@ -117,7 +117,12 @@ final class TwoPhase {
         }
     }
 
-    /** Runs the read cycles; returns this rank's first failure (null if none). */
+    /**
+     * Runs the read cycles; returns this rank's first failure (null if none). An aggregator reads
+     * each cycle of its domain while the previous one is exchanged ({@link DomainReader}); the blocks
+     * it sends are packed into arrays handed over to the transport, so a buffer is free again as soon
+     * as its exchange returns.
+     */
     static Exception read(
             Collectives coll,
             IoPlan plan,
@@ -129,55 +134,39 @@ final class TwoPhase {
             throws IOException {
         int n = all.length;
         int myDomain = plan.domainOf(coll.communicator().rank());
-        ViewIntersection[] theirs = myDomain >= 0 ? intersections(all) : null;
-        Exception failure = null;
         FSDataInputStream in = null;
-        byte[] buf = null;
+        DomainReader reader = null;
         try {
             if (myDomain >= 0) {
+                Exception failure = null;
                 try {
                     in = fs.open(path);
                 } catch (IOException | RuntimeException e) {
                     failure = e;
                 }
-                buf = new byte
-                        [(int) Math.min(
-                                plan.cycleBytes(),
-                                plan.domains().end(myDomain) - plan.domains().start(myDomain))];
+                reader = new DomainReader(
+                        in,
+                        path,
+                        plan,
+                        myDomain,
+                        intersections(all),
+                        coll.communicator().timeout(),
+                        failure);
             }
+            Exception failure = null;
             Block[] send = new Block[n];
             Block[] recv = new Block[n];
             for (int c = 0; c < plan.cycles(); c++) {
                 Arrays.fill(send, EMPTY);
                 Arrays.fill(recv, EMPTY);
                 sendOrReceiveMine(plan, c, mine, seg, recv);
-                if (myDomain >= 0) {
-                    long[] range = plan.cycleRange(myDomain, c);
-                    long lo = range[0];
-                    long hi = range[1];
-                    Memory bm = Memory.ofArray(buf);
-                    long spanLo = Long.MAX_VALUE;
-                    long spanHi = 0;
-                    for (int r = 0; r < n && lo < hi; r++) {
-                        ViewIntersection.Runs runs = theirs[r] == null ? null : theirs[r].runs(lo, hi);
-                        if (runs != null) {
-                            send[r] = new BlockSpec(bm, 0, 1, runs.datatype());
-                            int k = runs.offsets().length - 1;
-                            spanLo = Math.min(spanLo, runs.offsets()[0]);
-                            spanHi = Math.max(spanHi, runs.offsets()[k] + runs.lengths()[k]);
-                        }
-                    }
-                    if (spanHi > spanLo && failure == null) {
-                        try {
-                            // One sequential read of the bytes any rank needs in this cycle (holes between them
-                            // included).
-                            in.seek(lo + spanLo);
-                            in.readFully(buf, (int) spanLo, (int) (spanHi - spanLo));
-                        } catch (IOException | RuntimeException e) {
-                            failure = new IOException(
-                                    "readAll: reading bytes [" + (lo + spanLo) + ", " + (lo + spanHi) + ") of " + path
-                                            + ": " + e.getMessage(),
-                                    e);
+                if (reader != null) {
+                    DomainReader.Cycle cycle = reader.take(c);
+                    failure = cycle.failure();
+                    Memory bm = Memory.ofArray(cycle.buffer());
+                    for (int r = 0; r < n; r++) {
+                        if (cycle.runs()[r] != null) {
+                            send[r] = new BlockSpec(bm, 0, 1, cycle.runs()[r].datatype());
                         }
                     }
                 }
@@ -185,6 +174,9 @@ final class TwoPhase {
             }
             return failure;
         } finally {
+            if (reader != null) {
+                reader.close();
+            }
             if (in != null) {
                 in.close();
             }
