@@ -228,7 +228,7 @@ public final class AllreduceLife {
         try {
             byte[] send = new byte[index.bytes()];
             byte[] recv = new byte[index.bytes()];
-            PersistentCollective allreduce = Collectives.on(g).allreduceInit(send, recv, StandardOp.INT_SUM);
+            PersistentCollective allreduce = Collectives.on(g).persistent().allreduce(send, recv, StandardOp.INT_SUM);
             boolean[] next = new boolean[cur.length];
             for (int gen = 0; gen < generations; gen++) {
                 java.util.Arrays.fill(send, (byte) 0);

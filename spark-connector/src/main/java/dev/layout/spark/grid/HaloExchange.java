@@ -384,10 +384,10 @@ public final class HaloExchange implements Serializable {
             GridBlock b = start.copy();
             Collectives coll = Collectives.on(g);
             long[] pack = {0}; // the blocks add their pack and unpack time; the rest of the exchange is wire
-            PersistentCollective xa = coll.alltoallwInit(
-                    TimedBlock.wrap(local.sendBlocks(a), pack), TimedBlock.wrap(local.recvBlocks(a), pack));
-            PersistentCollective xb = coll.alltoallwInit(
-                    TimedBlock.wrap(local.sendBlocks(b), pack), TimedBlock.wrap(local.recvBlocks(b), pack));
+            PersistentCollective xa = coll.persistent()
+                    .alltoallw(TimedBlock.wrap(local.sendBlocks(a), pack), TimedBlock.wrap(local.recvBlocks(a), pack));
+            PersistentCollective xb = coll.persistent()
+                    .alltoallw(TimedBlock.wrap(local.sendBlocks(b), pack), TimedBlock.wrap(local.recvBlocks(b), pack));
             long m0 = world.transport().sentMessages();
             long b0 = world.transport().sentBytes();
             long exchange = 0;
