@@ -6,6 +6,7 @@ import dev.layout.spark.grid.CheckpointPolicy;
 import dev.layout.spark.grid.ExchangeMode;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -48,6 +49,28 @@ public final class SparkJobs {
         }
         int slots = Math.max(1, jsc.defaultParallelism());
         return Dims.create(slots, dims);
+    }
+
+    /** {@code --procs}, which {@link #processGrid} reads. */
+    public static final JobOptions.Option PROCS =
+            new JobOptions.Option("procs", "", "process grid like 2x2 (default: balanced over the available slots)");
+
+    /**
+     * A grid job's own options followed by those {@link #checkpoints} and {@link #openOutput} read:
+     * {@code --checkpoint-interval} (counted in {@code steps}), {@code --checkpoint-dir}, {@code
+     * --out} (default {@code JOB-out}) and {@code --overwrite}.
+     */
+    public static List<JobOptions.Option> withOutputOptions(String job, String steps, JobOptions.Option... own) {
+        List<JobOptions.Option> all = new ArrayList<>(List.of(own));
+        all.add(new JobOptions.Option(
+                "checkpoint-interval",
+                "0",
+                "checkpoint every k " + steps + " (0: never; barrier mode needs --checkpoint-dir)"));
+        all.add(new JobOptions.Option("checkpoint-dir", "", "checkpoint directory: a path, file:/... or hdfs://..."));
+        all.add(new JobOptions.Option(
+                "out", job + "-out", "output directory: a path, file:/... or hdfs://... (new or empty)"));
+        all.add(new JobOptions.Option("overwrite", "false", "true: replace the outputs of an earlier run in --out"));
+        return all;
     }
 
     /** {@code --mode barrier|shuffle}. */
