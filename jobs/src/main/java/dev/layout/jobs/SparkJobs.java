@@ -256,15 +256,21 @@ public final class SparkJobs {
     }
 
     /**
-     * Runs a job body with the CLI's error conventions: 2 for bad options, 1 for I/O, 3 otherwise,
+     * Parses {@code args} against the job's {@code options} ({@code --help} prints the usage and
+     * returns 0) and runs {@code body} with them, with the CLI's error conventions: 2 for bad options, 1 for I/O, 3 otherwise,
      * each a one-line message {@code JOB: error: ...} (a stack trace only for the unexpected). On
      * Ctrl-C (SIGINT) it prints {@code JOB: interrupted}, runs the {@link #onInterrupt} clean-ups and
      * exits with 130; what the dying run throws afterwards is not printed.
      */
-    public static int run(String job, JobBody body) {
+    public static int run(String job, JobOptions options, String[] args, JobBody body) {
         installInterruptHandler(job);
         try {
-            return body.run();
+            JobOptions o = options.parse(args);
+            if (o.helpRequested()) {
+                System.out.print(o.usage());
+                return 0;
+            }
+            return body.run(o);
         } catch (IllegalArgumentException e) {
             return interrupted ? 130 : fail(job, "error", e.getMessage(), 2);
         } catch (IOException e) {
@@ -319,8 +325,8 @@ public final class SparkJobs {
         }
     }
 
-    /** A job's body. */
+    /** A job's body, given its parsed options. */
     public interface JobBody {
-        int run() throws Exception;
+        int run(JobOptions options) throws Exception;
     }
 }

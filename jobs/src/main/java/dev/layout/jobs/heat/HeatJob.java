@@ -66,15 +66,10 @@ public final class HeatJob {
     }
 
     public static void main(String[] args) {
-        System.exit(SparkJobs.run("heat", () -> run(args)));
+        System.exit(SparkJobs.run("heat", options(), args, HeatJob::run));
     }
 
-    static int run(String[] args) throws Exception {
-        JobOptions o = options().parse(args);
-        if (o.helpRequested()) {
-            System.out.print(o.usage());
-            return 0;
-        }
+    static int run(JobOptions o) throws Exception {
         int[] grid = o.getDims("grid", 2, 3);
         int d = grid.length;
         int points = o.get("stencil").isEmpty() ? (d == 2 ? 9 : 7) : (int) o.getLong("stencil", 5, 27);

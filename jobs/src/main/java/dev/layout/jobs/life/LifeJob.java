@@ -79,15 +79,10 @@ public final class LifeJob {
     }
 
     public static void main(String[] args) {
-        System.exit(SparkJobs.run("life", () -> run(args)));
+        System.exit(SparkJobs.run("life", options(), args, LifeJob::run));
     }
 
-    static int run(String[] args) throws Exception {
-        JobOptions o = options().parse(args);
-        if (o.helpRequested()) {
-            System.out.print(o.usage());
-            return 0;
-        }
+    static int run(JobOptions o) throws Exception {
         int steps = (int) o.getLong("steps", 0, Integer.MAX_VALUE);
         ExchangeMode mode = SparkJobs.exchangeMode(o);
         boolean periodic = o.getBoolean("periodic");
