@@ -132,7 +132,8 @@ public final class CollectiveFile implements Serializable {
 
     /**
      * The same file with aggregators handling {@code bytes} per exchange cycle (the memory each
-     * aggregator holds, and the largest message).
+     * aggregator holds, twice that for a read of a domain of several cycles, which reads one cycle
+     * ahead; and the largest message).
      */
     public CollectiveFile withCycleBytes(long bytes) {
         if (bytes < 1 || bytes > 1L << 30) {
