@@ -1,5 +1,6 @@
 package dev.layout.dataloop;
 
+import dev.layout.dataloop.kernel.MemoryAccess;
 import dev.layout.dataloop.kernel.PlaneKernel;
 
 /**
@@ -16,7 +17,8 @@ import dev.layout.dataloop.kernel.PlaneKernel;
  * wins from the count where those savings pay the dearer call: for 4-byte blocks from 33, for 24-byte
  * blocks from 17. A block is one bulk copy in the generic loops from 64 bytes ({@link #BULK_CALL} plus
  * {@link #BULK_BYTES_PER_CYCLE}), which word moves with constant offsets beat up to about 160 bytes; a
- * contiguous shape is one run.
+ * contiguous shape is one run. At a stride that puts every block into one cache set ({@link
+ * MemoryAccess#oneSet}) only the generic loops run, which pace their stores there.
  *
  * <p>Memory kinds do not change the ranking: every kernel, generic or generated, is compiled once
  * per pair of memory kinds ({@code MemoryAccess.baseKinds}), so each sees one kind of memory per side.
@@ -77,7 +79,9 @@ final class KernelCost {
                     case RUN -> stride == width && !listed ? width / BULK_BYTES_PER_CYCLE : Double.POSITIVE_INFINITY;
                     case STRIDED, ROWS, LISTED, RECORDS -> genericMove(width) + (listed ? ADDRESS : 0) + ADDRESS;
                     case STRIP, PLANES ->
-                        PlaneKernel.movesPerBlock(width) <= PlaneKernel.MAX_BODY_MOVES && !listed
+                        PlaneKernel.movesPerBlock(width) <= PlaneKernel.MAX_BODY_MOVES
+                                        && !listed
+                                        && !MemoryAccess.oneSet(stride)
                                 ? PlaneKernel.movesPerBlock(width) * MOVE
                                 : Double.POSITIVE_INFINITY;
                     case WORDS -> wordMoves > 0 ? (double) wordMoves * MOVE / blocks : Double.POSITIVE_INFINITY;

@@ -103,6 +103,17 @@ class KernelCostPropertyTest {
     }
 
     @Test
+    void stridesIntoOneCacheSetKeepTheGenericLoops() {
+        // 64 KiB apart, every block falls into one cache set: the generic loops pace their stores there
+        Dataloop floats = leaf(Datatype.vector(2, 1, 16384, Primitive.FLOAT32));
+        assertThat(KernelCost.vectorLeaf(floats, 1 << 20)).isEqualTo(Kind.STRIDED);
+        Dataloop nearly = leaf(Datatype.vector(2, 1, 16385, Primitive.FLOAT32));
+        assertThat(KernelCost.vectorLeaf(nearly, 1 << 20)).isEqualTo(Kind.STRIP);
+        Dataloop rows = planes(Datatype.hvector(8, 1, 1 << 20, Datatype.vector(8, 1, 8192, Primitive.FLOAT64)));
+        assertThat(KernelCost.planes(rows, 1)).isEqualTo(Kind.ROWS);
+    }
+
+    @Test
     void planesAreGeneratedWhileARowFitsOneBody() {
         // Flash I/O's 8 x 8 doubles of a block's interior: planes
         Dataloop flash = planes(Datatype.hvector(8, 1, 3072, Datatype.vector(8, 1, 24, Primitive.FLOAT64)));

@@ -28,6 +28,21 @@ public final class MemoryAccess {
      */
     public static final boolean CHECK_EVERY_ACCESS = Boolean.getBoolean("layout.memory.checkEveryAccess");
 
+    /** Bytes at which addresses fall into the same set of the level-1 and level-2 caches (64 KiB on current x86 and Arm cores). */
+    static final long SET_SPAN = 64 * 1024;
+
+    /**
+     * Whether blocks {@code stride} bytes apart all fall into one set of the level-1 and level-2 caches
+     * (a stride that is a non-zero multiple of {@link #SET_SPAN}). Stores issued back to back into one
+     * set keep more lines in flight than the set has ways, and lines are evicted before their stores
+     * complete (about 2.5x slower per block than stores paced by a call per block, as a hand loop's
+     * per-block copy call does); kernels storing at such strides move each block with one bulk copy,
+     * and the cost model gives the straight-line generated kernels no such stride.
+     */
+    public static boolean oneSet(long stride) {
+        return stride != 0 && stride % SET_SPAN == 0;
+    }
+
     /**
      * Copies one block. Small blocks (the common case in strided layouts: 4 or 8 bytes) move as single
      * words so the JIT can keep them in registers; large ones go to the bulk copy intrinsic.
@@ -171,8 +186,8 @@ public final class MemoryAccess {
      * dstOffset + i * dstOuter + j * dstInner}. This is a vector of vector leaves (a 3D face's YZ
      * plane, the two innermost loops of the Flash I/O type, FFT columns) handled without returning
      * to the dataloop walk per row. Exploits: the block width is tested once per call, so the 4-,
-     * 8- and 16-byte cases are two plain nested load/store loops; other widths fall back to one
-     * {@link #strided} call per row.
+     * 8- and 16-byte cases are two plain nested load/store loops; other widths, and stores at a {@link #oneSet}
+     * stride, fall back to one {@link #strided} call per row.
      */
     public static void strided2(
             Memory src,
@@ -189,7 +204,8 @@ public final class MemoryAccess {
         if (CHECK_EVERY_ACCESS
                 || inner > Integer.MAX_VALUE
                 || outer > Integer.MAX_VALUE
-                || (blockBytes != 4 && blockBytes != 8 && blockBytes != 16)) {
+                || (blockBytes != 4 && blockBytes != 8 && blockBytes != 16)
+                || oneSet(dstInner)) {
             for (long i = 0; i < outer; i++) {
                 strided(
                         src,
@@ -351,7 +367,8 @@ public final class MemoryAccess {
         if (CHECK_EVERY_ACCESS
                 || n1 > Integer.MAX_VALUE
                 || n2 > Integer.MAX_VALUE
-                || (blockBytes != 4 && blockBytes != 8 && blockBytes != 16)) {
+                || (blockBytes != 4 && blockBytes != 8 && blockBytes != 16)
+                || oneSet(d1)) {
             for (long i = 0; i < n3; i++) {
                 strided2(src, srcOffset + i * s3, s2, s1, dst, dstOffset + i * d3, d2, d1, blockBytes, n2, n1);
             }
