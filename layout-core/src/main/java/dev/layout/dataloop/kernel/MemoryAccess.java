@@ -91,56 +91,70 @@ public final class MemoryAccess {
      * bytes written twice are written with the same values.
      */
     static void copySmall(Object sb, long sa, Object db, long da, long length) {
-        sun.misc.Unsafe u = MemoryAccess.U;
-        if (length >= 8) {
-            long e = length - 8;
-            if (length <= 16) {
-                long a = u.getLong(sb, sa);
-                long b = u.getLong(sb, sa + e);
-                u.putLong(db, da, a);
-                u.putLong(db, da + e, b);
-            } else if (length <= 32) {
-                long e2 = length - 16;
-                long a0 = u.getLong(sb, sa);
-                long a1 = u.getLong(sb, sa + 8);
-                long b0 = u.getLong(sb, sa + e2);
-                long b1 = u.getLong(sb, sa + e);
-                u.putLong(db, da, a0);
-                u.putLong(db, da + 8, a1);
-                u.putLong(db, da + e2, b0);
-                u.putLong(db, da + e, b1);
-            } else {
-                long e4 = length - 32;
-                long a0 = u.getLong(sb, sa);
-                long a1 = u.getLong(sb, sa + 8);
-                long a2 = u.getLong(sb, sa + 16);
-                long a3 = u.getLong(sb, sa + 24);
-                long b0 = u.getLong(sb, sa + e4);
-                long b1 = u.getLong(sb, sa + e4 + 8);
-                long b2 = u.getLong(sb, sa + e4 + 16);
-                long b3 = u.getLong(sb, sa + e);
-                u.putLong(db, da, a0);
-                u.putLong(db, da + 8, a1);
-                u.putLong(db, da + 16, a2);
-                u.putLong(db, da + 24, a3);
-                u.putLong(db, da + e4, b0);
-                u.putLong(db, da + e4 + 8, b1);
-                u.putLong(db, da + e4 + 16, b2);
-                u.putLong(db, da + e, b3);
-            }
+        if (length > 32) {
+            move32x2(sb, sa, db, da, length - 32);
+        } else if (length > 16) {
+            move16x2(sb, sa, db, da, length - 16);
+        } else if (length >= 8) {
+            move8x2(sb, sa, db, da, length - 8);
         } else if (length >= 4) {
-            int a = u.getInt(sb, sa);
-            int b = u.getInt(sb, sa + length - 4);
-            u.putInt(db, da, a);
-            u.putInt(db, da + length - 4, b);
+            move4x2(sb, sa, db, da, length - 4);
         } else if (length >= 2) {
-            short a = u.getShort(sb, sa);
-            short b = u.getShort(sb, sa + length - 2);
-            u.putShort(db, da, a);
-            u.putShort(db, da + length - 2, b);
+            short a = U.getShort(sb, sa);
+            short b = U.getShort(sb, sa + length - 2);
+            U.putShort(db, da, a);
+            U.putShort(db, da + length - 2, b);
         } else if (length == 1) {
-            u.putByte(db, da, u.getByte(sb, sa));
+            U.putByte(db, da, U.getByte(sb, sa));
         }
+    }
+
+    /** A block of 33 to 64 bytes ({@code e} its width - 32): its first and its last 32 bytes, all loads first. */
+    static void move32x2(Object sb, long s, Object db, long d, long e) {
+        long a0 = U.getLong(sb, s);
+        long a1 = U.getLong(sb, s + 8);
+        long a2 = U.getLong(sb, s + 16);
+        long a3 = U.getLong(sb, s + 24);
+        long b0 = U.getLong(sb, s + e);
+        long b1 = U.getLong(sb, s + e + 8);
+        long b2 = U.getLong(sb, s + e + 16);
+        long b3 = U.getLong(sb, s + e + 24);
+        U.putLong(db, d, a0);
+        U.putLong(db, d + 8, a1);
+        U.putLong(db, d + 16, a2);
+        U.putLong(db, d + 24, a3);
+        U.putLong(db, d + e, b0);
+        U.putLong(db, d + e + 8, b1);
+        U.putLong(db, d + e + 16, b2);
+        U.putLong(db, d + e + 24, b3);
+    }
+
+    /** A block of 17 to 32 bytes ({@code e} its width - 16): its first and its last 16 bytes, all loads first. */
+    static void move16x2(Object sb, long s, Object db, long d, long e) {
+        long a0 = U.getLong(sb, s);
+        long a1 = U.getLong(sb, s + 8);
+        long b0 = U.getLong(sb, s + e);
+        long b1 = U.getLong(sb, s + e + 8);
+        U.putLong(db, d, a0);
+        U.putLong(db, d + 8, a1);
+        U.putLong(db, d + e, b0);
+        U.putLong(db, d + e + 8, b1);
+    }
+
+    /** A block of 8 to 16 bytes ({@code e} its width - 8): its first and its last 8 bytes, both loads first. */
+    static void move8x2(Object sb, long s, Object db, long d, long e) {
+        long a = U.getLong(sb, s);
+        long b = U.getLong(sb, s + e);
+        U.putLong(db, d, a);
+        U.putLong(db, d + e, b);
+    }
+
+    /** A block of 4 to 8 bytes ({@code e} its width - 4): its first and its last 4 bytes, both loads first. */
+    static void move4x2(Object sb, long s, Object db, long d, long e) {
+        int a = U.getInt(sb, s);
+        int b = U.getInt(sb, s + e);
+        U.putInt(db, d, a);
+        U.putInt(db, d + e, b);
     }
 
     /**
@@ -201,11 +215,7 @@ public final class MemoryAccess {
             long blockBytes,
             long outer,
             long inner) {
-        if (CHECK_EVERY_ACCESS
-                || inner > Integer.MAX_VALUE
-                || outer > Integer.MAX_VALUE
-                || (blockBytes != 4 && blockBytes != 8 && blockBytes != 16)
-                || oneSet(dstInner)) {
+        if (!rowLoops(blockBytes, outer, inner, dstInner)) {
             for (long i = 0; i < outer; i++) {
                 strided(
                         src,
@@ -226,6 +236,19 @@ public final class MemoryAccess {
         Object db = dst.base();
         long da = dst.address() + dstOffset;
         StridedLoops.forKinds(sb, db).rows(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, blockBytes, no, ni);
+    }
+
+    /**
+     * Whether {@code rows} rows of {@code blocks} blocks of {@code blockBytes}, stored {@code dstInner}
+     * apart, run through the row loops of {@link StridedLoops}: 4-, 8- and 16-byte blocks, counts in an
+     * int, no store into one cache set ({@link #oneSet}) and no access checking.
+     */
+    private static boolean rowLoops(long blockBytes, long rows, long blocks, long dstInner) {
+        return !CHECK_EVERY_ACCESS
+                && rows <= Integer.MAX_VALUE
+                && blocks <= Integer.MAX_VALUE
+                && (blockBytes == 4 || blockBytes == 8 || blockBytes == 16)
+                && !oneSet(dstInner);
     }
 
     /**
@@ -364,11 +387,7 @@ public final class MemoryAccess {
             long n3,
             long n2,
             long n1) {
-        if (CHECK_EVERY_ACCESS
-                || n1 > Integer.MAX_VALUE
-                || n2 > Integer.MAX_VALUE
-                || (blockBytes != 4 && blockBytes != 8 && blockBytes != 16)
-                || oneSet(d1)) {
+        if (!rowLoops(blockBytes, n2, n1, d1)) {
             for (long i = 0; i < n3; i++) {
                 strided2(src, srcOffset + i * s3, s2, s1, dst, dstOffset + i * d3, d2, d1, blockBytes, n2, n1);
             }

@@ -150,52 +150,20 @@ final class StridedLoopCode extends StridedLoops {
         long s = sa;
         long d = da;
         if (w > 32) {
-            long e = w - 32;
             for (int i = 0; i < n; i++, s += ss, d += ds) {
-                long a0 = u.getLong(sb, s);
-                long a1 = u.getLong(sb, s + 8);
-                long a2 = u.getLong(sb, s + 16);
-                long a3 = u.getLong(sb, s + 24);
-                long b0 = u.getLong(sb, s + e);
-                long b1 = u.getLong(sb, s + e + 8);
-                long b2 = u.getLong(sb, s + e + 16);
-                long b3 = u.getLong(sb, s + e + 24);
-                u.putLong(db, d, a0);
-                u.putLong(db, d + 8, a1);
-                u.putLong(db, d + 16, a2);
-                u.putLong(db, d + 24, a3);
-                u.putLong(db, d + e, b0);
-                u.putLong(db, d + e + 8, b1);
-                u.putLong(db, d + e + 16, b2);
-                u.putLong(db, d + e + 24, b3);
+                MemoryAccess.move32x2(sb, s, db, d, w - 32);
             }
         } else if (w > 16) {
-            long e = w - 16;
             for (int i = 0; i < n; i++, s += ss, d += ds) {
-                long a0 = u.getLong(sb, s);
-                long a1 = u.getLong(sb, s + 8);
-                long b0 = u.getLong(sb, s + e);
-                long b1 = u.getLong(sb, s + e + 8);
-                u.putLong(db, d, a0);
-                u.putLong(db, d + 8, a1);
-                u.putLong(db, d + e, b0);
-                u.putLong(db, d + e + 8, b1);
+                MemoryAccess.move16x2(sb, s, db, d, w - 16);
             }
         } else if (w >= 8) {
-            long e = w - 8;
             for (int i = 0; i < n; i++, s += ss, d += ds) {
-                long a = u.getLong(sb, s);
-                long b = u.getLong(sb, s + e);
-                u.putLong(db, d, a);
-                u.putLong(db, d + e, b);
+                MemoryAccess.move8x2(sb, s, db, d, w - 8);
             }
         } else if (w >= 4) {
-            long e = w - 4;
             for (int i = 0; i < n; i++, s += ss, d += ds) {
-                int a = u.getInt(sb, s);
-                int b = u.getInt(sb, s + e);
-                u.putInt(db, d, a);
-                u.putInt(db, d + e, b);
+                MemoryAccess.move4x2(sb, s, db, d, w - 4);
             }
         } else if (w >= 2) {
             long e = w - 2;
