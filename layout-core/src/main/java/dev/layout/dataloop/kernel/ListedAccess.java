@@ -68,66 +68,87 @@ public final class ListedAccess {
 
     /**
      * Blocks of one width {@code w} at listed offsets {@code ua + offsets[b]}, to or from ({@code
-     * gather}) the contiguous side at {@code pa}: whole words for 4, 8, 16 and 24 bytes (scalars,
-     * doubles, complex and 3-vectors of a gather list), otherwise the overlapping word moves of {@link
-     * MemoryAccess#copySmall}, the width class chosen once per call, one loop per class and no branch
-     * per block; from 64 bytes a bulk copy per block.
+     * gather}) the contiguous side at {@code pa}: whole words for 4, 8 and 24 bytes (scalars, doubles,
+     * 3-vectors of a gather list), otherwise the overlapping word moves of {@link
+     * MemoryAccess#copySmall} (16 bytes: two exact ones), the width class chosen once per call, one loop
+     * per class and no branch per block; over 64 bytes a bulk copy per block. Each loop tests the
+     * direction with an {@code if}, which C2 hoists out of the loop (a select it would leave in).
      */
     static void listed(
             Object ub, long ua, long[] offsets, int from, int to, Object pb, long pa, long w, boolean gather) {
-        Object sb = gather ? ub : pb;
-        Object db = gather ? pb : ub;
         sun.misc.Unsafe u = MemoryAccess.U;
         long p = pa;
-        if (w >= 64) {
+        if (w > 64) {
             for (int b = from; b < to; b++, p += w) {
-                long x = ua + offsets[b];
-                u.copyMemory(sb, gather ? x : p, db, gather ? p : x, w);
+                if (gather) {
+                    u.copyMemory(ub, ua + offsets[b], pb, p, w);
+                } else {
+                    u.copyMemory(pb, p, ub, ua + offsets[b], w);
+                }
             }
         } else if (w > 32) {
             for (int b = from; b < to; b++, p += w) {
-                long x = ua + offsets[b];
-                MemoryAccess.move32x2(sb, gather ? x : p, db, gather ? p : x, w - 32);
+                if (gather) {
+                    MemoryAccess.move32x2(ub, ua + offsets[b], pb, p, w - 32);
+                } else {
+                    MemoryAccess.move32x2(pb, p, ub, ua + offsets[b], w - 32);
+                }
             }
         } else if (w == 24) {
             for (int b = from; b < to; b++, p += 24) {
-                long x = ua + offsets[b];
-                long s = gather ? x : p;
-                long d = gather ? p : x;
-                u.putLong(db, d, u.getLong(sb, s));
-                u.putLong(db, d + 8, u.getLong(sb, s + 8));
-                u.putLong(db, d + 16, u.getLong(sb, s + 16));
+                if (gather) {
+                    MemoryAccess.move24(ub, ua + offsets[b], pb, p);
+                } else {
+                    MemoryAccess.move24(pb, p, ub, ua + offsets[b]);
+                }
             }
         } else if (w > 16) {
             for (int b = from; b < to; b++, p += w) {
-                long x = ua + offsets[b];
-                MemoryAccess.move16x2(sb, gather ? x : p, db, gather ? p : x, w - 16);
+                if (gather) {
+                    MemoryAccess.move16x2(ub, ua + offsets[b], pb, p, w - 16);
+                } else {
+                    MemoryAccess.move16x2(pb, p, ub, ua + offsets[b], w - 16);
+                }
             }
         } else if (w == 8) {
             for (int b = from; b < to; b++, p += 8) {
-                long x = ua + offsets[b];
-                u.putLong(db, gather ? p : x, u.getLong(sb, gather ? x : p));
+                if (gather) {
+                    u.putLong(pb, p, u.getLong(ub, ua + offsets[b]));
+                } else {
+                    u.putLong(ub, ua + offsets[b], u.getLong(pb, p));
+                }
             }
         } else if (w > 8) {
-            // 16 bytes: two exact moves (e = 8)
             for (int b = from; b < to; b++, p += w) {
-                long x = ua + offsets[b];
-                MemoryAccess.move8x2(sb, gather ? x : p, db, gather ? p : x, w - 8);
+                if (gather) {
+                    MemoryAccess.move8x2(ub, ua + offsets[b], pb, p, w - 8);
+                } else {
+                    MemoryAccess.move8x2(pb, p, ub, ua + offsets[b], w - 8);
+                }
             }
         } else if (w == 4) {
             for (int b = from; b < to; b++, p += 4) {
-                long x = ua + offsets[b];
-                u.putInt(db, gather ? p : x, u.getInt(sb, gather ? x : p));
+                if (gather) {
+                    u.putInt(pb, p, u.getInt(ub, ua + offsets[b]));
+                } else {
+                    u.putInt(ub, ua + offsets[b], u.getInt(pb, p));
+                }
             }
         } else if (w > 4) {
             for (int b = from; b < to; b++, p += w) {
-                long x = ua + offsets[b];
-                MemoryAccess.move4x2(sb, gather ? x : p, db, gather ? p : x, w - 4);
+                if (gather) {
+                    MemoryAccess.move4x2(ub, ua + offsets[b], pb, p, w - 4);
+                } else {
+                    MemoryAccess.move4x2(pb, p, ub, ua + offsets[b], w - 4);
+                }
             }
         } else {
             for (int b = from; b < to; b++, p += w) {
-                long x = ua + offsets[b];
-                MemoryAccess.copySmall(sb, gather ? x : p, db, gather ? p : x, w);
+                if (gather) {
+                    MemoryAccess.copySmall(ub, ua + offsets[b], pb, p, w);
+                } else {
+                    MemoryAccess.copySmall(pb, p, ub, ua + offsets[b], w);
+                }
             }
         }
     }

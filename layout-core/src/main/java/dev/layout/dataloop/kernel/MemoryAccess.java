@@ -61,8 +61,8 @@ public final class MemoryAccess {
 
     /**
      * One block, by width: the widths that are whole words (a float, a double, a complex double, a
-     * 3-vector of doubles) as exactly their words, other widths under 64 bytes in a bounded number of
-     * overlapping word moves ({@link #copySmall}), from 64 bytes the bulk copy intrinsic.
+     * 3-vector of doubles) as exactly their words, other widths up to 64 bytes in a bounded number of
+     * overlapping word moves ({@link #copySmall}), over 64 bytes the bulk copy intrinsic.
      */
     static void copyRaw(Object sb, long sa, Object db, long da, long length) {
         if (length == 8) {
@@ -73,10 +73,8 @@ public final class MemoryAccess {
             U.putLong(db, da, U.getLong(sb, sa));
             U.putLong(db, da + 8, U.getLong(sb, sa + 8));
         } else if (length == 24) {
-            U.putLong(db, da, U.getLong(sb, sa));
-            U.putLong(db, da + 8, U.getLong(sb, sa + 8));
-            U.putLong(db, da + 16, U.getLong(sb, sa + 16));
-        } else if (length < 64) {
+            move24(sb, sa, db, da);
+        } else if (length <= 64) {
             copySmall(sb, sa, db, da, length);
         } else {
             MemoryAccess.U.copyMemory(sb, sa, db, da, length);
@@ -84,10 +82,10 @@ public final class MemoryAccess {
     }
 
     /**
-     * Under 64 bytes, any width, in at most eight word moves and no loop, as good {@code memcpy}
+     * Up to 64 bytes, any width, in at most eight word moves and no loop, as good {@code memcpy}
      * implementations move short sizes: a width between two powers of two is covered by two
      * overlapping moves of the lower power (9-16 bytes: the first and the last 8; 17-32: the first
-     * and the last 16; 33-63: the first and the last 32). All loads come before the stores, so the
+     * and the last 16; 33-64: the first and the last 32). All loads come before the stores, so the
      * bytes written twice are written with the same values.
      */
     static void copySmall(Object sb, long sa, Object db, long da, long length) {
@@ -129,6 +127,13 @@ public final class MemoryAccess {
         U.putLong(db, d + e + 24, b3);
     }
 
+    /** A block of 24 bytes (a 3-vector of doubles): three exact word moves. */
+    static void move24(Object sb, long s, Object db, long d) {
+        U.putLong(db, d, U.getLong(sb, s));
+        U.putLong(db, d + 8, U.getLong(sb, s + 8));
+        U.putLong(db, d + 16, U.getLong(sb, s + 16));
+    }
+
     /** A block of 17 to 32 bytes ({@code e} its width - 16): its first and its last 16 bytes, all loads first. */
     static void move16x2(Object sb, long s, Object db, long d, long e) {
         long a0 = U.getLong(sb, s);
@@ -163,7 +168,7 @@ public final class MemoryAccess {
      * blockBytes) and unpack (srcStride = blockBytes) of a vector leaf. Exploits: a constant block
      * width hoisted out of the loop, so the 4-, 8- and 16-byte cases (strided floats, doubles and
      * complex doubles) become a plain load/store loop with an {@code int} counter the JIT unrolls;
-     * blocks of 64 bytes and more are bulk copies.
+     * blocks over 64 bytes are bulk copies.
      */
     public static void strided(
             Memory src,

@@ -47,8 +47,8 @@ final class StridedLoopCode extends StridedLoops {
     /**
      * {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}.
      * Exploits: the width test is hoisted out of the loop, so 4-, 8- and 16-byte blocks (strided
-     * floats, doubles, complex doubles) are a plain load/store loop the JIT unrolls; blocks of 64 bytes
-     * and more are bulk copies. When one side is contiguous (the pack or unpack of a vector leaf), its
+     * floats, doubles, complex doubles) are a plain load/store loop the JIT unrolls; blocks over 64
+     * bytes are bulk copies. When one side is contiguous (the pack or unpack of a vector leaf), its
      * addresses use the width as a literal ({@link #packedSide}), which C2 folds into the addressing
      * mode as it does a hand loop's constant stride; two strided sides bump their addresses ({@link
      * #bumped}).
@@ -122,14 +122,14 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * {@link #strided} for blocks over 16 bytes: bulk copies from 64 bytes, word moves below; and for
+     * {@link #strided} for blocks over 16 bytes: bulk copies over 64 bytes, word moves up to it; and for
      * stores into {@link MemoryAccess#oneSet} strides, bulk copies at any width (their call per block
      * paces the stores).
      */
     void wide(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
         sb = src(sb);
         db = dst(db);
-        if (blockBytes >= 64 || MemoryAccess.oneSet(ds)) {
+        if (blockBytes > 64 || MemoryAccess.oneSet(ds)) {
             for (int i = 0; i < n; i++) {
                 MemoryAccess.U.copyMemory(sb, sa + i * ss, db, da + i * ds, blockBytes);
             }
@@ -139,7 +139,7 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * Blocks of any width under 64 bytes by the overlapping word moves of {@link
+     * Blocks of any width up to 64 bytes by the overlapping word moves of {@link
      * MemoryAccess#copySmall}, the width class chosen once per call: per class one loop of at most
      * eight loads and eight stores per block, no branch per block.
      */
