@@ -23,8 +23,8 @@ abstract class LeafKernel {
         return switch (c.kind) {
             case CONTIG -> run(u, c.blocklen, stream, unit, 0);
             case VECTOR -> vector(u, c.stride, c.blocklen, c.nblocks, stream, unit);
-            case BLOCK_INDEXED -> blocks(u, c.offsets, null, c.blocklen, 0, (int) c.nblocks, stream, unit);
-            case INDEXED -> blocks(u, c.offsets, c.blocklens, 0, 0, (int) c.nblocks, stream, unit);
+            case BLOCK_INDEXED -> blocks(c, u, null, c.blocklen, 0, (int) c.nblocks, stream, unit);
+            case INDEXED -> blocks(c, u, c.blocklens, 0, 0, (int) c.nblocks, stream, unit);
             case STRUCT -> throw new AssertionError("struct leaf");
         };
     }
@@ -103,11 +103,12 @@ abstract class LeafKernel {
         return count * blockBytes;
     }
 
-    long blocks(long u, long[] offsets, long[] lengths, long uniform, int from, int to, long stream, int unit) {
+    /** Blocks {@code [from, to)} of the listed leaf {@code d} at {@code u + d.offsets[b]}, {@code lengths[b]} bytes each (or {@code uniform}). */
+    long blocks(Dataloop d, long u, long[] lengths, long uniform, int from, int to, long stream, int unit) {
         long s = 0;
         for (int b = from; b < to; b++) {
             long len = lengths == null ? uniform : lengths[b];
-            long got = run(u + offsets[b], len, stream + s, unit, 0);
+            long got = run(u + d.offsets[b], len, stream + s, unit, 0);
             s += got;
             if (got < len) {
                 return s;

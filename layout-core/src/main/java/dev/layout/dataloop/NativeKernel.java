@@ -116,8 +116,9 @@ final class NativeKernel extends LeafKernel {
     }
 
     @Override
-    long blocks(long u, long[] offsets, long[] lengths, long uniform, int from, int to, long stream, int unit) {
-        return ListedAccess.blocks(user, u, offsets, lengths, uniform, from, to, packed, delta + stream, pack);
+    long blocks(Dataloop d, long u, long[] lengths, long uniform, int from, int to, long stream, int unit) {
+        return ListedAccess.blocks(
+                user, u, d.offsets, lengths, uniform, from, to, packed, delta + stream, pack, !pack && plan.oneSet(d));
     }
 
     @Override
@@ -151,8 +152,22 @@ final class NativeKernel extends LeafKernel {
         if (w != null) {
             return ListedAccess.words(w, user, u, spacing, outer, from, count, c.size, packed, delta + stream, pack);
         }
+        // Unpacking into one cache set: every block of every instance (one, or instances a one-set stride apart).
+        boolean paced = !pack && plan.oneSet(c) && (count == 1 || (outer == null && MemoryAccess.oneSet(spacing)));
         return ListedAccess.records(
-                user, u, spacing, outer, from, count, c.offsets, c.blocklens, c.blocklen, packed, delta + stream, pack);
+                user,
+                u,
+                spacing,
+                outer,
+                from,
+                count,
+                c.offsets,
+                c.blocklens,
+                c.blocklen,
+                packed,
+                delta + stream,
+                pack,
+                paced);
     }
 
     @Override

@@ -506,9 +506,7 @@ public final class Segment {
                 }
                 case BLOCK_INDEXED -> {
                     nb = Math.min(d.nblocks - b, left / d.blocklen);
-                    got = nb == 0
-                            ? 0
-                            : k.blocks(ub, d.offsets, null, d.blocklen, (int) b, (int) (b + nb), stream + done, unit);
+                    got = nb == 0 ? 0 : k.blocks(d, ub, null, d.blocklen, (int) b, (int) (b + nb), stream + done, unit);
                 }
                 default -> {
                     // INDEXED leaf: as many whole blocks as the budget holds (binary search in the prefix sums).
@@ -516,7 +514,7 @@ public final class Segment {
                     int hiIdx = java.util.Arrays.binarySearch(d.prefix, (int) b, d.prefix.length, limit);
                     int last = hiIdx >= 0 ? hiIdx : -hiIdx - 2;
                     nb = last - b;
-                    got = nb == 0 ? 0 : k.blocks(ub, d.offsets, d.blocklens, 0, (int) b, last, stream + done, unit);
+                    got = nb == 0 ? 0 : k.blocks(d, ub, d.blocklens, 0, (int) b, last, stream + done, unit);
                 }
             }
             long expect = d.packedBefore(b + nb) - d.packedBefore(b);

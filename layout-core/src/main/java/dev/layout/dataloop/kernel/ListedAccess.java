@@ -18,7 +18,9 @@ public final class ListedAccess {
      * offsets[b]]}, packed back to back from {@code packed[packedOffset]}. Exploits: for uniform blocks
      * the width test is hoisted out of the loop ({@link #listed}); for varying lengths each block takes
      * the width switch of {@link MemoryAccess#copyRaw}, which branch prediction learns for repeating
-     * patterns. Returns the bytes moved.
+     * patterns. With {@code paced} (blocks that all fall into one cache set, {@link
+     * MemoryAccess#oneSet(long[])}) an unpack moves each block with one bulk copy, which paces its stores.
+     * Returns the bytes moved.
      */
     public static long blocks(
             Memory user,
@@ -30,7 +32,8 @@ public final class ListedAccess {
             int to,
             Memory packed,
             long packedOffset,
-            boolean pack) {
+            boolean pack,
+            boolean paced) {
         if (MemoryAccess.CHECK_EVERY_ACCESS) {
             long p = packedOffset;
             for (int b = from; b < to; b++) {
@@ -44,14 +47,19 @@ public final class ListedAccess {
         long ua = user.address() + userBase;
         Object pb = packed.base();
         long pa = packed.address() + packedOffset;
-        if (lengths == null) {
+        boolean pacedStores = paced && !pack;
+        if (lengths == null && !pacedStores) {
             listed(ub, ua, offsets, from, to, pb, pa, uniform, pack);
             return (to - from) * uniform;
         }
         long p = pa;
         for (int b = from; b < to; b++) {
-            long len = lengths[b];
-            move(ub, ua + offsets[b], pb, p, len, pack);
+            long len = lengths == null ? uniform : lengths[b];
+            if (pacedStores) {
+                MemoryAccess.U.copyMemory(pb, p, ub, ua + offsets[b], len);
+            } else {
+                move(ub, ua + offsets[b], pb, p, len, pack);
+            }
             p += len;
         }
         return p - pa;
@@ -161,7 +169,8 @@ public final class ListedAccess {
      * when {@code outer} is not null, at {@code userBase + outer[outerFrom + i]} (a list of records:
      * atoms). Exploits: the pattern's offsets and lengths are loaded into locals once when it has at
      * most four blocks, so each instance is a fixed sequence of width-switched moves with no
-     * index-array traffic; the packed side is sequential. Returns the bytes moved.
+     * index-array traffic; the packed side is sequential. {@code paced}: as for {@link #blocks}, every
+     * instance's blocks. Returns the bytes moved.
      */
     public static long records(
             Memory user,
@@ -175,17 +184,18 @@ public final class ListedAccess {
             long uniform,
             Memory packed,
             long packedOffset,
-            boolean pack) {
+            boolean pack,
+            boolean paced) {
         int nb = offsets.length;
         long size = 0;
         for (int b = 0; b < nb; b++) {
             size += lengths == null ? uniform : lengths[b];
         }
-        if (MemoryAccess.CHECK_EVERY_ACCESS || nb > 4 || count > Integer.MAX_VALUE) {
+        if (MemoryAccess.CHECK_EVERY_ACCESS || nb > 4 || count > Integer.MAX_VALUE || paced) {
             long p = packedOffset;
             for (long i = 0; i < count; i++) {
                 long at = outer == null ? userBase + i * userStride : userBase + outer[(int) (outerFrom + i)];
-                p += blocks(user, at, offsets, lengths, uniform, 0, nb, packed, p, pack);
+                p += blocks(user, at, offsets, lengths, uniform, 0, nb, packed, p, pack, paced);
             }
             return p - packedOffset;
         }

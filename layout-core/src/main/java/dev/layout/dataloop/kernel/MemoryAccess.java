@@ -43,6 +43,19 @@ public final class MemoryAccess {
         return stride != 0 && stride % SET_SPAN == 0;
     }
 
+    /** Whether blocks at {@code offsets} (two or more) all fall into one cache set: every offset a {@link #oneSet} stride from the first. */
+    public static boolean oneSet(long[] offsets) {
+        if (offsets == null || offsets.length < 2) {
+            return false;
+        }
+        for (int b = 1; b < offsets.length; b++) {
+            if ((offsets[b] - offsets[0]) % SET_SPAN != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * Copies one block. Small blocks (the common case in strided layouts: 4 or 8 bytes) move as single
      * words so the JIT can keep them in registers; large ones go to the bulk copy intrinsic.

@@ -59,18 +59,20 @@ class ListedAccessTest {
             }
             long[] lens = varying ? lengths : null;
             Memory packed = memory(packedOff, (int) total + 5);
-            long moved = ListedAccess.blocks(user, 0, offsets, lens, width, 0, n, packed, 5, true);
+            long moved = ListedAccess.blocks(user, 0, offsets, lens, width, 0, n, packed, 5, true, false);
             assertThat(moved).isEqualTo(total);
             assertThat(packed.toArray(5, (int) total))
                     .as("pack, width %d", width)
                     .isEqualTo(expected);
 
+            // unpacking paced (a bulk copy per block, for blocks in one cache set) or not: the same bytes
+            boolean paced = w % 2 == 0;
             Memory back = memory(userOff, userBytes);
-            ListedAccess.blocks(back, 0, offsets, lens, width, 0, n, packed, 5, false);
+            ListedAccess.blocks(back, 0, offsets, lens, width, 0, n, packed, 5, false, paced);
             Memory again = memory(packedOff, (int) total);
-            ListedAccess.blocks(back, 0, offsets, lens, width, 0, n, again, 0, true);
+            ListedAccess.blocks(back, 0, offsets, lens, width, 0, n, again, 0, true, paced);
             assertThat(again.toArray(0, (int) total))
-                    .as("unpack, width %d", width)
+                    .as("unpack, width %d, paced %s", width, paced)
                     .isEqualTo(expected);
             for (int b = 0; b < n; b++) {
                 // the gap after each block is left alone
