@@ -494,7 +494,9 @@ public enum RossCase {
      * One built case: pack {@code count} elements of {@code type} whose origin is byte {@code origin}
      * of a {@code userBytes}-byte buffer into {@code packedBytes} contiguous bytes, by the engine or
      * by {@link #pack}/{@link #unpack}. Addresses passed to the manual loops are those of byte 0 of
-     * each buffer (heap: the array and its base offset; off-heap: null and the native address).
+     * each buffer (heap: the array and its base offset; off-heap: null and the native address). The
+     * manual loops are written out per case and per direction, as an engineer writes them: they are the
+     * baseline the engine is measured against, so their repeats are by design.
      */
     public abstract static class Instance {
         public final Datatype type;
