@@ -7,6 +7,7 @@ import dev.layout.datatype.Order;
 import dev.layout.datatype.Primitive;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Function;
 
 /**
  * The pack suite of Ross, Miller and Gropp (2003, section 3; exact layouts in {@code
@@ -28,18 +29,8 @@ import java.util.Random;
  * }</pre>
  */
 public enum RossCase {
-    CONTIG_F32("Contig(float32)") {
-        @Override
-        public Instance create(Size size) {
-            return RossShapes.contig(size.pick(1 << 20, 1 << 12), 4);
-        }
-    },
-    CONTIG_F64("Contig(float64)") {
-        @Override
-        public Instance create(Size size) {
-            return RossShapes.contig(size.pick(1 << 20, 1 << 12), 8);
-        }
-    },
+    CONTIG_F32("Contig(float32)", size -> RossShapes.contig(suite(size), 4)),
+    CONTIG_F64("Contig(float64)", size -> RossShapes.contig(suite(size), 8)),
     STRUCT_ARRAY("Struct Array") {
         @Override
         public Instance create(Size size) {
@@ -80,82 +71,26 @@ public enum RossCase {
             };
         }
     },
-    VECTOR_F32("Vector(float32)") {
-        @Override
-        public Instance create(Size size) {
-            int n = size.pick(1 << 20, 1 << 12);
-            return RossShapes.everyOther(Datatype.vector(n, 1, 2, Primitive.FLOAT32), 1, n, 4);
-        }
-    },
-    VECTOR_F64("Vector(float64)") {
-        @Override
-        public Instance create(Size size) {
-            int n = size.pick(1 << 20, 1 << 12);
-            return RossShapes.everyOther(Datatype.vector(n, 1, 2, Primitive.FLOAT64), 1, n, 8);
-        }
-    },
-    STRUCT_VECTOR_F32("Struct Vector(float32)") {
-        @Override
-        public Instance create(Size size) {
-            int n = size.pick(1 << 20, 1 << 12);
-            return RossShapes.everyOther(Datatype.resized(0, 8, Primitive.FLOAT32), n, n, 4);
-        }
-    },
-    STRUCT_VECTOR_F64("Struct Vector(float64)") {
-        @Override
-        public Instance create(Size size) {
-            int n = size.pick(1 << 20, 1 << 12);
-            return RossShapes.everyOther(Datatype.resized(0, 16, Primitive.FLOAT64), n, n, 8);
-        }
-    },
-    INDEXED_F32("Indexed(float32)") {
-        @Override
-        public Instance create(Size size) {
-            return RossShapes.indexed(size.pick(1 << 20, 1 << 12), Primitive.FLOAT32);
-        }
-    },
-    INDEXED_F64("Indexed(float64)") {
-        @Override
-        public Instance create(Size size) {
-            return RossShapes.indexed(size.pick(1 << 20, 1 << 12), Primitive.FLOAT64);
-        }
-    },
-    FACE_XY_F32("3D XY face(float32)") {
-        @Override
-        public Instance create(Size size) {
-            return RossShapes.faceXY(size.pick(256, 16), Primitive.FLOAT32);
-        }
-    },
-    FACE_XZ_F32("3D XZ face(float32)") {
-        @Override
-        public Instance create(Size size) {
-            return RossShapes.faceXZ(size.pick(256, 16), Primitive.FLOAT32);
-        }
-    },
-    FACE_YZ_F32("3D YZ face(float32)") {
-        @Override
-        public Instance create(Size size) {
-            return RossShapes.faceYZ(size.pick(256, 16), Primitive.FLOAT32);
-        }
-    },
-    FACE_XY_F64("3D XY face(float64)") {
-        @Override
-        public Instance create(Size size) {
-            return RossShapes.faceXY(size.pick(256, 16), Primitive.FLOAT64);
-        }
-    },
-    FACE_XZ_F64("3D XZ face(float64)") {
-        @Override
-        public Instance create(Size size) {
-            return RossShapes.faceXZ(size.pick(256, 16), Primitive.FLOAT64);
-        }
-    },
-    FACE_YZ_F64("3D YZ face(float64)") {
-        @Override
-        public Instance create(Size size) {
-            return RossShapes.faceYZ(size.pick(256, 16), Primitive.FLOAT64);
-        }
-    },
+    VECTOR_F32(
+            "Vector(float32)",
+            size -> RossShapes.everyOther(Datatype.vector(suite(size), 1, 2, Primitive.FLOAT32), 1, suite(size), 4)),
+    VECTOR_F64(
+            "Vector(float64)",
+            size -> RossShapes.everyOther(Datatype.vector(suite(size), 1, 2, Primitive.FLOAT64), 1, suite(size), 8)),
+    STRUCT_VECTOR_F32(
+            "Struct Vector(float32)",
+            size -> RossShapes.everyOther(Datatype.resized(0, 8, Primitive.FLOAT32), suite(size), suite(size), 4)),
+    STRUCT_VECTOR_F64(
+            "Struct Vector(float64)",
+            size -> RossShapes.everyOther(Datatype.resized(0, 16, Primitive.FLOAT64), suite(size), suite(size), 8)),
+    INDEXED_F32("Indexed(float32)", size -> RossShapes.indexed(suite(size), Primitive.FLOAT32)),
+    INDEXED_F64("Indexed(float64)", size -> RossShapes.indexed(suite(size), Primitive.FLOAT64)),
+    FACE_XY_F32("3D XY face(float32)", size -> RossShapes.faceXY(size.pick(256, 16), Primitive.FLOAT32)),
+    FACE_XZ_F32("3D XZ face(float32)", size -> RossShapes.faceXZ(size.pick(256, 16), Primitive.FLOAT32)),
+    FACE_YZ_F32("3D YZ face(float32)", size -> RossShapes.faceYZ(size.pick(256, 16), Primitive.FLOAT32)),
+    FACE_XY_F64("3D XY face(float64)", size -> RossShapes.faceXY(size.pick(256, 16), Primitive.FLOAT64)),
+    FACE_XZ_F64("3D XZ face(float64)", size -> RossShapes.faceXZ(size.pick(256, 16), Primitive.FLOAT64)),
+    FACE_YZ_F64("3D YZ face(float64)", size -> RossShapes.faceYZ(size.pick(256, 16), Primitive.FLOAT64)),
     FLASH_IO("Flash I/O") {
         @Override
         public Instance create(Size size) {
@@ -518,9 +453,21 @@ public enum RossCase {
     };
 
     private final String title;
+    /** Builds the instance of the cases that are one call of {@link RossShapes}; null for those that override {@link #create}. */
+    private final Function<Size, Instance> shape;
 
     RossCase(String title) {
+        this(title, null);
+    }
+
+    RossCase(String title, Function<Size, Instance> shape) {
         this.title = title;
+        this.shape = shape;
+    }
+
+    /** The suite's count of the one-dimensional cases (1 Mi elements, 4 Ki in the small variant). */
+    private static int suite(Size size) {
+        return size.pick(1 << 20, 1 << 12);
     }
 
     /** The row name used in tables (the paper's test name where there is one). */
@@ -529,7 +476,9 @@ public enum RossCase {
     }
 
     /** Builds the layout, its count and buffer size, and its hand-written loops. */
-    public abstract Instance create(Size size);
+    public Instance create(Size size) {
+        return shape.apply(size);
+    }
 
     /** Full size is the paper's; the small variant keeps each layout's shape for fast tests. */
     public enum Size {
@@ -545,7 +494,9 @@ public enum RossCase {
      * One built case: pack {@code count} elements of {@code type} whose origin is byte {@code origin}
      * of a {@code userBytes}-byte buffer into {@code packedBytes} contiguous bytes, by the engine or
      * by {@link #pack}/{@link #unpack}. Addresses passed to the manual loops are those of byte 0 of
-     * each buffer (heap: the array and its base offset; off-heap: null and the native address).
+     * each buffer (heap: the array and its base offset; off-heap: null and the native address). The
+     * manual loops are written out per case and per direction, as an engineer writes them: they are the
+     * baseline the engine is measured against, so their repeats are by design.
      */
     public abstract static class Instance {
         public final Datatype type;

@@ -78,6 +78,7 @@ final class RossShapes {
         }
         Datatype t = Datatype.indexed(bl, disp, p);
         int groups = n / 4;
+        // One loop per element width, as written by hand: the baseline the engine is measured against.
         if (p.byteSize() == 4) {
             return new Instance(t, 1, 8L * n, 0) {
                 @Override

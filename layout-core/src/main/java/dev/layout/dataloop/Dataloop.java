@@ -64,7 +64,7 @@ public final class Dataloop {
     final long offHi;
     /**
      * BLOCK_INDEXED and INDEXED leaves that fit: the blocks as word moves for {@link
-     * dev.layout.dataloop.kernel.ListedAccess#gatherWords}, else null. Pairs (user offset, packed offset):
+     * dev.layout.dataloop.kernel.ListedAccess#words}, else null. Pairs (user offset, packed offset):
      * {@code wordLongs} 8-byte moves, then {@code wordInts} 4-byte moves.
      */
     final long[] words;

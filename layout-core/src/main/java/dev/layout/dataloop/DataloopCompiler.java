@@ -385,28 +385,19 @@ public final class DataloopCompiler {
             }
             return regularize(n);
         }
-        // A count of a vector leaf whose extent is a whole number of its strides is a longer vector.
-        if (n.kind == Dataloop.Kind.CONTIG
+        // A count of a vector leaf whose extent is a whole number of its strides, or a vector of single
+        // vector leaves spaced exactly one leaf apart (subarray faces: rows of a plane, planes of a volume,
+        // volumes of a 4D array), is one longer vector leaf.
+        long repeats = n.kind == Dataloop.Kind.CONTIG
+                ? n.blocklen
+                : n.kind == Dataloop.Kind.VECTOR && n.blocklen == 1 ? n.nblocks : -1;
+        long spacing = n.kind == Dataloop.Kind.CONTIG ? n.ext : n.stride;
+        if (repeats >= 0
                 && c.leaf
                 && c.kind == Dataloop.Kind.VECTOR
-                && n.ext == Math.multiplyExact(c.nblocks, c.stride)) {
+                && spacing == Math.multiplyExact(c.nblocks, c.stride)) {
             return Dataloop.leafVector(
-                    Math.multiplyExact(n.blocklen, c.nblocks),
-                    c.blocklen,
-                    c.stride,
-                    Math.addExact(n.disp, c.disp),
-                    c.swapUnit,
-                    n.extent);
-        }
-        // A vector of single vector leaves spaced exactly one leaf apart is one longer vector leaf
-        // (subarray faces: rows of a plane, planes of a volume, volumes of a 4D array).
-        if (n.kind == Dataloop.Kind.VECTOR
-                && n.blocklen == 1
-                && c.leaf
-                && c.kind == Dataloop.Kind.VECTOR
-                && n.stride == Math.multiplyExact(c.nblocks, c.stride)) {
-            return Dataloop.leafVector(
-                    Math.multiplyExact(n.nblocks, c.nblocks),
+                    Math.multiplyExact(repeats, c.nblocks),
                     c.blocklen,
                     c.stride,
                     Math.addExact(n.disp, c.disp),

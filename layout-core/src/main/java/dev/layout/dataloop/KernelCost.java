@@ -1,5 +1,6 @@
 package dev.layout.dataloop;
 
+import dev.layout.dataloop.kernel.MemoryAccess;
 import dev.layout.dataloop.kernel.PlaneKernel;
 
 /**
@@ -14,9 +15,10 @@ import dev.layout.dataloop.kernel.PlaneKernel;
  * {@link #ADDRESS} of a stride held in a register and the moves the generic width-class loops waste
  * (a 24-byte block is four overlapping moves there, three exact ones in generated code). It therefore
  * wins from the count where those savings pay the dearer call: for 4-byte blocks from 33, for 24-byte
- * blocks from 17. A block is one bulk copy in the generic loops from 64 bytes ({@link #BULK_CALL} plus
+ * blocks from 17. A block is one bulk copy in the generic loops over 64 bytes ({@link #BULK_CALL} plus
  * {@link #BULK_BYTES_PER_CYCLE}), which word moves with constant offsets beat up to about 160 bytes; a
- * contiguous shape is one run.
+ * contiguous shape is one run. At a stride that puts every block into one cache set ({@link
+ * MemoryAccess#oneSet}) only the generic loops run, which pace their stores there.
  *
  * <p>Memory kinds do not change the ranking: every kernel, generic or generated, is compiled once
  * per pair of memory kinds ({@code MemoryAccess.baseKinds}), so each sees one kind of memory per side.
@@ -32,7 +34,7 @@ final class KernelCost {
     enum Kind {
         /** A contiguous run: one bulk copy. */
         RUN,
-        /** Strided blocks through the generic loops, one loop per width class (4, 8, 16, under 64; from 64 bulk copies). */
+        /** Strided blocks through the generic loops, one loop per width class (4, 8, 16, up to 64; over 64 bulk copies). */
         STRIDED,
         /** Strided blocks through a generated loop with stride and width as constants ({@link PlaneKernel#strip}). */
         STRIP,
@@ -77,7 +79,9 @@ final class KernelCost {
                     case RUN -> stride == width && !listed ? width / BULK_BYTES_PER_CYCLE : Double.POSITIVE_INFINITY;
                     case STRIDED, ROWS, LISTED, RECORDS -> genericMove(width) + (listed ? ADDRESS : 0) + ADDRESS;
                     case STRIP, PLANES ->
-                        PlaneKernel.movesPerBlock(width) <= PlaneKernel.MAX_BODY_MOVES && !listed
+                        PlaneKernel.movesPerBlock(width) <= PlaneKernel.MAX_BODY_MOVES
+                                        && !listed
+                                        && !MemoryAccess.oneSet(stride)
                                 ? PlaneKernel.movesPerBlock(width) * MOVE
                                 : Double.POSITIVE_INFINITY;
                     case WORDS -> wordMoves > 0 ? (double) wordMoves * MOVE / blocks : Double.POSITIVE_INFINITY;
@@ -103,11 +107,11 @@ final class KernelCost {
 
     /**
      * A block of {@code width} bytes in the generic loops: the exact word loops of 4, 8 and 16 bytes,
-     * otherwise the overlapping moves of its width class (2 for up to 16 bytes, 4 up to 32, 8 up to 63),
-     * and from 64 bytes a bulk copy.
+     * otherwise the overlapping moves of its width class (2 for up to 16 bytes, 4 up to 32, 8 up to 64),
+     * and over 64 bytes a bulk copy.
      */
     static double genericMove(long width) {
-        if (width >= 64) {
+        if (width > 64) {
             return BULK_CALL + width / BULK_BYTES_PER_CYCLE;
         }
         if (width == 1 || width == 2 || width == 4 || width == 8) {

@@ -78,6 +78,7 @@ public final class LeafCopy implements LeafAction {
             total += len;
         }
         dst.checkRange(op, streamOffset + dstDelta, total);
-        ListedAccess.gather(src, a, offsets, lengths, uniformLength, from, to, dst, streamOffset + dstDelta);
+        ListedAccess.blocks(
+                src, a, offsets, lengths, uniformLength, from, to, dst, streamOffset + dstDelta, true, false);
     }
 }

@@ -1,33 +1,11 @@
 package dev.layout.dataloop;
 
-import dev.layout.dataloop.kernel.ListedAccess;
-import dev.layout.dataloop.kernel.MemoryAccess;
-import dev.layout.dataloop.kernel.WordKernel;
-import dev.layout.memory.Memory;
-
 /** What a walk does with each leaf. Methods return the bytes consumed (all of them unless stopping). */
 abstract class LeafKernel {
     /** True when every call consumes all it is given (all but flatten, which stops when full). */
     boolean whole = true;
     /** Native pack and unpack: the kernels for the current memories; null for the others (they run the generic loops in packed order). */
     Plan plan;
-
-    /**
-     * The generated word kernel for {@code count} instances of the leaf {@code c}, or null (none in the
-     * plan, accesses checked one by one, or a count past an int): the record loops of {@link
-     * ListedAccess#gatherRepeated} run instead.
-     */
-    final WordKernel words(Dataloop c, long count) {
-        return MemoryAccess.CHECK_EVERY_ACCESS || count > Integer.MAX_VALUE ? null : plan.words(c, count);
-    }
-
-    /**
-     * How many of {@code count} whole blocks of the vector leaf {@code d} from user offset {@code u} the
-     * plan's generated strip moved (see {@link MemoryAccess#strip}; the caller moves the rest).
-     */
-    final long strip(Dataloop d, Memory user, long u, long count, Memory packed, long p, boolean pack) {
-        return MemoryAccess.strip(plan.strip(d, count), user, u, d.stride, count, packed, p, pack);
-    }
 
     /**
      * Whether this kernel may move a nest's bytes in the blocked order {@code order} instead of the
@@ -45,8 +23,8 @@ abstract class LeafKernel {
         return switch (c.kind) {
             case CONTIG -> run(u, c.blocklen, stream, unit, 0);
             case VECTOR -> vector(u, c.stride, c.blocklen, c.nblocks, stream, unit);
-            case BLOCK_INDEXED -> blocks(u, c.offsets, null, c.blocklen, 0, (int) c.nblocks, stream, unit);
-            case INDEXED -> blocks(u, c.offsets, c.blocklens, 0, 0, (int) c.nblocks, stream, unit);
+            case BLOCK_INDEXED -> blocks(c, u, null, c.blocklen, 0, (int) c.nblocks, stream, unit);
+            case INDEXED -> blocks(c, u, c.blocklens, 0, 0, (int) c.nblocks, stream, unit);
             case STRUCT -> throw new AssertionError("struct leaf");
         };
     }
@@ -125,11 +103,12 @@ abstract class LeafKernel {
         return count * blockBytes;
     }
 
-    long blocks(long u, long[] offsets, long[] lengths, long uniform, int from, int to, long stream, int unit) {
+    /** Blocks {@code [from, to)} of the listed leaf {@code d} at {@code u + d.offsets[b]}, {@code lengths[b]} bytes each (or {@code uniform}). */
+    long blocks(Dataloop d, long u, long[] lengths, long uniform, int from, int to, long stream, int unit) {
         long s = 0;
         for (int b = from; b < to; b++) {
             long len = lengths == null ? uniform : lengths[b];
-            long got = run(u + offsets[b], len, stream + s, unit, 0);
+            long got = run(u + d.offsets[b], len, stream + s, unit, 0);
             s += got;
             if (got < len) {
                 return s;

@@ -22,6 +22,7 @@ final class Plan {
     private final Lookup<PlaneKernel> planes = new Lookup<>();
     private final Lookup<PlaneKernel> strips = new Lookup<>();
     private final Lookup<PlaneKernel> rows = new Lookup<>();
+    private final Lookup<Boolean> oneSet = new Lookup<>();
     private final IdentityHashMap<Dataloop, Boolean> seen = new IdentityHashMap<>();
 
     Plan(Dataloop root, int kinds) {
@@ -41,6 +42,9 @@ final class Plan {
         if (d.leaf) {
             if (d.words != null && KernelCost.records(d, Integer.MAX_VALUE) == KernelCost.Kind.WORDS) {
                 put(words, d, WordKernel.of(d.words, d.wordLongs, d.wordInts, d.size, kinds));
+            }
+            if (MemoryAccess.oneSet(d.offsets)) {
+                put(oneSet, d, Boolean.TRUE);
             }
             if (d.kind == Dataloop.Kind.VECTOR && KernelCost.vectorLeaf(d, d.nblocks) == KernelCost.Kind.STRIP) {
                 put(strips, d, PlaneKernel.strip((int) d.blocklen, d.stride, kinds));
@@ -118,6 +122,11 @@ final class Plan {
     PlaneKernel rows(Dataloop d, long count) {
         PlaneKernel p = rows.get(d);
         return p == null || KernelCost.rows(d, count) != KernelCost.Kind.PLANES ? null : p;
+    }
+
+    /** Whether the blocks of the listed leaf {@code d} all fall into one cache set ({@link MemoryAccess#oneSet(long[])}). */
+    boolean oneSet(Dataloop d) {
+        return oneSet.get(d) != null;
     }
 
     /** The generated strip for {@code count} blocks of the vector leaf {@code d} (see {@link PlaneKernel#strip}), or null. */

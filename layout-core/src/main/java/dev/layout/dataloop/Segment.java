@@ -44,9 +44,9 @@ public final class Segment {
     private int top;
     private long position;
     /** Native kernels, made once and re-aimed per call, so that a steady-state pack or unpack allocates nothing. */
-    private PackKernel packKernel;
+    private NativeKernel packKernel;
 
-    private UnpackKernel unpackKernel;
+    private NativeKernel unpackKernel;
     /** Per memory kinds ({@link MemoryAccess#baseKinds}): the kernels native pack and unpack run, made at first use. */
     private final Plan[] plans = new Plan[4];
 
@@ -181,42 +181,35 @@ public final class Segment {
      * returns the bytes packed and advances.
      */
     public long pack(Memory dst, long dstOffset, long maxBytes) {
-        long n = prepare("pack", dst, dstOffset, maxBytes);
-        dst.checkWritable("pack");
-        if (n == 0) {
-            return 0;
-        }
-        LeafKernel k;
-        if (representation == Representation.NATIVE) {
-            PackKernel pk = packKernel;
-            if (pk == null) {
-                pk = packKernel = new PackKernel(user, dst, 0);
-            }
-            pk.aim(dst, dstOffset - position, plan(MemoryAccess.baseKinds(user, dst)));
-            k = pk;
-        } else {
-            k = new PackExternal32Kernel(user, dst, dstOffset - position);
-        }
-        return walk(k, n);
+        return move("pack", dst, dstOffset, maxBytes, true);
     }
 
     /** Unpacks up to {@code maxBytes} from {@code src} at {@code srcOffset} into the user memory; returns the bytes consumed. */
     public long unpack(Memory src, long srcOffset, long maxBytes) {
-        long n = prepare("unpack", src, srcOffset, maxBytes);
-        user.checkWritable("unpack");
+        return move("unpack", src, srcOffset, maxBytes, false);
+    }
+
+    private long move(String op, Memory packed, long packedOffset, long maxBytes, boolean pack) {
+        long n = prepare(op, packed, packedOffset, maxBytes);
+        (pack ? packed : user).checkWritable(op);
         if (n == 0) {
             return 0;
         }
         LeafKernel k;
         if (representation == Representation.NATIVE) {
-            UnpackKernel uk = unpackKernel;
-            if (uk == null) {
-                uk = unpackKernel = new UnpackKernel(user, src, 0);
+            NativeKernel nk = pack ? packKernel : unpackKernel;
+            if (nk == null) {
+                nk = new NativeKernel(user, pack);
+                if (pack) {
+                    packKernel = nk;
+                } else {
+                    unpackKernel = nk;
+                }
             }
-            uk.aim(src, srcOffset - position, plan(MemoryAccess.baseKinds(user, src)));
-            k = uk;
+            nk.aim(packed, packedOffset - position, plan(MemoryAccess.baseKinds(user, packed)));
+            k = nk;
         } else {
-            k = new UnpackExternal32Kernel(user, src, srcOffset - position);
+            k = new External32Kernel(user, packed, packedOffset - position, pack);
         }
         return walk(k, n);
     }
@@ -513,9 +506,7 @@ public final class Segment {
                 }
                 case BLOCK_INDEXED -> {
                     nb = Math.min(d.nblocks - b, left / d.blocklen);
-                    got = nb == 0
-                            ? 0
-                            : k.blocks(ub, d.offsets, null, d.blocklen, (int) b, (int) (b + nb), stream + done, unit);
+                    got = nb == 0 ? 0 : k.blocks(d, ub, null, d.blocklen, (int) b, (int) (b + nb), stream + done, unit);
                 }
                 default -> {
                     // INDEXED leaf: as many whole blocks as the budget holds (binary search in the prefix sums).
@@ -523,7 +514,7 @@ public final class Segment {
                     int hiIdx = java.util.Arrays.binarySearch(d.prefix, (int) b, d.prefix.length, limit);
                     int last = hiIdx >= 0 ? hiIdx : -hiIdx - 2;
                     nb = last - b;
-                    got = nb == 0 ? 0 : k.blocks(ub, d.offsets, d.blocklens, 0, (int) b, last, stream + done, unit);
+                    got = nb == 0 ? 0 : k.blocks(d, ub, d.blocklens, 0, (int) b, last, stream + done, unit);
                 }
             }
             long expect = d.packedBefore(b + nb) - d.packedBefore(b);

@@ -23,8 +23,8 @@ final class VisitorKernel extends LeafKernel {
     }
 
     @Override
-    long blocks(long u, long[] offsets, long[] lengths, long uniform, int from, int to, long stream, int unit) {
-        long[] offs = java.util.Arrays.copyOfRange(offsets, from, to);
+    long blocks(Dataloop d, long u, long[] lengths, long uniform, int from, int to, long stream, int unit) {
+        long[] offs = java.util.Arrays.copyOfRange(d.offsets, from, to);
         long[] lens = lengths == null ? null : java.util.Arrays.copyOfRange(lengths, from, to);
         action.blocks(u - origin, offs, lens, uniform, 0, to - from, stream);
         long s = 0;

@@ -103,6 +103,43 @@ class KernelCostPropertyTest {
     }
 
     @Test
+    void stridesIntoOneCacheSetKeepTheGenericLoops() {
+        // 64 KiB apart, every block falls into one cache set: the generic loops pace their stores there
+        Dataloop floats = leaf(Datatype.vector(2, 1, 16384, Primitive.FLOAT32));
+        assertThat(KernelCost.vectorLeaf(floats, 1 << 20)).isEqualTo(Kind.STRIDED);
+        Dataloop nearly = leaf(Datatype.vector(2, 1, 16385, Primitive.FLOAT32));
+        assertThat(KernelCost.vectorLeaf(nearly, 1 << 20)).isEqualTo(Kind.STRIP);
+        Dataloop rows = planes(Datatype.hvector(8, 1, 1 << 20, Datatype.vector(8, 1, 8192, Primitive.FLOAT64)));
+        assertThat(KernelCost.planes(rows, 1)).isEqualTo(Kind.ROWS);
+    }
+
+    @Test
+    void listedLeavesInOneCacheSetArePacedAndMoveTheirBytes() {
+        long set = 64 * 1024;
+        Datatype scattered =
+                Datatype.indexedBlock(3, new long[] {0, 3 * set / 4, set / 4, 2 * set / 4}, Primitive.FLOAT32);
+        Dataloop d = leaf(scattered);
+        assertThat(new Plan(d, 0).oneSet(d)).isTrue();
+        Dataloop near = leaf(Datatype.indexedBlock(3, new long[] {0, 3 * set / 4 + 1, set / 4}, Primitive.FLOAT32));
+        assertThat(new Plan(near, 0).oneSet(near)).isFalse();
+        // an unpack through the paced path writes each block's bytes and nothing between them
+        int userBytes = (int) (3 * set + 16);
+        dev.layout.memory.Memory packed = dev.layout.memory.Memory.ofArray(new byte[48]);
+        for (int i = 0; i < 48; i++) {
+            packed.putByte(i, (byte) (i + 1));
+        }
+        dev.layout.memory.Memory user = dev.layout.memory.Memory.ofArray(new byte[userBytes]);
+        Segment.of(scattered, 1, user, 0).unpack(packed, 0, 48);
+        long[] blocks = {0, 3 * set, set, 2 * set};
+        for (int b = 0; b < 4; b++) {
+            for (int i = 0; i < 12; i++) {
+                assertThat(user.getByte(blocks[b] + i)).isEqualTo((byte) (b * 12 + i + 1));
+            }
+            assertThat(user.getByte(blocks[b] + 12)).isZero();
+        }
+    }
+
+    @Test
     void planesAreGeneratedWhileARowFitsOneBody() {
         // Flash I/O's 8 x 8 doubles of a block's interior: planes
         Dataloop flash = planes(Datatype.hvector(8, 1, 3072, Datatype.vector(8, 1, 24, Primitive.FLOAT64)));

@@ -72,22 +72,26 @@ public final class SweepReport {
                 + (mpich ? String.format(Locale.ROOT, " %10s %9s", "mpich MB/s", "eng/mpich") : "");
     }
 
-    public static String format(Row r, boolean mpich) {
+    /** A row's columns up to eng/hand, in table order. */
+    private static Object[] cells(Row r) {
         SweepPoint p = r.point();
-        String s = String.format(
-                Locale.ROOT,
-                "%-14s %5d %5d %6d %9d %-7s %-6s %10.1f %-8s %10.1f %8.2f",
-                p.shape().label(),
-                p.elemBytes(),
-                p.blockBytes(),
-                p.stride(),
-                p.packedBytes(),
-                r.target(),
-                r.op(),
-                r.hand(),
-                r.handKind(),
-                r.engine(),
-                r.ratio());
+        return new Object[] {
+            p.shape().label(),
+            p.elemBytes(),
+            p.blockBytes(),
+            p.stride(),
+            p.packedBytes(),
+            r.target(),
+            r.op(),
+            r.hand(),
+            r.handKind(),
+            r.engine(),
+            r.ratio()
+        };
+    }
+
+    public static String format(Row r, boolean mpich) {
+        String s = String.format(Locale.ROOT, "%-14s %5d %5d %6d %9d %-7s %-6s %10.1f %-8s %10.1f %8.2f", cells(r));
         return mpich ? s + String.format(Locale.ROOT, " %10.1f %9.2f", r.mpich(), r.engineOverMpich()) : s;
     }
 
@@ -201,21 +205,8 @@ public final class SweepReport {
                 .append(mpich ? "---:|---:|" : "")
                 .append('\n');
         for (Row r : rows) {
-            SweepPoint p = r.point();
             md.append(String.format(
-                    Locale.ROOT,
-                    "| %s | %d | %d | %d | %d | %s | %s | %.1f | %s | %.1f | %.2f |",
-                    p.shape().label(),
-                    p.elemBytes(),
-                    p.blockBytes(),
-                    p.stride(),
-                    p.packedBytes(),
-                    r.target(),
-                    r.op(),
-                    r.hand(),
-                    r.handKind(),
-                    r.engine(),
-                    r.ratio()));
+                    Locale.ROOT, "| %s | %d | %d | %d | %d | %s | %s | %.1f | %s | %.1f | %.2f |", cells(r)));
             if (mpich) {
                 md.append(String.format(Locale.ROOT, " %.1f | %.2f |", r.mpich(), r.engineOverMpich()));
             }

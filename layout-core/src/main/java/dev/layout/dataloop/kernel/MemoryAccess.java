@@ -28,6 +28,34 @@ public final class MemoryAccess {
      */
     public static final boolean CHECK_EVERY_ACCESS = Boolean.getBoolean("layout.memory.checkEveryAccess");
 
+    /** Bytes at which addresses fall into the same set of the level-1 and level-2 caches (64 KiB on current x86 and Arm cores). */
+    static final long SET_SPAN = 64 * 1024;
+
+    /**
+     * Whether blocks {@code stride} bytes apart all fall into one set of the level-1 and level-2 caches
+     * (a stride that is a non-zero multiple of {@link #SET_SPAN}). Stores issued back to back into one
+     * set keep more lines in flight than the set has ways, and lines are evicted before their stores
+     * complete (about 2.5x slower per block than stores paced by a call per block, as a hand loop's
+     * per-block copy call does); kernels storing at such strides move each block with one bulk copy,
+     * and the cost model gives the straight-line generated kernels no such stride.
+     */
+    public static boolean oneSet(long stride) {
+        return stride != 0 && stride % SET_SPAN == 0;
+    }
+
+    /** Whether blocks at {@code offsets} (two or more) all fall into one cache set: every offset a {@link #oneSet} stride from the first. */
+    public static boolean oneSet(long[] offsets) {
+        if (offsets == null || offsets.length < 2) {
+            return false;
+        }
+        for (int b = 1; b < offsets.length; b++) {
+            if ((offsets[b] - offsets[0]) % SET_SPAN != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * Copies one block. Small blocks (the common case in strided layouts: 4 or 8 bytes) move as single
      * words so the JIT can keep them in registers; large ones go to the bulk copy intrinsic.
@@ -46,8 +74,8 @@ public final class MemoryAccess {
 
     /**
      * One block, by width: the widths that are whole words (a float, a double, a complex double, a
-     * 3-vector of doubles) as exactly their words, other widths under 64 bytes in a bounded number of
-     * overlapping word moves ({@link #copySmall}), from 64 bytes the bulk copy intrinsic.
+     * 3-vector of doubles) as exactly their words, other widths up to 64 bytes in a bounded number of
+     * overlapping word moves ({@link #copySmall}), over 64 bytes the bulk copy intrinsic.
      */
     static void copyRaw(Object sb, long sa, Object db, long da, long length) {
         if (length == 8) {
@@ -58,10 +86,8 @@ public final class MemoryAccess {
             U.putLong(db, da, U.getLong(sb, sa));
             U.putLong(db, da + 8, U.getLong(sb, sa + 8));
         } else if (length == 24) {
-            U.putLong(db, da, U.getLong(sb, sa));
-            U.putLong(db, da + 8, U.getLong(sb, sa + 8));
-            U.putLong(db, da + 16, U.getLong(sb, sa + 16));
-        } else if (length < 64) {
+            move24(sb, sa, db, da);
+        } else if (length <= 64) {
             copySmall(sb, sa, db, da, length);
         } else {
             MemoryAccess.U.copyMemory(sb, sa, db, da, length);
@@ -69,63 +95,84 @@ public final class MemoryAccess {
     }
 
     /**
-     * Under 64 bytes, any width, in at most eight word moves and no loop, as good {@code memcpy}
+     * Up to 64 bytes, any width, in at most eight word moves and no loop, as good {@code memcpy}
      * implementations move short sizes: a width between two powers of two is covered by two
      * overlapping moves of the lower power (9-16 bytes: the first and the last 8; 17-32: the first
-     * and the last 16; 33-63: the first and the last 32). All loads come before the stores, so the
+     * and the last 16; 33-64: the first and the last 32). All loads come before the stores, so the
      * bytes written twice are written with the same values.
      */
     static void copySmall(Object sb, long sa, Object db, long da, long length) {
-        sun.misc.Unsafe u = MemoryAccess.U;
-        if (length >= 8) {
-            long e = length - 8;
-            if (length <= 16) {
-                long a = u.getLong(sb, sa);
-                long b = u.getLong(sb, sa + e);
-                u.putLong(db, da, a);
-                u.putLong(db, da + e, b);
-            } else if (length <= 32) {
-                long e2 = length - 16;
-                long a0 = u.getLong(sb, sa);
-                long a1 = u.getLong(sb, sa + 8);
-                long b0 = u.getLong(sb, sa + e2);
-                long b1 = u.getLong(sb, sa + e);
-                u.putLong(db, da, a0);
-                u.putLong(db, da + 8, a1);
-                u.putLong(db, da + e2, b0);
-                u.putLong(db, da + e, b1);
-            } else {
-                long e4 = length - 32;
-                long a0 = u.getLong(sb, sa);
-                long a1 = u.getLong(sb, sa + 8);
-                long a2 = u.getLong(sb, sa + 16);
-                long a3 = u.getLong(sb, sa + 24);
-                long b0 = u.getLong(sb, sa + e4);
-                long b1 = u.getLong(sb, sa + e4 + 8);
-                long b2 = u.getLong(sb, sa + e4 + 16);
-                long b3 = u.getLong(sb, sa + e);
-                u.putLong(db, da, a0);
-                u.putLong(db, da + 8, a1);
-                u.putLong(db, da + 16, a2);
-                u.putLong(db, da + 24, a3);
-                u.putLong(db, da + e4, b0);
-                u.putLong(db, da + e4 + 8, b1);
-                u.putLong(db, da + e4 + 16, b2);
-                u.putLong(db, da + e, b3);
-            }
+        if (length > 32) {
+            move32x2(sb, sa, db, da, length - 32);
+        } else if (length > 16) {
+            move16x2(sb, sa, db, da, length - 16);
+        } else if (length >= 8) {
+            move8x2(sb, sa, db, da, length - 8);
         } else if (length >= 4) {
-            int a = u.getInt(sb, sa);
-            int b = u.getInt(sb, sa + length - 4);
-            u.putInt(db, da, a);
-            u.putInt(db, da + length - 4, b);
+            move4x2(sb, sa, db, da, length - 4);
         } else if (length >= 2) {
-            short a = u.getShort(sb, sa);
-            short b = u.getShort(sb, sa + length - 2);
-            u.putShort(db, da, a);
-            u.putShort(db, da + length - 2, b);
+            short a = U.getShort(sb, sa);
+            short b = U.getShort(sb, sa + length - 2);
+            U.putShort(db, da, a);
+            U.putShort(db, da + length - 2, b);
         } else if (length == 1) {
-            u.putByte(db, da, u.getByte(sb, sa));
+            U.putByte(db, da, U.getByte(sb, sa));
         }
+    }
+
+    /** A block of 33 to 64 bytes ({@code e} its width - 32): its first and its last 32 bytes, all loads first. */
+    static void move32x2(Object sb, long s, Object db, long d, long e) {
+        long a0 = U.getLong(sb, s);
+        long a1 = U.getLong(sb, s + 8);
+        long a2 = U.getLong(sb, s + 16);
+        long a3 = U.getLong(sb, s + 24);
+        long b0 = U.getLong(sb, s + e);
+        long b1 = U.getLong(sb, s + e + 8);
+        long b2 = U.getLong(sb, s + e + 16);
+        long b3 = U.getLong(sb, s + e + 24);
+        U.putLong(db, d, a0);
+        U.putLong(db, d + 8, a1);
+        U.putLong(db, d + 16, a2);
+        U.putLong(db, d + 24, a3);
+        U.putLong(db, d + e, b0);
+        U.putLong(db, d + e + 8, b1);
+        U.putLong(db, d + e + 16, b2);
+        U.putLong(db, d + e + 24, b3);
+    }
+
+    /** A block of 24 bytes (a 3-vector of doubles): three exact word moves. */
+    static void move24(Object sb, long s, Object db, long d) {
+        U.putLong(db, d, U.getLong(sb, s));
+        U.putLong(db, d + 8, U.getLong(sb, s + 8));
+        U.putLong(db, d + 16, U.getLong(sb, s + 16));
+    }
+
+    /** A block of 17 to 32 bytes ({@code e} its width - 16): its first and its last 16 bytes, all loads first. */
+    static void move16x2(Object sb, long s, Object db, long d, long e) {
+        long a0 = U.getLong(sb, s);
+        long a1 = U.getLong(sb, s + 8);
+        long b0 = U.getLong(sb, s + e);
+        long b1 = U.getLong(sb, s + e + 8);
+        U.putLong(db, d, a0);
+        U.putLong(db, d + 8, a1);
+        U.putLong(db, d + e, b0);
+        U.putLong(db, d + e + 8, b1);
+    }
+
+    /** A block of 8 to 16 bytes ({@code e} its width - 8): its first and its last 8 bytes, both loads first. */
+    static void move8x2(Object sb, long s, Object db, long d, long e) {
+        long a = U.getLong(sb, s);
+        long b = U.getLong(sb, s + e);
+        U.putLong(db, d, a);
+        U.putLong(db, d + e, b);
+    }
+
+    /** A block of 4 to 8 bytes ({@code e} its width - 4): its first and its last 4 bytes, both loads first. */
+    static void move4x2(Object sb, long s, Object db, long d, long e) {
+        int a = U.getInt(sb, s);
+        int b = U.getInt(sb, s + e);
+        U.putInt(db, d, a);
+        U.putInt(db, d + e, b);
     }
 
     /**
@@ -134,7 +181,7 @@ public final class MemoryAccess {
      * blockBytes) and unpack (srcStride = blockBytes) of a vector leaf. Exploits: a constant block
      * width hoisted out of the loop, so the 4-, 8- and 16-byte cases (strided floats, doubles and
      * complex doubles) become a plain load/store loop with an {@code int} counter the JIT unrolls;
-     * blocks of 64 bytes and more are bulk copies.
+     * blocks over 64 bytes are bulk copies.
      */
     public static void strided(
             Memory src,
@@ -171,8 +218,8 @@ public final class MemoryAccess {
      * dstOffset + i * dstOuter + j * dstInner}. This is a vector of vector leaves (a 3D face's YZ
      * plane, the two innermost loops of the Flash I/O type, FFT columns) handled without returning
      * to the dataloop walk per row. Exploits: the block width is tested once per call, so the 4-,
-     * 8- and 16-byte cases are two plain nested load/store loops; other widths fall back to one
-     * {@link #strided} call per row.
+     * 8- and 16-byte cases are two plain nested load/store loops; other widths, and stores at a {@link #oneSet}
+     * stride, fall back to one {@link #strided} call per row.
      */
     public static void strided2(
             Memory src,
@@ -186,10 +233,7 @@ public final class MemoryAccess {
             long blockBytes,
             long outer,
             long inner) {
-        if (CHECK_EVERY_ACCESS
-                || inner > Integer.MAX_VALUE
-                || outer > Integer.MAX_VALUE
-                || (blockBytes != 4 && blockBytes != 8 && blockBytes != 16)) {
+        if (!rowLoops(blockBytes, outer, inner, dstInner)) {
             for (long i = 0; i < outer; i++) {
                 strided(
                         src,
@@ -210,6 +254,19 @@ public final class MemoryAccess {
         Object db = dst.base();
         long da = dst.address() + dstOffset;
         StridedLoops.forKinds(sb, db).rows(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, blockBytes, no, ni);
+    }
+
+    /**
+     * Whether {@code rows} rows of {@code blocks} blocks of {@code blockBytes}, stored {@code dstInner}
+     * apart, run through the row loops of {@link StridedLoops}: 4-, 8- and 16-byte blocks, counts in an
+     * int, no store into one cache set ({@link #oneSet}) and no access checking.
+     */
+    private static boolean rowLoops(long blockBytes, long rows, long blocks, long dstInner) {
+        return !CHECK_EVERY_ACCESS
+                && rows <= Integer.MAX_VALUE
+                && blocks <= Integer.MAX_VALUE
+                && (blockBytes == 4 || blockBytes == 8 || blockBytes == 16)
+                && !oneSet(dstInner);
     }
 
     /**
@@ -348,10 +405,7 @@ public final class MemoryAccess {
             long n3,
             long n2,
             long n1) {
-        if (CHECK_EVERY_ACCESS
-                || n1 > Integer.MAX_VALUE
-                || n2 > Integer.MAX_VALUE
-                || (blockBytes != 4 && blockBytes != 8 && blockBytes != 16)) {
+        if (!rowLoops(blockBytes, n2, n1, d1)) {
             for (long i = 0; i < n3; i++) {
                 strided2(src, srcOffset + i * s3, s2, s1, dst, dstOffset + i * d3, d2, d1, blockBytes, n2, n1);
             }

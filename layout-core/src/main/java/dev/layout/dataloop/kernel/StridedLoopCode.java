@@ -47,8 +47,8 @@ final class StridedLoopCode extends StridedLoops {
     /**
      * {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}.
      * Exploits: the width test is hoisted out of the loop, so 4-, 8- and 16-byte blocks (strided
-     * floats, doubles, complex doubles) are a plain load/store loop the JIT unrolls; blocks of 64 bytes
-     * and more are bulk copies. When one side is contiguous (the pack or unpack of a vector leaf), its
+     * floats, doubles, complex doubles) are a plain load/store loop the JIT unrolls; blocks over 64
+     * bytes are bulk copies. When one side is contiguous (the pack or unpack of a vector leaf), its
      * addresses use the width as a literal ({@link #packedSide}), which C2 folds into the addressing
      * mode as it does a hand loop's constant stride; two strided sides bump their addresses ({@link
      * #bumped}).
@@ -57,7 +57,7 @@ final class StridedLoopCode extends StridedLoops {
     void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
         sb = src(sb);
         db = dst(db);
-        if (blockBytes > 16 || n < 1) {
+        if (blockBytes > 16 || n < 1 || MemoryAccess.oneSet(ds)) {
             wide(sb, sa, ss, db, da, ds, blockBytes, n);
         } else if (ds == blockBytes) {
             packedSide(sb, sa, ss, db, da, blockBytes, n, true);
@@ -121,11 +121,15 @@ final class StridedLoopCode extends StridedLoops {
         }
     }
 
-    /** {@link #strided} for blocks over 16 bytes: bulk copies from 64 bytes, word moves below. */
+    /**
+     * {@link #strided} for blocks over 16 bytes: bulk copies over 64 bytes, word moves up to it; and for
+     * stores into {@link MemoryAccess#oneSet} strides, bulk copies at any width (their call per block
+     * paces the stores).
+     */
     void wide(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
         sb = src(sb);
         db = dst(db);
-        if (blockBytes >= 64) {
+        if (blockBytes > 64 || MemoryAccess.oneSet(ds)) {
             for (int i = 0; i < n; i++) {
                 MemoryAccess.U.copyMemory(sb, sa + i * ss, db, da + i * ds, blockBytes);
             }
@@ -135,7 +139,7 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * Blocks of any width under 64 bytes by the overlapping word moves of {@link
+     * Blocks of any width up to 64 bytes by the overlapping word moves of {@link
      * MemoryAccess#copySmall}, the width class chosen once per call: per class one loop of at most
      * eight loads and eight stores per block, no branch per block.
      */
@@ -146,52 +150,20 @@ final class StridedLoopCode extends StridedLoops {
         long s = sa;
         long d = da;
         if (w > 32) {
-            long e = w - 32;
             for (int i = 0; i < n; i++, s += ss, d += ds) {
-                long a0 = u.getLong(sb, s);
-                long a1 = u.getLong(sb, s + 8);
-                long a2 = u.getLong(sb, s + 16);
-                long a3 = u.getLong(sb, s + 24);
-                long b0 = u.getLong(sb, s + e);
-                long b1 = u.getLong(sb, s + e + 8);
-                long b2 = u.getLong(sb, s + e + 16);
-                long b3 = u.getLong(sb, s + e + 24);
-                u.putLong(db, d, a0);
-                u.putLong(db, d + 8, a1);
-                u.putLong(db, d + 16, a2);
-                u.putLong(db, d + 24, a3);
-                u.putLong(db, d + e, b0);
-                u.putLong(db, d + e + 8, b1);
-                u.putLong(db, d + e + 16, b2);
-                u.putLong(db, d + e + 24, b3);
+                MemoryAccess.move32x2(sb, s, db, d, w - 32);
             }
         } else if (w > 16) {
-            long e = w - 16;
             for (int i = 0; i < n; i++, s += ss, d += ds) {
-                long a0 = u.getLong(sb, s);
-                long a1 = u.getLong(sb, s + 8);
-                long b0 = u.getLong(sb, s + e);
-                long b1 = u.getLong(sb, s + e + 8);
-                u.putLong(db, d, a0);
-                u.putLong(db, d + 8, a1);
-                u.putLong(db, d + e, b0);
-                u.putLong(db, d + e + 8, b1);
+                MemoryAccess.move16x2(sb, s, db, d, w - 16);
             }
         } else if (w >= 8) {
-            long e = w - 8;
             for (int i = 0; i < n; i++, s += ss, d += ds) {
-                long a = u.getLong(sb, s);
-                long b = u.getLong(sb, s + e);
-                u.putLong(db, d, a);
-                u.putLong(db, d + e, b);
+                MemoryAccess.move8x2(sb, s, db, d, w - 8);
             }
         } else if (w >= 4) {
-            long e = w - 4;
             for (int i = 0; i < n; i++, s += ss, d += ds) {
-                int a = u.getInt(sb, s);
-                int b = u.getInt(sb, s + e);
-                u.putInt(db, d, a);
-                u.putInt(db, d + e, b);
+                MemoryAccess.move4x2(sb, s, db, d, w - 4);
             }
         } else if (w >= 2) {
             long e = w - 2;

@@ -124,6 +124,41 @@ class StridedLoopsTest {
         assertThat(tiled).as("trials that took the tiled 16-byte path").isGreaterThan(8);
     }
 
+    @ParameterizedTest(name = "kinds {0}")
+    @ValueSource(ints = {0, 1, 2, 3})
+    void storesIntoOneCacheSetMoveWhatAByteLoopMoves(int kinds) {
+        boolean srcOff = (kinds & 1) != 0;
+        boolean dstOff = (kinds & 2) != 0;
+        long set = 64 * 1024;
+        assertThat(MemoryAccess.oneSet(set)).isTrue();
+        assertThat(MemoryAccess.oneSet(-3 * set)).isTrue();
+        assertThat(MemoryAccess.oneSet(0)).isFalse();
+        assertThat(MemoryAccess.oneSet(set + 8)).isFalse();
+        for (int width : new int[] {1, 3, 4, 8, 12, 16, 20, 40, 64}) {
+            for (long stride : new long[] {set, -set, 2 * set}) {
+                int n1 = 3;
+                int n2 = 2;
+                long rowBytes = (long) width * n1;
+                long dO = 5 + (stride < 0 ? -stride * (n1 - 1) : 0);
+                int dstBytes = (int) (dO + Math.abs(stride) * n1 * n2 + 8);
+                long d2 = Math.abs(stride) * n1;
+                Memory s = filled(srcOff, (int) (rowBytes * n2 + 8), 7);
+                Memory expected = filled(dstOff, dstBytes, 1);
+                Memory got = filled(dstOff, dstBytes, 1);
+                reference(s, 3, 0, rowBytes, width, expected, dO, 0, d2, stride, width, 1, n2, n1);
+                MemoryAccess.strided2(s, 3, rowBytes, width, got, dO, d2, stride, width, n2, n1);
+                assertThat(bytes(got))
+                        .as("strided2 width %d stride %d", width, stride)
+                        .isEqualTo(bytes(expected));
+                Memory got3 = filled(dstOff, dstBytes, 1);
+                MemoryAccess.strided3(s, 3, 0, rowBytes, width, got3, dO, 0, d2, stride, width, 1, n2, n1);
+                assertThat(bytes(got3))
+                        .as("strided3 width %d stride %d", width, stride)
+                        .isEqualTo(bytes(expected));
+            }
+        }
+    }
+
     /**
      * {outer, inner} strides: a packed side (rows back to back), a transposed side (outer = width,
      * inner a multiple of it, so 16-byte blocks tile) or a random strided side; signs random.

@@ -72,7 +72,7 @@ class WordKernelTest {
                     Memory.copy(user, u + w[2 * k], expected, 3 + i * size + w[2 * k + 1], k < nl ? 8 : 4);
                 }
             }
-            long moved = ListedAccess.gatherWords(kernel, user, 8, stride, o, 1, count, size, generated, 3);
+            long moved = ListedAccess.words(kernel, user, 8, stride, o, 1, count, size, generated, 3, true);
             assertThat(moved).isEqualTo(count * size);
             assertThat(bytes(generated))
                     .as("pack, trial %d, listed %s", trial, listed)
@@ -81,7 +81,7 @@ class WordKernelTest {
             // Unpack into a zeroed user buffer through stride addressing (distinct instances) and compare.
             Memory back = memory(userOff, userBytes);
             Memory backExpected = memory(userOff, userBytes);
-            ListedAccess.scatterWords(kernel, back, 8, stride, null, 0, count, size, generated, 3);
+            ListedAccess.words(kernel, back, 8, stride, null, 0, count, size, generated, 3, false);
             for (int i = 0; i < count; i++) {
                 for (int k = 0; k < nl + ni; k++) {
                     Memory.copy(
@@ -101,7 +101,7 @@ class WordKernelTest {
                 for (int i = 0; i < count; i++) {
                     distinct[1 + i] = (count - 1 - i) * stride; // reversed order
                 }
-                ListedAccess.scatterWords(kernel, backListed, 8, 0, distinct, 1, count, size, generated, 3);
+                ListedAccess.words(kernel, backListed, 8, 0, distinct, 1, count, size, generated, 3, false);
                 Memory listedExpected = memory(userOff, userBytes);
                 for (int i = 0; i < count; i++) {
                     for (int k = 0; k < nl + ni; k++) {

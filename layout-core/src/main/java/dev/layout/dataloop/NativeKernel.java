@@ -1,0 +1,229 @@
+package dev.layout.dataloop;
+
+import dev.layout.dataloop.kernel.ListedAccess;
+import dev.layout.dataloop.kernel.MemoryAccess;
+import dev.layout.dataloop.kernel.WordKernel;
+import dev.layout.memory.Memory;
+
+/**
+ * Native pack (user to packed) and unpack (packed to user), one kernel per direction with the
+ * direction a final field. Whole vector leaves are one strided loop, indexed leaves one listed loop,
+ * and repeated small leaves (a vector or list of records) one loop with the record's blocks held in
+ * registers ({@link ListedAccess#records}) or generated word moves ({@link ListedAccess#words}).
+ */
+final class NativeKernel extends LeafKernel {
+    final Memory user;
+    final boolean pack;
+    Memory packed;
+    long delta;
+
+    NativeKernel(Memory user, boolean pack) {
+        this.user = user;
+        this.pack = pack;
+    }
+
+    void aim(Memory packed, long delta, Plan plan) {
+        this.packed = packed;
+        this.delta = delta;
+        this.plan = plan;
+    }
+
+    @Override
+    boolean mayReorder(BlockedOrder order) {
+        // Packing only reads the user memory: any order writes the same packed bytes. Overlapping blocks
+        // are unpacked in packed order (the last write wins); the plan says when not.
+        return pack || order.unpackMayReorder;
+    }
+
+    @Override
+    long run(long u, long len, long stream, int unit, long phase) {
+        if (pack) {
+            MemoryAccess.copy(user, u, packed, delta + stream, len);
+        } else {
+            MemoryAccess.copy(packed, delta + stream, user, u, len);
+        }
+        return len;
+    }
+
+    /** {@code count} blocks of {@code width}: user block i at {@code u + i * us}, packed at {@code stream + i * ps}. */
+    private void strided(long u, long us, long stream, long ps, long width, long count) {
+        if (pack) {
+            MemoryAccess.strided(user, u, us, packed, delta + stream, ps, width, count);
+        } else {
+            MemoryAccess.strided(packed, delta + stream, ps, user, u, us, width, count);
+        }
+    }
+
+    /** {@link MemoryAccess#strided2} between user rows ({@code uo}, {@code ui}) and packed rows ({@code po}, {@code pi}). */
+    private void strided2(long u, long uo, long ui, long stream, long po, long pi, long width, long no, long ni) {
+        if (pack) {
+            MemoryAccess.strided2(user, u, uo, ui, packed, delta + stream, po, pi, width, no, ni);
+        } else {
+            MemoryAccess.strided2(packed, delta + stream, po, pi, user, u, uo, ui, width, no, ni);
+        }
+    }
+
+    /**
+     * The generated word kernel for {@code count} instances of the leaf {@code c}, or null (none in the
+     * plan, accesses checked one by one, or a count past an int): the record loops run instead.
+     */
+    private WordKernel words(Dataloop c, long count) {
+        return MemoryAccess.CHECK_EVERY_ACCESS || count > Integer.MAX_VALUE ? null : plan.words(c, count);
+    }
+
+    @Override
+    long vector(long u, long stride, long blockBytes, long count, long stream, int unit) {
+        strided(u, stride, stream, blockBytes, blockBytes, count);
+        return count * blockBytes;
+    }
+
+    @Override
+    long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
+        long done = MemoryAccess.strip(plan.strip(d, count), user, u, d.stride, count, packed, delta + stream, pack);
+        return done * d.blocklen
+                + vector(u + done * d.stride, d.stride, d.blocklen, count - done, stream + done * d.blocklen, unit);
+    }
+
+    @Override
+    long plane(
+            long u,
+            long userOuter,
+            long userInner,
+            long stream,
+            long packedOuter,
+            long packedInner,
+            long blockBytes,
+            long outer,
+            long inner) {
+        if (pack) {
+            // A pack reading a transposed side may take the line-tiled loop.
+            MemoryAccess.stridedTile(
+                    user,
+                    u,
+                    userOuter,
+                    userInner,
+                    packed,
+                    delta + stream,
+                    packedOuter,
+                    packedInner,
+                    blockBytes,
+                    outer,
+                    inner);
+        } else {
+            strided2(u, userOuter, userInner, stream, packedOuter, packedInner, blockBytes, outer, inner);
+        }
+        return outer * inner * blockBytes;
+    }
+
+    @Override
+    long blocks(Dataloop d, long u, long[] lengths, long uniform, int from, int to, long stream, int unit) {
+        return ListedAccess.blocks(
+                user, u, d.offsets, lengths, uniform, from, to, packed, delta + stream, pack, !pack && plan.oneSet(d));
+    }
+
+    @Override
+    long repeat(Dataloop c, long u, long spacing, long count, long stream, int unit) {
+        switch (c.kind) {
+            case CONTIG -> {
+                // Runs at a constant spacing are a vector.
+                strided(u, spacing, stream, c.blocklen, c.blocklen, count);
+                return count * c.blocklen;
+            }
+            case VECTOR -> {
+                // A vector of vector leaves: generated rows, else one two-level strided loop.
+                long row = c.nblocks * c.blocklen;
+                if (!MemoryAccess.planes(plan.rows(c, count), user, u, spacing, count, packed, delta + stream, pack)) {
+                    strided2(u, spacing, c.stride, stream, row, c.blocklen, c.blocklen, count, c.nblocks);
+                }
+                return count * row;
+            }
+            case BLOCK_INDEXED, INDEXED -> {
+                return records(c, u, spacing, null, 0, count, stream);
+            }
+            default -> {
+                return super.repeat(c, u, spacing, count, stream, unit);
+            }
+        }
+    }
+
+    /** {@code count} instances of the listed leaf {@code c}: generated word moves (a small record of words) or the record loops. */
+    private long records(Dataloop c, long u, long spacing, long[] outer, int from, long count, long stream) {
+        WordKernel w = words(c, count);
+        if (w != null) {
+            return ListedAccess.words(w, user, u, spacing, outer, from, count, c.size, packed, delta + stream, pack);
+        }
+        // Unpacking into one cache set: every block of every instance (one, or instances a one-set stride apart).
+        boolean paced = !pack && plan.oneSet(c) && (count == 1 || (outer == null && MemoryAccess.oneSet(spacing)));
+        return ListedAccess.records(
+                user,
+                u,
+                spacing,
+                outer,
+                from,
+                count,
+                c.offsets,
+                c.blocklens,
+                c.blocklen,
+                packed,
+                delta + stream,
+                pack,
+                paced);
+    }
+
+    @Override
+    long repeatPlanes(Dataloop p, long u, long spacing, long count, long stream, int unit) {
+        Dataloop c = p.child;
+        if (c.kind != Dataloop.Kind.VECTOR) {
+            return super.repeatPlanes(p, u, spacing, count, stream, unit);
+        }
+        // Planes of rows of strided blocks (Flash I/O: z, y, x): generated planes, else one three-level strided loop.
+        long row = c.nblocks * c.blocklen;
+        long plane = p.nblocks * row;
+        long at = u + c.disp;
+        if (!MemoryAccess.planes(plan.plane(p, count), user, at, spacing, count, packed, delta + stream, pack)) {
+            if (pack) {
+                MemoryAccess.strided3(
+                        user,
+                        at,
+                        spacing,
+                        p.stride,
+                        c.stride,
+                        packed,
+                        delta + stream,
+                        plane,
+                        row,
+                        c.blocklen,
+                        c.blocklen,
+                        count,
+                        p.nblocks,
+                        c.nblocks);
+            } else {
+                MemoryAccess.strided3(
+                        packed,
+                        delta + stream,
+                        plane,
+                        row,
+                        c.blocklen,
+                        user,
+                        at,
+                        spacing,
+                        p.stride,
+                        c.stride,
+                        c.blocklen,
+                        count,
+                        p.nblocks,
+                        c.nblocks);
+            }
+        }
+        return count * plane;
+    }
+
+    @Override
+    long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
+        if (c.kind == Dataloop.Kind.BLOCK_INDEXED || c.kind == Dataloop.Kind.INDEXED || words(c, to - from) != null) {
+            // A list of small records (MD atoms): generated word moves or the record loops.
+            return records(c, u, 0, offsets, from, to - from, stream);
+        }
+        return super.repeatAt(c, u, offsets, from, to, stream, unit);
+    }
+}
