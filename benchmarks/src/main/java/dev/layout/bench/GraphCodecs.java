@@ -20,9 +20,9 @@ import org.apache.fory.config.Language;
 
 /**
  * Encode+decode round trips of one graph with AutoLink, Kryo 5, Apache Fory and Java serialization;
- * each returns the encoded bytes. Only AutoLink compresses (ZSTD on packets above {@code
- * GraphCodec.DEFAULT_COMPRESS_MIN_BYTES}); Kryo and Fory write their plain binary forms (Fory with
- * its default varint numbers).
+ * each returns the encoded bytes. Only AutoLink compresses (ZSTD, on the columnar packets of graphs
+ * above {@code GraphCodec.DEFAULT_COMPACT_MAX_NODES}); Kryo and Fory write their plain binary forms
+ * (Fory with its default varint numbers).
  */
 public final class GraphCodecs {
     private GraphCodecs() {}
@@ -49,21 +49,36 @@ public final class GraphCodecs {
         return new Result(codec.expand(wire.iterator()), bytes);
     }
 
-    public static Kryo kryo() {
-        Kryo k = new Kryo();
-        k.setReferences(true);
-        k.setRegistrationRequired(true);
-        for (Class<?> c : GraphShapes.classes()) {
-            k.register(c);
+    /**
+     * Kryo as a user sending many graphs would hold it: one instance with references on and classes
+     * registered, and one {@link Output} and {@link Input} reused across calls (the output keeps the
+     * capacity of the largest graph so far; {@link Output#toBytes} copies the message out, as
+     * AutoLink's and Fory's calls do). Not thread-safe, like Kryo itself.
+     */
+    public static final class KryoSession {
+        final Kryo kryo = new Kryo();
+        final Output out = new Output(4096, -1);
+        final Input in = new Input();
+
+        KryoSession() {
+            kryo.setReferences(true);
+            kryo.setRegistrationRequired(true);
+            for (Class<?> c : GraphShapes.classes()) {
+                kryo.register(c);
+            }
         }
-        return k;
     }
 
-    public static Result kryo(Kryo k, Object root) {
-        Output out = new Output(1 << 20, -1);
-        k.writeClassAndObject(out, root);
-        byte[] b = out.toBytes();
-        Object back = k.readClassAndObject(new Input(b));
+    public static KryoSession kryo() {
+        return new KryoSession();
+    }
+
+    public static Result kryo(KryoSession k, Object root) {
+        k.out.reset();
+        k.kryo.writeClassAndObject(k.out, root);
+        byte[] b = k.out.toBytes();
+        k.in.setBuffer(b);
+        Object back = k.kryo.readClassAndObject(k.in);
         return new Result(back, b.length);
     }
 
