@@ -88,10 +88,14 @@ final class CompactEncoder {
         }
         busy = true;
         nodes = new Object[nodesHint];
+        if (typeIds.length < nodesHint) {
+            typeIds = new int[nodesHint];
+        }
         try {
             return run(root, maxNodes, maxBytes);
         } finally {
-            nodesHint = Math.max(256, Integer.highestOneBit(Math.max(1, count)) << 1); // follows the graphs' size
+            // the next call's node table: the power of two that held this graph (follows the graphs' size)
+            nodesHint = Math.max(256, Integer.highestOneBit(Math.max(1, count - 1)) << 1);
             nodes = NO_NODES; // keep no reference to the graph
             if (count > RETAINED_NODES || buf.length > RETAINED_BYTES) {
                 fresh();
