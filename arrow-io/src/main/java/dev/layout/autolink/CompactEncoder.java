@@ -47,6 +47,8 @@ final class CompactEncoder {
     private int[] typeIds;
     private int count;
     private int nodesHint; // the node table's length for the next call
+    private int bufHint; // the buffer's and the identity table's lengths after a dropping call
+    private int slotsHint;
 
     // Identity map object -> node number: open addressing on identity hash codes, slot = number + 1
     // (0 empty); nodes[number] is the key, so one int array is the whole table.
@@ -54,6 +56,7 @@ final class CompactEncoder {
     private int shift;
 
     private static final Object[] NO_NODES = {};
+    private static final int[] NO_TYPE_IDS = {};
 
     CompactEncoder(TypeRegistry registry, boolean raw) {
         this.registry = registry;
@@ -75,6 +78,19 @@ final class CompactEncoder {
     }
 
     /**
+     * Drops the tables of a graph too large to keep them for, remembering their sizes: the next
+     * call allocates them at once at that size instead of growing them from scratch (for a graph of
+     * 10^5 nodes that is a dozen copies and rehashes of the whole table per call).
+     */
+    private void dropSizedFor(int nodes, int bytes) {
+        buf = null;
+        bufHint = Math.max(4096, bytes);
+        slots = null;
+        slotsHint = Math.max(1024, Integer.highestOneBit(Math.max(1, 2 * nodes - 1)) << 1);
+        typeIds = NO_TYPE_IDS;
+    }
+
+    /**
      * The compact packet of the graph from {@code root} (may be null), or null if the graph has more
      * than {@code maxNodes} nodes or its packet more than {@code maxBytes} bytes. A call made while
      * this encoder is busy (the same thread, from inside a traversal) uses an encoder of its own.
@@ -91,14 +107,22 @@ final class CompactEncoder {
         if (typeIds.length < nodesHint) {
             typeIds = new int[nodesHint];
         }
+        if (buf == null) {
+            buf = new byte[bufHint];
+        }
+        if (slots == null) {
+            slots = new int[slotsHint];
+            shift = 32 - Integer.numberOfTrailingZeros(slotsHint);
+        }
         try {
             return run(root, maxNodes, maxBytes);
         } finally {
-            // the next call's node table: the power of two that held this graph (follows the graphs' size)
-            nodesHint = Math.max(256, Integer.highestOneBit(Math.max(1, count - 1)) << 1);
+            // the next call's node table: this graph's node count rounded up to 1024 (follows the graphs'
+            // size; not a power of two, so that 10^5 nodes stay below G1's humongous size of 512 KB)
+            nodesHint = Math.max(256, (int) Math.min(Integer.MAX_VALUE - 8L, (count + 1023L) & ~1023L));
             nodes = NO_NODES; // keep no reference to the graph
             if (count > RETAINED_NODES || buf.length > RETAINED_BYTES) {
-                fresh();
+                dropSizedFor(count, pos);
             } else {
                 if (slots.length
                         > 8 * Math.max(count, 128)) { // much larger than this graph needed: clearing it would cost more
@@ -116,7 +140,7 @@ final class CompactEncoder {
 
     /** The packet buffer kept for the next call, in bytes (tests). */
     int bufferCapacity() {
-        return buf.length;
+        return buf == null ? 0 : buf.length;
     }
 
     private byte[] run(Object root, int maxNodes, long maxBytes) {
