@@ -32,6 +32,8 @@ final class CompactEncoder {
     static final int RETAINED_NODES = 1 << 14;
     /** Largest packet buffer, in bytes, an encoder keeps for its next call. */
     static final int RETAINED_BYTES = 1 << 20;
+    /** Largest buffer, in bytes, allocated at once from the last call's size (beyond, doubling costs little next to the data). */
+    static final int MAX_BUFFER_HINT = 1 << 23;
 
     private final TypeRegistry registry;
     private final NodeType[] byId;
@@ -86,7 +88,8 @@ final class CompactEncoder {
         buf = null;
         bufHint = Math.max(4096, bytes);
         slots = null;
-        slotsHint = Math.max(1024, Integer.highestOneBit(Math.max(1, 2 * nodes - 1)) << 1);
+        int want = (int) Math.min(1L << 30, 2L * nodes); // at most half full
+        slotsHint = Math.max(1024, Integer.highestOneBit(Math.max(1, want - 1)) << 1);
         typeIds = NO_TYPE_IDS;
     }
 
@@ -103,26 +106,30 @@ final class CompactEncoder {
             return new CompactEncoder(registry, raw).encode(root, maxNodes, maxBytes);
         }
         busy = true;
-        nodes = new Object[nodesHint];
-        if (typeIds.length < nodesHint) {
-            typeIds = new int[nodesHint];
-        }
-        if (buf == null) {
-            buf = new byte[bufHint];
-        }
-        if (slots == null) {
-            slots = new int[slotsHint];
-            shift = 32 - Integer.numberOfTrailingZeros(slotsHint);
-        }
         try {
+            nodes = new Object[nodesHint];
+            if (typeIds.length < nodesHint) {
+                typeIds = new int[nodesHint];
+            }
+            if (buf == null) {
+                buf = new byte[bufHint];
+            }
+            if (slots == null) {
+                slots = new int[slotsHint];
+                shift = 32 - Integer.numberOfTrailingZeros(slotsHint);
+            }
             return run(root, maxNodes, maxBytes);
         } finally {
-            // the next call's node table: this graph's node count rounded up to 1024 (follows the graphs'
-            // size; not a power of two, so that 10^5 nodes stay below G1's humongous size of 512 KB)
-            nodesHint = Math.max(256, (int) Math.min(Integer.MAX_VALUE - 8L, (count + 1023L) & ~1023L));
+            // sizes for the next call from this graph's, at most what the limits let a graph reach: the
+            // node table this graph's node count rounded up to 1024 (not a power of two, so that 10^5
+            // nodes stay below G1's humongous size of 512 KB)
+            int n = Math.min(count, maxNodes);
+            nodesHint = Math.max(256, (int) Math.min(Integer.MAX_VALUE - 8L, (n + 1023L) & ~1023L));
             nodes = NO_NODES; // keep no reference to the graph
-            if (count > RETAINED_NODES || buf.length > RETAINED_BYTES) {
-                dropSizedFor(count, pos);
+            if (buf == null || slots == null) { // an allocation above failed
+                fresh();
+            } else if (count > RETAINED_NODES || buf.length > RETAINED_BYTES) {
+                dropSizedFor(n, (int) Math.min(pos, Math.min(maxBytes, MAX_BUFFER_HINT)));
             } else {
                 if (slots.length
                         > 8 * Math.max(count, 128)) { // much larger than this graph needed: clearing it would cost more
