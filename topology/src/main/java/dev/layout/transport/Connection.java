@@ -126,6 +126,23 @@ final class Connection {
         }
     }
 
+    /** Fails this connection with the offset a write stopped at, and returns the failure to throw. */
+    private IOException writeFailed(String op, IOException e) {
+        IOException f = new IOException(
+                op + ": write to process " + peer + " (" + ctx.endpoint(peer) + ") failed at stream offset "
+                        + writeOffset + ": " + e.getMessage(),
+                e);
+        fail(f);
+        return f;
+    }
+
+    private void endWrite(ScheduledFuture<?> guard) {
+        if (guard != null) {
+            guard.cancel(false);
+        }
+        writeLock.unlock();
+    }
+
     private void fillHeader(ByteBuffer b, byte type, long context, int tag, int id, long length) {
         Frame.put(b, type, ctx.process, context, tag, sendSeq++, length, id);
     }
@@ -167,17 +184,9 @@ final class Connection {
                 }
             }
         } catch (IOException e) {
-            IOException f = new IOException(
-                    op + ": write to process " + peer + " (" + ctx.endpoint(peer) + ") failed at stream offset "
-                            + writeOffset + ": " + e.getMessage(),
-                    e);
-            fail(f);
-            throw f;
+            throw writeFailed(op, e);
         } finally {
-            if (guard != null) {
-                guard.cancel(false);
-            }
-            writeLock.unlock();
+            endWrite(guard);
         }
     }
 
@@ -238,17 +247,9 @@ final class Connection {
                 writeOffset += Frame.HEADER + n;
             }
         } catch (IOException e) {
-            IOException f = new IOException(
-                    op + ": write to process " + peer + " (" + ctx.endpoint(peer) + ") failed at stream offset "
-                            + writeOffset + ": " + e.getMessage(),
-                    e);
-            fail(f);
-            throw f;
+            throw writeFailed(op, e);
         } finally {
-            if (guard != null) {
-                guard.cancel(false);
-            }
-            writeLock.unlock();
+            endWrite(guard);
         }
     }
 
