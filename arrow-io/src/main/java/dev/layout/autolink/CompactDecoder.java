@@ -28,6 +28,7 @@ final class CompactDecoder {
     private final TypeRegistry registry;
     private final NodeType[] byId;
     private final boolean raw;
+    private final FlatRow[] flat; // by type id; null where a type has no flat record
     private boolean busy;
     private byte[] buf;
     private int pos;
@@ -46,7 +47,7 @@ final class CompactDecoder {
 
     /**
      * A decoder for packets of {@code registry}'s types, reused by one thread ({@link GraphCodec}
-     * keeps one per thread, with its type table and deferred-link lists). Its node tables are made
+     * keeps one per thread, with its type tables and deferred-link lists). Its node table is made
      * afresh for every packet and dropped after it: no reference to a decoded graph is kept.
      */
     CompactDecoder(TypeRegistry registry, boolean raw) {
@@ -56,6 +57,7 @@ final class CompactDecoder {
             byId[i] = registry.type(i);
         }
         this.raw = raw && Columns.RAW;
+        this.flat = FlatRow.of(registry, this.raw);
         this.nodes = NO_NODES;
         this.types = NO_TYPES;
     }
@@ -77,7 +79,9 @@ final class CompactDecoder {
             return run(maxNodes);
         } finally {
             nodes = NO_NODES; // keep no reference to the graph
-            types = NO_TYPES;
+            if (types.length > CompactEncoder.RETAINED_NODES) {
+                types = NO_TYPES;
+            }
             Arrays.fill(laterHolder, 0, later, null);
             Arrays.fill(laterField, 0, later, null);
             buf = null;
@@ -111,29 +115,20 @@ final class CompactDecoder {
             throw new GraphFormatException("expand: entry type " + entryType + " of " + n + " nodes (expected: "
                     + (n == 0 ? "-1 for an empty graph" : "0.." + (registry.size() - 1)) + ")");
         }
-        // fresh (young) tables every call: storing new nodes into a table kept between calls (old by
-        // then) costs G1 a card mark per store, which made a 10^3-node tree 45% slower to decode
+        // a fresh (young) node table every call: storing new nodes into a table kept between calls (old
+        // by then) costs G1 a card mark per store, which made a 10^3-node tree 45% slower to decode;
+        // the type ids are ints, kept
         nodes = new Object[n];
-        types = new int[n];
+        if (types.length < n) {
+            types = new int[n];
+        }
         limit = n;
         pos = Packet.COMPACT_FIXED;
         try {
             if (n > 0) {
                 introduce(entryType);
             }
-            for (int i = 0; i < n; i++) {
-                if (i >= created) {
-                    throw new GraphFormatException(
-                            "expand: node " + i + " of " + n + " is referenced by no node before it (expected: "
-                                    + created + " nodes, each introduced by a reference)");
-                }
-                NodeType t = byId[types[i]];
-                if (raw && t.direct) {
-                    readDirect(i, t);
-                } else {
-                    read(i, t);
-                }
-            }
+            readRecords(n);
             if (pos != len) {
                 throw new GraphFormatException("expand: compact packet of " + len + " bytes ends at " + pos
                         + " (expected: no trailing bytes)");
@@ -142,16 +137,105 @@ final class CompactDecoder {
         } catch (GraphFormatException e) {
             throw e;
         } catch (IndexOutOfBoundsException e) {
-            throw new GraphFormatException(
-                    "expand: compact packet truncated at byte " + pos + " of " + len
-                            + " (expected: complete node records)",
-                    e);
+            throw truncated(e);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {
             throw new GraphFormatException("expand: cannot create a node: " + e, e);
         }
         return new Graph(n == 0 ? null : nodes[0], n);
+    }
+
+    /**
+     * Reads the records of nodes 0..n-1. Flat records ({@link FlatRow}) are read here, with the
+     * packet position and the node count in locals and new nodes introduced inline: the field stores
+     * go through Unsafe to objects of any type, after which the compiler must reload every field of
+     * this decoder, and a call per node would cost as much as its fields. Other records go through
+     * {@link #readDirect} and {@link #read}, with the fields synchronized around the call.
+     */
+    private void readRecords(int n) throws Throwable {
+        final byte[] b = buf;
+        final Object[] nodes = this.nodes;
+        final int[] types = this.types;
+        final int limit = this.limit;
+        final long end = FlatRow.BYTES + b.length;
+        long p = FlatRow.BYTES + pos;
+        int c = created;
+        for (int i = 0; i < n; i++) {
+            if (i >= c) {
+                throw new GraphFormatException("expand: node " + i + " of " + n
+                        + " is referenced by no node before it (expected: " + c
+                        + " nodes, each introduced by a reference)");
+            }
+            int id = types[i];
+            FlatRow row = flat[id];
+            if (row == null) {
+                pos = (int) (p - FlatRow.BYTES);
+                created = c;
+                NodeType t = byId[id];
+                if (raw && t.direct) {
+                    readDirect(i, t);
+                } else {
+                    read(i, t);
+                }
+                p = FlatRow.BYTES + pos;
+                c = created;
+                continue;
+            }
+            if (row.width > end - p) {
+                pos = (int) (p - FlatRow.BYTES);
+                throw truncated(null);
+            }
+            Object o = nodes[i];
+            int[] codes = row.codes;
+            long[] offsets = row.offsets;
+            for (int k = 0; k < codes.length; k++) {
+                long off = offsets[k];
+                switch (codes[k]) {
+                    case FlatRow.BOOLEAN -> U.putBoolean(o, off, bool(U.getByte(b, p++)));
+                    case FlatRow.BYTE -> U.putByte(o, off, U.getByte(b, p++));
+                    case FlatRow.W2 -> {
+                        U.putShort(o, off, U.getShort(b, p));
+                        p += 2;
+                    }
+                    case FlatRow.W4 -> {
+                        U.putInt(o, off, U.getInt(b, p));
+                        p += 4;
+                    }
+                    case FlatRow.W8 -> {
+                        U.putLong(o, off, U.getLong(b, p));
+                        p += 8;
+                    }
+                    default -> { // REF: -1, a node met before of the field's type, or the next new one
+                        int r = U.getInt(b, p);
+                        p += 4;
+                        NodeField f = row.fields[k];
+                        int want = f.targetId;
+                        Object target;
+                        if (r == c && r < limit) {
+                            types[r] = want;
+                            NodeType nt = byId[want];
+                            target = nt.isRecord ? null : nt.factory.get(); // a record is created when read
+                            nodes[r] = target;
+                            c = r + 1;
+                        } else if (r == -1) {
+                            target = null;
+                        } else if (r < 0 || r >= c || types[r] != want) {
+                            created = c;
+                            throw badReference(f, byId[id], i, r);
+                        } else {
+                            target = nodes[r];
+                        }
+                        U.putObject(o, off, target); // null too: a constructor may have set the field
+                        if (target == null && r >= 0) {
+                            defer(o, f, -1, r);
+                        }
+                    }
+                }
+            }
+        }
+        pos = (int) (p - FlatRow.BYTES);
+        created = c;
     }
 
     /** Reads node i's record (of a {@link NodeType#direct} type t): the common kinds inline, the others through {@link #read}'s path. */
@@ -371,6 +455,13 @@ final class CompactDecoder {
                     + " (expected: -1.." + left / width + ", what the packet holds)");
         }
         return len;
+    }
+
+    private GraphFormatException truncated(Throwable cause) {
+        return new GraphFormatException(
+                "expand: compact packet truncated at byte " + pos + " of " + buf.length
+                        + " (expected: complete node records)",
+                cause);
     }
 
     /** Reads and checks one reference of field f (of a node of type t), introducing the node it names if new; returns it. */

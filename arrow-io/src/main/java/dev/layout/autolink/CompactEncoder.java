@@ -16,9 +16,12 @@ import java.util.List;
  * for a graph of a thousand nodes those cost several times the traversal itself. Gives up (returns
  * null) as soon as the graph has more nodes or bytes than the caller's limits, and the caller then
  * builds columnar packets. An encoder is reused by one thread ({@link GraphCodec} keeps one per
- * thread), so that its tables have the size of the graphs it sees instead of growing from scratch
- * on every call; tables grown past {@link #RETAINED_NODES} nodes or a buffer past {@link
- * #RETAINED_BYTES} are dropped after the call.
+ * thread), so that its buffer and tables of primitives have the size of the graphs it sees instead
+ * of growing from scratch on every call; tables grown past {@link #RETAINED_NODES} nodes or a buffer
+ * past {@link #RETAINED_BYTES} are dropped after the call. The table of the nodes themselves is
+ * allocated per call (sized from the last one): storing references into an array kept between calls
+ * (an old one by then) costs G1 a card-mark check with a memory fence per store, a young array's
+ * stores only a compare.
  */
 final class CompactEncoder {
     static final VarHandle I16 = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
@@ -29,6 +32,8 @@ final class CompactEncoder {
     static final int RETAINED_NODES = 1 << 14;
     /** Largest packet buffer, in bytes, an encoder keeps for its next call. */
     static final int RETAINED_BYTES = 1 << 20;
+    /** Largest buffer, in bytes, allocated at once from the last call's size (beyond, doubling costs little next to the data). */
+    static final int MAX_BUFFER_HINT = 1 << 23;
 
     private final TypeRegistry registry;
     private final NodeType[] byId;
@@ -37,15 +42,23 @@ final class CompactEncoder {
     private byte[] buf;
     private int pos;
 
-    // Nodes in the order they were met (node number = position) and their types.
-    private Object[] nodes;
-    private NodeType[] types;
+    private final FlatRow[] flat; // by type id; null where a type has no flat record
+
+    // Nodes in the order they were met (node number = position; a fresh array per call) and their type ids.
+    private Object[] nodes = NO_NODES;
+    private int[] typeIds;
     private int count;
+    private int nodesHint; // the node table's length for the next call
+    private int bufHint; // the buffer's and the identity table's lengths after a dropping call
+    private int slotsHint;
 
     // Identity map object -> node number: open addressing on identity hash codes, slot = number + 1
     // (0 empty); nodes[number] is the key, so one int array is the whole table.
     private int[] slots;
     private int shift;
+
+    private static final Object[] NO_NODES = {};
+    private static final int[] NO_TYPE_IDS = {};
 
     CompactEncoder(TypeRegistry registry, boolean raw) {
         this.registry = registry;
@@ -54,15 +67,30 @@ final class CompactEncoder {
             byId[i] = registry.type(i);
         }
         this.raw = raw && Columns.RAW;
+        this.flat = FlatRow.of(registry, this.raw);
         fresh();
     }
 
     private void fresh() {
         buf = new byte[4096];
-        nodes = new Object[256];
-        types = new NodeType[256];
+        nodesHint = 256;
+        typeIds = new int[256];
         slots = new int[1024];
         shift = 32 - 10;
+    }
+
+    /**
+     * Drops the tables of a graph too large to keep them for, remembering their sizes: the next
+     * call allocates them at once at that size instead of growing them from scratch (for a graph of
+     * 10^5 nodes that is a dozen copies and rehashes of the whole table per call).
+     */
+    private void dropSizedFor(int nodes, int bytes) {
+        buf = null;
+        bufHint = Math.max(4096, bytes);
+        slots = null;
+        int want = (int) Math.min(1L << 30, 2L * nodes); // at most half full
+        slotsHint = Math.max(1024, Integer.highestOneBit(Math.max(1, want - 1)) << 1);
+        typeIds = NO_TYPE_IDS;
     }
 
     /**
@@ -79,12 +107,30 @@ final class CompactEncoder {
         }
         busy = true;
         try {
+            nodes = new Object[nodesHint];
+            if (typeIds.length < nodesHint) {
+                typeIds = new int[nodesHint];
+            }
+            if (buf == null) {
+                buf = new byte[bufHint];
+            }
+            if (slots == null) {
+                slots = new int[slotsHint];
+                shift = 32 - Integer.numberOfTrailingZeros(slotsHint);
+            }
             return run(root, maxNodes, maxBytes);
         } finally {
-            if (count > RETAINED_NODES || buf.length > RETAINED_BYTES) {
+            // sizes for the next call from this graph's, at most what the limits let a graph reach: the
+            // node table this graph's node count rounded up to 1024 (not a power of two, so that 10^5
+            // nodes stay below G1's humongous size of 512 KB)
+            int n = Math.min(count, maxNodes);
+            nodesHint = Math.max(256, (int) Math.min(Integer.MAX_VALUE - 8L, (n + 1023L) & ~1023L));
+            nodes = NO_NODES; // keep no reference to the graph
+            if (buf == null || slots == null) { // an allocation above failed
                 fresh();
+            } else if (count > RETAINED_NODES || buf.length > RETAINED_BYTES) {
+                dropSizedFor(n, (int) Math.min(pos, Math.min(maxBytes, MAX_BUFFER_HINT)));
             } else {
-                Arrays.fill(nodes, 0, count, null); // keep no reference to the graph
                 if (slots.length
                         > 8 * Math.max(count, 128)) { // much larger than this graph needed: clearing it would cost more
                     slots = new int[1024];
@@ -101,7 +147,7 @@ final class CompactEncoder {
 
     /** The packet buffer kept for the next call, in bytes (tests). */
     int bufferCapacity() {
-        return buf.length;
+        return buf == null ? 0 : buf.length;
     }
 
     private byte[] run(Object root, int maxNodes, long maxBytes) {
@@ -121,29 +167,73 @@ final class CompactEncoder {
             entryType = rt.id;
             put(root, IdentityIndex.hash(root) >>> shift, rt);
         }
-        for (int i = 0; i < count; i++) {
-            if (count > maxNodes || pos > maxBytes) {
+        try {
+            if (!writeRecords(maxNodes, maxBytes)) {
                 return null;
             }
-            try {
-                NodeType t = types[i];
-                if (raw && t.direct) {
-                    writeDirect(nodes[i], t);
-                } else {
-                    write(nodes[i], t);
-                }
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Throwable e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        if (count > maxNodes || pos > maxBytes) {
-            return null;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
         }
         I32.set(buf, Packet.PREFIX + 8, count);
         I32.set(buf, Packet.PREFIX + 12, entryType);
         return Arrays.copyOf(buf, pos);
+    }
+
+    /**
+     * Appends the records of the nodes met, in order, as long as the graph stays within the limits
+     * (returns false as soon as it does not). Flat records ({@link FlatRow}) are written here, in the
+     * loop over the nodes: a call per node would cost as much as its fields.
+     */
+    private boolean writeRecords(int maxNodes, long maxBytes) throws Throwable {
+        for (int i = 0; i < count; i++) {
+            if (count > maxNodes || pos > maxBytes) {
+                return false;
+            }
+            int id = typeIds[i];
+            FlatRow row = flat[id];
+            NodeType t = byId[id];
+            Object o = nodes[i];
+            if (row == null) {
+                if (raw && t.direct) {
+                    writeDirect(o, t);
+                } else {
+                    write(o, t);
+                }
+                continue;
+            }
+            ensure(row.width);
+            byte[] b = buf;
+            long p = FlatRow.BYTES + pos;
+            int[] codes = row.codes;
+            long[] offsets = row.offsets;
+            for (int k = 0; k < codes.length; k++) {
+                long off = offsets[k];
+                switch (codes[k]) {
+                    case FlatRow.BOOLEAN -> U.putByte(b, p++, (byte) (U.getBoolean(o, off) ? 1 : 0));
+                    case FlatRow.BYTE -> U.putByte(b, p++, U.getByte(o, off));
+                    case FlatRow.W2 -> {
+                        U.putShort(b, p, U.getShort(o, off));
+                        p += 2;
+                    }
+                    case FlatRow.W4 -> {
+                        U.putInt(b, p, U.getInt(o, off));
+                        p += 4;
+                    }
+                    case FlatRow.W8 -> {
+                        U.putLong(b, p, U.getLong(o, off));
+                        p += 8;
+                    }
+                    default -> { // REF
+                        U.putInt(b, p, reference(U.getObject(o, off), row.fields[k], t));
+                        p += 4;
+                    }
+                }
+            }
+            pos = (int) (p - FlatRow.BYTES);
+        }
+        return count <= maxNodes && pos <= maxBytes;
     }
 
     /** Appends node o's fields (o of a {@link NodeType#direct} type t): the common kinds inline, the others one by one. */
@@ -315,7 +405,7 @@ final class CompactEncoder {
             growNodes();
         }
         nodes[n] = x;
-        types[n] = t;
+        typeIds[n] = t.id;
         slots[slot] = n + 1;
         count = n + 1;
         if (2L * count > slots.length) {
@@ -327,7 +417,9 @@ final class CompactEncoder {
     private void growNodes() {
         int len = (int) Math.min(Integer.MAX_VALUE - 8L, nodes.length * 2L);
         nodes = Arrays.copyOf(nodes, len);
-        types = Arrays.copyOf(types, len);
+        if (typeIds.length < len) {
+            typeIds = Arrays.copyOf(typeIds, len);
+        }
     }
 
     private void grow() {

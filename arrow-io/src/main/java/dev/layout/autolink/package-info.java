@@ -10,7 +10,9 @@
  * instead ({@code CompactEncoder}, {@code CompactDecoder}): rows in traversal order, references as
  * node numbers, no Arrow and no compression, which at a thousand nodes cost several times the
  * traversal; a codec keeps one compact encoder and decoder per thread, so that their tables are
- * not allocated on every call. On the receiving side {@link dev.layout.autolink.GraphExpander}
+ * not allocated on every call. Node types of primitives and single references have a {@code
+ * FlatRow}: their records are read and written in the per-packet loop itself, one bounds check per
+ * record. On the receiving side {@link dev.layout.autolink.GraphExpander}
  * follows the stream (header, packets, linking) and {@code ColumnarBatchReader} reads each
  * columnar packet.
  *

@@ -224,6 +224,20 @@ class CompactFormTest {
     }
 
     @Test
+    void aReusedEncoderFollowsGraphsGrowingAndShrinkingAcrossPowersOfTwo() {
+        CompactEncoder reused = new CompactEncoder(Graphs.registry(), true);
+        GraphCodec c = codec(Graphs.registry());
+        for (int n : new int[] {255, 256, 257, 1024, 1024, 1025, 2048, 3, 4096, 4095, 1, 20_000, 512}) {
+            Object g = Graphs.build(Graphs.Shape.CYCLIC_LIST, n, 3);
+            byte[] b = reused.encode(g, 1 << 20, 1L << 30);
+            assertThat(b)
+                    .as("%d nodes", n)
+                    .isEqualTo(new CompactEncoder(Graphs.registry(), true).encode(g, 1 << 20, 1L << 30));
+            Graphs.assertIsomorphic(g, c.expand(List.of(Packet.wrap(b)).iterator()));
+        }
+    }
+
+    @Test
     void aReusedDecoderAfterRefusedPacketsDecodesLikeAFreshOne() {
         GraphCodec c = codec(Graphs.registry());
         CompactDecoder reused = new CompactDecoder(Graphs.registry(), true);

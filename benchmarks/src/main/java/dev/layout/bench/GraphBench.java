@@ -1,6 +1,5 @@
 package dev.layout.bench;
 
-import com.esotericsoftware.kryo.kryo5.Kryo;
 import dev.layout.autolink.GraphCodec;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
@@ -44,7 +43,7 @@ public class GraphBench {
     private Object graph;
     private BufferAllocator allocator;
     private GraphCodec autolink;
-    private Kryo kryo;
+    private GraphCodecs.KryoSession kryo;
 
     @Setup(Level.Trial)
     public void setup() {

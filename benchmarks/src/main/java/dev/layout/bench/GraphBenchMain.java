@@ -197,7 +197,7 @@ public final class GraphBenchMain {
         Worst foryCpu = new Worst();
         try (BufferAllocator alloc = new RootAllocator()) {
             GraphCodec al = GraphCodecs.autolink(alloc);
-            Kryo kryo = GraphCodecs.kryo();
+            GraphCodecs.KryoSession kryo = GraphCodecs.kryo();
             Fory fory = GraphCodecs.fory();
             List<Function<Object, GraphCodecs.Result>> codecs = List.of(
                     g -> GraphCodecs.autolink(al, g), g -> GraphCodecs.kryo(kryo, g), g -> GraphCodecs.fory(fory, g));

@@ -20,9 +20,9 @@ import org.apache.fory.config.Language;
 
 /**
  * Encode+decode round trips of one graph with AutoLink, Kryo 5, Apache Fory and Java serialization;
- * each returns the encoded bytes. Only AutoLink compresses (ZSTD on packets above {@code
- * GraphCodec.DEFAULT_COMPRESS_MIN_BYTES}); Kryo and Fory write their plain binary forms (Fory with
- * its default varint numbers).
+ * each returns the encoded bytes. Only AutoLink compresses (ZSTD, on the columnar packets of graphs
+ * above {@code GraphCodec.DEFAULT_COMPACT_MAX_NODES}); Kryo and Fory write their plain binary forms
+ * (Fory with its default varint numbers).
  */
 public final class GraphCodecs {
     private GraphCodecs() {}
@@ -49,30 +49,49 @@ public final class GraphCodecs {
         return new Result(codec.expand(wire.iterator()), bytes);
     }
 
-    public static Kryo kryo() {
-        Kryo k = new Kryo();
-        k.setReferences(true);
-        k.setRegistrationRequired(true);
-        for (Class<?> c : GraphShapes.classes()) {
-            k.register(c);
+    /**
+     * Kryo as a user sending many graphs would hold it: one instance with references on and classes
+     * registered, and one {@link Output} and {@link Input} reused across calls (the output keeps the
+     * capacity of the largest graph so far; {@link Output#toBytes} copies the message out, as
+     * AutoLink's and Fory's calls do). Not thread-safe, like Kryo itself.
+     */
+    public static final class KryoSession {
+        final Kryo kryo = new Kryo();
+        final Output out = new Output(4096, -1);
+        final Input in = new Input();
+
+        KryoSession() {
+            kryo.setReferences(true);
+            kryo.setRegistrationRequired(true);
+            for (Class<?> c : GraphShapes.classes()) {
+                kryo.register(c);
+            }
         }
-        return k;
     }
 
-    public static Result kryo(Kryo k, Object root) {
-        Output out = new Output(1 << 20, -1);
-        k.writeClassAndObject(out, root);
-        byte[] b = out.toBytes();
-        Object back = k.readClassAndObject(new Input(b));
+    public static KryoSession kryo() {
+        return new KryoSession();
+    }
+
+    public static Result kryo(KryoSession k, Object root) {
+        k.out.reset();
+        k.kryo.writeClassAndObject(k.out, root);
+        byte[] b = k.out.toBytes();
+        k.in.setBuffer(b);
+        Object back = k.kryo.readClassAndObject(k.in);
         return new Result(back, b.length);
     }
 
     /**
      * Fory as a user wanting the fastest correct round trip of a cyclic graph: Java mode, reference
      * tracking, classes registered, code generation on (synchronous, so that the generated serializers
-     * are the ones measured), and a depth limit past the deepest graph of the benchmark (Fory recurses
-     * once per node of a list; the caller runs it on a thread with a large stack). Fory allocates a
-     * table of that many entries, so the limit is not simply the largest int.
+     * are the ones measured), schema-consistent mode (both sides have the same classes, as AutoLink's
+     * registry fingerprint requires too; Fory 1.6's default, compatible mode, writes and checks class
+     * metadata and took about 1.4x as long on the 10^3-node tree), and a depth limit past the deepest
+     * graph of the benchmark (Fory recurses once per node of a list; the caller runs it on a thread with
+     * a large stack). Fory allocates a table of that many entries, so the limit is not simply the
+     * largest int. Numbers keep Fory's default varint coding: fixed-width numbers were faster on the
+     * 10^5-node tree and slower on the 10^3-node grid, so neither is the fastest everywhere.
      */
     static final int FORY_MAX_DEPTH = 1 << 21;
 
@@ -83,6 +102,7 @@ public final class GraphCodecs {
                 .requireClassRegistration(true)
                 .withCodegen(true)
                 .withAsyncCompilation(false)
+                .withCompatible(false)
                 .withMaxDepth(FORY_MAX_DEPTH)
                 .build();
         for (Class<?> c : GraphShapes.classes()) {
