@@ -109,6 +109,11 @@ public final class AdaptiveSendPolicy {
         return arm(cell(peer, blocks, bytes, heap).incumbent());
     }
 
+    /** How many sends of such a message with {@code used} have been observed (for tests). */
+    int observed(int peer, long blocks, long bytes, boolean heap, SendStrategy used) {
+        return cell(peer, blocks, bytes, heap).samples(used == SendStrategy.PACK ? 0 : 1);
+    }
+
     private Cell cell(int peer, long blocks, long bytes, boolean heap) {
         long key = ((long) peer << 32)
                 | ((long) sizeClass(bytes) << 16)
@@ -169,6 +174,10 @@ public final class AdaptiveSendPolicy {
 
         private int size(int a) {
             return Math.min(n[a], WINDOW);
+        }
+
+        synchronized int samples(int a) {
+            return n[a];
         }
 
         synchronized int incumbent() {
