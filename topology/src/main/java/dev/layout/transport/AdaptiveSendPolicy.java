@@ -73,6 +73,14 @@ public final class AdaptiveSendPolicy {
     static final int WINDOW = 15;
     /** Decay of every weight per observed send of the cell: old samples fade over about 200 sends. */
     static final double DISCOUNT = 0.995;
+    /**
+     * Age (in observed sends of the cell) from which a sample no longer counts, about the discount's
+     * horizon: an arm left alone is estimated afresh when retried (from that send and its last two),
+     * not from a window of times of another era (in one trace the packing arm's window still held times from before the JIT had
+     * compiled it, 10 times too slow, and the policy gathered for 600 sends where packing was twice
+     * as fast).
+     */
+    static final int STALE_AFTER = 200;
     /** Largest share of a cell's send time that exploring may cost beyond the incumbent. */
     static final double BUDGET = 0.05;
     /**
@@ -155,10 +163,12 @@ public final class AdaptiveSendPolicy {
         private final double[][] recent = new double[2][WINDOW];
         private final long[][] stamp = new long[2][WINDOW];
         private final int[] n = new int[2]; // samples ever taken per arm
-        private final double[] w = new double[2]; // discounted weight of each arm's window
+        private final int[] fresh = new int[2]; // the most recent samples of each arm younger than STALE_AFTER
+        private final double[] w = new double[2]; // discounted weight of each arm's fresh samples
         private final double[] med = new double[2]; // the estimate: lower-middle mean log-time of each arm's window
         private final double[] mad = new double[2]; // median absolute deviation of each arm's window
         private final double[] scratch = new double[WINDOW];
+        private final double[] window = new double[WINDOW];
         private double priorWeight = PRIOR_WEIGHT;
         private long step; // observed sends
         private double total; // ns of every observed send
@@ -172,8 +182,13 @@ public final class AdaptiveSendPolicy {
             update();
         }
 
+        /**
+         * The samples arm a's estimate is taken from: its fresh ones, and at least its last {@link
+         * #MIN_SAMPLES} (a stale arm, retried once, is estimated from that send and its last others,
+         * at the weight of the fresh ones only, so one retry moves it and costs one send).
+         */
         private int size(int a) {
-            return Math.min(n[a], WINDOW);
+            return Math.min(Math.max(fresh[a], MIN_SAMPLES), Math.min(n[a], WINDOW));
         }
 
         synchronized int samples(int a) {
@@ -198,24 +213,48 @@ public final class AdaptiveSendPolicy {
             }
             priorWeight = Math.max(MIN_PRIOR_WEIGHT, priorWeight * DISCOUNT);
             int slot = n[a] % WINDOW;
-            if (n[a] >= WINDOW) {
-                w[a] = Math.max(0, w[a] - Math.pow(DISCOUNT, step - stamp[a][slot])); // the sample it replaces
+            if (n[a] >= WINDOW && fresh[a] == WINDOW) { // the sample it replaces still counted
+                w[a] = Math.max(0, w[a] - Math.pow(DISCOUNT, step - stamp[a][slot]));
             }
             recent[a][slot] = Math.log(nanos);
             stamp[a][slot] = step++;
             w[a] += 1;
             n[a] = n[a] == Integer.MAX_VALUE ? WINDOW : n[a] + 1;
+            fresh[a] = Math.min(fresh[a] + 1, WINDOW);
+            for (int i = 0; i < 2; i++) {
+                boolean changed = i == a;
+                while (fresh[i] > 0) { // the oldest samples still counted, in the order they came
+                    int oldest = (int) ((n[i] - fresh[i]) % WINDOW);
+                    long age = step - 1 - stamp[i][oldest];
+                    if (age < STALE_AFTER) {
+                        break;
+                    }
+                    w[i] = Math.max(0, w[i] - Math.pow(DISCOUNT, age));
+                    fresh[i]--;
+                    changed = true;
+                }
+                if (changed) {
+                    estimate(i);
+                }
+            }
+            update();
+        }
+
+        /** Arm a's estimate (lower-middle mean) and spread (median absolute deviation) from its last size(a) samples. */
+        private void estimate(int a) {
             int k = size(a);
-            System.arraycopy(recent[a], 0, scratch, 0, k);
+            for (int j = 0; j < k; j++) {
+                window[j] = recent[a][(int) ((n[a] - 1 - j) % WINDOW)];
+            }
+            System.arraycopy(window, 0, scratch, 0, k);
             java.util.Arrays.sort(scratch, 0, k);
             med[a] = lowerMiddleMean(scratch, k);
             double m = k % 2 == 1 ? scratch[k / 2] : (scratch[k / 2 - 1] + scratch[k / 2]) / 2;
             for (int i = 0; i < k; i++) {
-                scratch[i] = Math.abs(recent[a][i] - m);
+                scratch[i] = Math.abs(window[i] - m);
             }
             java.util.Arrays.sort(scratch, 0, k);
             mad[a] = k % 2 == 1 ? scratch[k / 2] : (scratch[k / 2 - 1] + scratch[k / 2]) / 2;
-            update();
         }
 
         /** The mean of the second quarter of the k sorted values (ranks k/4 to the median). */
@@ -242,7 +281,7 @@ public final class AdaptiveSendPolicy {
             int k = 0;
             double madSum = 0;
             for (int a = 0; a < 2; a++) {
-                if (n[a] == 0) {
+                if (size(a) == 0) {
                     continue;
                 }
                 if (size(a) >= MIN_SAMPLES) {

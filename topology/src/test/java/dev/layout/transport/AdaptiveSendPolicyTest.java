@@ -237,6 +237,30 @@ class AdaptiveSendPolicyTest {
     }
 
     @Test
+    void anArmMeasuredInAnotherEraIsReestimatedWhenRetried() {
+        // issue 24's trace, 16 KiB in 100 blocks: packing measured 10x slow before the JIT compiled it,
+        // then twice as fast as gathering for good; stale samples must not keep the policy gathering
+        long blocks = 100;
+        long bytes = 16_400;
+        for (long seed = 0; seed < 5; seed++) {
+            Random r = new Random(seed);
+            AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+            Oracle cold = new Oracle(200_000, 30_000, r);
+            Oracle warm = new Oracle(15_000, 30_000, r);
+            int[] last = new int[3];
+            for (int i = 0; i < 1000; i++) {
+                SendStrategy s = p.choose(1, blocks, bytes, false);
+                p.observe(1, blocks, bytes, false, s, (i < 60 ? cold : warm).time(s));
+                if (i >= 600) {
+                    last[s.ordinal()]++;
+                }
+            }
+            assertThat(p.best(1, blocks, bytes, false)).as("seed %d", seed).isEqualTo(SendStrategy.PACK);
+            assertThat(last[SendStrategy.PACK.ordinal()]).as("seed %d", seed).isGreaterThanOrEqualTo(380);
+        }
+    }
+
+    @Test
     void aDescheduledSendDoesNotOverturnAChoice() {
         AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
         run(p, new Oracle(5_000_000, 6_000_000, new Random(7)), GATHER_BLOCKS, 300, null);
