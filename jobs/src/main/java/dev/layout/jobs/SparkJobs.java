@@ -6,6 +6,7 @@ import dev.layout.spark.grid.CheckpointPolicy;
 import dev.layout.spark.grid.ExchangeMode;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -48,6 +49,28 @@ public final class SparkJobs {
         }
         int slots = Math.max(1, jsc.defaultParallelism());
         return Dims.create(slots, dims);
+    }
+
+    /** {@code --procs}, which {@link #processGrid} reads. */
+    public static final JobOptions.Option PROCS =
+            new JobOptions.Option("procs", "", "process grid like 2x2 (default: balanced over the available slots)");
+
+    /**
+     * A grid job's own options followed by those {@link #checkpoints} and {@link #openOutput} read:
+     * {@code --checkpoint-interval} (counted in {@code steps}), {@code --checkpoint-dir}, {@code
+     * --out} (default {@code JOB-out}) and {@code --overwrite}.
+     */
+    public static List<JobOptions.Option> withOutputOptions(String job, String steps, JobOptions.Option... own) {
+        List<JobOptions.Option> all = new ArrayList<>(List.of(own));
+        all.add(new JobOptions.Option(
+                "checkpoint-interval",
+                "0",
+                "checkpoint every k " + steps + " (0: never; barrier mode needs --checkpoint-dir)"));
+        all.add(new JobOptions.Option("checkpoint-dir", "", "checkpoint directory: a path, file:/... or hdfs://..."));
+        all.add(new JobOptions.Option(
+                "out", job + "-out", "output directory: a path, file:/... or hdfs://... (new or empty)"));
+        all.add(new JobOptions.Option("overwrite", "false", "true: replace the outputs of an earlier run in --out"));
+        return all;
     }
 
     /** {@code --mode barrier|shuffle}. */
@@ -233,15 +256,21 @@ public final class SparkJobs {
     }
 
     /**
-     * Runs a job body with the CLI's error conventions: 2 for bad options, 1 for I/O, 3 otherwise,
+     * Parses {@code args} against the job's {@code options} ({@code --help} prints the usage and
+     * returns 0) and runs {@code body} with them, with the CLI's error conventions: 2 for bad options, 1 for I/O, 3 otherwise,
      * each a one-line message {@code JOB: error: ...} (a stack trace only for the unexpected). On
      * Ctrl-C (SIGINT) it prints {@code JOB: interrupted}, runs the {@link #onInterrupt} clean-ups and
      * exits with 130; what the dying run throws afterwards is not printed.
      */
-    public static int run(String job, JobBody body) {
+    public static int run(String job, JobOptions options, String[] args, JobBody body) {
         installInterruptHandler(job);
         try {
-            return body.run();
+            JobOptions o = options.parse(args);
+            if (o.helpRequested()) {
+                System.out.print(o.usage());
+                return 0;
+            }
+            return body.run(o);
         } catch (IllegalArgumentException e) {
             return interrupted ? 130 : fail(job, "error", e.getMessage(), 2);
         } catch (IOException e) {
@@ -296,8 +325,8 @@ public final class SparkJobs {
         }
     }
 
-    /** A job's body. */
+    /** A job's body, given its parsed options. */
     public interface JobBody {
-        int run() throws Exception;
+        int run(JobOptions options) throws Exception;
     }
 }

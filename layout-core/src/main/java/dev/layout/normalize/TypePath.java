@@ -330,6 +330,21 @@ public sealed interface TypePath permits TypePath.Con, TypePath.Vec, TypePath.Id
             indices = indices.clone();
         }
 
+        @Override
+        public Kind kind() {
+            return Kind.IDX;
+        }
+
+        @Override
+        public long count() {
+            return indices.length;
+        }
+
+        @Override
+        public TypePath childOrNull() {
+            return child;
+        }
+
         /** A copy of the indices. */
         @Override
         public long[] indices() {
@@ -339,21 +354,6 @@ public sealed interface TypePath permits TypePath.Con, TypePath.Vec, TypePath.Id
         /** The {@code i}-th index, without copying. */
         public long index(int i) {
             return indices[i];
-        }
-
-        @Override
-        public long count() {
-            return indices.length;
-        }
-
-        @Override
-        public Kind kind() {
-            return Kind.IDX;
-        }
-
-        @Override
-        public TypePath childOrNull() {
-            return child;
         }
 
         @Override

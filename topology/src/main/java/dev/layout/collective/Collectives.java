@@ -5,7 +5,6 @@ import static dev.layout.collective.CollectiveAlgorithm.whole;
 
 import dev.layout.comm.CollectiveChannel;
 import dev.layout.comm.Communicator;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * The collective operations of one communicator, with the meaning its structure gives them:
@@ -33,9 +32,11 @@ import java.util.concurrent.CompletableFuture;
  * Reductions over typed buffers take a {@link Reduction} applied element-wise to the packed
  * stream; the datatypes must have one primitive throughout.
  *
- * <p>Each operation comes in three forms: blocking ({@code allreduce}), non-blocking ({@code
- * iallreduce}, a future that completes when this rank's part is done) and persistent ({@code
- * allreduceInit}, checked and scheduled once, started many times). Every rank calls the collectives of a communicator in the same order. On a
+ * <p>Each operation comes in three forms with the same arguments: blocking ({@code
+ * coll.allreduce}, here), non-blocking ({@code coll.nonBlocking().allreduce}, a future that
+ * completes when this rank's part is done, see {@link NonBlockingCollectives}) and persistent
+ * ({@code coll.persistent().allreduce}, checked and scheduled once, started many times, see {@link
+ * PersistentCollectives}). Every rank calls the collectives of a communicator in the same order. On a
  * graph whose Cartesianity check succeeded, the neighbourhood exchanges (alltoall family,
  * allgather, allreduce) run the direct or the message-combining {@link Schedule} (for allgather
  * and allreduce: along the prefix tree of the offsets), as the {@link SchedulePolicy} and the
@@ -51,18 +52,21 @@ import java.util.concurrent.CompletableFuture;
 public final class Collectives {
 
     private final Communicator comm;
-    private final CollectiveChannel ch;
     private final GraphSchedules schedules;
-    private final Barrier barrier;
-    private final Bcast bcast;
-    private final Gather gather;
-    private final Scatter scatter;
-    private final Reduce reduce;
-    private final Allreduce allreduce;
-    private final Allgather allgather;
-    private final Alltoall alltoall;
-    private final ReduceScatterBlock reduceScatterBlock;
-    private final Scan scan;
+    private final NonBlockingCollectives nonBlocking;
+    private final PersistentCollectives persistent;
+    // the algorithms and the channel, shared with the non-blocking and persistent forms
+    final CollectiveChannel ch;
+    final Barrier barrier;
+    final Bcast bcast;
+    final Gather gather;
+    final Scatter scatter;
+    final Reduce reduce;
+    final Allreduce allreduce;
+    final Allgather allgather;
+    final Alltoall alltoall;
+    final ReduceScatterBlock reduceScatterBlock;
+    final Scan scan;
 
     private Collectives(Communicator comm, SchedulePolicy policy, ScheduleSelector selector) {
         this.comm = comm;
@@ -78,6 +82,8 @@ public final class Collectives {
         this.alltoall = new Alltoall(this);
         this.reduceScatterBlock = new ReduceScatterBlock(this);
         this.scan = new Scan(this);
+        this.nonBlocking = new NonBlockingCollectives(this);
+        this.persistent = new PersistentCollectives(this);
     }
 
     /** The collectives of {@code comm}, schedule policy AUTO with the default cost model. */
@@ -106,6 +112,16 @@ public final class Collectives {
 
     public Communicator communicator() {
         return comm;
+    }
+
+    /** The non-blocking forms ({@code MPI_Ixxx}) of these collectives. */
+    public NonBlockingCollectives nonBlocking() {
+        return nonBlocking;
+    }
+
+    /** The persistent forms ({@code MPI_Xxx_init}) of these collectives. */
+    public PersistentCollectives persistent() {
+        return persistent;
     }
 
     /**
@@ -141,28 +157,12 @@ public final class Collectives {
         barrier.prepareBarrier().run(ch);
     }
 
-    public CompletableFuture<Void> ibarrier() {
-        return barrier.prepareBarrier().start(ch);
-    }
-
-    public PersistentCollective barrierInit() {
-        return barrier.prepareBarrier().persistent(ch);
-    }
-
     // ---------------------------------------------------------------------------------------------
     // bcast
 
     /** Broadcasts root's {@code buffer} (every receiving rank passes a buffer of the same length). */
     public void bcast(byte[] buffer, int root) {
         bcast.prepareBcast(whole("bcast", "buffer", buffer), root).run(ch);
-    }
-
-    public CompletableFuture<Void> ibcast(byte[] buffer, int root) {
-        return bcast.prepareBcast(whole("bcast", "buffer", buffer), root).start(ch);
-    }
-
-    public PersistentCollective bcastInit(byte[] buffer, int root) {
-        return bcast.prepareBcast(whole("bcast", "buffer", buffer), root).persistent(ch);
     }
 
     /**
@@ -172,14 +172,6 @@ public final class Collectives {
      */
     public void bcast(Block buffer, int root) {
         bcast.prepareBcast(buffer, root).run(ch);
-    }
-
-    public CompletableFuture<Void> ibcast(Block buffer, int root) {
-        return bcast.prepareBcast(buffer, root).start(ch);
-    }
-
-    public PersistentCollective bcastInit(Block buffer, int root) {
-        return bcast.prepareBcast(buffer, root).persistent(ch);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -194,14 +186,6 @@ public final class Collectives {
         gather.prepareGather(send, recv, root).run(ch);
     }
 
-    public CompletableFuture<Void> igather(byte[] send, byte[] recv, int root) {
-        return gather.prepareGather(send, recv, root).start(ch);
-    }
-
-    public PersistentCollective gatherInit(byte[] send, byte[] recv, int root) {
-        return gather.prepareGather(send, recv, root).persistent(ch);
-    }
-
     /**
      * MPI_Gather with datatypes: {@code recv} describes block 0 at the root (buffer, displacement,
      * count, datatype); block i (from rank i, in-neighbour i or remote rank i) lands {@code i *
@@ -212,28 +196,10 @@ public final class Collectives {
         gather.prepareGatherTyped(send, recv, root).run(ch);
     }
 
-    public CompletableFuture<Void> igather(Block send, BlockSpec recv, int root) {
-        return gather.prepareGatherTyped(send, recv, root).start(ch);
-    }
-
-    public PersistentCollective gatherInit(Block send, BlockSpec recv, int root) {
-        return gather.prepareGatherTyped(send, recv, root).persistent(ch);
-    }
-
     /** Gathers block i with {@code recvCounts[i]} bytes at {@code displs[i]} of root's recv. */
     public void gatherv(byte[] send, byte[] recv, int[] recvCounts, int[] displs, int root) {
         gather.prepareGathervBytes("gatherv", send, recv, recvCounts, displs, root)
                 .run(ch);
-    }
-
-    public CompletableFuture<Void> igatherv(byte[] send, byte[] recv, int[] recvCounts, int[] displs, int root) {
-        return gather.prepareGathervBytes("gatherv", send, recv, recvCounts, displs, root)
-                .start(ch);
-    }
-
-    public PersistentCollective gathervInit(byte[] send, byte[] recv, int[] recvCounts, int[] displs, int root) {
-        return gather.prepareGathervBytes("gatherv", send, recv, recvCounts, displs, root)
-                .persistent(ch);
     }
 
     /**
@@ -244,14 +210,6 @@ public final class Collectives {
      */
     public void gatherv(Block send, Block[] recv, int root) {
         gather.prepareGatherv("gatherv", "recv", send, recv, root).run(ch);
-    }
-
-    public CompletableFuture<Void> igatherv(Block send, Block[] recv, int root) {
-        return gather.prepareGatherv("gatherv", "recv", send, recv, root).start(ch);
-    }
-
-    public PersistentCollective gathervInit(Block send, Block[] recv, int root) {
-        return gather.prepareGatherv("gatherv", "recv", send, recv, root).persistent(ch);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -265,14 +223,6 @@ public final class Collectives {
         scatter.prepareScatter(send, recv, root).run(ch);
     }
 
-    public CompletableFuture<Void> iscatter(byte[] send, byte[] recv, int root) {
-        return scatter.prepareScatter(send, recv, root).start(ch);
-    }
-
-    public PersistentCollective scatterInit(byte[] send, byte[] recv, int root) {
-        return scatter.prepareScatter(send, recv, root).persistent(ch);
-    }
-
     /**
      * MPI_Scatter with datatypes: {@code send} describes block 0 at the root; block i (to rank i,
      * out-neighbour i or remote rank i) starts {@code i * count} extents further. Receivers unpack
@@ -282,28 +232,10 @@ public final class Collectives {
         scatter.prepareScatterTyped(send, recv, root).run(ch);
     }
 
-    public CompletableFuture<Void> iscatter(BlockSpec send, Block recv, int root) {
-        return scatter.prepareScatterTyped(send, recv, root).start(ch);
-    }
-
-    public PersistentCollective scatterInit(BlockSpec send, Block recv, int root) {
-        return scatter.prepareScatterTyped(send, recv, root).persistent(ch);
-    }
-
     /** Scatters block i ({@code sendCounts[i]} bytes at {@code displs[i]} of root's send). */
     public void scatterv(byte[] send, int[] sendCounts, int[] displs, byte[] recv, int root) {
         scatter.prepareScattervBytes("scatterv", send, sendCounts, displs, recv, root)
                 .run(ch);
-    }
-
-    public CompletableFuture<Void> iscatterv(byte[] send, int[] sendCounts, int[] displs, byte[] recv, int root) {
-        return scatter.prepareScattervBytes("scatterv", send, sendCounts, displs, recv, root)
-                .start(ch);
-    }
-
-    public PersistentCollective scattervInit(byte[] send, int[] sendCounts, int[] displs, byte[] recv, int root) {
-        return scatter.prepareScattervBytes("scatterv", send, sendCounts, displs, recv, root)
-                .persistent(ch);
     }
 
     /**
@@ -316,14 +248,6 @@ public final class Collectives {
         scatter.prepareScatterv("scatterv", send, recv, root).run(ch);
     }
 
-    public CompletableFuture<Void> iscatterv(Block[] send, Block recv, int root) {
-        return scatter.prepareScatterv("scatterv", send, recv, root).start(ch);
-    }
-
-    public PersistentCollective scattervInit(Block[] send, Block recv, int root) {
-        return scatter.prepareScatterv("scatterv", send, recv, root).persistent(ch);
-    }
-
     // ---------------------------------------------------------------------------------------------
     // reduce, allreduce
 
@@ -332,28 +256,12 @@ public final class Collectives {
         reduce.prepareReduceBytes(send, recv, op, root).run(ch);
     }
 
-    public CompletableFuture<Void> ireduce(byte[] send, byte[] recv, ReduceOp op, int root) {
-        return reduce.prepareReduceBytes(send, recv, op, root).start(ch);
-    }
-
-    public PersistentCollective reduceInit(byte[] send, byte[] recv, ReduceOp op, int root) {
-        return reduce.prepareReduceBytes(send, recv, op, root).persistent(ch);
-    }
-
     /**
      * Reduces the packed streams of the {@code send} blocks into the root's {@code recv} block: the
      * operation applies element-wise to the packed bytes ({@code op.elementByteSize()} per element).
      */
     public void reduce(Block send, Block recv, ReduceOp op, int root) {
         reduce.prepareReduce(send, recv, op, root).run(ch);
-    }
-
-    public CompletableFuture<Void> ireduce(Block send, Block recv, ReduceOp op, int root) {
-        return reduce.prepareReduce(send, recv, op, root).start(ch);
-    }
-
-    public PersistentCollective reduceInit(Block send, Block recv, ReduceOp op, int root) {
-        return reduce.prepareReduce(send, recv, op, root).persistent(ch);
     }
 
     /**
@@ -366,40 +274,14 @@ public final class Collectives {
                 .run(ch);
     }
 
-    public CompletableFuture<Void> ireduce(BlockSpec send, BlockSpec recv, Reduction op, int root) {
-        return reduce.prepareReduce(send, recv, typedOp("reduce", send, recv, op), root)
-                .start(ch);
-    }
-
-    public PersistentCollective reduceInit(BlockSpec send, BlockSpec recv, Reduction op, int root) {
-        return reduce.prepareReduce(send, recv, typedOp("reduce", send, recv, op), root)
-                .persistent(ch);
-    }
-
     /** Every rank gets the reduction (on a graph: of its in-neighbours' blocks, in order). */
     public void allreduce(byte[] send, byte[] recv, ReduceOp op) {
         allreduce.prepareAllreduceBytes(send, recv, op).run(ch);
     }
 
-    public CompletableFuture<Void> iallreduce(byte[] send, byte[] recv, ReduceOp op) {
-        return allreduce.prepareAllreduceBytes(send, recv, op).start(ch);
-    }
-
-    public PersistentCollective allreduceInit(byte[] send, byte[] recv, ReduceOp op) {
-        return allreduce.prepareAllreduceBytes(send, recv, op).persistent(ch);
-    }
-
     /** allreduce over the packed streams of {@code send} and {@code recv} (see {@link #reduce(Block, Block, ReduceOp, int)}). */
     public void allreduce(Block send, Block recv, ReduceOp op) {
         allreduce.prepareAllreduce(send, recv, op).run(ch);
-    }
-
-    public CompletableFuture<Void> iallreduce(Block send, Block recv, ReduceOp op) {
-        return allreduce.prepareAllreduce(send, recv, op).start(ch);
-    }
-
-    public PersistentCollective allreduceInit(Block send, Block recv, ReduceOp op) {
-        return allreduce.prepareAllreduce(send, recv, op).persistent(ch);
     }
 
     /** allreduce over typed buffers (see {@link #reduce(BlockSpec, BlockSpec, Reduction, int)}). */
@@ -409,32 +291,12 @@ public final class Collectives {
                 .run(ch);
     }
 
-    public CompletableFuture<Void> iallreduce(BlockSpec send, BlockSpec recv, Reduction op) {
-        return allreduce
-                .prepareAllreduce(send, recv, typedOp("allreduce", send, recv, op))
-                .start(ch);
-    }
-
-    public PersistentCollective allreduceInit(BlockSpec send, BlockSpec recv, Reduction op) {
-        return allreduce
-                .prepareAllreduce(send, recv, typedOp("allreduce", send, recv, op))
-                .persistent(ch);
-    }
-
     // ---------------------------------------------------------------------------------------------
     // allgather(v)
 
     /** Block i ({@code send.length} bytes) from rank i, in-neighbour i or remote rank i. */
     public void allgather(byte[] send, byte[] recv) {
         allgather.prepareAllgather(send, recv).run(ch);
-    }
-
-    public CompletableFuture<Void> iallgather(byte[] send, byte[] recv) {
-        return allgather.prepareAllgather(send, recv).start(ch);
-    }
-
-    public PersistentCollective allgatherInit(byte[] send, byte[] recv) {
-        return allgather.prepareAllgather(send, recv).persistent(ch);
     }
 
     /**
@@ -447,30 +309,10 @@ public final class Collectives {
         allgather.prepareAllgatherTyped(send, recv).run(ch);
     }
 
-    public CompletableFuture<Void> iallgather(Block send, BlockSpec recv) {
-        return allgather.prepareAllgatherTyped(send, recv).start(ch);
-    }
-
-    public PersistentCollective allgatherInit(Block send, BlockSpec recv) {
-        return allgather.prepareAllgatherTyped(send, recv).persistent(ch);
-    }
-
     public void allgatherv(byte[] send, byte[] recv, int[] recvCounts, int[] displs) {
         allgather
                 .prepareAllgathervBytes("allgatherv", send, recv, recvCounts, displs, 0)
                 .run(ch);
-    }
-
-    public CompletableFuture<Void> iallgatherv(byte[] send, byte[] recv, int[] recvCounts, int[] displs) {
-        return allgather
-                .prepareAllgathervBytes("allgatherv", send, recv, recvCounts, displs, 0)
-                .start(ch);
-    }
-
-    public PersistentCollective allgathervInit(byte[] send, byte[] recv, int[] recvCounts, int[] displs) {
-        return allgather
-                .prepareAllgathervBytes("allgatherv", send, recv, recvCounts, displs, 0)
-                .persistent(ch);
     }
 
     /**
@@ -481,28 +323,12 @@ public final class Collectives {
         allgather.prepareAllgatherv("allgatherv", send, recv, 0).run(ch);
     }
 
-    public CompletableFuture<Void> iallgatherv(Block send, Block[] recv) {
-        return allgather.prepareAllgatherv("allgatherv", send, recv, 0).start(ch);
-    }
-
-    public PersistentCollective allgathervInit(Block send, Block[] recv) {
-        return allgather.prepareAllgatherv("allgatherv", send, recv, 0).persistent(ch);
-    }
-
     // ---------------------------------------------------------------------------------------------
     // alltoall(v,w)
 
     /** Block i of {@code blockBytes} bytes to rank / out-neighbour / remote rank i, and back. */
     public void alltoall(byte[] send, byte[] recv, int blockBytes) {
         alltoall.prepareAlltoall(send, recv, blockBytes).run(ch);
-    }
-
-    public CompletableFuture<Void> ialltoall(byte[] send, byte[] recv, int blockBytes) {
-        return alltoall.prepareAlltoall(send, recv, blockBytes).start(ch);
-    }
-
-    public PersistentCollective alltoallInit(byte[] send, byte[] recv, int blockBytes) {
-        return alltoall.prepareAlltoall(send, recv, blockBytes).persistent(ch);
     }
 
     /**
@@ -514,29 +340,9 @@ public final class Collectives {
         alltoall.prepareAlltoallTyped(send, recv).run(ch);
     }
 
-    public CompletableFuture<Void> ialltoall(BlockSpec send, BlockSpec recv) {
-        return alltoall.prepareAlltoallTyped(send, recv).start(ch);
-    }
-
-    public PersistentCollective alltoallInit(BlockSpec send, BlockSpec recv) {
-        return alltoall.prepareAlltoallTyped(send, recv).persistent(ch);
-    }
-
     public void alltoallv(byte[] send, int[] sendCounts, int[] sdispls, byte[] recv, int[] recvCounts, int[] rdispls) {
         alltoall.prepareAlltoallv("alltoallv", send, sendCounts, sdispls, recv, recvCounts, rdispls, 0)
                 .run(ch);
-    }
-
-    public CompletableFuture<Void> ialltoallv(
-            byte[] send, int[] sendCounts, int[] sdispls, byte[] recv, int[] recvCounts, int[] rdispls) {
-        return alltoall.prepareAlltoallv("alltoallv", send, sendCounts, sdispls, recv, recvCounts, rdispls, 0)
-                .start(ch);
-    }
-
-    public PersistentCollective alltoallvInit(
-            byte[] send, int[] sendCounts, int[] sdispls, byte[] recv, int[] recvCounts, int[] rdispls) {
-        return alltoall.prepareAlltoallv("alltoallv", send, sendCounts, sdispls, recv, recvCounts, rdispls, 0)
-                .persistent(ch);
     }
 
     /**
@@ -547,14 +353,6 @@ public final class Collectives {
      */
     public void alltoallw(Block[] send, Block[] recv) {
         alltoall.prepareAlltoallw("alltoallw", send, recv, 0).run(ch);
-    }
-
-    public CompletableFuture<Void> ialltoallw(Block[] send, Block[] recv) {
-        return alltoall.prepareAlltoallw("alltoallw", send, recv, 0).start(ch);
-    }
-
-    public PersistentCollective alltoallwInit(Block[] send, Block[] recv) {
-        return alltoall.prepareAlltoallw("alltoallw", send, recv, 0).persistent(ch);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -570,14 +368,6 @@ public final class Collectives {
         reduceScatterBlock.prepareReduceScatterBlockBytes(send, recv, op).run(ch);
     }
 
-    public CompletableFuture<Void> ireduceScatterBlock(byte[] send, byte[] recv, ReduceOp op) {
-        return reduceScatterBlock.prepareReduceScatterBlockBytes(send, recv, op).start(ch);
-    }
-
-    public PersistentCollective reduceScatterBlockInit(byte[] send, byte[] recv, ReduceOp op) {
-        return reduceScatterBlock.prepareReduceScatterBlockBytes(send, recv, op).persistent(ch);
-    }
-
     /**
      * reduce_scatter_block over typed buffers: {@code send}'s packed stream holds one block of
      * {@code recv}'s packed size per rank (INTER: per remote rank); block i of the element-wise
@@ -589,29 +379,9 @@ public final class Collectives {
                 .run(ch);
     }
 
-    public CompletableFuture<Void> ireduceScatterBlock(BlockSpec send, BlockSpec recv, Reduction op) {
-        return reduceScatterBlock
-                .prepareReduceScatterBlock(send, recv, typedOp("reduceScatterBlock", send, recv, op))
-                .start(ch);
-    }
-
-    public PersistentCollective reduceScatterBlockInit(BlockSpec send, BlockSpec recv, Reduction op) {
-        return reduceScatterBlock
-                .prepareReduceScatterBlock(send, recv, typedOp("reduceScatterBlock", send, recv, op))
-                .persistent(ch);
-    }
-
     /** Inclusive prefix reduction in rank order (FULL only). */
     public void scan(byte[] send, byte[] recv, ReduceOp op) {
         scan.prepareScanBytes("scan", send, recv, op, false).run(ch);
-    }
-
-    public CompletableFuture<Void> iscan(byte[] send, byte[] recv, ReduceOp op) {
-        return scan.prepareScanBytes("scan", send, recv, op, false).start(ch);
-    }
-
-    public PersistentCollective scanInit(byte[] send, byte[] recv, ReduceOp op) {
-        return scan.prepareScanBytes("scan", send, recv, op, false).persistent(ch);
     }
 
     /** Inclusive prefix reduction of typed buffers in rank order (FULL only). */
@@ -620,42 +390,14 @@ public final class Collectives {
                 .run(ch);
     }
 
-    public CompletableFuture<Void> iscan(BlockSpec send, BlockSpec recv, Reduction op) {
-        return scan.prepareScan("scan", send, recv, typedOp("scan", send, recv, op), false)
-                .start(ch);
-    }
-
-    public PersistentCollective scanInit(BlockSpec send, BlockSpec recv, Reduction op) {
-        return scan.prepareScan("scan", send, recv, typedOp("scan", send, recv, op), false)
-                .persistent(ch);
-    }
-
     /** Exclusive prefix reduction in rank order; rank 0's recv is untouched (FULL only). */
     public void exscan(byte[] send, byte[] recv, ReduceOp op) {
         scan.prepareScanBytes("exscan", send, recv, op, true).run(ch);
-    }
-
-    public CompletableFuture<Void> iexscan(byte[] send, byte[] recv, ReduceOp op) {
-        return scan.prepareScanBytes("exscan", send, recv, op, true).start(ch);
-    }
-
-    public PersistentCollective exscanInit(byte[] send, byte[] recv, ReduceOp op) {
-        return scan.prepareScanBytes("exscan", send, recv, op, true).persistent(ch);
     }
 
     /** Exclusive prefix reduction of typed buffers; rank 0's recv is untouched (FULL only). */
     public void exscan(BlockSpec send, BlockSpec recv, Reduction op) {
         scan.prepareScan("exscan", send, recv, typedOp("exscan", send, recv, op), true)
                 .run(ch);
-    }
-
-    public CompletableFuture<Void> iexscan(BlockSpec send, BlockSpec recv, Reduction op) {
-        return scan.prepareScan("exscan", send, recv, typedOp("exscan", send, recv, op), true)
-                .start(ch);
-    }
-
-    public PersistentCollective exscanInit(BlockSpec send, BlockSpec recv, Reduction op) {
-        return scan.prepareScan("exscan", send, recv, typedOp("exscan", send, recv, op), true)
-                .persistent(ch);
     }
 }

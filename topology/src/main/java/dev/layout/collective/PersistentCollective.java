@@ -13,7 +13,7 @@ import java.util.concurrent.TimeoutException;
  * future completes.
  *
  * <pre>{@code
- * PersistentCollective halo = coll.alltoallInit(send, recv, 8);
+ * PersistentCollective halo = coll.persistent().alltoall(send, recv, 8);
  * for (int step = 0; step < steps; step++) {
  *   halo.start().join();     // or halo.run()
  * }

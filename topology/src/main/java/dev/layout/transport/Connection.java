@@ -130,6 +130,23 @@ final class Connection {
         }
     }
 
+    /** Fails this connection with the offset a write stopped at, and returns the failure to throw. */
+    private IOException writeFailed(String op, IOException e) {
+        IOException f = new IOException(
+                op + ": write to process " + peer + " (" + ctx.endpoint(peer) + ") failed at stream offset "
+                        + writeOffset + ": " + e.getMessage(),
+                e);
+        fail(f);
+        return f;
+    }
+
+    private void endWrite(ScheduledFuture<?> guard) {
+        if (guard != null) {
+            guard.cancel(false);
+        }
+        writeLock.unlock();
+    }
+
     /** Fills header with the reports owed to the peer and the header of a frame (write lock held). */
     private void fillHeader(byte type, byte flags, long context, int tag, int id, long length) {
         header.clear();
@@ -194,15 +211,9 @@ final class Connection {
             writeOffset += header.remaining();
             TcpContext.writeAll(ch, header);
         } catch (IOException e) {
-            fail(new IOException(
-                    "receive: write to process " + peer + " (" + ctx.endpoint(peer) + ") failed at stream offset "
-                            + writeOffset + ": " + e.getMessage(),
-                    e));
+            writeFailed("receive", e); // the connection is failed: its reader and waiting operations find out
         } finally {
-            if (guard != null) {
-                guard.cancel(false);
-            }
-            writeLock.unlock();
+            endWrite(guard);
         }
     }
 
@@ -237,17 +248,9 @@ final class Connection {
                 }
             }
         } catch (IOException e) {
-            IOException f = new IOException(
-                    op + ": write to process " + peer + " (" + ctx.endpoint(peer) + ") failed at stream offset "
-                            + writeOffset + ": " + e.getMessage(),
-                    e);
-            fail(f);
-            throw f;
+            throw writeFailed(op, e);
         } finally {
-            if (guard != null) {
-                guard.cancel(false);
-            }
-            writeLock.unlock();
+            endWrite(guard);
         }
     }
 
@@ -317,17 +320,9 @@ final class Connection {
             writeOffset += headers + n;
             return firstWrite;
         } catch (IOException e) {
-            IOException f = new IOException(
-                    op + ": write to process " + peer + " (" + ctx.endpoint(peer) + ") failed at stream offset "
-                            + writeOffset + ": " + e.getMessage(),
-                    e);
-            fail(f);
-            throw f;
+            throw writeFailed(op, e);
         } finally {
-            if (guard != null) {
-                guard.cancel(false);
-            }
-            writeLock.unlock();
+            endWrite(guard);
         }
     }
 

@@ -102,12 +102,12 @@ class ConcurrentCollectivesTcpTest {
         long salt = 1000L * c + round;
 
         byte[] sum = new byte[8];
-        inFlight.add(coll.iallreduce(Harness.longs(me + salt), sum, StandardOp.LONG_SUM));
+        inFlight.add(coll.nonBlocking().allreduce(Harness.longs(me + salt), sum, StandardOp.LONG_SUM));
         checks.add(() -> assertThat(Harness.toLongs(sum)).containsExactly(size * salt + (long) size * (size - 1) / 2));
 
         int block = (round % 2 == 0) ? 16 : 3000; // eager, then rendezvous sized blocks
         byte[] all = new byte[block * size];
-        inFlight.add(coll.iallgather(Harness.pattern(me, c + round, block), all));
+        inFlight.add(coll.nonBlocking().allgather(Harness.pattern(me, c + round, block), all));
         checks.add(() -> {
             for (int r = 0; r < size; r++) {
                 byte[] got = java.util.Arrays.copyOfRange(all, r * block, (r + 1) * block);
@@ -123,7 +123,7 @@ class ConcurrentCollectivesTcpTest {
         for (int r = 0; r < size; r++) {
             sb.putLong(8 * r, salt * 100 + me * 10L + r);
         }
-        inFlight.add(coll.ialltoall(send, recv, 8));
+        inFlight.add(coll.nonBlocking().alltoall(send, recv, 8));
         checks.add(() -> {
             long[] got = Harness.toLongs(recv);
             for (int r = 0; r < size; r++) {
@@ -133,7 +133,7 @@ class ConcurrentCollectivesTcpTest {
 
         int root = (c + round) % size;
         byte[] buf = me == root ? Harness.pattern(root, 77 + c, 2048) : new byte[2048];
-        inFlight.add(coll.ibcast(buf, root));
+        inFlight.add(coll.nonBlocking().bcast(buf, root));
         checks.add(() -> assertThat(buf).isEqualTo(Harness.pattern(root, 77 + c, 2048)));
     }
 }

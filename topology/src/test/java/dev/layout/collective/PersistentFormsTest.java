@@ -37,24 +37,35 @@ class PersistentFormsTest {
             }
             operations++;
             Class<?>[] params = m.getParameterTypes();
-            String name = m.getName();
-            String nonBlocking = "i" + name;
-            String persistent = name + "Init";
+            String form = m.getName() + Arrays.toString(params);
             try {
-                assertThat(Collectives.class.getMethod(nonBlocking, params).getReturnType())
+                assertThat(NonBlockingCollectives.class
+                                .getMethod(m.getName(), params)
+                                .getReturnType())
                         .isEqualTo(CompletableFuture.class);
             } catch (NoSuchMethodException e) {
-                missing.add(nonBlocking + Arrays.toString(params));
+                missing.add("nonBlocking()." + form);
             }
             try {
-                assertThat(Collectives.class.getMethod(persistent, params).getReturnType())
+                assertThat(PersistentCollectives.class
+                                .getMethod(m.getName(), params)
+                                .getReturnType())
                         .isEqualTo(PersistentCollective.class);
             } catch (NoSuchMethodException e) {
-                missing.add(persistent + Arrays.toString(params));
+                missing.add("persistent()." + form);
             }
         }
         assertThat(missing).isEmpty();
         assertThat(operations).isGreaterThanOrEqualTo(30);
+        // and no form without its blocking operation
+        assertThat(declaredPublicMethods(NonBlockingCollectives.class)).isEqualTo(operations);
+        assertThat(declaredPublicMethods(PersistentCollectives.class)).isEqualTo(operations);
+    }
+
+    private static long declaredPublicMethods(Class<?> c) {
+        return Arrays.stream(c.getDeclaredMethods())
+                .filter(m -> Modifier.isPublic(m.getModifiers()))
+                .count();
     }
 
     @ParameterizedTest
@@ -75,20 +86,20 @@ class PersistentFormsTest {
             }
             byte[] mine = new byte[counts[r]];
             byte[] gathered = new byte[total];
-            PersistentCollective gv = c.gathervInit(mine, gathered, counts, displs, root);
+            PersistentCollective gv = c.persistent().gatherv(mine, gathered, counts, displs, root);
             // scatterv, the mirror image
             byte[] all = new byte[total];
             byte[] part = new byte[counts[r]];
-            PersistentCollective sv = c.scattervInit(all, counts, displs, part, root);
+            PersistentCollective sv = c.persistent().scatterv(all, counts, displs, part, root);
             // reduce_scatter_block, scan, exscan
             byte[] contributions = new byte[8 * p];
             byte[] rs = new byte[8];
-            PersistentCollective rsb = c.reduceScatterBlockInit(contributions, rs, StandardOp.LONG_SUM);
+            PersistentCollective rsb = c.persistent().reduceScatterBlock(contributions, rs, StandardOp.LONG_SUM);
             byte[] operand = new byte[8];
             byte[] scan = new byte[8];
             byte[] ex = longs(-1);
-            PersistentCollective sc = c.scanInit(operand, scan, StandardOp.LONG_SUM);
-            PersistentCollective exs = c.exscanInit(operand, ex, StandardOp.LONG_SUM);
+            PersistentCollective sc = c.persistent().scan(operand, scan, StandardOp.LONG_SUM);
+            PersistentCollective exs = c.persistent().exscan(operand, ex, StandardOp.LONG_SUM);
             for (int round = 0; round < 3; round++) {
                 System.arraycopy(pattern(r, round, counts[r]), 0, mine, 0, counts[r]);
                 gv.run();
@@ -145,12 +156,15 @@ class PersistentFormsTest {
             double[] mine = new double[4];
             byte[] send = Harness.doubles(mine);
             byte[] recv = new byte[16 * s.length];
-            PersistentCollective handle =
-                    c.allgatherInit(BlockSpec.of(send, 0, 1, strided), BlockSpec.of(recv, 0, 2, Primitive.FLOAT64));
+            PersistentCollective handle = c.persistent()
+                    .allgather(BlockSpec.of(send, 0, 1, strided), BlockSpec.of(recv, 0, 2, Primitive.FLOAT64));
             assertThat(handle.schedule().kind()).isEqualTo(Schedule.Kind.COMBINING);
             byte[] sum = new byte[16];
-            PersistentCollective reduce = c.allreduceInit(
-                    BlockSpec.of(send, 0, 1, strided), BlockSpec.of(sum, 0, 2, Primitive.FLOAT64), Reduction.SUM);
+            PersistentCollective reduce = c.persistent()
+                    .allreduce(
+                            BlockSpec.of(send, 0, 1, strided),
+                            BlockSpec.of(sum, 0, 2, Primitive.FLOAT64),
+                            Reduction.SUM);
             for (int round = 0; round < 3; round++) {
                 System.arraycopy(Harness.doubles(r + round, -5, r * 2.0, -5), 0, send, 0, 32);
                 PersistentCollective.await(handle.start(), Harness.TIMEOUT);
@@ -174,14 +188,16 @@ class PersistentFormsTest {
             for (int i = 0; i < out.length; i++) {
                 out[i] = r * 100 + i;
             }
-            CompletableFuture<Void> f1 = c.ialltoall(
-                    BlockSpec.of(Harness.doubles(out), 0, 1, Primitive.FLOAT64),
-                    BlockSpec.of(a2aRecv, 0, 1, Primitive.FLOAT64));
+            CompletableFuture<Void> f1 = c.nonBlocking()
+                    .alltoall(
+                            BlockSpec.of(Harness.doubles(out), 0, 1, Primitive.FLOAT64),
+                            BlockSpec.of(a2aRecv, 0, 1, Primitive.FLOAT64));
             byte[] gathered = new byte[8 * s.length];
-            CompletableFuture<Void> f2 = c.igather(
-                    BlockSpec.of(Harness.doubles(r), 0, 1, Primitive.FLOAT64),
-                    r == 5 ? BlockSpec.of(gathered, 0, 1, Primitive.FLOAT64) : null,
-                    5);
+            CompletableFuture<Void> f2 = c.nonBlocking()
+                    .gather(
+                            BlockSpec.of(Harness.doubles(r), 0, 1, Primitive.FLOAT64),
+                            r == 5 ? BlockSpec.of(gathered, 0, 1, Primitive.FLOAT64) : null,
+                            5);
             PersistentCollective.await(f1, Harness.TIMEOUT);
             PersistentCollective.await(f2, Harness.TIMEOUT);
             byte[] reference = new byte[8 * s.length];

@@ -367,8 +367,10 @@ class StencilCollectivesTest {
             Communicator g = stencil(world, grid, Metric.CHEBYSHEV, 1, 1);
             byte[] send = new byte[8];
             byte[] recv = new byte[8];
-            PersistentCollective p =
-                    Collectives.on(g).withPolicy(SchedulePolicy.COMBINING).alltoallInit(send, recv, 1);
+            PersistentCollective p = Collectives.on(g)
+                    .withPolicy(SchedulePolicy.COMBINING)
+                    .persistent()
+                    .alltoall(send, recv, 1);
             assertThat(p.schedule().kind()).isEqualTo(Schedule.Kind.COMBINING);
             assertThat(p.schedule().messagesPerCall()).isEqualTo(4);
             DistGraph topo = (DistGraph) g.topology();
@@ -410,7 +412,7 @@ class StencilCollectivesTest {
             Communicator g = stencil(world, grid, Metric.MANHATTAN, 1, 1);
             byte[] recv = new byte[8];
             CompletableFuture<Void> f =
-                    Collectives.on(g).iallreduce(Harness.longs(g.rank()), recv, StandardOp.LONG_MAX);
+                    Collectives.on(g).nonBlocking().allreduce(Harness.longs(g.rank()), recv, StandardOp.LONG_MAX);
             Collectives.on(g.base()).barrier();
             PersistentCollective.await(f, Harness.TIMEOUT);
             long expected = Arrays.stream(Neighborhoods.on(grid).neighborRanks(g.rank(), Metric.MANHATTAN, 1, 1))

@@ -55,15 +55,10 @@ public final class BenchJob {
     }
 
     public static void main(String[] args) {
-        System.exit(SparkJobs.run("bench", () -> run(args)));
+        System.exit(SparkJobs.run("bench", options(), args, BenchJob::run));
     }
 
-    static int run(String[] args) throws Exception {
-        JobOptions o = options().parse(args);
-        if (o.helpRequested()) {
-            System.out.print(o.usage());
-            return 0;
-        }
+    static int run(JobOptions o) throws Exception {
         boolean quick = o.getBoolean("quick");
         List<String> parts = List.of(o.get("parts").split(","));
         for (String p : parts) {

@@ -57,7 +57,7 @@ public final class FileViewReadJob {
     }
 
     public static void main(String[] args) {
-        System.exit(SparkJobs.run("fileview-read", () -> run(args)));
+        System.exit(SparkJobs.run("fileview-read", options(), args, FileViewReadJob::run));
     }
 
     /** The data source options for the job options (validated before Spark starts). */
@@ -141,12 +141,7 @@ public final class FileViewReadJob {
         }
     }
 
-    static int run(String[] args) throws Exception {
-        JobOptions o = options().parse(args);
-        if (o.helpRequested()) {
-            System.out.print(o.usage());
-            return 0;
-        }
+    static int run(JobOptions o) throws Exception {
         Map<String, String> opts = sourceOptions(o);
         checkFile(o);
         String out = o.get("out");

@@ -21,7 +21,6 @@ import dev.layout.spark.grid.Stencil;
 import dev.layout.spark.grid.Thumbnail;
 import dev.layout.spark.io.CollectiveFile;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaRDD;
@@ -42,7 +41,9 @@ public final class HeatJob {
     static JobOptions options() {
         return new JobOptions(
                 "heat",
-                List.of(
+                SparkJobs.withOutputOptions(
+                        "heat",
+                        "iterations",
                         new JobOptions.Option(
                                 "grid",
                                 "512x512",
@@ -53,8 +54,7 @@ public final class HeatJob {
                                 "mode",
                                 "barrier",
                                 "barrier (one barrier stage, network halo exchange) or shuffle (a Spark stage per iteration)"),
-                        new JobOptions.Option(
-                                "procs", "", "process grid like 2x2 (default: balanced over the available slots)"),
+                        SparkJobs.PROCS,
                         new JobOptions.Option(
                                 "periodic",
                                 "false",
@@ -62,29 +62,14 @@ public final class HeatJob {
                         new JobOptions.Option(
                                 "init",
                                 "plate",
-                                "plate (hot boundary before row/plane 0) or raw:PATH (little-endian float64, C order; a path, file:/... or hdfs://...)"),
-                        new JobOptions.Option(
-                                "checkpoint-interval",
-                                "0",
-                                "checkpoint every k iterations (0: never; barrier mode needs --checkpoint-dir)"),
-                        new JobOptions.Option(
-                                "checkpoint-dir", "", "checkpoint directory: a path, file:/... or hdfs://..."),
-                        new JobOptions.Option(
-                                "out", "heat-out", "output directory: a path, file:/... or hdfs://... (new or empty)"),
-                        new JobOptions.Option(
-                                "overwrite", "false", "true: replace the outputs of an earlier run in --out")));
+                                "plate (hot boundary before row/plane 0) or raw:PATH (little-endian float64, C order; a path, file:/... or hdfs://...)")));
     }
 
     public static void main(String[] args) {
-        System.exit(SparkJobs.run("heat", () -> run(args)));
+        System.exit(SparkJobs.run("heat", options(), args, HeatJob::run));
     }
 
-    static int run(String[] args) throws Exception {
-        JobOptions o = options().parse(args);
-        if (o.helpRequested()) {
-            System.out.print(o.usage());
-            return 0;
-        }
+    static int run(JobOptions o) throws Exception {
         int[] grid = o.getDims("grid", 2, 3);
         int d = grid.length;
         int points = o.get("stencil").isEmpty() ? (d == 2 ? 9 : 7) : (int) o.getLong("stencil", 5, 27);

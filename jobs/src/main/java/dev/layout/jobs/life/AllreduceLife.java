@@ -7,13 +7,10 @@ import dev.layout.comm.Communicator;
 import dev.layout.naming.CartesianNaming;
 import dev.layout.spark.comm.BarrierLauncher;
 import dev.layout.spark.comm.ProgressReceiver;
-import dev.layout.spark.comm.ProgressSender;
-import dev.layout.spark.comm.SparkCommunicator;
 import dev.layout.spark.comm.TransportFactory;
+import dev.layout.spark.grid.BarrierStage;
 import dev.layout.spark.grid.DistributedGrid;
 import dev.layout.spark.grid.GridBlock;
-import dev.layout.spark.grid.RankPartitioner;
-import dev.layout.spark.shim.SparkShim;
 import dev.layout.topology.GraphBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,10 +20,8 @@ import java.util.Set;
 import java.util.function.LongConsumer;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.CollectionAccumulator;
 import org.apache.spark.util.LongAccumulator;
-import scala.Tuple2;
 
 /**
  * Game of Life on a blocked board with the sparse allreduce of Träff et al. (2021, Section 3.4,
@@ -97,56 +92,32 @@ public final class AllreduceLife {
             LongConsumer progress,
             Duration timeout) {
         BarrierLauncher.check(jsc.sc(), grid.ranks());
-        SparkShim.JobKey key = SparkShim.jobKey(jsc.sc()); // the closure carries a salt, never the secret
         LongAccumulator messages = jsc.sc().longAccumulator("layout.life.messages");
         LongAccumulator bytes = jsc.sc().longAccumulator("layout.life.bytes");
-        ProgressReceiver receiver = ProgressReceiver.forDriver(
-                jsc.sc(), key.secret(), n -> progress.accept(Math.min(Math.max(n, 0), generations)));
-        ProgressReceiver.Address reportTo = receiver == null ? null : receiver.address();
-        TransportFactory factory = TransportFactory.tcp();
         long t0 = System.nanoTime();
-        try {
-            JavaRDD<GridBlock> out = SparkShim.barrierMapPartitions(
-                    blocks,
-                    it -> {
-                        GridBlock block = GridBlock.onlyBlock(it, "life");
-                        byte[] secret = key.secret();
-                        try (SparkCommunicator comm = SparkCommunicator.connect(factory, secret, timeout);
-                                ProgressSender sender = comm.world().rank() == 0 && reportTo != null
-                                        ? ProgressSender.start(reportTo, secret)
-                                        : null) {
-                            Communicator world = comm.world();
-                            long m0 = world.transport().sentMessages();
-                            long b0 = world.transport().sentBytes();
-                            long[] counts = new long[generations];
-                            GridBlock end = iterate(
-                                    world, grid, block, generations, counts, sender == null ? n -> {} : sender::report);
-                            messages.add(world.transport().sentMessages() - m0);
-                            bytes.add(world.transport().sentBytes() - b0);
-                            for (int g = 0; g < generations; g++) {
-                                live.add(new long[] {g, counts[g]});
-                            }
-                            return List.of(end).iterator();
-                        }
-                    },
-                    GridBlock.class);
-            // as HaloExchange does: end the barrier stage with a shuffle, so that Spark may retry it
-            JavaRDD<GridBlock> result = out.mapToPair(b -> new Tuple2<>(b.rank(), b))
-                    .partitionBy(new RankPartitioner(grid.ranks()))
-                    .values();
-            result.persist(StorageLevel.MEMORY_AND_DISK());
-            result.count();
-            long wall = System.nanoTime() - t0;
-            if (receiver != null) {
-                receiver.close(); // first, so that no late report follows the total
-            }
-            progress.accept(generations);
-            return new Result(result, new Metrics(generations, messages.value(), bytes.value(), wall));
-        } finally {
-            if (receiver != null) {
-                receiver.close();
-            }
-        }
+        JavaRDD<GridBlock> result = BarrierStage.run(
+                jsc.sc(),
+                grid.ranks(),
+                blocks,
+                "life",
+                TransportFactory.tcp(),
+                timeout,
+                n -> progress.accept(Math.min(Math.max(n, 0), generations)),
+                (world, block, report) -> {
+                    long m0 = world.transport().sentMessages();
+                    long b0 = world.transport().sentBytes();
+                    long[] counts = new long[generations];
+                    GridBlock end = iterate(world, grid, block, generations, counts, report);
+                    messages.add(world.transport().sentMessages() - m0);
+                    bytes.add(world.transport().sentBytes() - b0);
+                    for (int g = 0; g < generations; g++) {
+                        live.add(new long[] {g, counts[g]});
+                    }
+                    return end;
+                });
+        long wall = System.nanoTime() - t0;
+        progress.accept(generations);
+        return new Result(result, new Metrics(generations, messages.value(), bytes.value(), wall));
     }
 
     /**
@@ -228,7 +199,7 @@ public final class AllreduceLife {
         try {
             byte[] send = new byte[index.bytes()];
             byte[] recv = new byte[index.bytes()];
-            PersistentCollective allreduce = Collectives.on(g).allreduceInit(send, recv, StandardOp.INT_SUM);
+            PersistentCollective allreduce = Collectives.on(g).persistent().allreduce(send, recv, StandardOp.INT_SUM);
             boolean[] next = new boolean[cur.length];
             for (int gen = 0; gen < generations; gen++) {
                 java.util.Arrays.fill(send, (byte) 0);

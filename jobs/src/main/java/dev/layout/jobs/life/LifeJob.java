@@ -18,7 +18,6 @@ import dev.layout.spark.grid.HaloExchange;
 import dev.layout.spark.grid.Stencil;
 import dev.layout.spark.grid.Thumbnail;
 import dev.layout.spark.io.CollectiveFile;
-import java.util.List;
 import java.util.Locale;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -56,7 +55,9 @@ public final class LifeJob {
     static JobOptions options() {
         return new JobOptions(
                 "life",
-                List.of(
+                SparkJobs.withOutputOptions(
+                        "life",
+                        "generations",
                         new JobOptions.Option(
                                 "grid",
                                 "256x256",
@@ -68,36 +69,20 @@ public final class LifeJob {
                                 "halo",
                                 "halo (halo exchange + a Life kernel per block) or allreduce (the sparse allreduce of"
                                         + " Traff et al. 2021 on the Chebyshev neighbourhood; barrier mode, no checkpoints)"),
-                        new JobOptions.Option(
-                                "procs", "", "process grid like 2x2 (default: balanced over the available slots)"),
+                        SparkJobs.PROCS,
                         new JobOptions.Option(
                                 "periodic", "true", "true: torus; false: cells outside the board are dead"),
                         new JobOptions.Option(
                                 "init",
                                 "random:42:0.3",
-                                "random:SEED:DENSITY, pbm:PATH (P1 or P4) or rle:PATH (B3/S23 RLE, placed at row 0, column 0)"),
-                        new JobOptions.Option(
-                                "checkpoint-interval",
-                                "0",
-                                "checkpoint every k generations (0: never; barrier mode needs --checkpoint-dir)"),
-                        new JobOptions.Option(
-                                "checkpoint-dir", "", "checkpoint directory: a path, file:/... or hdfs://..."),
-                        new JobOptions.Option(
-                                "out", "life-out", "output directory: a path, file:/... or hdfs://... (new or empty)"),
-                        new JobOptions.Option(
-                                "overwrite", "false", "true: replace the outputs of an earlier run in --out")));
+                                "random:SEED:DENSITY, pbm:PATH (P1 or P4) or rle:PATH (B3/S23 RLE, placed at row 0, column 0)")));
     }
 
     public static void main(String[] args) {
-        System.exit(SparkJobs.run("life", () -> run(args)));
+        System.exit(SparkJobs.run("life", options(), args, LifeJob::run));
     }
 
-    static int run(String[] args) throws Exception {
-        JobOptions o = options().parse(args);
-        if (o.helpRequested()) {
-            System.out.print(o.usage());
-            return 0;
-        }
+    static int run(JobOptions o) throws Exception {
         int steps = (int) o.getLong("steps", 0, Integer.MAX_VALUE);
         ExchangeMode mode = SparkJobs.exchangeMode(o);
         boolean periodic = o.getBoolean("periodic");

@@ -151,15 +151,17 @@ class LifeTest {
 
     @Test
     void theAllreduceMethodNeedsBarrierModeAndNoCheckpoints() {
-        assertThatThrownBy(() -> LifeJob.run(new String[] {"--method", "allreduce", "--mode", "shuffle"}))
+        assertThatThrownBy(() -> LifeJob.run(
+                        LifeJob.options().parse(new String[] {"--method", "allreduce", "--mode", "shuffle"})))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
                         "life: --method allreduce with --mode shuffle (expected: --mode barrier; the sparse allreduce runs on the communicator"
                                 + " of the barrier tasks)");
-        assertThatThrownBy(() -> LifeJob.run(new String[] {"--method", "allreduce", "--checkpoint-interval", "10"}))
+        assertThatThrownBy(() -> LifeJob.run(
+                        LifeJob.options().parse(new String[] {"--method", "allreduce", "--checkpoint-interval", "10"})))
                 .hasMessage(
                         "life: --checkpoint-interval 10 with --method allreduce (expected: 0; checkpoints are implemented for --method halo)");
-        assertThatThrownBy(() -> LifeJob.run(new String[] {"--method", "reduce"}))
+        assertThatThrownBy(() -> LifeJob.run(LifeJob.options().parse(new String[] {"--method", "reduce"})))
                 .hasMessage("life: --method reduce (expected one of: halo, allreduce)");
     }
 }

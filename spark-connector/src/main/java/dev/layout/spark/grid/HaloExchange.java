@@ -11,10 +11,8 @@ import dev.layout.normalize.Normalizer;
 import dev.layout.spark.comm.BarrierLauncher;
 import dev.layout.spark.comm.ProgressReceiver;
 import dev.layout.spark.comm.ProgressSender;
-import dev.layout.spark.comm.SparkCommunicator;
 import dev.layout.spark.comm.TransportFactory;
 import dev.layout.spark.io.HadoopConf;
-import dev.layout.spark.shim.SparkShim;
 import dev.layout.topology.GraphBuilder;
 import java.io.IOException;
 import java.io.Serializable;
@@ -276,45 +274,18 @@ public final class HaloExchange implements Serializable {
             Counters c,
             LongConsumer done) {
         BarrierLauncher.check(sc, grid.ranks());
-        SparkShim.JobKey key = SparkShim.jobKey(sc); // the closure carries a salt, never the secret
-        TransportFactory factory = transport;
-        Duration wait = timeout;
         CheckpointPolicy policy = checkpoint.on(HadoopConf.of(sc.hadoopConfiguration()));
-        ProgressReceiver receiver = progress == null ? null : ProgressReceiver.forDriver(sc, key.secret(), done);
-        ProgressReceiver.Address reportTo = receiver == null ? null : receiver.address();
-        try {
-            JavaRDD<GridBlock> out = SparkShim.barrierMapPartitions(
-                    blocks,
-                    it -> {
-                        GridBlock block = GridBlock.onlyBlock(it, "haloExchange");
-                        byte[] secret = key.secret();
-                        try (SparkCommunicator comm = SparkCommunicator.connect(factory, secret, wait);
-                                ProgressSender sender = comm.world().rank() == 0 && reportTo != null
-                                        ? ProgressSender.start(reportTo, secret)
-                                        : null) {
-                            LongConsumer report = sender == null ? NO_PROGRESS : sender::report;
-                            return List.of(iterate(comm.world(), plan, block, kernel, iterations, policy, c, report))
-                                    .iterator();
-                        }
-                    },
-                    GridBlock.class);
-            // A failed barrier ResultStage is never retried; a barrier ShuffleMapStage is. So end the
-            // barrier stage with a shuffle that keeps block r in partition r.
-            JavaRDD<GridBlock> result = out.mapToPair(b -> new Tuple2<>(b.rank(), b))
-                    .partitionBy(new RankPartitioner(grid.ranks()))
-                    .values();
-            result.persist(StorageLevel.MEMORY_AND_DISK());
-            result.count();
-            if (receiver != null) {
-                receiver.close(); // first, so that no late report follows the total
-            }
-            done.accept(iterations);
-            return result;
-        } finally {
-            if (receiver != null) {
-                receiver.close();
-            }
-        }
+        JavaRDD<GridBlock> result = BarrierStage.run(
+                sc,
+                grid.ranks(),
+                blocks,
+                "haloExchange",
+                transport,
+                timeout,
+                progress == null ? null : done,
+                (world, block, report) -> iterate(world, plan, block, kernel, iterations, policy, c, report));
+        done.accept(iterations);
+        return result;
     }
 
     private static final LongConsumer NO_PROGRESS = n -> {};
@@ -384,10 +355,10 @@ public final class HaloExchange implements Serializable {
             GridBlock b = start.copy();
             Collectives coll = Collectives.on(g);
             long[] pack = {0}; // the blocks add their pack and unpack time; the rest of the exchange is wire
-            PersistentCollective xa = coll.alltoallwInit(
-                    TimedBlock.wrap(local.sendBlocks(a), pack), TimedBlock.wrap(local.recvBlocks(a), pack));
-            PersistentCollective xb = coll.alltoallwInit(
-                    TimedBlock.wrap(local.sendBlocks(b), pack), TimedBlock.wrap(local.recvBlocks(b), pack));
+            PersistentCollective xa = coll.persistent()
+                    .alltoallw(TimedBlock.wrap(local.sendBlocks(a), pack), TimedBlock.wrap(local.recvBlocks(a), pack));
+            PersistentCollective xb = coll.persistent()
+                    .alltoallw(TimedBlock.wrap(local.sendBlocks(b), pack), TimedBlock.wrap(local.recvBlocks(b), pack));
             long m0 = world.transport().sentMessages();
             long b0 = world.transport().sentBytes();
             long exchange = 0;

@@ -13,8 +13,9 @@
  *   <li>BARRIER: one barrier stage, tasks connected once through {@link
  *       dev.layout.spark.comm.SparkCommunicator}, a persistent alltoallw per iteration on the
  *       stencil's graph communicator (double-buffered blocks), checkpoints to any Hadoop file
- *       system with resume. The barrier stage ends in a shuffle because Spark retries failed
- *       barrier ShuffleMapStages but never barrier ResultStages.
+ *       system with resume. The stage itself is a {@link dev.layout.spark.grid.BarrierStage}
+ *       (connect, run each rank's part, report progress, end in a shuffle because Spark retries
+ *       failed barrier ShuffleMapStages but never barrier ResultStages), which jobs reuse.
  *   <li>SHUFFLE: per iteration, halos packed and keyed by destination rank, shuffled with {@link
  *       dev.layout.spark.grid.RankPartitioner} and zipped with the (unshuffled, cached) blocks;
  *       lineage cut every k iterations by {@link dev.layout.spark.grid.CheckpointPolicy}.

@@ -72,21 +72,6 @@ final class FileViewSpec implements Serializable {
             long[] subsizes,
             long count,
             long splitBytes,
-            int batchRows) {
-        this(path, disp, etype, filetype, shape, order, starts, subsizes, count, splitBytes, batchRows, null);
-    }
-
-    private FileViewSpec(
-            String path,
-            long disp,
-            String etype,
-            String filetype,
-            long[] shape,
-            Order order,
-            long[] starts,
-            long[] subsizes,
-            long count,
-            long splitBytes,
             int batchRows,
             String shippedFiletype) {
         this.path = path;
@@ -133,14 +118,25 @@ final class FileViewSpec implements Serializable {
                     && s.oldType().equals(etype)
                     && (shape == null || Arrays.equals(shape, s.sizes()))) {
                 return new FileViewSpec(
-                        path, disp, et, null, s.sizes(), s.order(), s.starts(), s.subsizes(), -1, split, batch);
+                        path, disp, et, null, s.sizes(), s.order(), s.starts(), s.subsizes(), -1, split, batch, null);
             }
             if (shape == null && f instanceof Darray d && d.oldType().equals(etype)) {
                 return new FileViewSpec(
-                        path, disp, et, f.toString(), d.gsizes(), d.order(), null, null, -1, split, batch);
+                        path, disp, et, f.toString(), d.gsizes(), d.order(), null, null, -1, split, batch, null);
             }
             return new FileViewSpec(
-                    path, disp, et, f.toString(), shape, order, null, null, shape == null ? count : -1, split, batch);
+                    path,
+                    disp,
+                    et,
+                    f.toString(),
+                    shape,
+                    order,
+                    null,
+                    null,
+                    shape == null ? count : -1,
+                    split,
+                    batch,
+                    null);
         }
         if (shape == null) {
             for (String k : List.of(SUBARRAY, STARTS, SUBSIZES, PROCS)) {
@@ -149,7 +145,7 @@ final class FileViewSpec implements Serializable {
                             "fileview: option " + k + " needs option shape (expected: e.g. shape=64x32)");
                 }
             }
-            return new FileViewSpec(path, disp, et, et, null, Order.C, null, null, count, split, batch);
+            return new FileViewSpec(path, disp, et, et, null, Order.C, null, null, count, split, batch, null);
         }
         int d = shape.length;
         if (o.containsKey(PROCS.toLowerCase(Locale.ROOT))) {
@@ -182,7 +178,7 @@ final class FileViewSpec implements Serializable {
                 }
             }
             Datatype f = Datatype.darray(size, rank, shape, dist, dargs, procs, order, etype);
-            return new FileViewSpec(path, disp, et, f.toString(), shape, order, null, null, -1, split, batch);
+            return new FileViewSpec(path, disp, et, f.toString(), shape, order, null, null, -1, split, batch, null);
         }
         long[] st = new long[d];
         long[] sub = shape.clone();
@@ -215,7 +211,7 @@ final class FileViewSpec implements Serializable {
             }
         }
         Datatype.subarray(shape, sub, st, order, etype); // validates the box
-        return new FileViewSpec(path, disp, et, null, shape, order, st, sub, -1, split, batch);
+        return new FileViewSpec(path, disp, et, null, shape, order, st, sub, -1, split, batch, null);
     }
 
     /** This spec as it ships to executors, and what normalizing its filetype did to the shipped description. */
@@ -247,7 +243,7 @@ final class FileViewSpec implements Serializable {
     /** The same view narrowed to another box (which may be empty). */
     FileViewSpec withBox(long[] newStarts, long[] newSubsizes) {
         return new FileViewSpec(
-                path, disp, etype, null, shape, order, newStarts, newSubsizes, -1, splitBytes, batchRows);
+                path, disp, etype, null, shape, order, newStarts, newSubsizes, -1, splitBytes, batchRows, null);
     }
 
     boolean isBox() {
