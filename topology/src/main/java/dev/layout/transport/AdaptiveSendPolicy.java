@@ -23,7 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *       decision uses the ones in.
  *   <li>Log-time: costs are multiplicative (a slower arm is "15% slower" at every size within a
  *       cell). An arm's estimate is the mean of the second quarter (ranks 25% to 50%) of its last
- *       {@link #WINDOW} log-times, the spread the pooled median absolute deviation. A shared
+ *       {@link #WINDOW} log-times younger than {@link #STALE_AFTER} sends of the cell (at least its
+ *       last {@link #MIN_SAMPLES}), the spread the pooled median absolute deviation. A shared
  *       machine's noise is one-sided and bursty: a descheduled send takes 50 times longer, and
  *       several may come in a row; a mean follows them, and so does an interquartile mean once a
  *       burst fills a quarter of the window, while this estimate ignores up to half of it. Unlike
