@@ -45,31 +45,4 @@ class ReportOutboxTest {
         assertThat(ids).hasSize(CompletionReports.MAX_PENDING);
         assertThat(ids.get(ids.size() - 1)).isEqualTo(CompletionReports.MAX_PENDING);
     }
-
-    @Test
-    void theSendersTableMatchesEachReportOnceInEitherOrderOfSendAndReport() {
-        CompletionReports r = new CompletionReports();
-        long[] got = new long[2];
-        assertThat(r.reserve(1)).isTrue();
-        assertThat(r.reserve(2)).isTrue();
-        r.sent(1, 100, n -> got[0] = n);
-        assertThat(r.complete(1, 900)).isTrue();
-        assertThat(got[0]).isEqualTo(1000);
-        assertThat(r.complete(2, 500))
-                .as("the report overtook the sender's bookkeeping")
-                .isTrue();
-        r.sent(2, 50, n -> got[1] = n);
-        assertThat(got[1]).isEqualTo(550);
-        assertThat(r.complete(1, 1)).as("a second report").isFalse();
-        assertThat(r.complete(3, 1)).as("never asked").isFalse();
-        assertThat(r.size()).isZero();
-        for (int i = 0; i < CompletionReports.MAX_PENDING; i++) {
-            assertThat(r.reserve(10 + i)).isTrue();
-        }
-        assertThat(r.reserve(99)).as("bounded").isFalse();
-        r.cancel(10);
-        assertThat(r.reserve(99)).isTrue();
-        r.clear();
-        assertThat(r.size()).isZero();
-    }
 }
