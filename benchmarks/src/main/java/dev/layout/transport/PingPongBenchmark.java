@@ -39,9 +39,10 @@ import java.util.concurrent.TimeUnit;
  *
  * The adaptive strategy is {@link AdaptiveSendPolicy}: it starts from the cost model (a calibration
  * file if there is one, else the built-in constants; the header says which) and learns from its own
- * sends: {@link #LEARN_ROUND_TRIPS} unmeasured adaptive round trips per row (its learning phase)
- * and the measured rounds; a row's "choice" is the strategy it used most
- * in the measured rounds. The last line is {@code min adaptive/best: X.XX}: the worst ratio, over
+ * sends (a rendezvous send from what it cost end to end, which its receiver reports: the
+ * transport's {@code CompletionReports}): {@link #LEARN_ROUND_TRIPS} unmeasured adaptive round
+ * trips per row (its learning phase) and the measured rounds; a row's "choice" is the strategy it
+ * used most in the measured rounds. The last line is {@code min adaptive/best: X.XX}: the worst ratio, over
  * all rows, of the best fixed strategy's time to the adaptive one's (1.00 = adaptive always matched
  * the best).
  */
@@ -180,7 +181,8 @@ public final class PingPongBenchmark {
                         Runtime.version(),
                         reps,
                         t.options().eagerThresholdBytes());
-                out.println("adaptive: AdaptiveSendPolicy learning from its sends, starting from " + modelSource());
+                out.println("adaptive: AdaptiveSendPolicy learning from its sends (rendezvous ones end to end, from"
+                        + " the receiver's completion reports), starting from " + modelSource());
                 out.printf(
                         Locale.ROOT,
                         "%-7s %9s %6s %11s %11s %11s %-7s %7s %11s %9s  %s%n",

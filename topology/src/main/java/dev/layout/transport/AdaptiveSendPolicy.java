@@ -12,14 +12,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * on the logarithm of the send time, with a prior from the {@link SendCostModel}.
  *
  * <ul>
- *   <li>The signal is the time the sender spends putting the message on the wire. Both strategies
- *       put the same bytes on the wire, so the receiver's work does not depend on the sender's
- *       choice; a rendezvous write ends when the last byte is in the socket's buffer, so the time
- *       includes how the strategy overlaps with the wire (packing in chunks pipelines with the
- *       receiver, one gathering write does not).
+ *   <li>The signal is what the transport reports to {@link #observe}: for a rendezvous message,
+ *       what the send cost end to end (the sender's delay until its data frame's header left, plus
+ *       the receiver's time from that header to the last byte consumed, from the receiver's
+ *       completion report: {@link CompletionReports}); for an eager one, the sender's time to put
+ *       it on the wire. The sender's own time is not enough for large messages: a gathering write
+ *       ends once the socket buffer holds its tail while the receiver still drains it, so gathering
+ *       1 MB looked twice as fast as packing it (~150-320 us, bimodal, against ~300 us) when end
+ *       to end it was 10-15% faster. Reports may arrive late (with the receiver's next frame); a
+ *       decision uses the ones in.
  *   <li>Log-time: costs are multiplicative (a slower arm is "15% slower" at every size within a
  *       cell). An arm's estimate is the mean of the second quarter (ranks 25% to 50%) of its last
- *       {@link #WINDOW} log-times, the spread the pooled median absolute deviation. A shared
+ *       {@link #WINDOW} log-times younger than {@link #STALE_AFTER} sends of the cell (at least its
+ *       last {@link #MIN_SAMPLES}), the spread the pooled median absolute deviation. A shared
  *       machine's noise is one-sided and bursty: a descheduled send takes 50 times longer, and
  *       several may come in a row; a mean follows them, and so does an interquartile mean once a
  *       burst fills a quarter of the window, while this estimate ignores up to half of it. Unlike
@@ -69,6 +74,14 @@ public final class AdaptiveSendPolicy {
     static final int WINDOW = 15;
     /** Decay of every weight per observed send of the cell: old samples fade over about 200 sends. */
     static final double DISCOUNT = 0.995;
+    /**
+     * Age (in observed sends of the cell) from which a sample no longer counts, about the discount's
+     * horizon: an arm left alone is estimated afresh when retried (from that send and its last two),
+     * not from a window of times of another era (in one trace the packing arm's window still held times from before the JIT had
+     * compiled it, 10 times too slow, and the policy gathered for 600 sends where packing was twice
+     * as fast).
+     */
+    static final int STALE_AFTER = 200;
     /** Largest share of a cell's send time that exploring may cost beyond the incumbent. */
     static final double BUDGET = 0.05;
     /**
@@ -103,6 +116,11 @@ public final class AdaptiveSendPolicy {
     /** The current incumbent (lower estimate) for such a message, without counting a decision or exploring. */
     public SendStrategy best(int peer, long blocks, long bytes, boolean heap) {
         return arm(cell(peer, blocks, bytes, heap).incumbent());
+    }
+
+    /** How many sends of such a message with {@code used} have been observed (for tests). */
+    int observed(int peer, long blocks, long bytes, boolean heap, SendStrategy used) {
+        return cell(peer, blocks, bytes, heap).samples(used == SendStrategy.PACK ? 0 : 1);
     }
 
     private Cell cell(int peer, long blocks, long bytes, boolean heap) {
@@ -146,10 +164,12 @@ public final class AdaptiveSendPolicy {
         private final double[][] recent = new double[2][WINDOW];
         private final long[][] stamp = new long[2][WINDOW];
         private final int[] n = new int[2]; // samples ever taken per arm
-        private final double[] w = new double[2]; // discounted weight of each arm's window
+        private final int[] fresh = new int[2]; // the most recent samples of each arm younger than STALE_AFTER
+        private final double[] w = new double[2]; // discounted weight of each arm's fresh samples
         private final double[] med = new double[2]; // the estimate: lower-middle mean log-time of each arm's window
         private final double[] mad = new double[2]; // median absolute deviation of each arm's window
         private final double[] scratch = new double[WINDOW];
+        private final double[] window = new double[WINDOW];
         private double priorWeight = PRIOR_WEIGHT;
         private long step; // observed sends
         private double total; // ns of every observed send
@@ -163,8 +183,17 @@ public final class AdaptiveSendPolicy {
             update();
         }
 
+        /**
+         * The samples arm a's estimate is taken from: its fresh ones, and at least its last {@link
+         * #MIN_SAMPLES} (a stale arm, retried once, is estimated from that send and its last others,
+         * at the weight of the fresh ones only, so one retry moves it and costs one send).
+         */
         private int size(int a) {
-            return Math.min(n[a], WINDOW);
+            return Math.min(Math.max(fresh[a], MIN_SAMPLES), Math.min(n[a], WINDOW));
+        }
+
+        synchronized int samples(int a) {
+            return n[a];
         }
 
         synchronized int incumbent() {
@@ -185,24 +214,48 @@ public final class AdaptiveSendPolicy {
             }
             priorWeight = Math.max(MIN_PRIOR_WEIGHT, priorWeight * DISCOUNT);
             int slot = n[a] % WINDOW;
-            if (n[a] >= WINDOW) {
-                w[a] = Math.max(0, w[a] - Math.pow(DISCOUNT, step - stamp[a][slot])); // the sample it replaces
+            if (n[a] >= WINDOW && fresh[a] == WINDOW) { // the sample it replaces still counted
+                w[a] = Math.max(0, w[a] - Math.pow(DISCOUNT, step - stamp[a][slot]));
             }
             recent[a][slot] = Math.log(nanos);
             stamp[a][slot] = step++;
             w[a] += 1;
             n[a] = n[a] == Integer.MAX_VALUE ? WINDOW : n[a] + 1;
+            fresh[a] = Math.min(fresh[a] + 1, WINDOW);
+            for (int i = 0; i < 2; i++) {
+                boolean changed = i == a;
+                while (fresh[i] > 0) { // the oldest samples still counted, in the order they came
+                    int oldest = (int) ((n[i] - fresh[i]) % WINDOW);
+                    long age = step - 1 - stamp[i][oldest];
+                    if (age < STALE_AFTER) {
+                        break;
+                    }
+                    w[i] = Math.max(0, w[i] - Math.pow(DISCOUNT, age));
+                    fresh[i]--;
+                    changed = true;
+                }
+                if (changed) {
+                    estimate(i);
+                }
+            }
+            update();
+        }
+
+        /** Arm a's estimate (lower-middle mean) and spread (median absolute deviation) from its last size(a) samples. */
+        private void estimate(int a) {
             int k = size(a);
-            System.arraycopy(recent[a], 0, scratch, 0, k);
+            for (int j = 0; j < k; j++) {
+                window[j] = recent[a][(int) ((n[a] - 1 - j) % WINDOW)];
+            }
+            System.arraycopy(window, 0, scratch, 0, k);
             java.util.Arrays.sort(scratch, 0, k);
             med[a] = lowerMiddleMean(scratch, k);
             double m = k % 2 == 1 ? scratch[k / 2] : (scratch[k / 2 - 1] + scratch[k / 2]) / 2;
             for (int i = 0; i < k; i++) {
-                scratch[i] = Math.abs(recent[a][i] - m);
+                scratch[i] = Math.abs(window[i] - m);
             }
             java.util.Arrays.sort(scratch, 0, k);
             mad[a] = k % 2 == 1 ? scratch[k / 2] : (scratch[k / 2 - 1] + scratch[k / 2]) / 2;
-            update();
         }
 
         /** The mean of the second quarter of the k sorted values (ranks k/4 to the median). */
@@ -229,7 +282,7 @@ public final class AdaptiveSendPolicy {
             int k = 0;
             double madSum = 0;
             for (int a = 0; a < 2; a++) {
-                if (n[a] == 0) {
+                if (size(a) == 0) {
                     continue;
                 }
                 if (size(a) >= MIN_SAMPLES) {

@@ -35,7 +35,9 @@ final class Connection {
     final int peer;
     final SocketChannel ch;
     final ReentrantLock writeLock = new ReentrantLock();
-    final ByteBuffer header = ByteBuffer.allocateDirect(Frame.HEADER);
+    /** The completion reports owed to the peer, then the header of the frame being written. */
+    private final ByteBuffer header = ByteBuffer.allocateDirect((CompletionReports.MAX_PENDING + 1) * Frame.HEADER);
+
     ByteBuffer staging;
     ByteBuffer readStaging;
     long sendSeq;
@@ -47,6 +49,8 @@ final class Connection {
     final AtomicInteger nextMsgId = new AtomicInteger();
     final Map<Integer, Outgoing> outgoing = new ConcurrentHashMap<>();
     final Map<Integer, Incoming> incoming = new ConcurrentHashMap<>();
+    final CompletionReports reports = new CompletionReports();
+    private final ReportOutbox outbox = new ReportOutbox();
     volatile IOException failure;
     volatile boolean byeReceived;
     Thread reader;
@@ -143,8 +147,16 @@ final class Connection {
         writeLock.unlock();
     }
 
-    private void fillHeader(ByteBuffer b, byte type, long context, int tag, int id, long length) {
-        Frame.put(b, type, ctx.process, context, tag, sendSeq++, length, id);
+    /** Fills header with the reports owed to the peer and the header of a frame (write lock held). */
+    private void fillHeader(byte type, byte flags, long context, int tag, int id, long length) {
+        header.clear();
+        outbox.drain(this::putReport);
+        Frame.put(header, type, flags, ctx.process, context, tag, sendSeq++, length, id);
+        header.flip();
+    }
+
+    private void putReport(long context, int tag, int id, long receiverNanos) {
+        Frame.put(header, Frame.DONE, (byte) 0, ctx.process, context, tag, sendSeq++, receiverNanos, id);
     }
 
     /** A frame whose body (if any) is one buffer. */
@@ -154,12 +166,64 @@ final class Connection {
 
     void writeFrame(String op, byte type, long context, int tag, int id, long length, ByteBuffer body)
             throws IOException {
+        writeFrame(op, type, (byte) 0, context, tag, id, length, body);
+    }
+
+    void writeFrame(String op, byte type, byte flags, long context, int tag, int id, long length, ByteBuffer body)
+            throws IOException {
         lockForWrite(op);
-        ScheduledFuture<?> guard = stallGuard(op); // a peer that stops reading must not block us forever
+        writeHeld(op, type, flags, context, tag, id, length, body);
+    }
+
+    /**
+     * Owes the peer the report of message {@code id} ({@link Frame#REPORT}): it took {@code
+     * receiverNanos} from its data frame's header to its last byte. It goes out with the next frame
+     * written to the peer, or is flushed by a worker (see {@link ReportOutbox}): the reader thread
+     * that calls this never writes (two peers each writing a large message to the other would wait
+     * for each other's readers).
+     */
+    void owe(long context, int tag, int id, long receiverNanos) {
+        if (failure == null && outbox.add(context, tag, id, receiverNanos, System.nanoTime())) {
+            try {
+                ctx.workers.execute(this::flushReports);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // the transport is closing: the reports do not matter any more
+            }
+        }
+    }
+
+    /** Writes the reports owed to the peer that no frame took along. */
+    private void flushReports() {
+        try {
+            lockForWrite("receive");
+        } catch (IOException e) {
+            return; // the connection failed or stays busy: its next frame takes the reports, if any
+        }
+        if (outbox.isEmpty()) {
+            writeLock.unlock();
+            return;
+        }
+        ScheduledFuture<?> guard = stallGuard("receive");
         try {
             header.clear();
-            fillHeader(header, type, context, tag, id, length);
+            outbox.drain(this::putReport);
             header.flip();
+            writeOffset += header.remaining();
+            TcpContext.writeAll(ch, header);
+        } catch (IOException e) {
+            writeFailed("receive", e); // the connection is failed: its reader and waiting operations find out
+        } finally {
+            endWrite(guard);
+        }
+    }
+
+    /** Writes a frame while holding the write lock, and releases it. */
+    private void writeHeld(
+            String op, byte type, byte flags, long context, int tag, int id, long length, ByteBuffer body)
+            throws IOException {
+        ScheduledFuture<?> guard = stallGuard(op); // a peer that stops reading must not block us forever
+        try {
+            fillHeader(type, flags, context, tag, id, length);
             if (body != null && body.remaining() > 0 && body.remaining() <= 8192) {
                 // one write for small frames
                 if (staging == null) {
@@ -171,7 +235,7 @@ final class Connection {
                 TcpContext.writeAll(ch, staging);
                 return;
             }
-            writeOffset += Frame.HEADER;
+            writeOffset += header.remaining();
             TcpContext.writeAll(ch, header);
             if (body != null) {
                 while (body.hasRemaining()) {
@@ -190,8 +254,11 @@ final class Connection {
         }
     }
 
-    /** A frame whose body is the packed stream of seg, packed through staging or gathered from view. */
-    void writeTyped(
+    /**
+     * A frame whose body is the packed stream of seg, packed through staging or gathered from view.
+     * Returns the {@link System#nanoTime()} at which its first write started (its header went out).
+     */
+    long writeTyped(
             String op,
             byte type,
             long context,
@@ -206,9 +273,9 @@ final class Connection {
         ScheduledFuture<?> guard = stallGuard(op);
         try {
             long n = seg.byteSize();
-            header.clear();
-            fillHeader(header, type, context, tag, id, n);
-            header.flip();
+            fillHeader(type, (byte) 0, context, tag, id, n);
+            int headers = header.remaining();
+            long firstWrite = 0;
             if (how == SendStrategy.GATHER) {
                 int batch = ctx.options.costModel().batchBlocks();
                 ByteBuffer[] iov = new ByteBuffer[batch + 1];
@@ -219,6 +286,9 @@ final class Connection {
                     for (Piece p : pieces) {
                         iov[k++] = view.slice((int) (origin + p.offset()), (int) p.length());
                     }
+                    if (firstWrite == 0) {
+                        firstWrite = System.nanoTime();
+                    }
                     if (k > 0) {
                         gatherAll(iov, k);
                     }
@@ -227,7 +297,6 @@ final class Connection {
                         break;
                     }
                 }
-                writeOffset += Frame.HEADER + n;
             } else {
                 if (staging == null) {
                     staging = ByteBuffer.allocateDirect(CHUNK);
@@ -236,16 +305,20 @@ final class Connection {
                 staging.clear();
                 staging.put(header);
                 long done = 0;
-                int at = Frame.HEADER;
+                int at = headers;
                 do {
                     long k = seg.pack(stage, at, Math.min(CHUNK - at, n - done));
                     done += k;
                     staging.position(0).limit((int) (at + k));
+                    if (firstWrite == 0) {
+                        firstWrite = System.nanoTime();
+                    }
                     TcpContext.writeAll(ch, staging);
                     at = 0;
                 } while (done < n);
-                writeOffset += Frame.HEADER + n;
             }
+            writeOffset += headers + n;
+            return firstWrite;
         } catch (IOException e) {
             throw writeFailed(op, e);
         } finally {
@@ -293,9 +366,7 @@ final class Connection {
         try {
             if (failure == null && writeLock.tryLock(ctx.options.closeTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
                 try {
-                    header.clear();
-                    fillHeader(header, Frame.BYE, 0, 0, 0, 0);
-                    header.flip();
+                    fillHeader(Frame.BYE, (byte) 0, 0, 0, 0, 0);
                     TcpContext.writeAll(ch, header);
                     ch.shutdownOutput();
                 } finally {
@@ -386,6 +457,7 @@ final class Connection {
             o.clear.completeExceptionally(cause);
         }
         outgoing.clear();
+        reports.clear();
         lost.accept(cause, peer);
     }
 }

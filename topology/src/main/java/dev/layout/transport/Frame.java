@@ -4,10 +4,14 @@ import java.nio.ByteBuffer;
 
 /**
  * The frame codec of {@link TcpTransport}: after the handshake a connection carries frames, each a
- * 40-byte header (type, 3 zero bytes, source, context, tag, sequence, length, message id; big
- * endian) and, for {@link #EAGER} and {@link #DATA}, {@code length} body bytes.
+ * 40-byte header (type, flags, 2 zero bytes, source, context, tag, sequence, length, message id;
+ * big endian) and, for {@link #EAGER} and {@link #DATA}, {@code length} body bytes.
+ *
+ * <p>The only flag is {@link #REPORT}, on a send request. A receiver that knows it answers with
+ * {@link #DONE}, one that does not ignores it (the byte was reserved, zero, and not read), so a
+ * sender never counts on the answer and a receiver never sends one unasked.
  */
-record Frame(byte type, int source, long context, int tag, long seq, long length, int id) {
+record Frame(byte type, byte flags, int source, long context, int tag, long seq, long length, int id) {
     static final int HEADER = 40;
     /** A whole message, buffered by the receiver against the sender's credit. */
     static final byte EAGER = 1;
@@ -23,11 +27,20 @@ record Frame(byte type, int source, long context, int tag, long seq, long length
     static final byte BYE = 6;
     /** Message {@code id} is abandoned (its sender timed out waiting for clear-to-send). */
     static final byte ABORT = 7;
+    /**
+     * Message {@code id}, sent with {@link #REPORT}, has been consumed by its receive, {@code length}
+     * nanoseconds after its data frame's header was read; no body.
+     */
+    static final byte DONE = 8;
+
+    /** Flag of a {@link #RTS}: answer with {@link #DONE} once the message is consumed (the sender learns from it). */
+    static final byte REPORT = 1;
 
     /** Writes a header into b at its position. */
-    static void put(ByteBuffer b, byte type, int source, long context, int tag, long seq, long length, int id) {
+    static void put(
+            ByteBuffer b, byte type, byte flags, int source, long context, int tag, long seq, long length, int id) {
         b.put(type)
-                .put((byte) 0)
+                .put(flags)
                 .put((byte) 0)
                 .put((byte) 0)
                 .putInt(source)
@@ -41,7 +54,8 @@ record Frame(byte type, int source, long context, int tag, long seq, long length
     /** Reads a header from b at its position. */
     static Frame read(ByteBuffer b) {
         byte type = b.get();
-        b.position(b.position() + 3);
-        return new Frame(type, b.getInt(), b.getLong(), b.getInt(), b.getLong(), b.getLong(), b.getInt());
+        byte flags = b.get();
+        b.position(b.position() + 2);
+        return new Frame(type, flags, b.getInt(), b.getLong(), b.getInt(), b.getLong(), b.getLong(), b.getInt());
     }
 }

@@ -5,7 +5,9 @@ import static dev.layout.transport.Frame.BYE;
 import static dev.layout.transport.Frame.CREDIT;
 import static dev.layout.transport.Frame.CTS;
 import static dev.layout.transport.Frame.DATA;
+import static dev.layout.transport.Frame.DONE;
 import static dev.layout.transport.Frame.EAGER;
+import static dev.layout.transport.Frame.REPORT;
 import static dev.layout.transport.Frame.RTS;
 
 import dev.layout.transport.Arrival.Eager;
@@ -22,8 +24,9 @@ import java.nio.ByteBuffer;
  * The reader thread of one {@link Connection}: checks each frame before anything is allocated for
  * it (source, sequence, length, credit, pending requests; a violation drops the peer and is kept in
  * the transport's rejections) and dispatches it: eager messages and send requests to the match
- * queue, clear-to-send to the waiting send, data into the posted receive's sink, credit to the
- * connection.
+ * queue, clear-to-send to the waiting send, data into the posted receive's sink (answering a
+ * completion report if the sender asked for one), credit to the connection, completion reports to
+ * the send that awaits them.
  */
 final class FrameReader implements Runnable {
     /** Most unmatched send requests a peer may have queued here. */
@@ -78,6 +81,12 @@ final class FrameReader implements Runnable {
                 if (length < 0) {
                     throw c.violation(frameOffset, "negative length " + length);
                 }
+                if (f.flags() != 0 && !(type == RTS && f.flags() == REPORT)) {
+                    throw c.violation(
+                            frameOffset,
+                            "flags " + f.flags() + " on a frame of type " + type + " (expected: 0, or " + REPORT
+                                    + " on a send request)");
+                }
                 switch (type) {
                     case EAGER -> {
                         if (length > ctx.options.maxMessageBytes() || !c.credit.admit(length)) {
@@ -101,7 +110,7 @@ final class FrameReader implements Runnable {
                         if (c.pendingRts.incrementAndGet() > MAX_PENDING_RTS) {
                             throw c.violation(frameOffset, "more than " + MAX_PENDING_RTS + " unmatched send requests");
                         }
-                        mailbox.put(new Key(c.peer, context, tag), new Rts(c, id, length));
+                        mailbox.put(new Key(c.peer, context, tag), new Rts(c, id, length, f.flags() == REPORT));
                     }
                     case CTS -> {
                         Outgoing o = c.outgoing.remove(id);
@@ -134,6 +143,7 @@ final class FrameReader implements Runnable {
                                             + ")");
                         }
                         c.incoming.remove(id);
+                        long started = System.nanoTime();
                         if (inc.state.compareAndSet(Incoming.WAITING, Incoming.RECEIVING)) {
                             try {
                                 inc.sink.consume(c, length);
@@ -141,9 +151,24 @@ final class FrameReader implements Runnable {
                                 inc.done.completeExceptionally(e);
                                 throw e;
                             }
+                            if (inc.report) {
+                                // owed before the receive completes: a reply its thread sends carries the report
+                                c.owe(context, tag, id, System.nanoTime() - started);
+                            }
                             inc.done.complete(null);
                         } else {
                             new DiscardSink().consume(c, length);
+                            if (inc.report) {
+                                c.owe(context, tag, id, System.nanoTime() - started);
+                            }
+                        }
+                    }
+                    case DONE -> {
+                        if (!c.reports.complete(id, length)) {
+                            throw c.violation(
+                                    frameOffset,
+                                    "completion report for message " + id
+                                            + " (expected: one, for a message sent with a report request)");
                         }
                     }
                     case ABORT -> {

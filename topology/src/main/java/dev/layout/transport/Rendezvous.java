@@ -29,7 +29,10 @@ final class Rendezvous {
         }
     }
 
-    /** A posted receive waiting for its data frame; state goes WAITING to RECEIVING or CANCELLED, once. */
+    /**
+     * A posted receive waiting for its data frame; state goes WAITING to RECEIVING or CANCELLED, once.
+     * report: the sender asked to be told when the data is consumed ({@link Frame#REPORT}).
+     */
     static final class Incoming {
         static final int WAITING = 0;
         static final int RECEIVING = 1;
@@ -38,10 +41,12 @@ final class Rendezvous {
         final CompletableFuture<Void> done = new CompletableFuture<>();
         final Sink sink;
         final long length;
+        final boolean report;
 
-        Incoming(Sink sink, long length) {
+        Incoming(Sink sink, long length, boolean report) {
             this.sink = sink;
             this.length = length;
+            this.report = report;
         }
     }
 

@@ -76,7 +76,7 @@ final class TcpReceiver {
                 consumed(eg);
             } else {
                 Rts r = (Rts) e;
-                r.conn().incoming.put(r.msgId(), new Incoming(new DiscardSink(), r.length()));
+                r.conn().incoming.put(r.msgId(), new Incoming(new DiscardSink(), r.length(), r.report()));
                 r.conn().writeFrame("receiveTyped", CTS, context, tag, r.msgId(), 0, null);
             }
             throw new IOException("receiveTyped: message of " + length + " bytes from process " + source + " ("
@@ -121,7 +121,7 @@ final class TcpReceiver {
     private void awaitRendezvous(String op, Key key, Rts r, Sink sink, long deadline, Duration timeout)
             throws IOException {
         Connection c = r.conn();
-        Incoming inc = new Incoming(sink, r.length());
+        Incoming inc = new Incoming(sink, r.length(), r.report());
         c.incoming.put(r.msgId(), inc);
         if (c.failure != null) {
             c.incoming.remove(r.msgId());

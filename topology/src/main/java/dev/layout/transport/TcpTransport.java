@@ -56,7 +56,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p><b>Typed sends</b> pack through the engine or hand the blocks to a gathering write, chosen per
  * message by an {@link AdaptiveSendPolicy} that starts from the {@link SendCostModel} and learns
- * from the sends (Furmento and Mercier 2005).
+ * from the sends (Furmento and Mercier 2005). An adaptive rendezvous send asks its receiver for a
+ * completion report ({@link CompletionReports}), so that it is learnt from what it cost end to end;
+ * an eager one from the sender's time (its receiver unpacks it whenever the receive is posted).
  *
  * <p><b>Failures.</b> Every wait is bounded (connect, send and receive timeouts); errors are
  * {@link IOException}s naming the operation, the peer process and endpoint and the stream offset.
@@ -366,7 +368,30 @@ public final class TcpTransport implements Transport {
         int id = c.nextMsgId.incrementAndGet();
         Outgoing o = new Outgoing(null);
         c.outgoing.put(id, o);
-        c.writeFrame("sendTyped", RTS, context, tag, id, n, null);
+        // a rendezvous send is learnt from end to end: until the receiver reports it consumed the data
+        boolean report = learn && c.reports.reserve(id);
+        try {
+            c.writeFrame("sendTyped", RTS, report ? Frame.REPORT : 0, context, tag, id, n, null);
+            awaitClear(o, dest, context, tag);
+        } catch (IOException | RuntimeException e) {
+            c.reports.cancel(id);
+            throw e;
+        }
+        long t0 = System.nanoTime();
+        long firstWrite = c.writeTyped("sendTyped", DATA, context, tag, id, seg, origin, chosen, v);
+        if (report) {
+            SendStrategy used = chosen;
+            long b = blocks;
+            boolean heap = !v.isDirect();
+            c.reports.sent(id, firstWrite - t0, nanos -> sendPolicy.observe(dest, b, n, heap, used, nanos));
+        } else if (learn) { // too many reports awaited: the sender's own time
+            sendPolicy.observe(dest, blocks, n, !v.isDirect(), chosen, System.nanoTime() - t0);
+        }
+        return count(chosen);
+    }
+
+    /** Waits at most the send timeout for the clear-to-send of a rendezvous typed send. */
+    private void awaitClear(Outgoing o, int dest, long context, int tag) throws IOException {
         Duration t = options.sendTimeout();
         try {
             o.clear.get(t.toNanos(), TimeUnit.NANOSECONDS);
@@ -382,12 +407,6 @@ public final class TcpTransport implements Transport {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("sendTyped: interrupted while waiting for process " + dest);
         }
-        long t0 = System.nanoTime();
-        c.writeTyped("sendTyped", DATA, context, tag, id, seg, origin, chosen, v);
-        if (learn) {
-            sendPolicy.observe(dest, blocks, n, !v.isDirect(), chosen, System.nanoTime() - t0);
-        }
-        return count(chosen);
     }
 
     /**

@@ -58,9 +58,13 @@ final class RawPeer implements AutoCloseable {
 
     /** A frame header as the transport writes it. */
     static ByteBuffer header(byte type, int source, long context, int tag, long seq, long length, int id) {
+        return header(type, (byte) 0, source, context, tag, seq, length, id);
+    }
+
+    static ByteBuffer header(byte type, byte flags, int source, long context, int tag, long seq, long length, int id) {
         ByteBuffer b = ByteBuffer.allocate(Frame.HEADER);
         b.put(type)
-                .put((byte) 0)
+                .put(flags)
                 .put((byte) 0)
                 .put((byte) 0)
                 .putInt(source)
@@ -71,6 +75,16 @@ final class RawPeer implements AutoCloseable {
                 .putInt(id)
                 .flip();
         return b;
+    }
+
+    /** Reads the next frame's header (the transport's frames here carry no body unless the test reads it). */
+    Frame readFrame() throws IOException {
+        ByteBuffer h = ByteBuffer.allocate(Frame.HEADER);
+        if (!readFully(h)) {
+            throw new java.io.EOFException("the transport closed the connection");
+        }
+        h.flip();
+        return Frame.read(h);
     }
 
     void write(ByteBuffer b) throws IOException {

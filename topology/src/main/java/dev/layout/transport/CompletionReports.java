@@ -1,0 +1,101 @@
+package dev.layout.transport;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.LongConsumer;
+
+/**
+ * The completion reports ({@link Frame#DONE}) that one {@link Connection}'s rendezvous sends are
+ * waiting for, so that a send is learnt from what it costs end to end: the sender's delay until its
+ * data frame's header went out (packing the first chunk, or listing the first blocks to gather) plus
+ * the receiver's time from that header to the last byte consumed, which the report carries. The
+ * sender's own write time is not that: a gathering write of a large message ends once the socket
+ * buffer holds its tail, while the receiver still drains it. Sums of durations measured on each
+ * side need no common clock, and the report may come late (it travels with the receiver's next frame).
+ *
+ * <p>Bounded: at most {@link #MAX_PENDING} reports are awaited at once; a send that finds the table
+ * full does not ask for one. A receiver that ignores the request (an older build) therefore costs
+ * at most that many small entries, and a report nobody asked for, or a second one, is refused (the
+ * caller drops the peer). Thread-safe; the listener runs on the thread that completes the pair,
+ * outside the lock.
+ */
+final class CompletionReports {
+    /** Most reports awaited at once per connection (and queued by a receiver, see {@link ReportOutbox}). */
+    static final int MAX_PENDING = 64;
+
+    private static final long UNKNOWN = -1;
+
+    private static final class Pending {
+        long headerDelay = UNKNOWN;
+        long receiverNanos = UNKNOWN;
+        LongConsumer listener;
+    }
+
+    private final Map<Integer, Pending> pending = new HashMap<>();
+
+    /** Reserves a report for message {@code id}; false (ask for none) when {@link #MAX_PENDING} are awaited. */
+    synchronized boolean reserve(int id) {
+        if (pending.size() >= MAX_PENDING) {
+            return false;
+        }
+        pending.put(id, new Pending());
+        return true;
+    }
+
+    /**
+     * The data frame of {@code id} was written, its header {@code headerDelay} ns after the send
+     * started; {@code listener} is told the end-to-end nanoseconds once the report is in.
+     */
+    void sent(int id, long headerDelay, LongConsumer listener) {
+        long r;
+        synchronized (this) {
+            Pending p = pending.get(id);
+            if (p == null) {
+                return;
+            }
+            p.headerDelay = Math.max(0, headerDelay);
+            p.listener = listener;
+            if (p.receiverNanos == UNKNOWN) {
+                return;
+            }
+            pending.remove(id);
+            r = p.receiverNanos;
+        }
+        listener.accept(Math.max(1, headerDelay + r));
+    }
+
+    /** Message {@code id} will not be sent (its send failed or timed out): no report is awaited. */
+    synchronized void cancel(int id) {
+        pending.remove(id);
+    }
+
+    /**
+     * The report of {@code id} arrived: the receiver took {@code receiverNanos} from the data frame's
+     * header to its last byte. False if no report of {@code id} is awaited (never asked, or already in).
+     */
+    boolean complete(int id, long receiverNanos) {
+        Pending p;
+        synchronized (this) {
+            p = pending.get(id);
+            if (p == null || p.receiverNanos != UNKNOWN) {
+                return false;
+            }
+            p.receiverNanos = Math.max(0, receiverNanos);
+            if (p.listener == null) {
+                return true; // the sending thread has not recorded its part yet: it completes the pair
+            }
+            pending.remove(id);
+        }
+        p.listener.accept(Math.max(1, p.headerDelay + p.receiverNanos));
+        return true;
+    }
+
+    /** The connection is gone: no report will come. */
+    synchronized void clear() {
+        pending.clear();
+    }
+
+    synchronized int size() {
+        return pending.size();
+    }
+}

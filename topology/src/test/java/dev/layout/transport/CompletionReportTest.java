@@ -1,0 +1,277 @@
+package dev.layout.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.layout.datatype.Datatype;
+import dev.layout.datatype.Primitive;
+import dev.layout.memory.Memory;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The completion reports that let adaptive rendezvous sends learn what they cost end to end (issue
+ * 24): a receiver answers a request with its own time, in front of its next frame or flushed; the
+ * sender learns from a report only when it comes, never from one it did not ask for; and what a
+ * peer that never answers can cost is bounded. Process 1 is a raw socket where the test needs to
+ * see or forge frames. The {@code @Timeout} is a safety net only.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class CompletionReportTest {
+    static final Duration T = Duration.ofSeconds(20);
+    static final TcpOptions SMALL = TcpTransportTest.SMALL; // eager up to 1 KiB
+    static final int N = 4096; // a rendezvous message under SMALL
+
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+    private final ExecutorService pool = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        pool.shutdownNow();
+        for (int i = toClose.size() - 1; i >= 0; i--) {
+            toClose.get(i).close();
+        }
+    }
+
+    private TcpTransport lonely(JobSecret secret) throws IOException {
+        TcpTransport.Listener l = TcpTransport.listen(new Endpoint("127.0.0.1", 0));
+        TcpTransport t = l.open(0, List.of(l.endpoint(), new Endpoint("127.0.0.1", 1)), secret, SMALL);
+        toClose.add(t);
+        return t;
+    }
+
+    private RawPeer raw(TcpTransport t, JobSecret secret) throws IOException {
+        RawPeer p = RawPeer.connect(t.endpoints().get(0));
+        toClose.add(p);
+        assertThat(p.handshake(secret, 1, 0)).isEqualTo(Handshake.ACCEPTED);
+        return p;
+    }
+
+    private static Memory direct(int n) {
+        return Memory.ofBuffer(ByteBuffer.allocateDirect(n));
+    }
+
+    private Future<Long> receiveTyped(TcpTransport t, int tag) {
+        return pool.submit(() -> t.receiveTyped(1, 0L, tag, Primitive.BYTE, N, direct(N), 0, T));
+    }
+
+    private Future<SendStrategy> sendTyped(TcpTransport t, int tag, Memory m) {
+        return pool.submit(() -> t.sendTyped(1, 0L, tag, Primitive.BYTE, N, m, 0, SendStrategy.ADAPTIVE));
+    }
+
+    @Test
+    void theSendersTableMatchesEachReportOnceInEitherOrderOfSendAndReport() {
+        CompletionReports r = new CompletionReports();
+        long[] got = new long[2];
+        assertThat(r.reserve(1)).isTrue();
+        assertThat(r.reserve(2)).isTrue();
+        r.sent(1, 100, n -> got[0] = n);
+        assertThat(r.complete(1, 900)).isTrue();
+        assertThat(got[0]).isEqualTo(1000);
+        assertThat(r.complete(2, 500))
+                .as("the report overtook the sender's bookkeeping")
+                .isTrue();
+        r.sent(2, 50, n -> got[1] = n);
+        assertThat(got[1]).isEqualTo(550);
+        assertThat(r.complete(1, 1)).as("a second report").isFalse();
+        assertThat(r.complete(3, 1)).as("never asked").isFalse();
+        assertThat(r.size()).isZero();
+        for (int i = 0; i < CompletionReports.MAX_PENDING; i++) {
+            assertThat(r.reserve(10 + i)).isTrue();
+        }
+        assertThat(r.reserve(99)).as("bounded").isFalse();
+        r.cancel(10);
+        assertThat(r.reserve(99)).isTrue();
+        r.clear();
+        assertThat(r.size()).isZero();
+    }
+
+    @Test
+    void aReceiverAnswersARequestWithItsTimeInFrontOfItsNextFrameAndOnlyWhenAsked() throws Exception {
+        JobSecret secret = JobSecret.random();
+        TcpTransport t = lonely(secret);
+        RawPeer p = raw(t, secret);
+        p.write(RawPeer.header(Frame.RTS, Frame.REPORT, 1, 0L, 7, 0, N, 5)); // asks for a report
+        p.write(RawPeer.header(Frame.RTS, 1, 0L, 8, 1, N, 6)); // does not
+        Future<Long> first = receiveTyped(t, 7);
+        Frame cts = p.readFrame();
+        assertThat(cts.type()).isEqualTo(Frame.CTS);
+        assertThat(cts.id()).isEqualTo(5);
+        long before = System.nanoTime();
+        p.write(RawPeer.header(Frame.DATA, 1, 0L, 7, 2, N, 5));
+        p.write(TcpTransportTest.bytes(N, 1));
+        assertThat(first.get(20, TimeUnit.SECONDS)).isEqualTo(N);
+        long elapsed = System.nanoTime() - before;
+
+        Future<Long> second = receiveTyped(t, 8);
+        Frame done = p.readFrame(); // travels in front of the clear-to-send of the second message
+        assertThat(done.type()).isEqualTo(Frame.DONE);
+        assertThat(done.id()).isEqualTo(5);
+        assertThat(done.tag()).isEqualTo(7);
+        assertThat(done.length()).as("the receiver's time, ns").isBetween(0L, elapsed);
+        Frame cts2 = p.readFrame();
+        assertThat(cts2.type()).isEqualTo(Frame.CTS);
+        assertThat(cts2.id()).isEqualTo(6);
+        p.write(RawPeer.header(Frame.DATA, 1, 0L, 8, 3, N, 6));
+        p.write(TcpTransportTest.bytes(N, 2));
+        assertThat(second.get(20, TimeUnit.SECONDS)).isEqualTo(N);
+
+        t.send(1, 0L, 9, new byte[] {42}); // no report was asked for the second message: none precedes this
+        Frame eager = p.readFrame();
+        assertThat(eager.type()).isEqualTo(Frame.EAGER);
+        assertThat(eager.tag()).isEqualTo(9);
+    }
+
+    @Test
+    void reportsNoFrameTakesAlongAreFlushedByTheNextOneOwedOnceTheOldestHasWaited() throws Exception {
+        JobSecret secret = JobSecret.random();
+        TcpTransport t = lonely(secret);
+        RawPeer p = raw(t, secret);
+        p.write(RawPeer.header(Frame.RTS, Frame.REPORT, 1, 0L, 1, 0, N, 1));
+        p.write(RawPeer.header(Frame.RTS, Frame.REPORT, 1, 0L, 2, 1, N, 2));
+        Future<Long> first = receiveTyped(t, 1);
+        Future<Long> second = receiveTyped(t, 2);
+        p.readFrame();
+        p.readFrame(); // both clear-to-sends are out before any data: no frame left to carry the reports
+        p.write(RawPeer.header(Frame.DATA, 1, 0L, 1, 2, N, 1));
+        p.write(TcpTransportTest.bytes(N, 1));
+        assertThat(first.get(20, TimeUnit.SECONDS)).isEqualTo(N);
+        // ages the owed report past the flush delay (a delay to exceed, not a synchronization)
+        Thread.sleep(5 * ReportOutbox.FLUSH_DELAY_NANOS / 1_000_000);
+        p.write(RawPeer.header(Frame.DATA, 1, 0L, 2, 3, N, 2));
+        p.write(TcpTransportTest.bytes(N, 2));
+        assertThat(second.get(20, TimeUnit.SECONDS)).isEqualTo(N);
+        for (int id = 1; id <= 2; id++) {
+            Frame done = p.readFrame(); // written by a worker: nothing else goes to process 1
+            assertThat(done.type()).isEqualTo(Frame.DONE);
+            assertThat(done.id()).isEqualTo(id);
+        }
+    }
+
+    @Test
+    void anAdaptiveRendezvousSendAsksForAReportAndLearnsWhenItComes() throws Exception {
+        JobSecret secret = JobSecret.random();
+        TcpTransport t = lonely(secret);
+        RawPeer p = raw(t, secret);
+        Memory m = direct(N);
+        Future<SendStrategy> send = sendTyped(t, 3, m);
+        Frame rts = p.readFrame();
+        assertThat(rts.type()).isEqualTo(Frame.RTS);
+        assertThat(rts.flags()).isEqualTo(Frame.REPORT);
+        p.write(RawPeer.header(Frame.CTS, 1, 0L, 3, 0, 0, rts.id()));
+        Frame data = p.readFrame();
+        assertThat(data.type()).isEqualTo(Frame.DATA);
+        assertThat(p.readFully(ByteBuffer.allocate(N))).isTrue();
+        SendStrategy used = send.get(20, TimeUnit.SECONDS);
+        AdaptiveSendPolicy policy = t.sendPolicy();
+        long blocks = TcpTransport.estimateBlocks(dev.layout.dataloop.Segment.of(Primitive.BYTE, N, m, 0));
+        assertThat(policy.observed(1, blocks, N, false, used))
+                .as("nothing learnt before the report")
+                .isZero();
+
+        p.write(RawPeer.header(Frame.DONE, 1, 0L, 3, 1, 2_000_000, rts.id()));
+        p.write(RawPeer.header(Frame.EAGER, 1, 0L, 4, 2, 1, 0));
+        p.write(new byte[] {1});
+        assertThat(t.receive(1, 0L, 4, T)).containsExactly(1); // read after the report by the same thread
+        assertThat(policy.observed(1, blocks, N, false, used)).isEqualTo(1);
+    }
+
+    @Test
+    void reportsNobodyAskedForAndMisplacedFlagsDropThePeer() throws Exception {
+        for (int c = 0; c < 3; c++) {
+            JobSecret secret = JobSecret.random();
+            TcpTransport t = lonely(secret);
+            RawPeer p = raw(t, secret);
+            String expected;
+            if (c == 0) { // a report for a message never sent
+                p.write(RawPeer.header(Frame.DONE, 1, 0L, 0, 0, 10, 99));
+                expected = "completion report for message 99";
+            } else if (c == 1) { // a report request on an eager message
+                p.write(RawPeer.header(Frame.EAGER, Frame.REPORT, 1, 0L, 0, 0, 1, 0));
+                p.write(new byte[] {1});
+                expected = "flags 1 on a frame of type 1";
+            } else { // a second report for one message
+                Future<SendStrategy> send = sendTyped(t, 3, direct(N));
+                Frame rts = p.readFrame();
+                p.write(RawPeer.header(Frame.CTS, 1, 0L, 3, 0, 0, rts.id()));
+                p.readFrame();
+                p.readFully(ByteBuffer.allocate(N));
+                send.get(20, TimeUnit.SECONDS);
+                p.write(RawPeer.header(Frame.DONE, 1, 0L, 3, 1, 10, rts.id()));
+                p.write(RawPeer.header(Frame.DONE, 1, 0L, 3, 2, 10, rts.id()));
+                expected = "completion report for message " + rts.id();
+            }
+            assertThat(p.readFully(ByteBuffer.allocate(1 << 16)))
+                    .as("case %d: dropped", c)
+                    .isFalse();
+            assertThat(t.rejections()).as("case %d", c).anySatisfy(r -> assertThat(r)
+                    .contains(expected));
+        }
+    }
+
+    @Test
+    void aReceiverThatNeverReportsCostsTheSenderABoundedTable() throws Exception {
+        JobSecret secret = JobSecret.random();
+        TcpTransport t = lonely(secret);
+        RawPeer p = raw(t, secret);
+        Memory m = direct(N);
+        int sends = CompletionReports.MAX_PENDING + 6;
+        Future<List<SendStrategy>> sender = pool.submit(() -> {
+            List<SendStrategy> used = new ArrayList<>();
+            for (int i = 0; i < sends; i++) {
+                used.add(t.sendTyped(1, 0L, i, Primitive.BYTE, N, m, 0, SendStrategy.ADAPTIVE));
+            }
+            return used;
+        });
+        int asked = 0;
+        for (int i = 0; i < sends; i++) { // an older receiver: ignores the request, answers nothing
+            Frame rts = p.readFrame();
+            asked += rts.flags() == Frame.REPORT ? 1 : 0;
+            p.write(RawPeer.header(Frame.CTS, 1, 0L, i, i, 0, rts.id()));
+            assertThat(p.readFrame().type()).isEqualTo(Frame.DATA);
+            assertThat(p.readFully(ByteBuffer.allocate(N))).isTrue();
+        }
+        List<SendStrategy> used = sender.get(20, TimeUnit.SECONDS);
+        assertThat(asked).isEqualTo(CompletionReports.MAX_PENDING);
+        // the sends beyond the bound were learnt from the sender's own time
+        long blocks = TcpTransport.estimateBlocks(dev.layout.dataloop.Segment.of(Primitive.BYTE, N, m, 0));
+        AdaptiveSendPolicy policy = t.sendPolicy();
+        int learnt = policy.observed(1, blocks, N, false, SendStrategy.PACK)
+                + policy.observed(1, blocks, N, false, SendStrategy.GATHER);
+        assertThat(learnt).isEqualTo(sends - CompletionReports.MAX_PENDING);
+        assertThat(used).hasSize(sends);
+    }
+
+    @Test
+    void twoTransportsLearnFromEachOthersReports() throws Exception {
+        List<TcpTransport> f = TcpTransport.loopbackFabric(2, JobSecret.random(), SMALL);
+        toClose.addAll(f);
+        Datatype vector = Datatype.vector(16, 64, 128, Primitive.BYTE); // 1 KiB in 16 blocks, gaps between
+        int count = 8; // 8 KiB: rendezvous
+        Memory src = direct((int) ((count - 1) * vector.extent() + vector.trueUb()));
+        Memory dst = direct((int) (count * vector.byteSize()));
+        long bytes = count * vector.byteSize();
+        long blocks = TcpTransport.estimateBlocks(dev.layout.dataloop.Segment.of(vector, count, src, 0));
+        AdaptiveSendPolicy policy = f.get(0).sendPolicy();
+        for (int i = 0; i < 5; i++) {
+            int tag = i;
+            Future<Long> r = pool.submit(() -> f.get(1).receiveTyped(0, 0L, tag, Primitive.BYTE, bytes, dst, 0, T));
+            f.get(0).sendTyped(1, 0L, tag, vector, count, src, 0, SendStrategy.ADAPTIVE);
+            assertThat(r.get(20, TimeUnit.SECONDS)).isEqualTo(bytes);
+            f.get(1).send(0, 0L, 100 + tag, new byte[] {(byte) tag}); // the reply carries the report
+            assertThat(f.get(0).receive(1, 0L, 100 + tag, T)).containsExactly(tag);
+            int learnt = policy.observed(1, blocks, bytes, false, SendStrategy.PACK)
+                    + policy.observed(1, blocks, bytes, false, SendStrategy.GATHER);
+            assertThat(learnt).as("after send %d", i).isEqualTo(i + 1);
+        }
+    }
+}
