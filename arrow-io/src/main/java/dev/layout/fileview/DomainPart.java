@@ -38,9 +38,12 @@ public final class DomainPart implements Closeable {
 
     private final FileSystem fs;
     private final Path path;
-    private final FileDomains domains;
+    /** What the part is: domain {@code domain}'s bytes [start, end), or (domain -1) a range ending anywhere up to end. */
     private final int domain;
-    private final String jobId;
+
+    private final long start;
+    private final long end;
+    private final Path part;
     private final Path tmp;
     private FSDataOutputStream out;
     private long position;
@@ -50,20 +53,22 @@ public final class DomainPart implements Closeable {
             FileSystem own,
             FileSystem fs,
             Path path,
-            FileDomains domains,
             int domain,
-            String jobId,
+            long start,
+            long end,
+            Path part,
             Path tmp,
             FSDataOutputStream out) {
         this.own = own;
         this.fs = fs;
         this.path = path;
-        this.domains = domains;
         this.domain = domain;
-        this.jobId = jobId;
+        this.start = start;
+        this.end = end;
+        this.part = part;
         this.tmp = tmp;
         this.out = out;
-        this.position = domains.start(domain);
+        this.position = start;
     }
 
     /**
@@ -92,6 +97,31 @@ public final class DomainPart implements Closeable {
         if (fs.exists(path)) {
             throw new FileAlreadyExistsException("fileview: " + path + " already exists (files are write-once)");
         }
+        return open(fs, path, domain, domains.start(domain), domains.end(domain), part, blockSize);
+    }
+
+    /**
+     * Opens a part of {@code path} that holds file bytes from {@code start} up to where the writer
+     * stops, at most {@code end}, under the name {@code part} once committed (a name beside the target
+     * that starts with the write's {@code .NAME.JOBID.}, so {@link ViewWriter#discardWrite} finds it):
+     * for writers whose range is known only when they finish (a task writing its rows). The target
+     * may exist (the caller replaces it at its commit).
+     */
+    public static DomainPart createRange(FileSystem fs, Path path, Path part, long start, long end, long blockSize)
+            throws IOException {
+        Objects.requireNonNull(fs, "DomainPart: fs is null");
+        Objects.requireNonNull(path, "DomainPart: path is null");
+        Objects.requireNonNull(part, "DomainPart: part is null");
+        if (start < 0 || end < start) {
+            throw new IllegalArgumentException(
+                    "DomainPart: range [" + start + ", " + end + ") (expected: 0 <= start <= end)");
+        }
+        return open(fs, path, -1, start, end, part, blockSize);
+    }
+
+    private static DomainPart open(
+            FileSystem fs, Path path, int domain, long start, long end, Path part, long blockSize)
+            throws IOException {
         Path tmp = new Path(part.getParent(), part.getName() + "." + UUID.randomUUID() + ".tmp");
         if (blockSize <= 0) {
             throw new IllegalArgumentException("DomainPart: block size " + blockSize + " (expected: > 0)");
@@ -105,7 +135,7 @@ public final class DomainPart implements Closeable {
                     Math.max(BUFFER_BYTES, fs.getConf().getInt("io.file.buffer.size", 4096)),
                     fs.getDefaultReplication(path),
                     blockSize);
-            return new DomainPart(own, w, path, domains, domain, jobId, tmp, out);
+            return new DomainPart(own, w, path, domain, start, end, part, tmp, out);
         } catch (IOException | RuntimeException e) {
             if (own != null) {
                 own.close();
@@ -153,10 +183,9 @@ public final class DomainPart implements Closeable {
      */
     public void write(byte[] buf, int off, int len) throws IOException {
         checkOpen("write");
-        if (len > domains.end(domain) - position) {
+        if (len > end - position) {
             throw new IllegalArgumentException("DomainPart: " + len + " bytes at file byte " + position
-                    + " (expected: <= " + (domains.end(domain) - position) + ", the rest of domain " + domain + " ["
-                    + domains.start(domain) + ", " + domains.end(domain) + "))");
+                    + " (expected: <= " + (end - position) + ", the rest of " + what() + ")");
         }
         out.write(buf, off, len);
         position += len;
@@ -165,9 +194,9 @@ public final class DomainPart implements Closeable {
     /** Writes zeros up to file byte {@code fileOffset} (a hole no view wrote). */
     public void skipTo(long fileOffset) throws IOException {
         checkOpen("skipTo");
-        if (fileOffset < position || fileOffset > domains.end(domain)) {
-            throw new IllegalArgumentException("DomainPart: skip to " + fileOffset + " (expected: " + position + " .. "
-                    + domains.end(domain) + ")");
+        if (fileOffset < position || fileOffset > end) {
+            throw new IllegalArgumentException(
+                    "DomainPart: skip to " + fileOffset + " (expected: " + position + " .. " + end + ")");
         }
         byte[] zeros = new byte[(int) Math.min(64 * 1024, fileOffset - position)];
         while (position < fileOffset) {
@@ -180,20 +209,19 @@ public final class DomainPart implements Closeable {
     /**
      * Closes the stream and renames it to the part's name; returns the part's length.
      *
-     * @throws IllegalStateException if the domain is not full
+     * @throws IllegalStateException if a domain's part is not full
      * @throws IOException if the file system fails (the temporary file is then deleted)
      */
     public long commit() throws IOException {
         checkOpen("commit");
-        if (position != domains.end(domain)) {
+        if (domain >= 0 && position != end) {
             throw new IllegalStateException("DomainPart: domain " + domain + " of " + path + " written up to "
-                    + position + " (expected: its end " + domains.end(domain) + ")");
+                    + position + " (expected: its end " + end + ")");
         }
         FSDataOutputStream o = out;
         out = null;
         try {
             o.close();
-            Path part = ViewWriter.partPath(path, jobId, domain);
             if (!fs.rename(tmp, part)) {
                 fs.delete(tmp, false);
                 throw new IOException("fileview: could not rename " + tmp + " to " + part
@@ -208,13 +236,16 @@ public final class DomainPart implements Closeable {
                 own.close();
             }
         }
-        return domains.end(domain) - domains.start(domain);
+        return position - start;
+    }
+
+    private String what() {
+        return (domain >= 0 ? "domain " + domain : "the range") + " [" + start + ", " + end + ") of " + path;
     }
 
     private void checkOpen(String op) {
         if (out == null) {
-            throw new IllegalStateException(
-                    "DomainPart: " + op + " on domain " + domain + " of " + path + " after commit or close");
+            throw new IllegalStateException("DomainPart: " + op + " on " + what() + " after commit or close");
         }
     }
 

@@ -8,6 +8,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.StandardOpenOption;
 import java.util.Objects;
+import java.util.UUID;
 import org.apache.hadoop.fs.ChecksumFileSystem;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -22,6 +23,15 @@ import org.apache.hadoop.fs.RawLocalFileSystem;
  * {@link #commit} renames it to the target once every writer is done. No checksum file is written
  * (Hadoop's local file system reads such a file unverified).
  *
+ * <p>The commit fences the writers: an open file keeps its writes going to the renamed file, so
+ * every writer holds a lease while its channel is open (a file {@code .NAME.JOBID.lease-UUID} it
+ * holds an OS lock on, taken before it opens the temporary file by name). {@link #commit} first
+ * renames the temporary file to {@code .NAME.JOBID.fenced} (no writer can open it any more), then
+ * waits until no lease is held (a lock whose process died is free), and only then renames it to
+ * the target. So a late writer (a speculative or re-attempted task that outlived its job) either
+ * finds no file to open or finishes before the target appears; after {@link ViewWriter#discardWrite}
+ * (an abort) it writes, at most, into a file no name reaches.
+ *
  * <pre>{@code
  * SharedFile.create(fs, path, jobId);                          // once, before the writers start
  * try (SharedFile f = SharedFile.open(fs, path, jobId, domains, d)) {   // each writer
@@ -31,13 +41,18 @@ import org.apache.hadoop.fs.RawLocalFileSystem;
  * }</pre>
  */
 public final class SharedFile implements Closeable {
+    /** How long {@link #commit} waits for writers that still hold a lease. */
+    static final long FENCE_TIMEOUT_MS = 120_000;
+
     private final FileChannel channel;
+    private final Lease lease;
     private final FileDomains domains;
     private final int domain;
     private final Path path;
 
-    private SharedFile(FileChannel channel, FileDomains domains, int domain, Path path) {
+    private SharedFile(FileChannel channel, Lease lease, FileDomains domains, int domain, Path path) {
         this.channel = channel;
+        this.lease = lease;
         this.domains = domains;
         this.domain = domain;
         this.path = path;
@@ -61,14 +76,27 @@ public final class SharedFile implements Closeable {
      * @throws IllegalArgumentException if {@code fs} is not the local file system
      */
     public static void create(FileSystem fs, Path path, String jobId) throws IOException {
+        create(fs, path, jobId, 0);
+    }
+
+    /**
+     * As {@link #create(FileSystem, Path, String)}, of {@code length} zero bytes (a sparse file: no
+     * byte is written), for writers that leave bytes out.
+     */
+    public static void create(FileSystem fs, Path path, String jobId, long length) throws IOException {
         Objects.requireNonNull(path, "SharedFile: path is null");
+        if (length < 0) {
+            throw new IllegalArgumentException("SharedFile: length " + length + " (expected: >= 0)");
+        }
         if (fs.exists(path)) {
             throw new org.apache.hadoop.fs.FileAlreadyExistsException(
                     "fileview: " + path + " already exists (files are write-once)");
         }
         File tmp = file(fs, tempPath(path, jobId));
         try (FileChannel c = FileChannel.open(tmp.toPath(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            // created exclusively, never through an existing name or link
+            if (length > 0) {
+                c.write(ByteBuffer.allocate(1), length - 1); // sets the length; the bytes before are holes
+            }
         } catch (FileAlreadyExistsException e) {
             throw new org.apache.hadoop.fs.FileAlreadyExistsException(
                     "fileview: " + tmp + " already exists (another write with the same id)");
@@ -88,13 +116,23 @@ public final class SharedFile implements Closeable {
                     + (domains.count() - 1) + " of " + domains + ")");
         }
         File tmp = file(fs, tempPath(path, jobId));
+        Lease lease = Lease.take(file(fs, new Path(path.getParent(), leasePrefix(path, jobId) + UUID.randomUUID())));
         try {
-            return new SharedFile(FileChannel.open(tmp.toPath(), StandardOpenOption.WRITE), domains, domain, path);
+            return new SharedFile(
+                    FileChannel.open(tmp.toPath(), StandardOpenOption.WRITE), lease, domains, domain, path);
         } catch (java.nio.file.NoSuchFileException e) {
-            throw new IOException(
-                    "fileview: " + tmp + " is missing (expected: made by SharedFile.create before the writers open it)",
-                    e);
+            lease.close();
+            throw new IOException("fileview: " + tmp + " is missing (expected: made by SharedFile.create before the"
+                    + " writers open it, and not yet committed or discarded)", e);
+        } catch (IOException | RuntimeException e) {
+            lease.close();
+            throw e;
         }
+    }
+
+    private static String leasePrefix(Path path, String jobId) {
+        ViewWriter.checkJobId(jobId);
+        return "." + path.getName() + "." + jobId + ".lease-";
     }
 
     /**
@@ -117,16 +155,27 @@ public final class SharedFile implements Closeable {
 
     @Override
     public void close() throws IOException {
-        channel.close();
+        try {
+            channel.close();
+        } finally {
+            lease.close();
+        }
     }
 
     /**
-     * Renames the temporary file to {@code path} once it has {@code length} bytes; returns the length.
+     * Renames the temporary file to {@code path} once it has {@code length} bytes and no writer
+     * holds it open (see the fence above); returns the length.
      *
-     * @throws IOException naming both lengths if it has not (nothing appears at {@code path}), or if
-     *     {@code path} exists
+     * @throws IOException naming both lengths if it has not (nothing appears at {@code path}), if
+     *     {@code path} exists, or if a writer still holds its lease after {@value #FENCE_TIMEOUT_MS}
+     *     ms (the file is then left under the fenced name, for {@link ViewWriter#discardWrite})
      */
     public static long commit(FileSystem fs, Path path, String jobId, long length) throws IOException {
+        return commit(fs, path, jobId, length, FENCE_TIMEOUT_MS);
+    }
+
+    static long commit(FileSystem fs, Path path, String jobId, long length, long fenceTimeoutMs)
+            throws IOException {
         Path tmp = tempPath(path, jobId);
         File f = file(fs, tmp);
         if (!f.isFile()) {
@@ -141,11 +190,90 @@ public final class SharedFile implements Closeable {
             throw new org.apache.hadoop.fs.FileAlreadyExistsException(
                     "fileview: " + path + " already exists (files are write-once)");
         }
-        if (!fs.rename(tmp, path)) {
-            throw new IOException("fileview: could not rename " + tmp + " to " + path
+        Path fenced = new Path(path.getParent(), "." + path.getName() + "." + jobId + ".fenced");
+        java.nio.file.Files.move(f.toPath(), file(fs, fenced).toPath(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        awaitLeases(fs, path, jobId, fenceTimeoutMs);
+        if (!fs.rename(fenced, path)) {
+            throw new IOException("fileview: could not rename " + fenced + " to " + path
                     + (fs.exists(path) ? " (target now exists)" : ""));
         }
         return length;
+    }
+
+    /**
+     * Waits until no writer of the write holds a lease; deletes the leases of writers that died.
+     * A writer takes its lease before it opens the temporary file by name, and the caller renamed
+     * that file before: a lease taken after this looked finds no file to open.
+     */
+    private static void awaitLeases(FileSystem fs, Path path, String jobId, long timeoutMs) throws IOException {
+        File dir = file(fs, path.getParent());
+        String prefix = leasePrefix(path, jobId);
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000;
+        long pauseMs = 1;
+        while (true) {
+            File[] leases = dir.listFiles((d, name) -> name.startsWith(prefix));
+            int held = 0;
+            for (File l : leases == null ? new File[0] : leases) {
+                if (Lease.held(l)) {
+                    held++;
+                }
+            }
+            if (held == 0) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException("fileview: " + held + " writer(s) of " + path + " still hold the file open after "
+                        + timeoutMs + " ms (expected: every task attempt of the write ended)");
+            }
+            try {
+                Thread.sleep(pauseMs); // a poll with back-off: the writers are other tasks, nothing to wait on
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("fileview: interrupted while committing " + path);
+            }
+            pauseMs = Math.min(pauseMs * 2, 100);
+        }
+    }
+
+    /** A writer's claim on the temporary file: an OS lock on its own lease file, gone with its process. */
+    private record Lease(File file, FileChannel channel) implements Closeable {
+        static Lease take(File file) throws IOException {
+            FileChannel c = FileChannel.open(file.toPath(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            try {
+                c.lock();
+                return new Lease(file, c);
+            } catch (IOException | RuntimeException e) {
+                c.close();
+                java.nio.file.Files.deleteIfExists(file.toPath());
+                throw e;
+            }
+        }
+
+        /** True if a live writer holds {@code file}; a free lease (its writer died) is deleted. */
+        static boolean held(File file) throws IOException {
+            try (FileChannel c = FileChannel.open(file.toPath(), StandardOpenOption.WRITE)) {
+                java.nio.channels.FileLock l = c.tryLock();
+                if (l == null) {
+                    return true; // another process holds it
+                }
+                l.release();
+            } catch (java.nio.file.NoSuchFileException e) {
+                return false; // released meanwhile
+            } catch (java.nio.channels.OverlappingFileLockException e) {
+                return true; // a writer in this JVM holds it
+            }
+            java.nio.file.Files.deleteIfExists(file.toPath());
+            return false;
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                java.nio.file.Files.deleteIfExists(file.toPath()); // before the lock goes: no free lease is left
+            } finally {
+                channel.close();
+            }
+        }
     }
 
     private static File file(FileSystem fs, Path p) {

@@ -5,17 +5,14 @@ import dev.layout.comm.Communicator;
 import dev.layout.dataloop.Segment;
 import dev.layout.datatype.Datatype;
 import dev.layout.fileview.FileView;
-import dev.layout.fileview.SharedFile;
 import dev.layout.fileview.ViewIntersection;
 import dev.layout.fileview.ViewReader;
-import dev.layout.fileview.ViewWriter;
 import dev.layout.memory.Memory;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.Objects;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -218,10 +215,7 @@ public final class CollectiveFile implements Serializable {
                     throw new FileAlreadyExistsException(
                             p + " already exists (expected: a new file; files are written once)");
                 }
-                ViewWriter.discardWrite(fs, p, writeId); // leftovers of an earlier attempt of this write
-                if (DomainOutput.shared(fs)) {
-                    SharedFile.create(fs, p, writeId); // before the allgather: every writer finds it
-                }
+                DomainOutput.begin(fs, p, writeId, 0); // before the allgather: every writer finds it
             }
             me = access(view, mine, 0, blockSize > 0 ? blockSize : fs.getDefaultBlockSize(p));
         } catch (IOException | RuntimeException e) {
@@ -372,25 +366,17 @@ public final class CollectiveFile implements Serializable {
      */
     public int abort() throws IOException {
         Path p = new Path(path);
-        return ViewWriter.discardWrite(conf.fileSystem(p), p, writeId);
+        return DomainOutput.abort(conf.fileSystem(p), p, writeId);
     }
 
     private long commitParts(FileSystem fs, Path p, dev.layout.fileview.FileDomains domains) throws IOException {
-        if (DomainOutput.shared(fs)) {
-            return SharedFile.commit(fs, p, writeId, domains == null ? 0 : domains.fileLength());
-        }
-        if (domains == null) {
-            try (FSDataOutputStream out = fs.create(p, false)) {
-                return 0; // no rank wrote a byte: an empty file
-            }
-        }
-        return ViewWriter.assemble(fs, p, domains, writeId);
+        return DomainOutput.commit(fs, p, writeId, domains);
     }
 
     private void discardQuietly(FileSystem fs, Path p, Exception cause) {
         try {
             if (fs != null) {
-                ViewWriter.discardWrite(fs, p, writeId);
+                DomainOutput.abort(fs, p, writeId);
             }
         } catch (IOException | RuntimeException e) {
             cause.addSuppressed(e);

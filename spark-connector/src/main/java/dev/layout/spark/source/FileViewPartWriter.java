@@ -2,6 +2,7 @@ package dev.layout.spark.source;
 
 import dev.layout.datatype.Primitive;
 import dev.layout.fileview.FileDomains;
+import dev.layout.spark.io.DomainOutput;
 import dev.layout.spark.io.HadoopConf;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,8 +11,6 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.UUID;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -24,11 +23,11 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * One task of a {@link FileViewWrite}: streams the task's rows, which Spark delivers sorted by
- * their coordinates in storage order, into one part per file domain the rows fall in, beside the
- * target (temporary names, renamed to {@code .NAME.JOBID.task-NNNNN.domain-DDDDD} on commit): zeros
- * between rows of a domain, a coordinate given twice refused naming it. So no part crosses a
- * domain's bound, whichever rows Spark's range partitioning gave the task. Commits the parts' file
- * ranges to the driver.
+ * their coordinates in storage order, through one {@link DomainOutput} per file domain the rows
+ * fall in: on the local file system in place into the write's one shared file, elsewhere into a
+ * part beside the target ({@code .NAME.JOBID.task-NNNNN.domain-DDDDD} once committed) with zeros
+ * between rows. A coordinate given twice is refused naming it. Commits the file ranges it wrote
+ * to the driver.
  */
 final class FileViewPartWriter implements DataWriter<InternalRow> {
     record Factory(
@@ -38,13 +37,17 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
             int[] memberColumns,
             HadoopConf conf,
             String jobId,
-            FileDomains domains)
+            FileDomains domains,
+            long blockSize)
             implements DataWriterFactory {
         @Override
         public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
             return new FileViewPartWriter(this, partitionId);
         }
     }
+
+    /** Bytes gathered before a write to the output. */
+    private static final int BUFFER_BYTES = 1 << 16;
 
     private final FileViewSpec spec;
     private final DataType[] types;
@@ -54,23 +57,21 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
     private final int esize;
     private final FileSystem fs;
     private final Path target;
+    private final String jobId;
     private final String partPrefix;
     private final FileDomains domains;
-    private final byte[] row;
-    private final ByteBuffer rowBuf;
-    /** The parts written and closed, still under their temporary names. */
-    private final List<Piece> done = new ArrayList<>();
-    /** The part being written: its stream, temporary name, domain and first element. */
-    private FSDataOutputStream out;
+    private final long blockSize;
+    private final ByteBuffer buf;
+    /** The ranges written and committed. */
+    private final List<FileViewWrite.Part> done = new ArrayList<>();
+    /** The output being written: its domain, its first file byte, the file byte of buf's first byte. */
+    private DomainOutput out;
 
-    private Path tmp;
     private int domain;
-    private long pieceFirst;
+    private long pieceStart;
+    private long bufStart;
     private long first = -1;
     private long next;
-
-    /** A closed part: elements {@code [first, next)} of {@code domain} in {@code tmp}. */
-    private record Piece(Path tmp, int domain, long first, long next) {}
 
     FileViewPartWriter(Factory f, int partitionId) {
         this.spec = f.spec();
@@ -80,21 +81,17 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
         this.memberColumns = f.memberColumns();
         this.members = spec.members();
         this.esize = (int) spec.etypeType().byteSize();
-        this.row = new byte[esize];
-        this.rowBuf = ByteBuffer.wrap(row).order(ByteOrder.LITTLE_ENDIAN);
+        this.buf = ByteBuffer.allocate(Math.max(esize, BUFFER_BYTES / esize * esize)).order(ByteOrder.LITTLE_ENDIAN);
         this.target = new Path(spec.path);
         try {
             this.fs = f.conf().fileSystem(target);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        this.partPrefix =
-                "." + target.getName() + "." + f.jobId() + ".task-" + String.format("%05d", partitionId) + ".domain-";
+        this.jobId = f.jobId();
+        this.partPrefix = "task-" + String.format("%05d", partitionId) + ".domain-";
         this.domains = f.domains();
-    }
-
-    private Path part(int d) {
-        return new Path(target.getParent(), partPrefix + String.format("%05d", d));
+        this.blockSize = f.blockSize();
     }
 
     @Override
@@ -102,45 +99,63 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
         long lin = linearIndex(r);
         if (first >= 0 && lin < next) {
             if (lin == next - 1) {
-                throw new IllegalArgumentException(
-                        "fileview: coordinate " + coordinates(lin) + " is given twice (expected: each element once)");
+                throw new IllegalArgumentException("fileview: coordinate " + coordinates(spec, lin)
+                        + " is given twice (expected: each element once)");
             }
             throw new IllegalStateException(
-                    "fileview: rows of the task are not in storage order at " + coordinates(lin));
+                    "fileview: rows of the task are not in storage order at " + coordinates(spec, lin));
         }
-        int d = domains.domainOf(spec.disp + lin * esize);
+        long at = spec.disp + lin * esize;
+        int d = domains.domainOf(at);
         if (out != null && d != domain) {
             finishPiece();
         }
         if (out == null) {
+            out = DomainOutput.openRange(
+                    fs, target, jobId, partPrefix + String.format("%05d", d), domains, d, at, blockSize);
             domain = d;
-            tmp = new Path(target.getParent(), part(d).getName() + "." + UUID.randomUUID() + ".tmp");
-            out = fs.create(tmp, false);
-            pieceFirst = lin;
+            pieceStart = at;
+            bufStart = at;
             if (first < 0) {
                 first = lin;
             }
-            next = lin;
+        } else if (lin > next) {
+            flush();
+            out.skipTo(at); // zeros between the rows
+            bufStart = at;
         }
-        zeros(out, (lin - next) * esize);
-        Arrays.fill(row, (byte) 0);
+        if (buf.remaining() < esize) {
+            flush();
+        }
+        int base = buf.position();
+        for (int k = 0; k < esize; k++) {
+            buf.put(base + k, (byte) 0);
+        }
         for (int m = 0; m < members.size(); m++) {
             int c = memberColumns[m];
             Number v = r.isNullAt(c) ? 0 : (Number) r.get(c, types[c]);
-            int at = members.get(m).packedOffset();
+            int o = base + members.get(m).packedOffset();
             Primitive p = members.get(m).type();
             switch (p) {
-                case BYTE, INT8, UINT8 -> rowBuf.put(at, v.byteValue());
-                case INT16, UINT16 -> rowBuf.putShort(at, v.shortValue());
-                case INT32, UINT32 -> rowBuf.putInt(at, v.intValue());
-                case INT64, UINT64 -> rowBuf.putLong(at, v.longValue());
-                case FLOAT32 -> rowBuf.putFloat(at, v.floatValue());
-                case FLOAT64 -> rowBuf.putDouble(at, v.doubleValue());
+                case BYTE, INT8, UINT8 -> buf.put(o, v.byteValue());
+                case INT16, UINT16 -> buf.putShort(o, v.shortValue());
+                case INT32, UINT32 -> buf.putInt(o, v.intValue());
+                case INT64, UINT64 -> buf.putLong(o, v.longValue());
+                case FLOAT32 -> buf.putFloat(o, v.floatValue());
+                case FLOAT64 -> buf.putDouble(o, v.doubleValue());
                 default -> throw new IllegalStateException("fileview: type " + p);
             }
         }
-        out.write(row);
+        buf.position(base + esize);
         next = lin + 1;
+    }
+
+    private void flush() throws IOException {
+        if (buf.position() > 0) {
+            out.write(bufStart, buf.array(), 0, buf.position());
+            bufStart += buf.position();
+            buf.clear();
+        }
     }
 
     private long linearIndex(InternalRow r) {
@@ -163,7 +178,7 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
     }
 
     /** The coordinates of linear index {@code lin}, e.g. {@code (i0 = 3, i1 = 5)}. */
-    private String coordinates(long lin) {
+    static String coordinates(FileViewSpec spec, long lin) {
         int dims = spec.shape.length;
         long[] x = new long[dims];
         for (int k = dims - 1; k >= 0; k--) {
@@ -182,10 +197,29 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
     }
 
     private void finishPiece() throws IOException {
-        FSDataOutputStream o = out;
-        out = null;
-        done.add(new Piece(tmp, domain, pieceFirst, next));
-        o.close();
+        DomainOutput o = out;
+        try (o) {
+            flush();
+            out = null;
+            long end = spec.disp + next * esize;
+            try {
+                o.commit();
+            } catch (IOException e) {
+                if (!DomainOutput.shared(fs) && fs.exists(part(domain))) {
+                    // Another attempt of this task committed the same rows first (its part is whole).
+                } else {
+                    throw e;
+                }
+            }
+            done.add(new FileViewWrite.Part(part(domain).toString(), pieceStart, end));
+        } finally {
+            out = null;
+            buf.clear();
+        }
+    }
+
+    private Path part(int d) {
+        return DomainOutput.rangePart(target, jobId, partPrefix + String.format("%05d", d));
     }
 
     @Override
@@ -193,19 +227,7 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
         if (out != null) {
             finishPiece();
         }
-        List<FileViewWrite.Part> parts = new ArrayList<>();
-        for (Piece p : done) {
-            Path part = part(p.domain());
-            if (!fs.rename(p.tmp(), part)) {
-                fs.delete(p.tmp(), false);
-                if (!fs.exists(part)) {
-                    throw new IOException("fileview: could not rename " + p.tmp() + " to " + part);
-                }
-                // Another attempt of this task committed the same rows first.
-            }
-            parts.add(new FileViewWrite.Part(
-                    part.toString(), spec.disp + p.first() * esize, spec.disp + p.next() * esize));
-        }
+        List<FileViewWrite.Part> parts = List.copyOf(done);
         done.clear();
         return new FileViewWrite.Parts(parts);
     }
@@ -215,30 +237,14 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
         close();
     }
 
+    /** Without {@link #commit()}: closes the output (a part not committed is deleted). */
     @Override
     public void close() throws IOException {
         if (out != null) {
-            FSDataOutputStream o = out;
+            DomainOutput o = out;
             out = null;
-            try {
-                o.close();
-            } finally {
-                fs.delete(tmp, false);
-            }
-        }
-        for (Piece p : done) {
-            fs.delete(p.tmp(), false);
-        }
-        done.clear();
-    }
-
-    /** Writes {@code n} zero bytes. */
-    static void zeros(FSDataOutputStream out, long n) throws IOException {
-        byte[] z = new byte[(int) Math.min(n, 64 * 1024)];
-        while (n > 0) {
-            int k = (int) Math.min(z.length, n);
-            out.write(z, 0, k);
-            n -= k;
+            buf.clear();
+            o.close();
         }
     }
 }

@@ -1,7 +1,9 @@
 package dev.layout.spark.source;
 
+import dev.layout.fileview.DomainPart;
 import dev.layout.fileview.FileDomains;
 import dev.layout.fileview.ViewWriter;
+import dev.layout.spark.io.DomainOutput;
 import dev.layout.spark.io.HadoopConf;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,7 +12,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
@@ -31,17 +32,20 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Writes (coordinates, values) rows into a dense array file of {@code shape} in storage order,
- * from the executors. The file is split into file domains (of whole file system blocks, one per
- * core at most); the write asks Spark for one partition per domain, ranged by the rows'
- * coordinates in storage order and sorted within each, and each task streams its rows, in file
- * order, into one part per domain they fall in, beside the target ({@code
- * .NAME.JOBID.task-NNNNN.domain-DDDDD}), zeros between them: no part crosses a domain's bound. The
- * driver's commit only orders the parts, adds zero parts for the element ranges no task covers
- * (none when every coordinate is given), joins them ({@code concat} on HDFS) and renames the result
- * to the target; abort removes the parts. So nothing appears at the target unless every task's
- * rows are in it, and no row passes through the driver. A coordinate given twice fails the job
- * naming it. Mode {@code append} creates a new file and refuses an existing one; mode {@code
- * overwrite} replaces it.
+ * from the executors, with the write path of {@link dev.layout.spark.io.CollectiveFile} ({@link
+ * DomainOutput}). The file is split into file domains (of whole file system blocks, one per core at
+ * most); the write asks Spark for one partition per domain, ranged by the rows' coordinates in
+ * storage order and sorted within each, and each task streams its rows, in file order, domain by
+ * domain: on the local file system in place into one hidden shared file ({@code .NAME.JOBID.whole},
+ * made before the tasks run), elsewhere into one part per domain beside the target ({@code
+ * .NAME.JOBID.task-NNNNN.domain-DDDDD}), zeros between rows. The driver's commit checks that no
+ * element was given by two tasks (naming its coordinates), then renames the shared file, or orders
+ * the parts, adds zero parts for the element ranges no task covers (none when every coordinate is
+ * given) and joins them ({@code concat} on HDFS). The commit and abort fence the tasks first (a
+ * late task attempt opens nothing and leaves nothing, see {@link DomainOutput}); abort removes
+ * everything. So nothing appears at the target unless every task's rows are in it, no row passes
+ * through the driver, and on the local file system no byte is copied. Mode {@code append} creates
+ * a new file and refuses an existing one; mode {@code overwrite} replaces it.
  *
  * <p>Why ranges and not a partition per domain: Spark's V2 write can ask for an ordering (a range
  * partitioning on sampled bounds) or a clustering, and a path-based write can cluster only on
@@ -212,16 +216,32 @@ final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite
     /** One task's parts (none if it had no rows). */
     record Parts(List<Part> parts) implements WriterCommitMessage {}
 
+    /** Opens the write (the shared file or the write's marker, see {@link DomainOutput#begin}) before any task runs. */
     @Override
     public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-        return new FileViewPartWriter.Factory(
-                spec, schema, coordColumns, memberColumns, HadoopConf.of(hadoopConf()), jobId, domains());
+        Path path = new Path(spec.path);
+        try {
+            FileSystem fs = path.getFileSystem(hadoopConf());
+            DomainOutput.begin(fs, path, jobId, fileLength());
+            return new FileViewPartWriter.Factory(
+                    spec,
+                    schema,
+                    coordColumns,
+                    memberColumns,
+                    HadoopConf.of(hadoopConf()),
+                    jobId,
+                    domains(),
+                    fs.getDefaultBlockSize(path));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**
-     * Orders the tasks' parts by file offset, adds zero parts for what no task covered, renames them
-     * to the domain parts of {@link ViewWriter#assemble} and joins them: metadata only where the file
-     * system has {@code concat}, and no row data through the driver.
+     * Checks that no element was written by two tasks, then makes the file: on the local file system
+     * renames the shared file the tasks wrote in place (no byte copied); elsewhere orders the tasks'
+     * parts by file offset, adds zero parts for what no task covered and joins them with {@link
+     * DomainOutput#commit} ({@code concat} on HDFS, metadata only). No row data through the driver.
      */
     @Override
     public void commit(WriterCommitMessage[] messages) {
@@ -229,6 +249,7 @@ final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite
         FileSystem fs = null;
         try {
             fs = path.getFileSystem(hadoopConf());
+            DomainOutput.fence(fs, path, jobId);
             if (!truncate && fs.exists(path)) {
                 throw new IOException(
                         "fileview: " + path + " already exists (expected: a new path, or mode overwrite)");
@@ -241,47 +262,21 @@ final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite
             }
             parts.sort(java.util.Comparator.comparingLong(Part::start));
             long length = fileLength();
-            List<Path> ordered = new ArrayList<>();
-            List<Long> bounds = new ArrayList<>(List.of(0L));
             long pos = 0;
-            int gaps = 0;
             for (Part p : parts) {
                 if (p.start() < pos) {
-                    throw new IllegalArgumentException("fileview: element at byte " + p.start() + " of " + path
-                            + " is given twice, by two tasks (expected: each " + "element once)");
+                    long lin = (p.start() - spec.disp) / spec.etypeType().byteSize();
+                    throw new IllegalArgumentException("fileview: coordinate "
+                            + FileViewPartWriter.coordinates(spec, lin) + " of " + path
+                            + " is given twice, by two tasks (expected: each element once)");
                 }
-                if (p.start() > pos) {
-                    ordered.add(zeroPart(fs, path, gaps++, p.start() - pos));
-                    bounds.add(p.start());
-                }
-                ordered.add(new Path(p.part()));
-                bounds.add(p.end());
                 pos = p.end();
             }
-            if (pos < length || length == 0) {
-                ordered.add(zeroPart(fs, path, gaps, length - pos));
-                bounds.add(Math.max(length, 1));
-            }
-            for (int i = 0; i < ordered.size(); i++) {
-                Path to = ViewWriter.partPath(path, jobId, i);
-                if (!fs.rename(ordered.get(i), to)) {
-                    throw new IOException("fileview: could not rename " + ordered.get(i) + " to " + to);
-                }
-            }
+            FileDomains joined = DomainOutput.shared(fs) ? sharedDomains(length) : partsInOrder(fs, path, parts);
             if (truncate && fs.exists(path) && !fs.delete(path, false)) {
                 throw new IOException("fileview: could not delete " + path + " to overwrite it");
             }
-            if (length == 0) {
-                fs.rename(
-                        ViewWriter.partPath(path, jobId, 0),
-                        path); // an empty shape: an empty file (the zero part is empty)
-                return;
-            }
-            ViewWriter.assemble(
-                    fs,
-                    path,
-                    FileDomains.of(bounds.stream().mapToLong(Long::longValue).toArray()),
-                    jobId);
+            DomainOutput.commit(fs, path, jobId, joined);
         } catch (IOException e) {
             discard(fs, path);
             throw new UncheckedIOException(e);
@@ -291,10 +286,51 @@ final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite
         }
     }
 
-    private Path zeroPart(FileSystem fs, Path path, int k, long bytes) throws IOException {
-        Path z = new Path(path.getParent(), "." + path.getName() + "." + jobId + ".zeros-" + k);
-        try (FSDataOutputStream out = fs.create(z, false)) {
-            FileViewPartWriter.zeros(out, bytes);
+    private static FileDomains sharedDomains(long length) {
+        return length == 0 ? null : FileDomains.of(0, length);
+    }
+
+    /**
+     * Renames the tasks' parts (sorted by offset), with zero parts made for the ranges between them,
+     * to the domain parts of {@link ViewWriter#assemble}; returns their domains (null: an empty file).
+     */
+    private FileDomains partsInOrder(FileSystem fs, Path path, List<Part> parts) throws IOException {
+        long length = fileLength();
+        if (length == 0) {
+            return null;
+        }
+        List<Path> ordered = new ArrayList<>();
+        List<Long> bounds = new ArrayList<>(List.of(0L));
+        long pos = 0;
+        int gaps = 0;
+        for (Part p : parts) {
+            if (p.start() > pos) {
+                ordered.add(zeroPart(fs, path, gaps++, pos, p.start()));
+                bounds.add(p.start());
+            }
+            ordered.add(new Path(p.part()));
+            bounds.add(p.end());
+            pos = p.end();
+        }
+        if (pos < length) {
+            ordered.add(zeroPart(fs, path, gaps, pos, length));
+            bounds.add(length);
+        }
+        for (int i = 0; i < ordered.size(); i++) {
+            Path to = ViewWriter.partPath(path, jobId, i);
+            if (!fs.rename(ordered.get(i), to)) {
+                throw new IOException("fileview: could not rename " + ordered.get(i) + " to " + to);
+            }
+        }
+        return FileDomains.of(bounds.stream().mapToLong(Long::longValue).toArray());
+    }
+
+    /** Zeros for file bytes [start, end) no task wrote, as a part beside the target. */
+    private Path zeroPart(FileSystem fs, Path path, int k, long start, long end) throws IOException {
+        Path z = DomainOutput.rangePart(path, jobId, "zeros-" + k);
+        try (DomainPart part = DomainPart.createRange(fs, path, z, start, end, fs.getDefaultBlockSize(path))) {
+            part.skipTo(end);
+            part.commit();
         }
         return z;
     }
@@ -303,7 +339,7 @@ final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite
     public void abort(WriterCommitMessage[] messages) {
         Path path = new Path(spec.path);
         try {
-            discard(path.getFileSystem(hadoopConf()), path);
+            DomainOutput.abort(path.getFileSystem(hadoopConf()), path, jobId);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -314,7 +350,7 @@ final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite
             return;
         }
         try {
-            ViewWriter.discardWrite(fs, path, jobId);
+            DomainOutput.abort(fs, path, jobId);
         } catch (IOException ignored) {
             // Best effort: the failure being reported matters more.
         }

@@ -4,93 +4,173 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.layout.fileview.FileDomains;
+import dev.layout.spark.io.DomainOutput;
 import dev.layout.spark.io.HadoopConf;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.write.DataWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** One task of a fileview write, without Spark: its rows go into one part per file domain. */
+/**
+ * Tasks of a fileview write on the local file system, without Spark: they write in place into the
+ * write's one shared file, which the commit only renames, and a task that outlives the write
+ * touches nothing.
+ */
 class FileViewPartWriterTest {
     @TempDir
     Path dir;
 
+    private final Configuration conf = new Configuration();
+
     private FileViewPartWriter.Factory factory(FileViewSpec spec, FileDomains domains) {
         return new FileViewPartWriter.Factory(
-                spec,
-                spec.schema(),
-                new int[] {0, 1},
-                new int[] {2},
-                HadoopConf.of(new Configuration()),
-                "job1",
-                domains);
+                spec, spec.schema(), new int[] {0, 1}, new int[] {2}, HadoopConf.of(conf), "job1", domains, 1 << 20);
     }
 
     private static InternalRow row(int i0, int i1, double v) {
         return new GenericInternalRow(new Object[] {i0, i1, v});
     }
 
+    private FileViewSpec spec(String name) {
+        return FileViewSpec.parse(Map.of("path", dir.resolve(name).toString(), "etype", "float64", "shape", "8x8"));
+    }
+
+    private static Object inode(Path p) throws Exception {
+        return Files.readAttributes(p, BasicFileAttributes.class).fileKey();
+    }
+
     @Test
-    void aTaskWhoseRowsCrossADomainBoundWritesOnePartPerDomain() throws Exception {
-        // 8 x 8 doubles = 512 bytes in domains [0, 128), [128, 384), [384, 512): rows 2..6 of the array
-        FileViewSpec spec =
-                FileViewSpec.parse(Map.of("path", dir.resolve("a.f64").toString(), "etype", "float64", "shape", "8x8"));
-        DataWriter<InternalRow> w =
-                factory(spec, FileDomains.of(0, 128, 384, 512)).createWriter(3, 7);
-        for (int i = 2; i <= 6; i++) {
-            for (int j = 0; j < 8; j += (i == 4 ? 3 : 1)) { // row 4 with holes: zeros written between its rows
-                w.write(row(i, j, i * 8 + j));
+    void tasksWriteInPlaceIntoTheSharedFileAndTheCommitOnlyRenamesIt() throws Exception {
+        // 8 x 8 doubles = 512 bytes in domains [0, 128), [128, 384), [384, 512); rows 1 and 7 no task gives
+        FileViewSpec spec = spec("a.f64");
+        FileDomains domains = FileDomains.of(0, 128, 384, 512);
+        FileSystem fs = FileSystem.getLocal(conf);
+        org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(spec.path);
+        DomainOutput.begin(fs, target, "job1", 512);
+        Path shared = dir.resolve(".a.f64.job1.whole");
+        Object before = inode(shared);
+        DataWriter<InternalRow> t0 = factory(spec, domains).createWriter(0, 1);
+        DataWriter<InternalRow> t1 = factory(spec, domains).createWriter(1, 2);
+        t0.write(row(0, 5, 5));
+        for (int i = 2; i <= 6; i++) { // crosses the bound at 384; row 4 with holes
+            for (int j = 0; j < 8; j += (i == 4 ? 3 : 1)) {
+                (i < 4 ? t0 : t1).write(row(i, j, i * 8 + j));
             }
         }
-        FileViewWrite.Parts parts = (FileViewWrite.Parts) w.commit();
-        w.close();
-        // elements 16..55: bytes [128, 448), split at the bound 384
-        assertThat(parts.parts())
+        FileViewWrite.Parts p0 = (FileViewWrite.Parts) t0.commit();
+        FileViewWrite.Parts p1 = (FileViewWrite.Parts) t1.commit();
+        t0.close();
+        t1.close();
+        assertThat(p0.parts())
                 .extracting(FileViewWrite.Part::start, FileViewWrite.Part::end)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(128L, 384L),
-                        org.assertj.core.groups.Tuple.tuple(384L, 448L));
-        assertThat(parts.parts().get(0).part()).endsWith(".a.f64.job1.task-00003.domain-00001");
-        assertThat(parts.parts().get(1).part()).endsWith(".a.f64.job1.task-00003.domain-00002");
-        ByteBuffer first = ByteBuffer.wrap(Files.readAllBytes(Path.of(
-                        new org.apache.hadoop.fs.Path(parts.parts().get(0).part())
-                                .toUri()
-                                .getPath())))
-                .order(ByteOrder.LITTLE_ENDIAN);
-        assertThat(first.capacity()).isEqualTo(256);
-        for (int k = 0; k < 32; k++) {
-            int e = 16 + k;
-            double want = e / 8 == 4 && (e % 8) % 3 != 0 ? 0 : e;
-            assertThat(first.getDouble(k * 8)).as("element %d", e).isEqualTo(want);
+                        org.assertj.core.groups.Tuple.tuple(40L, 48L), org.assertj.core.groups.Tuple.tuple(128L, 256L));
+        assertThat(p1.parts())
+                .extracting(FileViewWrite.Part::start, FileViewWrite.Part::end)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(256L, 384L), org.assertj.core.groups.Tuple.tuple(384L, 448L));
+        assertThat(Files.exists(dir.resolve("a.f64"))).as("nothing at the target before the commit").isFalse();
+
+        DomainOutput.commit(fs, target, "job1", FileDomains.of(0, 512));
+
+        assertThat(inode(dir.resolve("a.f64"))).as("the shared file itself, not a copy").isEqualTo(before);
+        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(dir.resolve("a.f64"))).order(ByteOrder.LITTLE_ENDIAN);
+        assertThat(b.capacity()).isEqualTo(512);
+        for (int e = 0; e < 64; e++) {
+            int i = e / 8;
+            int j = e % 8;
+            boolean given = e == 5 || (i >= 2 && i <= 6 && (i != 4 || j % 3 == 0));
+            assertThat(b.getDouble(e * 8)).as("element %d", e).isEqualTo(given ? e : 0.0);
         }
         try (var files = Files.list(dir)) {
-            assertThat(files.map(p -> p.getFileName().toString()).filter(n -> !n.endsWith(".crc")))
-                    .as("no temporaries left")
-                    .containsExactlyInAnyOrder(
-                            ".a.f64.job1.task-00003.domain-00001", ".a.f64.job1.task-00003.domain-00002");
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("a.f64");
         }
     }
 
     @Test
-    void aCoordinateGivenTwiceIsNamedAndAnAbortLeavesNoPart() throws Exception {
-        FileViewSpec spec =
-                FileViewSpec.parse(Map.of("path", dir.resolve("b.f64").toString(), "etype", "float64", "shape", "8x8"));
+    void aCoordinateGivenTwiceIsNamedAndAnAbortLeavesNothing() throws Exception {
+        FileViewSpec spec = spec("b.f64");
+        FileSystem fs = FileSystem.getLocal(conf);
+        org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(spec.path);
+        DomainOutput.begin(fs, target, "job1", 512);
         DataWriter<InternalRow> w = factory(spec, FileDomains.of(0, 128, 512)).createWriter(0, 1);
         w.write(row(1, 7, 1.0));
-        w.write(row(2, 0, 2.0)); // a second domain: the first part is closed
+        w.write(row(2, 0, 2.0)); // a second domain: the first output is committed
         assertThatThrownBy(() -> w.write(row(2, 0, 3.0)))
-                .hasMessage("fileview: coordinate (i0 = 2, i1 = 0) is given twice (expected: each" + " element once)");
+                .hasMessage("fileview: coordinate (i0 = 2, i1 = 0) is given twice (expected: each element once)");
         w.abort();
         w.close();
+        DomainOutput.abort(fs, target, "job1");
         try (var files = Files.list(dir)) {
             assertThat(files.toList()).isEmpty();
+        }
+    }
+
+    @Test
+    void aTaskStartingAfterTheCommitOrAbortOpensNothingAndLeavesNothing() throws Exception {
+        FileSystem fs = FileSystem.getLocal(conf);
+        for (boolean commit : new boolean[] {true, false}) {
+            FileViewSpec spec = spec("c-" + commit + ".f64");
+            org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(spec.path);
+            DomainOutput.begin(fs, target, "job1", 512);
+            if (commit) {
+                DomainOutput.commit(fs, target, "job1", FileDomains.of(0, 512));
+            } else {
+                DomainOutput.abort(fs, target, "job1");
+            }
+            DataWriter<InternalRow> late = factory(spec, FileDomains.of(0, 512)).createWriter(0, 9);
+            assertThatThrownBy(() -> late.write(row(3, 3, 1.0)))
+                    .hasMessageContaining(".c-" + commit + ".f64.job1.whole is missing");
+            late.abort();
+            late.close();
+        }
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("c-true.f64");
+        }
+        assertThat(Files.readAllBytes(dir.resolve("c-true.f64"))).containsOnly(0);
+    }
+
+    @Test
+    void theCommitWaitsForATaskStillWritingBeforeTheFileAppears() throws Exception {
+        FileViewSpec spec = spec("d.f64");
+        FileSystem fs = FileSystem.getLocal(conf);
+        org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(spec.path);
+        DomainOutput.begin(fs, target, "job1", 512);
+        DataWriter<InternalRow> stray = factory(spec, FileDomains.of(0, 512)).createWriter(0, 9);
+        stray.write(row(0, 0, 7.0)); // its output is open: it holds the write's lease
+        CompletableFuture<Long> commit = CompletableFuture.supplyAsync(() -> {
+            try {
+                return DomainOutput.commit(fs, target, "job1", FileDomains.of(0, 512));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        // The commit fences first: once the shared file has left its name, no writer can open it.
+        while (Files.exists(dir.resolve(".d.f64.job1.whole")) && !commit.isDone()) {
+            Thread.onSpinWait();
+        }
+        assertThat(commit.isDone()).as("the commit waits for the open writer").isFalse();
+        assertThat(Files.exists(dir.resolve("d.f64"))).isFalse();
+        stray.write(row(7, 7, 9.0));
+        stray.commit();
+        stray.close(); // the lease goes: the commit may finish
+        assertThat(commit.get(60, TimeUnit.SECONDS)).isEqualTo(512);
+        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(dir.resolve("d.f64"))).order(ByteOrder.LITTLE_ENDIAN);
+        assertThat(b.getDouble(0)).isEqualTo(7.0);
+        assertThat(b.getDouble(63 * 8)).isEqualTo(9.0);
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("d.f64");
         }
     }
 }
