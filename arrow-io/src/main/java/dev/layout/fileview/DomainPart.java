@@ -120,8 +120,7 @@ public final class DomainPart implements Closeable {
     }
 
     private static DomainPart open(
-            FileSystem fs, Path path, int domain, long start, long end, Path part, long blockSize)
-            throws IOException {
+            FileSystem fs, Path path, int domain, long start, long end, Path part, long blockSize) throws IOException {
         Path tmp = new Path(part.getParent(), part.getName() + "." + UUID.randomUUID() + ".tmp");
         if (blockSize <= 0) {
             throw new IllegalArgumentException("DomainPart: block size " + blockSize + " (expected: > 0)");

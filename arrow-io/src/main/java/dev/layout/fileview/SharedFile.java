@@ -76,21 +76,25 @@ public final class SharedFile implements Closeable {
      * @throws IllegalArgumentException if {@code fs} is not the local file system
      */
     public static void create(FileSystem fs, Path path, String jobId) throws IOException {
+        Objects.requireNonNull(path, "SharedFile: path is null");
+        if (fs.exists(path)) {
+            throw new org.apache.hadoop.fs.FileAlreadyExistsException(
+                    "fileview: " + path + " already exists (files are write-once)");
+        }
         create(fs, path, jobId, 0);
     }
 
     /**
-     * As {@link #create(FileSystem, Path, String)}, of {@code length} zero bytes (a sparse file: no
-     * byte is written), for writers that leave bytes out.
+     * Creates the temporary file of {@code path} of {@code length} zero bytes (a sparse file: no byte
+     * is written), for writers that leave bytes out; {@code path} may exist (a writer that replaces
+     * it deletes it before {@link #commit}).
+     *
+     * @throws org.apache.hadoop.fs.FileAlreadyExistsException if the temporary file exists
      */
     public static void create(FileSystem fs, Path path, String jobId, long length) throws IOException {
         Objects.requireNonNull(path, "SharedFile: path is null");
         if (length < 0) {
             throw new IllegalArgumentException("SharedFile: length " + length + " (expected: >= 0)");
-        }
-        if (fs.exists(path)) {
-            throw new org.apache.hadoop.fs.FileAlreadyExistsException(
-                    "fileview: " + path + " already exists (files are write-once)");
         }
         File tmp = file(fs, tempPath(path, jobId));
         try (FileChannel c = FileChannel.open(tmp.toPath(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
@@ -122,8 +126,10 @@ public final class SharedFile implements Closeable {
                     FileChannel.open(tmp.toPath(), StandardOpenOption.WRITE), lease, domains, domain, path);
         } catch (java.nio.file.NoSuchFileException e) {
             lease.close();
-            throw new IOException("fileview: " + tmp + " is missing (expected: made by SharedFile.create before the"
-                    + " writers open it, and not yet committed or discarded)", e);
+            throw new IOException(
+                    "fileview: " + tmp + " is missing (expected: made by SharedFile.create before the"
+                            + " writers open it, and not yet committed or discarded)",
+                    e);
         } catch (IOException | RuntimeException e) {
             lease.close();
             throw e;
@@ -174,8 +180,7 @@ public final class SharedFile implements Closeable {
         return commit(fs, path, jobId, length, FENCE_TIMEOUT_MS);
     }
 
-    static long commit(FileSystem fs, Path path, String jobId, long length, long fenceTimeoutMs)
-            throws IOException {
+    static long commit(FileSystem fs, Path path, String jobId, long length, long fenceTimeoutMs) throws IOException {
         Path tmp = tempPath(path, jobId);
         File f = file(fs, tmp);
         if (!f.isFile()) {

@@ -86,8 +86,8 @@ public interface DomainOutput extends Closeable {
         if (shared(fs)) {
             return shared(fs, path, domains, domain, writeId);
         }
-        DomainPart part = DomainPart.createRange(fs, path, rangePart(path, writeId, partSuffix), start,
-                domains.end(domain), blockSize);
+        DomainPart part = DomainPart.createRange(
+                fs, path, rangePart(path, writeId, partSuffix), start, domains.end(domain), blockSize);
         return fenced(fs, path, writeId, part);
     }
 

@@ -81,7 +81,8 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
         this.memberColumns = f.memberColumns();
         this.members = spec.members();
         this.esize = (int) spec.etypeType().byteSize();
-        this.buf = ByteBuffer.allocate(Math.max(esize, BUFFER_BYTES / esize * esize)).order(ByteOrder.LITTLE_ENDIAN);
+        this.buf = ByteBuffer.allocate(Math.max(esize, BUFFER_BYTES / esize * esize))
+                .order(ByteOrder.LITTLE_ENDIAN);
         this.target = new Path(spec.path);
         try {
             this.fs = f.conf().fileSystem(target);

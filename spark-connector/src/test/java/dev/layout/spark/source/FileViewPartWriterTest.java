@@ -79,12 +79,17 @@ class FileViewPartWriterTest {
         assertThat(p1.parts())
                 .extracting(FileViewWrite.Part::start, FileViewWrite.Part::end)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(256L, 384L), org.assertj.core.groups.Tuple.tuple(384L, 448L));
-        assertThat(Files.exists(dir.resolve("a.f64"))).as("nothing at the target before the commit").isFalse();
+                        org.assertj.core.groups.Tuple.tuple(256L, 384L),
+                        org.assertj.core.groups.Tuple.tuple(384L, 448L));
+        assertThat(Files.exists(dir.resolve("a.f64")))
+                .as("nothing at the target before the commit")
+                .isFalse();
 
         DomainOutput.commit(fs, target, "job1", FileDomains.of(0, 512));
 
-        assertThat(inode(dir.resolve("a.f64"))).as("the shared file itself, not a copy").isEqualTo(before);
+        assertThat(inode(dir.resolve("a.f64")))
+                .as("the shared file itself, not a copy")
+                .isEqualTo(before);
         ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(dir.resolve("a.f64"))).order(ByteOrder.LITTLE_ENDIAN);
         assertThat(b.capacity()).isEqualTo(512);
         for (int e = 0; e < 64; e++) {

@@ -86,6 +86,82 @@ class FileViewWriteIT {
         }
     }
 
+    /**
+     * On the local file system the tasks write in place into the one shared file and the commit
+     * only renames it: not a byte of the field passes through Hadoop's output streams (the old
+     * commit copied the parts through them), and nothing but the file is left.
+     */
+    @Test
+    void theLocalCommitCopiesNothing(SparkSession spark) throws Exception {
+        org.apache.hadoop.conf.Configuration hc = spark.sparkContext().hadoopConfiguration();
+        hc.setLong("fs.local.block.size", 1 << 20);
+        hc.set("fs.file.impl", CountingLocalFileSystem.class.getName());
+        hc.setBoolean("fs.file.impl.disable.cache", true);
+        try {
+            java.nio.file.Path out = tmp.resolve("counted.f64");
+            Dataset<Row> rows = field(spark, 256, 1024, true);
+            long before = CountingLocalFileSystem.BYTES.get();
+            rows.write()
+                    .format("fileview")
+                    .option("path", out.toString())
+                    .option("etype", "float64")
+                    .option("shape", "256x1024")
+                    .mode("append")
+                    .save();
+            assertThat(CountingLocalFileSystem.BYTES.get() - before)
+                    .as("bytes written through Hadoop output streams")
+                    .isZero();
+            ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(out)).order(ByteOrder.LITTLE_ENDIAN);
+            assertThat(b.capacity()).isEqualTo(256 * 1024 * 8);
+            for (int i = 0; i < 256 * 1024; i++) {
+                double want = (i / 1024) % 3 == 1 ? 0 : i;
+                if (b.getDouble(i * 8) != want) {
+                    throw new AssertionError("element " + i + " = " + b.getDouble(i * 8) + " (expected " + want + ")");
+                }
+            }
+            assertThat(tmp.toFile().list()).containsExactly("counted.f64");
+        } finally {
+            hc.unset("fs.local.block.size");
+            hc.unset("fs.file.impl");
+            hc.unset("fs.file.impl.disable.cache");
+        }
+    }
+
+    /** A task that fails mid-write fails the job; the abort leaves neither the file nor the shared file. */
+    @Test
+    void aFailedTaskLeavesNothing(SparkSession spark) {
+        java.nio.file.Path out = tmp.resolve("failed.f64");
+        Dataset<Row> rows = field(spark, 64, 64, false).selectExpr("IF(i0 = 40, 64, i0) AS i0", "i1", "value");
+        assertThatThrownBy(() -> rows.write()
+                        .format("fileview")
+                        .option("path", out.toString())
+                        .option("etype", "float64")
+                        .option("shape", "64x64")
+                        .mode("append")
+                        .save())
+                .hasStackTraceContaining("fileview: coordinate i0 = 64 (expected: 0 <= i0 < 64)");
+        assertThat(tmp.toFile().list()).isEmpty();
+    }
+
+    /** Overwrite replaces an existing file with the new one, in place of the shared file. */
+    @Test
+    void overwriteReplacesTheFile(SparkSession spark) throws Exception {
+        java.nio.file.Path out = tmp.resolve("over.f64");
+        Files.write(out, new byte[] {1, 2, 3});
+        field(spark, 16, 16, false)
+                .write()
+                .format("fileview")
+                .option("path", out.toString())
+                .option("etype", "float64")
+                .option("shape", "16x16")
+                .mode("overwrite")
+                .save();
+        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(out)).order(ByteOrder.LITTLE_ENDIAN);
+        assertThat(b.capacity()).isEqualTo(16 * 16 * 8);
+        assertThat(b.getDouble(255 * 8)).isEqualTo(255.0);
+        assertThat(tmp.toFile().list()).allSatisfy(n -> assertThat(n).matches("\\.?over\\.f64(\\.crc)?"));
+    }
+
     @Test
     void aDuplicatedCoordinateFailsTheJobNamingItAndLeavesNothing(SparkSession spark) {
         java.nio.file.Path out = tmp.resolve("dup.f64");
