@@ -14,7 +14,8 @@ import java.util.Arrays;
  * {@code layout bench}: the benchmarks of every module, one mode each; this class only dispatches.
  * {@code type} and {@code pack}: {@link PackModes}; {@code sweep}: {@link SweepCommand}; {@code
  * pingpong}: {@link PingPongBenchmark}; {@code graph}: {@link GraphBenchMain}; {@code halo}: {@link
- * HaloBenchmark}; {@code io}: {@link dev.layout.bench.io.CollectiveIoBenchmark}.
+ * HaloBenchmark}; {@code io}: {@link dev.layout.bench.io.CollectiveIoBenchmark}; {@code dswrite}: {@link
+ * dev.layout.bench.io.DataSourceWriteBenchmark}.
  */
 public final class BenchCommand implements Subcommand {
     @Override
@@ -24,7 +25,7 @@ public final class BenchCommand implements Subcommand {
 
     @Override
     public String summary() {
-        return "benchmarks: one type (bench type), the Ross suite vs hand-written loops (bench pack), the layout sweep vs MPICH (bench sweep), ping-pong (bench pingpong), graphs (bench graph), the halo exchange on Spark (bench halo), collective I/O (bench io)";
+        return "benchmarks: one type (bench type), the Ross suite vs hand-written loops (bench pack), the layout sweep vs MPICH (bench sweep), ping-pong (bench pingpong), graphs (bench graph), the halo exchange on Spark (bench halo), collective I/O (bench io), the fileview DataSource's write (bench dswrite)";
     }
 
     @Override
@@ -43,7 +44,8 @@ public final class BenchCommand implements Subcommand {
             out.println(
                     "       layout bench halo [--quick] [--iterations N] [--shuffle-iterations N] [--block N]   (2D halo exchange: Spark barrier vs shuffle vs 4 JVMs)");
             out.println(
-                    "       layout bench io [--quick] [--reps N] [--mb M]   (collective writeAll/readAll vs one stream, MiniDFS and local)");
+                    "       layout bench io [--quick] [--reps N] [--mb M]   (collective writeAll/readAll vs one stream, MiniDFS and local)\n"
+                            + "       layout bench dswrite [--quick] [--reps N] [--mb M]   (the fileview DataSource's write, local and MiniDFS)");
             return args.length == 0 ? 2 : 0;
         }
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
@@ -55,9 +57,10 @@ public final class BenchCommand implements Subcommand {
             case "graph" -> GraphBenchMain.run(rest, out);
             case "halo" -> halo(rest, out);
             case "io" -> dev.layout.bench.io.CollectiveIoBenchmark.run(rest, out);
+            case "dswrite" -> dev.layout.bench.io.DataSourceWriteBenchmark.run(rest, out);
             default ->
                 throw new IllegalArgumentException("bench: unknown mode '" + args[0]
-                        + "' (expected: type, pack, sweep, pingpong, graph, halo or io)");
+                        + "' (expected: type, pack, sweep, pingpong, graph, halo, io or dswrite)");
         };
     }
 

@@ -9,7 +9,9 @@
  * code here is written against the communicator only, not against Spark: the in-process
  * communicator runs it in plain JVM tests, the Spark barrier communicator on executors. The pure
  * arithmetic (domains, a view's intersection with a file range as a datatype, domain parts) is in
- * arrow-io's {@code dev.layout.fileview}.
+ * arrow-io's {@code dev.layout.fileview}. {@link dev.layout.spark.io.DomainOutput} is the one write
+ * path (open a write, each domain's output, commit, abort, with the fence against late writers)
+ * that {@code CollectiveFile} and the {@code fileview} DataSource share.
  *
  * <p>Use from a Spark job: on the driver make the description ({@code CollectiveFile.of(hadoopConf,
  * path).deferCommit()}: serializable, it carries the configuration in a {@link
