@@ -97,6 +97,7 @@ public final class SharedFile implements Closeable {
             throw new IllegalArgumentException("SharedFile: length " + length + " (expected: >= 0)");
         }
         File tmp = file(fs, tempPath(path, jobId));
+        fs.mkdirs(path.getParent()); // as a file system's create would
         try (FileChannel c = FileChannel.open(tmp.toPath(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             if (length > 0) {
                 c.write(ByteBuffer.allocate(1), length - 1); // sets the length; the bytes before are holes

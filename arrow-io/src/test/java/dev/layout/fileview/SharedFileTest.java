@@ -57,6 +57,48 @@ class SharedFileTest {
     }
 
     @Test
+    void aPresizedFileKeepsItsHolesAsZerosAndALeaseOfADeadWriterDoesNotHoldTheCommit() throws IOException {
+        FileSystem fs = fs();
+        Path nested = new Path(dir.resolve("new/dir/out.bin").toString());
+        SharedFile.create(fs, nested, "job0", 8); // its directory is made, as by a file system's create
+        assertThat(Files.size(dir.resolve("new/dir/.out.bin.job0.whole"))).isEqualTo(8);
+        ViewWriter.discardWrite(fs, nested, "job0");
+        org.apache.hadoop.fs.FileUtil.fullyDelete(dir.resolve("new").toFile());
+        SharedFile.create(fs, target(), "job6", 300);
+        try (SharedFile f = SharedFile.open(fs, target(), "job6", DOMAINS, 1)) {
+            f.write(120, new byte[] {5, 6}, 0, 2); // the rest of the file is never written
+        }
+        // the lease a writer leaves when its process dies: the file, with no lock on it
+        Files.createFile(dir.resolve(".out.bin.job6.lease-dead"));
+        assertThat(SharedFile.commit(fs, target(), "job6", 300)).isEqualTo(300);
+        assertThat(names()).containsExactly("out.bin");
+        byte[] got = Files.readAllBytes(dir.resolve("out.bin"));
+        byte[] want = new byte[300];
+        want[120] = 5;
+        want[121] = 6;
+        assertThat(got).isEqualTo(want);
+    }
+
+    @Test
+    void aWriterThatOutlivesTheCommitTimeoutFailsTheCommitAndNothingAppears() throws IOException {
+        FileSystem fs = fs();
+        SharedFile.create(fs, target(), "job7");
+        try (SharedFile f = SharedFile.open(fs, target(), "job7", DOMAINS, 0)) {
+            assertThatThrownBy(() -> SharedFile.commit(fs, target(), "job7", 0, 50))
+                    .isInstanceOf(IOException.class)
+                    .hasMessage(
+                            "fileview: 1 writer(s) of " + target()
+                                    + " still hold the file open after 50 ms (expected: every task attempt of the write ended)");
+            assertThat(names()).doesNotContain("out.bin");
+            assertThatThrownBy(() -> SharedFile.open(fs, target(), "job7", DOMAINS, 1))
+                    .as("fenced: no writer opens it any more")
+                    .hasMessageContaining(".out.bin.job7.whole is missing");
+        }
+        assertThat(ViewWriter.discardWrite(fs, target(), "job7")).isEqualTo(1); // the fenced file
+        assertThat(names()).isEmpty();
+    }
+
+    @Test
     void aWriteOutsideTheDomainIsRefusedNamingIt() throws IOException {
         FileSystem fs = fs();
         SharedFile.create(fs, target(), "job2");

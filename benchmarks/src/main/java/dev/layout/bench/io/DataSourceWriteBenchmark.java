@@ -87,7 +87,9 @@ public final class DataSourceWriteBenchmark {
                     BLOCK >> 20,
                     reps);
             out.println("fs      MB/s (median)   min .. max");
-            String[] roots = {new File(base, "local").toURI().toString(), dfs.getFileSystem().getUri() + "/bench"};
+            String[] roots = {
+                new File(base, "local").toURI().toString(), dfs.getFileSystem().getUri() + "/bench"
+            };
             String[] names = {"local", "hdfs"};
             for (int f = 0; f < 2; f++) {
                 write(spark, field, roots[f] + "/warm-up.f64", rows, cols); // JIT, the sampling job's classes
@@ -106,12 +108,7 @@ public final class DataSourceWriteBenchmark {
                 }
                 Arrays.sort(mbs);
                 out.printf(
-                        Locale.ROOT,
-                        "%-6s  %13.0f   %.0f .. %.0f%n",
-                        names[f],
-                        mbs[reps / 2],
-                        mbs[0],
-                        mbs[reps - 1]);
+                        Locale.ROOT, "%-6s  %13.1f   %.1f .. %.1f%n", names[f], mbs[reps / 2], mbs[0], mbs[reps - 1]);
             }
             out.printf(Locale.ROOT, "load %.1f at the end%n", load());
         } finally {
