@@ -98,7 +98,7 @@ class FileViewWriteIT {
         hc.set("fs.file.impl", CountingLocalFileSystem.class.getName());
         hc.setBoolean("fs.file.impl.disable.cache", true);
         try {
-            java.nio.file.Path out = tmp.resolve("counted.f64");
+            java.nio.file.Path out = tmp.resolve("new-dir/counted.f64"); // a directory the write makes
             Dataset<Row> rows = field(spark, 256, 1024, true);
             long before = CountingLocalFileSystem.BYTES.get();
             rows.write()
@@ -119,7 +119,7 @@ class FileViewWriteIT {
                     throw new AssertionError("element " + i + " = " + b.getDouble(i * 8) + " (expected " + want + ")");
                 }
             }
-            assertThat(tmp.toFile().list()).containsExactly("counted.f64");
+            assertThat(out.getParent().toFile().list()).containsExactly("counted.f64");
         } finally {
             hc.unset("fs.local.block.size");
             hc.unset("fs.file.impl");
