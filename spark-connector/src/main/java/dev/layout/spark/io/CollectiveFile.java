@@ -321,7 +321,7 @@ public final class CollectiveFile implements Serializable {
         Exception failure = null;
         try {
             if (plan.strategy() == Strategy.TWO_PHASE && plan.domains() != null) {
-                failure = TwoPhase.read(coll, plan, all, mine, seg, fs, p);
+                failure = TwoPhase.read(coll, plan, all, mine, new RankMemory(dst, origin, memtype, count), fs, p);
             } else if (mine.length() > 0) {
                 try (ViewReader r = ViewReader.open(fs, p, view)) {
                     r.readAt(offset, dst, origin, memtype, count);
