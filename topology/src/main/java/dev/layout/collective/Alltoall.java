@@ -90,16 +90,20 @@ final class Alltoall extends CollectiveAlgorithm {
     private void exchange(String op, int seq, Block[] sb, Block[] rb, int self) {
         int ns = sb.length;
         int nr = rb.length;
-        TypedRegion[] into = new TypedRegion[nr];
+        byte[][] staged = new byte[nr][]; // the receive arrays of blocks that are not TypedBlocks
         Transport.PostedReceive[] posted = new Transport.PostedReceive[nr];
         RuntimeException failure = null;
         try {
             for (int q = 0; q < nr; q++) {
                 if (q != self) {
-                    into[q] = rb[q] instanceof TypedBlock t
-                            ? t.region()
-                            : TypedRegion.ofArray(new byte[rb[q].byteSize()]);
-                    posted[q] = ch.postReceive(op, seq, q, into[q]);
+                    TypedRegion into;
+                    if (rb[q] instanceof TypedBlock t) {
+                        into = t.region();
+                    } else {
+                        staged[q] = new byte[rb[q].byteSize()];
+                        into = TypedRegion.ofArray(staged[q]);
+                    }
+                    posted[q] = ch.postReceive(op, seq, q, into);
                 }
             }
             for (int q = 0; q < ns; q++) {
@@ -131,8 +135,8 @@ final class Alltoall extends CollectiveAlgorithm {
                     throw new IllegalArgumentException(op + ": block " + q + " from rank " + q + " has " + got
                             + " bytes (expected: " + rb[q].byteSize() + " at rank " + comm.rank() + ")");
                 }
-                if (!(rb[q] instanceof TypedBlock)) {
-                    rb[q].unpack(into[q].pack());
+                if (staged[q] != null) {
+                    rb[q].unpack(staged[q]);
                 }
             } catch (RuntimeException e) {
                 failure = failure == null ? e : failure;
