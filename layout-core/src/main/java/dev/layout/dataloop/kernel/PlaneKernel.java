@@ -19,10 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
 public abstract class PlaneKernel {
     /**
      * The most word moves a generated loop body holds (a row of a plane, a record of {@link
-     * WordKernel}): a bound on code size (a move is about 30 bytes of bytecode), far below the 8000
-     * bytes past which C2 does not compile a method.
+     * WordKernel}): a bound on code size, far below C2's limit on the methods it compiles.
      */
-    public static final int MAX_BODY_MOVES = 64;
+    public static final int MAX_BODY_MOVES = 32;
     /** Rows of the strip's rows form ({@link #strip}). */
     public static final int MAX_ROW = 16;
     /** The most rows per plane. */

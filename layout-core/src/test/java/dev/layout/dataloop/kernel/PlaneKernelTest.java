@@ -128,10 +128,9 @@ class PlaneKernelTest {
             assertThat(m.length / 2).isEqualTo(PlaneKernel.movesPerBlock(w)).isLessThanOrEqualTo((w + 7) / 8 + 1);
         }
         assertThat(PlaneKernel.wordMoves(72)).hasSize(18).contains(64, 8);
-        int past = 8 * PlaneKernel.MAX_BODY_MOVES + 1;
-        assertThatThrownBy(() -> PlaneKernel.wordMoves(past))
+        assertThatThrownBy(() -> PlaneKernel.wordMoves(257))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("wordMoves: width " + past + " (expected: 1 to " + (past - 1) + ")");
+                .hasMessage("wordMoves: width 257 (expected: 1 to 256)");
     }
 
     @Test
@@ -142,7 +141,7 @@ class PlaneKernelTest {
                 .isSameAs(PlaneKernel.strip(8, 24, 3))
                 .isNotSameAs(PlaneKernel.strip(8, 24, 2))
                 .isNotSameAs(PlaneKernel.of(8, 1, 24, 1, 24, 3));
-        assertThat(PlaneKernel.of(64, PlaneKernel.MAX_BODY_MOVES / 8 + 1, 80, 8, 512, 0)).isNull();
+        assertThat(PlaneKernel.of(64, 5, 80, 8, 512, 0)).isNull();
         assertThat(PlaneKernel.of(8, PlaneKernel.MAX_BODY_MOVES + 1, 16, 8, 1024, 0))
                 .isNull();
         assertThat(PlaneKernel.of(24, PlaneKernel.MAX_BODY_MOVES / 3 + 1, 32, 8, 1024, 0))
