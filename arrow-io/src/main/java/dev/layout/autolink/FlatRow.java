@@ -104,11 +104,11 @@ final class FlatRow {
         return out;
     }
 
-    /** A generated codec per flat row (null entries where a row is null or no codec can be defined). */
+    /** The generated codec per flat row, by type id (null entries where a row is null or no codec can be defined). */
     static FlatCodec[] codecs(FlatRow[] rows) {
         FlatCodec[] out = new FlatCodec[rows.length];
         for (int i = 0; i < out.length; i++) {
-            out[i] = FlatCodec.of(rows[i]);
+            out[i] = rows[i] == null ? null : rows[i].type.flatCodec();
         }
         return out;
     }

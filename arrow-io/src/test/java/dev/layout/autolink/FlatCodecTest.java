@@ -43,6 +43,9 @@ class FlatCodecTest {
         }
         assertThat(mixed[others.types().indexOf(Graphs.DNode.class)]).isNotNull();
         assertThat(FlatRow.codecs(FlatRow.of(r, false))).containsOnlyNulls();
+        assertThat(FlatRow.codecs(FlatRow.of(r, true)))
+                .as("made once per type, shared by every encoder and decoder")
+                .containsExactly(codecs);
     }
 
     /** A cyclic doubly-linked chain of n DNodes, values 0..n-1. */
