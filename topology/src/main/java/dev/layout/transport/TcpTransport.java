@@ -351,8 +351,10 @@ public final class TcpTransport implements Transport {
             blocks = estimateBlocks(seg);
             chosen = sendPolicy.choose(dest, blocks, n, !view.get().isDirect());
         }
-        boolean learn =
-                strategy == SendStrategy.ADAPTIVE && view.isPresent(); // the policy learns from the sends it chose
+        // the policy learns from the sends it chose and samples (every exploration, some exploitations)
+        boolean learn = strategy == SendStrategy.ADAPTIVE
+                && view.isPresent()
+                && sendPolicy.sample(dest, blocks, n, !view.get().isDirect(), chosen);
         Connection c = connection(dest, "sendTyped");
         sentMessages.incrementAndGet();
         sentBytes.addAndGet(n);
