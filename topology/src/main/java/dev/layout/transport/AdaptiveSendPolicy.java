@@ -50,6 +50,12 @@ import java.util.concurrent.ConcurrentHashMap;
  *       here) whatever the gap; as a hard bound besides, a cell does not explore while its
  *       explorations have cost more than {@link #BUDGET} of all its send time beyond the
  *       incumbent's estimate (so an arm 300 times slower is retried only every few thousand sends).
+ *   <li>Sampling. Learning has a cost per send (a completion report each way, this bookkeeping),
+ *       so once the incumbent's window holds {@link #WINDOW} fresh samples only one of its sends in
+ *       {@link #SAMPLE_EVERY} is measured ({@link #sample}); explorations always are. Ages and the
+ *       discount count measured sends, so the other arm is retried that many times less often per
+ *       send: exploring costs about that much less, and a change of the faster arm is followed
+ *       that many sends later (tests: {@code AdaptiveSendPolicyTest}).
  * </ul>
  *
  * Why UCB and not epsilon-greedy or Thompson sampling: UCB explores only while the estimates
