@@ -325,7 +325,9 @@ class AdaptiveSendPolicyTest {
             AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
             for (int i = 0; i < AdaptiveSendPolicy.WINDOW; i++) { // the incumbent's window fills first
                 SendStrategy s = p.choose(1, PACK_BLOCKS, BYTES, false);
-                assertThat(p.sample(1, PACK_BLOCKS, BYTES, false, s)).as("seed %d send %d", seed, i).isTrue();
+                assertThat(p.sample(1, PACK_BLOCKS, BYTES, false, s))
+                        .as("seed %d send %d", seed, i)
+                        .isTrue();
                 p.observe(1, PACK_BLOCKS, BYTES, false, s, 1_000_000 + i);
             }
             int n = 4000;
@@ -351,18 +353,29 @@ class AdaptiveSendPolicyTest {
             AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
             int[] all = new int[3];
             int[] counts = new int[4];
-            double total = runSampled(p, new Oracle(pack, 300 * pack, new Random(seed)), PACK_BLOCKS, 20_000, all, counts);
+            double total =
+                    runSampled(p, new Oracle(pack, 300 * pack, new Random(seed)), PACK_BLOCKS, 20_000, all, counts);
             assertThat(all[SendStrategy.GATHER.ordinal()])
                     .as("seed %d", seed)
                     .isLessThanOrEqualTo(
                             1 + (int) (AdaptiveSendPolicy.BUDGET * total / (0.9 * 300 * pack - 1.1 * pack)));
 
             int[] measuredAll = new int[3];
-            run(new AdaptiveSendPolicy(SendCostModel.DEFAULTS), new Oracle(pack, 1.3 * pack, new Random(seed)),
-                    GATHER_BLOCKS, 4000, null, measuredAll);
+            run(
+                    new AdaptiveSendPolicy(SendCostModel.DEFAULTS),
+                    new Oracle(pack, 1.3 * pack, new Random(seed)),
+                    GATHER_BLOCKS,
+                    4000,
+                    null,
+                    measuredAll);
             int[] sampledAll = new int[3];
-            runSampled(new AdaptiveSendPolicy(SendCostModel.DEFAULTS), new Oracle(pack, 1.3 * pack, new Random(seed)),
-                    GATHER_BLOCKS, 4000, sampledAll, new int[4]);
+            runSampled(
+                    new AdaptiveSendPolicy(SendCostModel.DEFAULTS),
+                    new Oracle(pack, 1.3 * pack, new Random(seed)),
+                    GATHER_BLOCKS,
+                    4000,
+                    sampledAll,
+                    new int[4]);
             int slowerMeasured = measuredAll[SendStrategy.GATHER.ordinal()];
             int slowerSampled = sampledAll[SendStrategy.GATHER.ordinal()];
             assertThat(slowerSampled)
@@ -379,11 +392,15 @@ class AdaptiveSendPolicyTest {
             Random r = new Random(seed);
             int[] counts = new int[4];
             runSampled(p, new Oracle(5_000_000, 8_000_000, r), GATHER_BLOCKS, 2000, new int[3], counts);
-            assertThat(p.best(1, GATHER_BLOCKS, BYTES, false)).as("seed %d", seed).isEqualTo(SendStrategy.PACK);
+            assertThat(p.best(1, GATHER_BLOCKS, BYTES, false))
+                    .as("seed %d", seed)
+                    .isEqualTo(SendStrategy.PACK);
             // the load changes: packing is now twice as slow as gathering; the estimates drift with it
             int[] after = new int[3];
             runSampled(p, new Oracle(10_000_000, 5_000_000, r), GATHER_BLOCKS, 400, after, new int[4]);
-            assertThat(p.best(1, GATHER_BLOCKS, BYTES, false)).as("seed %d", seed).isEqualTo(SendStrategy.GATHER);
+            assertThat(p.best(1, GATHER_BLOCKS, BYTES, false))
+                    .as("seed %d", seed)
+                    .isEqualTo(SendStrategy.GATHER);
             int[] last = new int[3];
             runSampled(p, new Oracle(10_000_000, 5_000_000, r), GATHER_BLOCKS, 100, last, new int[4]);
             assertThat(last[SendStrategy.GATHER.ordinal()]).as("seed %d", seed).isGreaterThanOrEqualTo(90);
