@@ -45,7 +45,7 @@ import java.util.concurrent.TimeUnit;
  * sends (a rendezvous send from what it cost end to end, which its receiver reports: the
  * transport's {@code CompletionReports}): {@link #LEARN_ROUND_TRIPS} unmeasured adaptive round
  * trips per row (its learning phase) and the measured rounds; a row's "choice" is the strategy it
- * used most in the measured rounds. The last line is {@code min adaptive/best: X.XX}: the worst ratio, over
+ * used most in the measured rounds, with the share of those rounds it was used in. The last line is {@code min adaptive/best: X.XX}: the worst ratio, over
  * all rows, of the best fixed strategy's time to the adaptive one's (1.00 = adaptive always matched
  * the best).
  */
@@ -193,7 +193,7 @@ public final class PingPongBenchmark {
                         + " the receiver's completion reports), starting from " + modelSource());
                 out.printf(
                         Locale.ROOT,
-                        "%-7s %9s %6s %11s %11s %11s %-7s %7s %11s %9s %5s  %s%n",
+                        "%-7s %9s %6s %11s %11s %11s %-10s %7s %11s %9s %5s  %s%n",
                         "type",
                         "floats",
                         "blocks",
@@ -249,14 +249,18 @@ public final class PingPongBenchmark {
                     }
                     out.printf(
                             Locale.ROOT,
-                            "%-7s %9d %6d %11.1f %11.1f %11.1f %-7s %7.2f %11.1f %9.2f %5.2f  %.0f/%.0f/%.0f/%.0f%n",
+                            "%-7s %9d %6d %11.1f %11.1f %11.1f %-10s %7.2f %11.1f %9.2f %5.2f  %.0f/%.0f/%.0f/%.0f%n",
                             row.kind,
                             row.floats,
                             row.blocks,
                             best[0],
                             best[1],
                             best[2],
-                            chosen[0] == null ? "-" : chosen[0].name().toLowerCase(Locale.ROOT),
+                            chosen[0] == null
+                                    ? "-"
+                                    : chosen[0].name().toLowerCase(Locale.ROOT) + " "
+                                            + Math.round(100.0 * used[chosen[0].ordinal()] / (used[0] + used[1]))
+                                            + "%",
                             ratio,
                             best[3],
                             best[2] / best[3],
