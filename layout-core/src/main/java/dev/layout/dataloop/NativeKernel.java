@@ -118,7 +118,7 @@ final class NativeKernel extends LeafKernel {
     @Override
     long blocks(Dataloop d, long u, long[] lengths, long uniform, int from, int to, long stream, int unit) {
         return ListedAccess.blocks(
-                user, u, d.offsets, lengths, uniform, from, to, packed, delta + stream, pack, !pack && plan.oneSet(d));
+                user, u, d.offsets, lengths, uniform, from, to, packed, delta + stream, pack, !pack && plan.paced(d));
     }
 
     @Override
@@ -153,7 +153,7 @@ final class NativeKernel extends LeafKernel {
             return ListedAccess.words(w, user, u, spacing, outer, from, count, c.size, packed, delta + stream, pack);
         }
         // Unpacking into one cache set: every block of every instance (one, or instances a one-set stride apart).
-        boolean paced = !pack && plan.oneSet(c) && (count == 1 || (outer == null && MemoryAccess.oneSet(spacing)));
+        boolean paced = !pack && plan.paced(c) && (count == 1 || (outer == null && MemoryAccess.oneSet(spacing)));
         return ListedAccess.records(
                 user,
                 u,

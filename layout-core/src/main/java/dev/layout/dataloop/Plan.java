@@ -22,7 +22,7 @@ final class Plan {
     private final Lookup<PlaneKernel> planes = new Lookup<>();
     private final Lookup<PlaneKernel> strips = new Lookup<>();
     private final Lookup<PlaneKernel> rows = new Lookup<>();
-    private final Lookup<Boolean> oneSet = new Lookup<>();
+    private final Lookup<Boolean> paced = new Lookup<>();
     private final IdentityHashMap<Dataloop, Boolean> seen = new IdentityHashMap<>();
 
     Plan(Dataloop root, int kinds) {
@@ -43,8 +43,9 @@ final class Plan {
             if (d.words != null && KernelCost.records(d, Integer.MAX_VALUE) == KernelCost.Kind.WORDS) {
                 put(words, d, WordKernel.of(d.words, d.wordLongs, d.wordInts, d.size, kinds));
             }
-            if (MemoryAccess.oneSet(d.offsets)) {
-                put(oneSet, d, Boolean.TRUE);
+            // blocks of varying lengths: paced as the narrowest may need
+            if (MemoryAccess.pacesStores(d.offsets, d.blocklens != null ? 1 : MemoryAccess.genericStores(d.blocklen))) {
+                put(paced, d, Boolean.TRUE);
             }
             if (d.kind == Dataloop.Kind.VECTOR && KernelCost.vectorLeaf(d, d.nblocks) == KernelCost.Kind.STRIP) {
                 put(strips, d, PlaneKernel.strip((int) d.blocklen, d.stride, kinds));
@@ -124,9 +125,12 @@ final class Plan {
         return p == null || KernelCost.rows(d, count) != KernelCost.Kind.PLANES ? null : p;
     }
 
-    /** Whether the blocks of the listed leaf {@code d} all fall into one cache set ({@link MemoryAccess#oneSet(long[])}). */
-    boolean oneSet(Dataloop d) {
-        return oneSet.get(d) != null;
+    /**
+     * Whether unpacking the listed leaf {@code d} paces its stores ({@link MemoryAccess#pacesStores(long[],
+     * long)}: its blocks all in one cache set, too few stores per block to keep the set).
+     */
+    boolean paced(Dataloop d) {
+        return paced.get(d) != null;
     }
 
     /** The generated strip for {@code count} blocks of the vector leaf {@code d} (see {@link PlaneKernel#strip}), or null. */

@@ -1,5 +1,8 @@
 package dev.layout.collective;
 
+import dev.layout.transport.Transport;
+import dev.layout.transport.TypedRegion;
+
 /** The alltoall, alltoallv and alltoallw: every form reduced to alltoallw; on a graph the direct or the message-combining schedule. */
 final class Alltoall extends CollectiveAlgorithm {
     Alltoall(Collectives owner) {
@@ -58,28 +61,8 @@ final class Alltoall extends CollectiveAlgorithm {
         Block[] rb = recv.clone();
         int me = comm.rank();
         return switch (comm.kind()) {
-            case FULL ->
-                new Prepared(op, seq -> {
-                    byte[][] packed = packAll(sb);
-                    for (int q = 0; q < ns; q++) {
-                        if (q != me) {
-                            send(op, seq, q, sb[q], packed[q]);
-                        }
-                    }
-                    for (int q = 0; q < nr; q++) {
-                        unpackExact(op, rb[q], q == me ? packed[q] : ch.receive(op, seq, q), q, q);
-                    }
-                });
-            case INTER ->
-                new Prepared(op, seq -> {
-                    byte[][] packed = packAll(sb);
-                    for (int q = 0; q < ns; q++) {
-                        send(op, seq, q, sb[q], packed[q]);
-                    }
-                    for (int q = 0; q < nr; q++) {
-                        unpackExact(op, rb[q], ch.receive(op, seq, q), q, q);
-                    }
-                });
+            case FULL -> new Prepared(op, seq -> exchange(op, seq, sb, rb, me));
+            case INTER -> new Prepared(op, seq -> exchange(op, seq, sb, rb, -1));
             case GRAPH -> {
                 Schedule sched = schedule(blockHint, false);
                 int[] s = graph().sources();
@@ -97,16 +80,76 @@ final class Alltoall extends CollectiveAlgorithm {
     }
 
     /**
-     * Sends block {@code b}'s packed bytes to {@code q}: the library's own blocks pack into a new
-     * array that nothing else holds, so it is handed over to the transport without a copy; an
-     * application's {@link Block} might return an array it keeps, which is sent with a copy.
+     * One round on a full or bipartite communicator, receiver-posted: every rank first posts a receive
+     * for each peer's block (never blocking), then sends each of its blocks to the receive its peer
+     * posted, then waits for its own receives. A transport within one JVM copies each block straight
+     * from the sender's memory into the receiver's with one engine pass; a network transport packs,
+     * sends and unpacks ({@link dev.layout.transport.Transport#postReceive}). Blocks that are not
+     * {@link TypedBlock}s go through an array. {@code self} is this rank's own block index (-1: none).
      */
-    private void send(String op, int seq, int q, Block b, byte[] packed) {
-        if (b instanceof ByteBlock || b instanceof BlockSpec) {
-            ch.sendOwned(op, seq, q, packed);
-        } else {
-            ch.send(op, seq, q, packed);
+    private void exchange(String op, int seq, Block[] sb, Block[] rb, int self) {
+        int ns = sb.length;
+        int nr = rb.length;
+        byte[][] staged = new byte[nr][]; // the receive arrays of blocks that are not TypedBlocks
+        Transport.PostedReceive[] posted = new Transport.PostedReceive[nr];
+        RuntimeException failure = null;
+        try {
+            for (int q = 0; q < nr; q++) {
+                if (q != self) {
+                    TypedRegion into;
+                    if (rb[q] instanceof TypedBlock t) {
+                        into = t.region();
+                    } else {
+                        staged[q] = new byte[rb[q].byteSize()];
+                        into = TypedRegion.ofArray(staged[q]);
+                    }
+                    posted[q] = ch.postReceive(op, seq, q, into);
+                }
+            }
+            for (int q = 0; q < ns; q++) {
+                if (q != self) {
+                    ch.sendToPosted(
+                            op, seq, q, sb[q] instanceof TypedBlock t ? t.region() : TypedRegion.ofArray(sb[q].pack()));
+                }
+            }
+            if (self >= 0) {
+                if (sb[self] instanceof TypedBlock s
+                        && rb[self] instanceof TypedBlock r
+                        && s.byteSize() == r.byteSize()) {
+                    TypedRegion.copy(s.region(), r.region());
+                } else {
+                    unpackExact(op, rb[self], sb[self].pack(), self, self);
+                }
+            }
+        } catch (RuntimeException e) {
+            failure = e;
         }
+        // wait for every posted receive, so that no sender writes into this rank's memory after the call
+        for (int q = 0; q < nr; q++) {
+            if (posted[q] == null) {
+                continue;
+            }
+            try {
+                long got = ch.await(op, q, failure == null ? posted[q] : withdrawn(posted[q]));
+                if (got != rb[q].byteSize()) {
+                    throw new IllegalArgumentException(op + ": block " + q + " from rank " + q + " has " + got
+                            + " bytes (expected: " + rb[q].byteSize() + " at rank " + comm.rank() + ")");
+                }
+                if (staged[q] != null) {
+                    rb[q].unpack(staged[q]);
+                }
+            } catch (RuntimeException e) {
+                failure = failure == null ? e : failure;
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** After a failure of this rank: a receive that takes what has already arrived and withdraws the rest. */
+    private static Transport.PostedReceive withdrawn(Transport.PostedReceive p) {
+        return timeout -> p.await(java.time.Duration.ZERO);
     }
 
     private static byte[][] packAll(Block[] blocks) {

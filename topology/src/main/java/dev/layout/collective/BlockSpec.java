@@ -3,6 +3,7 @@ package dev.layout.collective;
 import dev.layout.dataloop.Segment;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
+import dev.layout.transport.TypedRegion;
 
 /**
  * A block of any collective described by a datatype: {@code count}
@@ -18,7 +19,7 @@ import dev.layout.memory.Memory;
  * The footprint is checked when the spec is made, so a block that does not fit its buffer fails
  * before any collective starts.
  */
-public record BlockSpec(Memory buffer, long origin, long count, Datatype datatype) implements Block {
+public record BlockSpec(Memory buffer, long origin, long count, Datatype datatype) implements TypedBlock {
     /**
      * @throws NullPointerException if buffer or datatype is null
      * @throws IllegalArgumentException or IndexOutOfBoundsException if the block does not fit
@@ -103,6 +104,11 @@ public record BlockSpec(Memory buffer, long origin, long count, Datatype datatyp
                     + " for " + datatype + " x " + count + ")");
         }
         Segment.of(datatype, count, buffer, origin).unpack(Memory.ofArray(data), 0, data.length);
+    }
+
+    @Override
+    public TypedRegion region() {
+        return TypedRegion.of(buffer, datatype, count, origin);
     }
 
     @Override

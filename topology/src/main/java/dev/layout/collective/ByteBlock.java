@@ -1,7 +1,11 @@
 package dev.layout.collective;
 
+import dev.layout.datatype.Primitive;
+import dev.layout.memory.Memory;
+import dev.layout.transport.TypedRegion;
+
 /** A contiguous block: {@code byteLength} bytes of {@code buffer} from {@code byteOffset}. */
-public record ByteBlock(byte[] buffer, int byteOffset, int byteLength) implements Block {
+public record ByteBlock(byte[] buffer, int byteOffset, int byteLength) implements TypedBlock {
 
     /**
      * @throws IllegalArgumentException if the range does not lie inside the buffer
@@ -25,6 +29,12 @@ public record ByteBlock(byte[] buffer, int byteOffset, int byteLength) implement
     /** The whole array. */
     public static ByteBlock of(byte[] buffer) {
         return new ByteBlock(buffer, 0, buffer.length);
+    }
+
+    @Override
+    public TypedRegion region() {
+        return TypedRegion.of(
+                Memory.ofArray(buffer == null ? new byte[0] : buffer), Primitive.BYTE, byteLength, byteOffset);
     }
 
     @Override

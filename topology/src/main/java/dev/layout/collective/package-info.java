@@ -21,6 +21,11 @@
  * keep as a persistent collective); {@code GraphSchedules} picks and keeps a graph communicator's
  * schedules.
  *
+ * <p>On fully connected and bipartite communicators alltoallw posts every receive before it sends
+ * ({@link dev.layout.collective.TypedBlock}s: {@code BlockSpec}, {@code ByteBlock}, {@link
+ * dev.layout.collective.RegionBlock}), so that ranks of one JVM exchange each block with one copy
+ * from the sender's memory into the receiver's.
+ *
  * <p>Only bytes travel, as MPI prescribes: a send block is packed (or gathered) with the sender's
  * datatype and a receive block unpacked with the receiver's own; type signatures must match, but no
  * type description is ever sent, so there is nothing to normalize here. Descriptions that do travel

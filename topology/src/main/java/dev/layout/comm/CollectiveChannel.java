@@ -1,6 +1,8 @@
 package dev.layout.comm;
 
 import dev.layout.topology.Topology;
+import dev.layout.transport.Transport;
+import dev.layout.transport.TypedRegion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -69,6 +71,39 @@ public final class CollectiveChannel {
     public void sendOwned(String op, int seq, int peer, byte[] data) {
         try {
             state.transport.sendOwned(state.peerProcess(peer), state.collectiveContext(), seq, data);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    op + ": rank " + state.rank + " sending to rank " + peer + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Posts a receive from {@code peer} into {@code into} ({@link Transport#postReceive}); {@link
+     * #await} waits for it. Pairs with {@link #sendToPosted} of the same sequence number.
+     */
+    public Transport.PostedReceive postReceive(String op, int seq, int peer, TypedRegion into) {
+        try {
+            return state.transport.postReceive(state.peerProcess(peer), state.collectiveContext(), seq, into);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    op + ": rank " + state.rank + " posting a receive for rank " + peer + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Waits at most the communicator timeout for a receive posted for {@code peer}; returns the bytes sent. */
+    public long await(String op, int peer, Transport.PostedReceive posted) {
+        try {
+            return posted.await(state.timeout);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    op + ": rank " + state.rank + " waiting for rank " + peer + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Sends {@code from} to the receive {@code peer} posted for it ({@link Transport#sendToPosted}). */
+    public void sendToPosted(String op, int seq, int peer, TypedRegion from) {
+        try {
+            state.transport.sendToPosted(state.peerProcess(peer), state.collectiveContext(), seq, from, state.timeout);
         } catch (IOException e) {
             throw new UncheckedIOException(
                     op + ": rank " + state.rank + " sending to rank " + peer + ": " + e.getMessage(), e);

@@ -6,13 +6,22 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link Transport} whose processes are threads of one JVM: each endpoint has a mailbox, a send
  * copies the payload into the destination's mailbox ({@link #sendOwned} puts the handed-over array
- * itself there).
+ * itself there). A receive posted with {@link #postReceive} waits in a second queue of its endpoint;
+ * {@link #sendToPosted} takes it and copies the sender's region straight into the receiver's (the
+ * single-copy path: one engine pass, on the sender's thread).
  *
  * <pre>{@code
  * List<InProcessTransport> endpoints = InProcessTransport.create(4);
@@ -24,6 +33,8 @@ public final class InProcessTransport implements Transport {
     private final Fabric fabric;
     private final int process;
     private final MatchQueue<byte[]> mailbox;
+    private final MatchQueue<Post> posts;
+    private final Set<Post> pending = ConcurrentHashMap.newKeySet();
     private final AtomicLong sentMessages = new AtomicLong();
     private final AtomicLong sentBytes = new AtomicLong();
 
@@ -31,6 +42,7 @@ public final class InProcessTransport implements Transport {
         this.fabric = fabric;
         this.process = process;
         this.mailbox = new MatchQueue<>(process, source -> "");
+        this.posts = new MatchQueue<>(process, source -> "");
     }
 
     /**
@@ -104,6 +116,101 @@ public final class InProcessTransport implements Transport {
     }
 
     @Override
+    public PostedReceive postReceive(int source, long context, int tag, TypedRegion into) throws IOException {
+        checkProcess("postReceive", "source", source);
+        if (into == null) {
+            throw new IllegalArgumentException("postReceive: into null (expected: a TypedRegion)");
+        }
+        if (fabric.closed.get()) {
+            throw new IOException("postReceive: fabric closed (process " + process + " <- process " + source + ")");
+        }
+        MatchQueue.Key key = new MatchQueue.Key(source, context, tag);
+        Post post = new Post(into);
+        pending.add(post);
+        posts.put(key, post);
+        if (fabric.closed.get()) { // closed between the check and the put: close() may have missed this post
+            post.withdraw(closedWhileWaiting(key));
+        }
+        return timeout -> awaitPost(post, key, timeout);
+    }
+
+    private long awaitPost(Post post, MatchQueue.Key key, Duration timeout) throws IOException {
+        if (timeout == null || timeout.isNegative()) {
+            throw new IllegalArgumentException("await: timeout " + timeout + " (expected: >= 0)");
+        }
+        try {
+            return post.await(timeout);
+        } catch (TimeoutException e) {
+            if (post.state.compareAndSet(Post.WAITING, Post.WITHDRAWN)) {
+                pending.remove(post);
+                throw new TransportTimeoutException("postReceive: no sender matched the receive process " + process
+                        + " posted for process " + key.source() + " (context " + Long.toHexString(key.context())
+                        + ", tag " + key.tag() + ") within " + timeout);
+            }
+            // a sender is copying into the region: its copy is bounded, let it finish
+            try {
+                return post.await(timeout);
+            } catch (TimeoutException again) {
+                throw new TransportTimeoutException("postReceive: the copy from process " + key.source()
+                        + " into process " + process + " took longer than " + timeout);
+            }
+        } finally {
+            pending.remove(post);
+        }
+    }
+
+    /** Takes dest's oldest receive posted for this process and key, copies {@code from} into it and completes it. */
+    @Override
+    public void sendToPosted(int dest, long context, int tag, TypedRegion from, Duration timeout) throws IOException {
+        checkProcess("sendToPosted", "dest", dest);
+        if (from == null) {
+            throw new IllegalArgumentException("sendToPosted: from null (expected: a TypedRegion)");
+        }
+        if (timeout == null || timeout.isNegative()) {
+            throw new IllegalArgumentException("sendToPosted: timeout " + timeout + " (expected: >= 0)");
+        }
+        if (fabric.closed.get()) {
+            throw new IOException("sendToPosted: fabric closed (process " + process + " -> process " + dest + ")");
+        }
+        InProcessTransport peer = fabric.endpoints[dest];
+        MatchQueue.Key key = new MatchQueue.Key(process, context, tag);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Post post;
+            try {
+                post = peer.posts.take(
+                        key,
+                        Duration.ofNanos(Math.max(0, deadline - System.nanoTime())),
+                        "sendToPosted",
+                        k -> fabric.closed.get()
+                                ? new IOException("sendToPosted: fabric closed while process " + process
+                                        + " waited for process " + dest + " to post a receive")
+                                : null);
+            } catch (TransportTimeoutException e) {
+                throw new TransportTimeoutException("sendToPosted: process " + dest + " posted no receive for process "
+                        + process + " (context " + Long.toHexString(context) + ", tag " + tag + ") within " + timeout);
+            }
+            if (!post.state.compareAndSet(Post.WAITING, Post.COPYING)) {
+                continue; // withdrawn after its timeout: the next post of this key is the match
+            }
+            sentMessages.incrementAndGet();
+            sentBytes.addAndGet(from.length());
+            if (from.length() != post.into.length()) {
+                post.complete(from.length()); // the receiver reports the mismatch; its memory is untouched
+                return;
+            }
+            try {
+                TypedRegion.copy(from, post.into);
+            } catch (RuntimeException e) {
+                post.fail(new IOException("postReceive: copying from process " + process + " failed: " + e, e));
+                throw e;
+            }
+            post.complete(from.length());
+            return;
+        }
+    }
+
+    @Override
     public long sentMessages() {
         return sentMessages.get();
     }
@@ -125,6 +232,11 @@ public final class InProcessTransport implements Transport {
         if (fabric.closed.compareAndSet(false, true)) {
             for (InProcessTransport e : fabric.endpoints) {
                 e.mailbox.wakeAll();
+                e.posts.wakeAll();
+                for (Post post : e.pending) {
+                    post.withdraw(new IOException(
+                            "postReceive: fabric closed while process " + e.process + " waited for a sender"));
+                }
             }
         }
     }
@@ -142,6 +254,54 @@ public final class InProcessTransport implements Transport {
     private void checkProcess(String op, String arg, int p) {
         if (p < 0 || p >= fabric.size) {
             throw new IllegalArgumentException(op + ": " + arg + " " + p + " (expected: 0.." + (fabric.size - 1) + ")");
+        }
+    }
+
+    private IOException closedWhileWaiting(MatchQueue.Key key) {
+        return new IOException("postReceive: fabric closed while process " + process + " waited for process "
+                + key.source() + " (context " + Long.toHexString(key.context()) + ", tag " + key.tag() + ")");
+    }
+
+    /**
+     * A posted receive; state goes WAITING to COPYING (a sender took it) or WITHDRAWN (its receiver
+     * timed out), once, so a sender never writes into memory its receiver has given up on.
+     */
+    private static final class Post {
+        static final int WAITING = 0;
+        static final int COPYING = 1;
+        static final int WITHDRAWN = 2;
+        final TypedRegion into;
+        final AtomicInteger state = new AtomicInteger(WAITING);
+        final CompletableFuture<Long> done = new CompletableFuture<>();
+
+        Post(TypedRegion into) {
+            this.into = into;
+        }
+
+        void complete(long sent) {
+            done.complete(sent);
+        }
+
+        void fail(IOException e) {
+            done.completeExceptionally(e);
+        }
+
+        /** Fails this post unless a sender is already copying into it (then the copy completes it). */
+        void withdraw(IOException e) {
+            if (state.compareAndSet(WAITING, WITHDRAWN)) {
+                fail(e);
+            }
+        }
+
+        long await(Duration timeout) throws IOException, TimeoutException {
+            try {
+                return done.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("postReceive: interrupted while waiting for a sender");
+            }
         }
     }
 

@@ -101,6 +101,63 @@ public interface Transport extends AutoCloseable {
         return data.length;
     }
 
+    // ---- receiver-posted (single-copy) messages ------------------------------------------------
+
+    /** A receive posted with {@link #postReceive}: completes when its sender's bytes are in the region. */
+    interface PostedReceive {
+        /**
+         * Waits at most {@code timeout} for the message; returns the bytes its sender sent. The region
+         * is filled only if that equals its length; a message of another length leaves it untouched
+         * (the caller reports the mismatch).
+         *
+         * @throws TransportTimeoutException if no sender matched the receive in time (it is withdrawn,
+         *     and a later sender no longer matches it)
+         * @throws IOException if the fabric is closed while waiting
+         */
+        long await(Duration timeout) throws IOException;
+    }
+
+    /**
+     * Posts a receive from {@code source} with this context and tag into {@code into}, without
+     * waiting: the matching {@link #sendToPosted} of a sender in the same JVM copies its bytes
+     * straight into the region (one pass, no intermediate array), as MPI libraries do for large
+     * messages in shared memory. Posted receives and {@link #sendToPosted} pair with each other only;
+     * they are matched in posting order per (source, context, tag). This default receives and
+     * unpacks at {@link PostedReceive#await}, matching the packed message the default {@link
+     * #sendToPosted} sends (a network transport keeps pack, send and unpack).
+     *
+     * @throws IllegalArgumentException if source is not a process of the fabric
+     */
+    default PostedReceive postReceive(int source, long context, int tag, TypedRegion into) throws IOException {
+        if (into == null) {
+            throw new IllegalArgumentException("postReceive: into null (expected: a TypedRegion)");
+        }
+        return timeout -> {
+            byte[] data = receive(source, context, tag, timeout);
+            if (data.length == into.length()) {
+                into.unpack(data);
+            }
+            return data.length;
+        };
+    }
+
+    /**
+     * Sends the bytes of {@code from} to the receive {@code dest} posted for them ({@link
+     * #postReceive}), waiting at most {@code timeout} for the post where the copy needs it; when this
+     * returns the region may be reused. This default packs the region and sends it as a message the
+     * caller hands over ({@link #sendOwned}).
+     *
+     * @throws TransportTimeoutException if dest posts no matching receive in time
+     * @throws IOException as {@link #send}
+     * @throws IllegalArgumentException as {@link #send}
+     */
+    default void sendToPosted(int dest, long context, int tag, TypedRegion from, Duration timeout) throws IOException {
+        if (from == null) {
+            throw new IllegalArgumentException("sendToPosted: from null (expected: a TypedRegion)");
+        }
+        sendOwned(dest, context, tag, from.pack());
+    }
+
     /** The number of messages this endpoint has sent so far (for tests and cost accounting). */
     long sentMessages();
 

@@ -19,6 +19,12 @@
  * a gathering write over user memory is one JDK call. Nothing here knows about communicators,
  * topologies or collectives.
  *
+ * <p>Receiver-posted messages ({@link dev.layout.transport.Transport#postReceive} and {@code
+ * sendToPosted}, over a {@link dev.layout.transport.TypedRegion} on each side) are the single-copy
+ * path between threads of one JVM, as MPI libraries move large messages in shared memory: the
+ * in-process sender copies its typed memory straight into the receiver's posted one with one engine
+ * pass. A network transport keeps the interface's default (pack, send, unpack).
+ *
  * <p>A frame is a header and payload bytes: typed sends put the packed (or gathered) bytes on the
  * wire and typed receives unpack them with the receiver's own datatype, so no datatype description
  * crosses the connection.

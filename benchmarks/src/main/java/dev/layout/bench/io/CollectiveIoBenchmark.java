@@ -11,6 +11,8 @@ import dev.layout.memory.Memory;
 import dev.layout.spark.io.CollectiveFile;
 import dev.layout.spark.io.IoResult;
 import dev.layout.spark.io.Strategy;
+import dev.layout.transport.InProcessTransport;
+import dev.layout.transport.Transport;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -38,7 +40,9 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
  * system, against the ceiling: the same bytes written and read as one sequential file by one
  * thread. Each figure is the median of {@code --reps} runs taken in turn, so that the ratios
  * compare runs under the same load. File system blocks of 8 MiB (the two-phase domains are aligned
- * to them); reads follow the writes, so both sides read from the page cache.
+ * to them); reads follow the writes, so both sides read from the page cache. The two-phase read runs
+ * twice per rep, alternating: over the in-process transport's single-copy path, and over the same
+ * transport with its pack, send and unpack (what a network transport does) for comparison.
  *
  * <pre>
  *   bin/layout bench io [--quick] [--reps N] [--mb M]     (default 5 reps of 64 MiB fields; --quick: 3 of 16)
@@ -112,7 +116,7 @@ public final class CollectiveIoBenchmark {
                     BLOCK >> 20,
                     reps);
             out.println(
-                    "fs     field              ranks  ceiling w/r MB/s   writeAll MB/s (ratio)   readAll 2-phase (ratio)   readAll indep (ratio)");
+                    "fs     field              ranks  ceiling w/r MB/s   writeAll MB/s (ratio)   readAll 2-phase (ratio)   readAll indep (ratio)   2-phase packed (ratio)");
             String[] roots = {
                 dfs.getFileSystem().getUri() + "/bench",
                 new File(base, "local").toURI().toString()
@@ -143,7 +147,7 @@ public final class CollectiveIoBenchmark {
             blocks[r] = new byte[(int) split.filetype(r).byteSize()];
             random.nextBytes(blocks[r]);
         }
-        double[][] t = new double[5][reps];
+        double[][] t = new double[6][reps];
         for (int k = 0; k < reps; k++) {
             Path seq = new Path(root + "/seq-" + k + ".f64");
             FileSystem fs = seq.getFileSystem(conf);
@@ -176,16 +180,20 @@ public final class CollectiveIoBenchmark {
                     split.ranks(),
                     Duration.ofSeconds(120),
                     comm -> io(file.withStrategy(Strategy.INDEPENDENT), comm, split, blocks, false)));
+            t[5][k] = slowest(InProcessLauncher.runOn(
+                    packed(split.ranks()),
+                    Duration.ofSeconds(120),
+                    comm -> io(file.withStrategy(Strategy.TWO_PHASE), comm, split, blocks, false)));
             fs.delete(new Path(file.path()), false);
         }
-        double[] mbs = new double[5];
-        for (int i = 0; i < 5; i++) {
+        double[] mbs = new double[6];
+        for (int i = 0; i < 6; i++) {
             Arrays.sort(t[i]);
             mbs[i] = bytes * 1e3 / t[i][reps / 2];
         }
         out.printf(
                 Locale.ROOT,
-                "%-6s %-18s %5d  %7.0f / %-7.0f   %7.0f (%.2f)          %7.0f (%.2f)            %7.0f (%.2f)%n",
+                "%-6s %-18s %5d  %7.0f / %-7.0f   %7.0f (%.2f)          %7.0f (%.2f)            %7.0f (%.2f)          %7.0f (%.2f)%n",
                 fsName,
                 Arrays.toString(split.sizes()),
                 split.ranks(),
@@ -196,7 +204,9 @@ public final class CollectiveIoBenchmark {
                 mbs[3],
                 mbs[3] / mbs[1],
                 mbs[4],
-                mbs[4] / mbs[1]);
+                mbs[4] / mbs[1],
+                mbs[5],
+                mbs[5] / mbs[1]);
     }
 
     /** One rank's write or read (checked against what was written); returns its time in the collective call. */
@@ -214,6 +224,56 @@ public final class CollectiveIoBenchmark {
             return r.nanos();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** An in-process fabric whose endpoints keep the transport's default pack, send and unpack for posted receives. */
+    private static List<Transport> packed(int size) {
+        return InProcessTransport.create(size).stream()
+                .<Transport>map(PackedTransport::new)
+                .toList();
+    }
+
+    /** Every method but the posted-receive pair delegates to {@code t}; that pair is the interface's default. */
+    private record PackedTransport(Transport t) implements Transport {
+        @Override
+        public int process() {
+            return t.process();
+        }
+
+        @Override
+        public int size() {
+            return t.size();
+        }
+
+        @Override
+        public void send(int dest, long context, int tag, byte[] payload) throws IOException {
+            t.send(dest, context, tag, payload);
+        }
+
+        @Override
+        public void sendOwned(int dest, long context, int tag, byte[] payload) throws IOException {
+            t.sendOwned(dest, context, tag, payload);
+        }
+
+        @Override
+        public byte[] receive(int source, long context, int tag, Duration timeout) throws IOException {
+            return t.receive(source, context, tag, timeout);
+        }
+
+        @Override
+        public long sentMessages() {
+            return t.sentMessages();
+        }
+
+        @Override
+        public long sentBytes() {
+            return t.sentBytes();
+        }
+
+        @Override
+        public void close() {
+            t.close();
         }
     }
 

@@ -18,8 +18,8 @@ public final class ListedAccess {
      * offsets[b]]}, packed back to back from {@code packed[packedOffset]}. Exploits: for uniform blocks
      * the width test is hoisted out of the loop ({@link #listed}); for varying lengths each block takes
      * the width switch of {@link MemoryAccess#copyRaw}, which branch prediction learns for repeating
-     * patterns. With {@code paced} (blocks that all fall into one cache set, {@link
-     * MemoryAccess#oneSet(long[])}) an unpack moves each block with one bulk copy, which paces its stores.
+     * patterns. With {@code paced} (blocks in one cache set whose stores need pacing,
+     * {@link MemoryAccess#pacesStores(long[], long)}) an unpack moves each block with one bulk copy, which paces its stores.
      * Returns the bytes moved.
      */
     public static long blocks(

@@ -32,15 +32,49 @@ public final class MemoryAccess {
     static final long SET_SPAN = 64 * 1024;
 
     /**
+     * Store-queue entries of the core: stores issued but not yet written to the cache (104 on AMD Zen 5;
+     * 64 on Zen 3 and 4, whose level-2 sets have half the ways, so the ratio to {@link #SET_WAYS} is alike).
+     */
+    static final int STORE_QUEUE = 104;
+    /** Ways of a level-2 cache set: the lines one set holds at once (16 on Zen 5, 8 on Zen 3 and 4). */
+    static final int SET_WAYS = 16;
+
+    /**
      * Whether blocks {@code stride} bytes apart all fall into one set of the level-1 and level-2 caches
-     * (a stride that is a non-zero multiple of {@link #SET_SPAN}). Stores issued back to back into one
-     * set keep more lines in flight than the set has ways, and lines are evicted before their stores
-     * complete (about 2.5x slower per block than stores paced by a call per block, as a hand loop's
-     * per-block copy call does); kernels storing at such strides move each block with one bulk copy,
-     * and the cost model gives the straight-line generated kernels no such stride.
+     * (a stride that is a non-zero multiple of {@link #SET_SPAN}).
      */
     public static boolean oneSet(long stride) {
         return stride != 0 && stride % SET_SPAN == 0;
+    }
+
+    /**
+     * Whether a loop storing {@code storesPerBlock} words per block, blocks {@code stride} bytes apart,
+     * must be paced by a call per block (a bulk copy, as a hand loop's per-block copy call is). The one
+     * rule every kernel and the cost model follow. Stores into one cache set ({@link #oneSet}) issued
+     * back to back fill the store queue with {@code STORE_QUEUE / storesPerBlock} lines in flight; more
+     * lines than the set has ways evict each other before their stores complete (1 to 4 stores per
+     * block: about 2x slower than paced), fewer keep the set (8 stores per block: the unpaced word
+     * moves are the faster, as the call per block then only costs).
+     */
+    public static boolean pacesStores(long stride, long storesPerBlock) {
+        return oneSet(stride) && storesPerBlock * SET_WAYS < STORE_QUEUE;
+    }
+
+    /** {@link #pacesStores} for blocks at {@code offsets} (two or more, all in one cache set: {@link #oneSet(long[])}). */
+    public static boolean pacesStores(long[] offsets, long storesPerBlock) {
+        return oneSet(offsets) && storesPerBlock * SET_WAYS < STORE_QUEUE;
+    }
+
+    /**
+     * The stores per block of {@code width} bytes in the generic loops: one for a whole word, two
+     * overlapping moves up to 16 bytes, four up to 32, eight up to 64 ({@link #copySmall}); over 64 a
+     * bulk copy, counted as its 32-byte moves.
+     */
+    public static long genericStores(long width) {
+        if (width == 1 || width == 2 || width == 4 || width == 8) {
+            return 1;
+        }
+        return width <= 16 ? 2 : width <= 32 ? 4 : width <= 64 ? 8 : (width + 31) / 32;
     }
 
     /** Whether blocks at {@code offsets} (two or more) all fall into one cache set: every offset a {@link #oneSet} stride from the first. */
@@ -218,8 +252,8 @@ public final class MemoryAccess {
      * dstOffset + i * dstOuter + j * dstInner}. This is a vector of vector leaves (a 3D face's YZ
      * plane, the two innermost loops of the Flash I/O type, FFT columns) handled without returning
      * to the dataloop walk per row. Exploits: the block width is tested once per call, so the 4-,
-     * 8- and 16-byte cases are two plain nested load/store loops; other widths, and stores at a {@link #oneSet}
-     * stride, fall back to one {@link #strided} call per row.
+     * 8- and 16-byte cases are two plain nested load/store loops; other widths, and stores to pace ({@link
+     * #pacesStores}), fall back to one {@link #strided} call per row.
      */
     public static void strided2(
             Memory src,
@@ -259,14 +293,14 @@ public final class MemoryAccess {
     /**
      * Whether {@code rows} rows of {@code blocks} blocks of {@code blockBytes}, stored {@code dstInner}
      * apart, run through the row loops of {@link StridedLoops}: 4-, 8- and 16-byte blocks, counts in an
-     * int, no store into one cache set ({@link #oneSet}) and no access checking.
+     * int, no stores to pace ({@link #pacesStores}) and no access checking.
      */
     private static boolean rowLoops(long blockBytes, long rows, long blocks, long dstInner) {
         return !CHECK_EVERY_ACCESS
                 && rows <= Integer.MAX_VALUE
                 && blocks <= Integer.MAX_VALUE
                 && (blockBytes == 4 || blockBytes == 8 || blockBytes == 16)
-                && !oneSet(dstInner);
+                && !pacesStores(dstInner, genericStores(blockBytes));
     }
 
     /**

@@ -57,7 +57,7 @@ final class StridedLoopCode extends StridedLoops {
     void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
         sb = src(sb);
         db = dst(db);
-        if (blockBytes > 16 || n < 1 || MemoryAccess.oneSet(ds)) {
+        if (blockBytes > 16 || n < 1 || MemoryAccess.pacesStores(ds, MemoryAccess.genericStores(blockBytes))) {
             wide(sb, sa, ss, db, da, ds, blockBytes, n);
         } else if (ds == blockBytes) {
             packedSide(sb, sa, ss, db, da, blockBytes, n, true);
@@ -122,14 +122,14 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * {@link #strided} for blocks over 16 bytes: bulk copies over 64 bytes, word moves up to it; and for
-     * stores into {@link MemoryAccess#oneSet} strides, bulk copies at any width (their call per block
-     * paces the stores).
+     * {@link #strided} for blocks over 16 bytes: bulk copies over 64 bytes, word moves up to it; and
+     * where the stores need pacing ({@link MemoryAccess#pacesStores}), bulk copies at any width (their
+     * call per block paces the stores).
      */
     void wide(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
         sb = src(sb);
         db = dst(db);
-        if (blockBytes > 64 || MemoryAccess.oneSet(ds)) {
+        if (blockBytes > 64 || MemoryAccess.pacesStores(ds, MemoryAccess.genericStores(blockBytes))) {
             for (int i = 0; i < n; i++) {
                 MemoryAccess.U.copyMemory(sb, sa + i * ss, db, da + i * ds, blockBytes);
             }

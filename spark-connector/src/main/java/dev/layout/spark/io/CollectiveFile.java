@@ -133,7 +133,8 @@ public final class CollectiveFile implements Serializable {
     /**
      * The same file with aggregators handling {@code bytes} per exchange cycle (the memory each
      * aggregator holds, twice that for a read of a domain of several cycles, which reads one cycle
-     * ahead; and the largest message).
+     * ahead; and the largest message). Reads use cycles of at most this, smaller where a domain is
+     * wide enough to split, so that reading and exchanging overlap.
      */
     public CollectiveFile withCycleBytes(long bytes) {
         if (bytes < 1 || bytes > 1L << 30) {
@@ -321,7 +322,7 @@ public final class CollectiveFile implements Serializable {
         Exception failure = null;
         try {
             if (plan.strategy() == Strategy.TWO_PHASE && plan.domains() != null) {
-                failure = TwoPhase.read(coll, plan, all, mine, seg, fs, p);
+                failure = TwoPhase.read(coll, plan, all, mine, new RankMemory(dst, origin, memtype, count), fs, p);
             } else if (mine.length() > 0) {
                 try (ViewReader r = ViewReader.open(fs, p, view)) {
                     r.readAt(offset, dst, origin, memtype, count);

@@ -14,9 +14,16 @@ import java.util.Locale;
  * two-phase path costs the largest domain read sequentially plus the largest rank's bytes sent
  * once through the network. Writes go independent only when that needs no exchange at all (each
  * rank one run, the runs tiling the file): otherwise writing the parts of a write-once file needs
- * the aggregation anyway.
+ * the aggregation anyway. Reads split their domains into smaller cycles than writes ({@link
+ * #readCycleBytes}) so that reading and exchanging overlap.
  */
 record IoPlan(Strategy strategy, FileDomains domains, int[] aggregatorOf, int cycles, long cycleBytes, String reason) {
+
+    /** The number of cycles a two-phase read splits its widest domain into, for the read-ahead to overlap. */
+    static final int READ_CYCLES = 8;
+
+    /** The smallest cycle {@link #readCycleBytes} chooses. */
+    static final long MIN_READ_CYCLE_BYTES = 2L << 20;
 
     /** The cost of one file access, in bytes of sequential transfer (about 5 ms at 200 MB/s). */
     static final long SEEK_BYTES = 1L << 20;
@@ -105,7 +112,18 @@ record IoPlan(Strategy strategy, FileDomains domains, int[] aggregatorOf, int cy
             return new IoPlan(
                     Strategy.INDEPENDENT, null, new int[0], 0, cycleBytes, forced == Strategy.AUTO ? costs : "forced");
         }
-        return twoPhase(d, all.length, cycleBytes, forced == Strategy.AUTO ? costs : "forced");
+        return twoPhase(d, all.length, readCycleBytes(widest, cycleBytes), forced == Strategy.AUTO ? costs : "forced");
+    }
+
+    /**
+     * The cycle of a two-phase read: {@code cycleBytes} at most, but small enough that the widest
+     * domain takes {@link #READ_CYCLES} cycles, so that an aggregator's read of the next cycle
+     * overlaps the exchange of all but the first ({@link DomainReader}); no smaller than {@link
+     * #MIN_READ_CYCLE_BYTES} (a file request and an exchange round per cycle).
+     */
+    static long readCycleBytes(long widestDomain, long cycleBytes) {
+        long overlapping = (widestDomain + READ_CYCLES - 1) / READ_CYCLES;
+        return Math.min(cycleBytes, Math.max(MIN_READ_CYCLE_BYTES, overlapping));
     }
 
     private static IoPlan twoPhase(FileDomains d, int ranks, long cycleBytes, String reason) {

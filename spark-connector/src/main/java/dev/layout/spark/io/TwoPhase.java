@@ -119,16 +119,17 @@ final class TwoPhase {
 
     /**
      * Runs the read cycles; returns this rank's first failure (null if none). An aggregator reads
-     * each cycle of its domain while the previous one is exchanged ({@link DomainReader}); the blocks
-     * it sends are packed into arrays handed over to the transport, so a buffer is free again as soon
-     * as its exchange returns.
+     * each cycle of its domain while the previous one is exchanged ({@link DomainReader}). Both sides
+     * of the exchange are typed memory (the cycle buffer through an {@code hindexed}, the rank's
+     * memory through its datatype), so ranks of one JVM receive with one copy from the buffer into
+     * their memory; the buffer is free again as soon as its exchange returns.
      */
     static Exception read(
             Collectives coll,
             IoPlan plan,
             RankAccess[] all,
             ViewIntersection mine,
-            Segment seg,
+            RankMemory dst,
             FileSystem fs,
             Path path)
             throws IOException {
@@ -159,7 +160,7 @@ final class TwoPhase {
             for (int c = 0; c < plan.cycles(); c++) {
                 Arrays.fill(send, EMPTY);
                 Arrays.fill(recv, EMPTY);
-                sendOrReceiveMine(plan, c, mine, seg, recv);
+                sendOrReceiveMine(plan, c, mine, dst::block, recv);
                 if (reader != null) {
                     DomainReader.Cycle cycle = reader.take(c);
                     failure = cycle.failure();
@@ -185,6 +186,16 @@ final class TwoPhase {
 
     /** This rank's piece of each domain's range in cycle {@code c}, as the block to or from that domain's aggregator. */
     private static void sendOrReceiveMine(IoPlan plan, int c, ViewIntersection mine, Segment seg, Block[] blocks) {
+        sendOrReceiveMine(plan, c, mine, (from, to) -> new StreamRangeBlock(seg, from, to), blocks);
+    }
+
+    /** Bytes {@code [from, to)} of a rank's packed data as a block. */
+    interface StreamRange {
+        Block block(long from, long to);
+    }
+
+    private static void sendOrReceiveMine(
+            IoPlan plan, int c, ViewIntersection mine, StreamRange piece, Block[] blocks) {
         if (mine.length() == 0) {
             return;
         }
@@ -193,7 +204,7 @@ final class TwoPhase {
             if (range[0] < range[1]) {
                 long[] s = mine.streamRange(range[0], range[1]);
                 if (s[1] > s[0]) {
-                    blocks[plan.aggregatorOf()[d]] = new StreamRangeBlock(seg, s[0], s[1]);
+                    blocks[plan.aggregatorOf()[d]] = piece.block(s[0], s[1]);
                 }
             }
         }
