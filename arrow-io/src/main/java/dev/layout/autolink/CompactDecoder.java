@@ -29,6 +29,7 @@ final class CompactDecoder {
     private final NodeType[] byId;
     private final boolean raw;
     private final FlatRow[] flat; // by type id; null where a type has no flat record
+    private final FlatCodec[] codecs; // by type id; null where a flat type has no generated codec
     private boolean busy;
     private byte[] buf;
     private int pos;
@@ -36,6 +37,7 @@ final class CompactDecoder {
     private int[] types;
     private int limit; // nodes announced by the packet being read
     private int created;
+    private int current; // the node whose record a generated codec is reading (messages)
 
     // Links to record nodes read after the reference: holder (node, array or list), field (null for
     // an element), element index, node number.
@@ -58,6 +60,7 @@ final class CompactDecoder {
         }
         this.raw = raw && Columns.RAW;
         this.flat = FlatRow.of(registry, this.raw);
+        this.codecs = FlatRow.codecs(flat);
         this.nodes = NO_NODES;
         this.types = NO_TYPES;
     }
@@ -147,95 +150,37 @@ final class CompactDecoder {
     }
 
     /**
-     * Reads the records of nodes 0..n-1. Flat records ({@link FlatRow}) are read here, with the
-     * packet position and the node count in locals and new nodes introduced inline: the field stores
-     * go through Unsafe to objects of any type, after which the compiler must reload every field of
-     * this decoder, and a call per node would cost as much as its fields. Other records go through
-     * {@link #readDirect} and {@link #read}, with the fields synchronized around the call.
+     * Reads the records of nodes 0..n-1: flat records ({@link FlatRow}) by their type's generated
+     * {@link FlatCodec} after one bounds check for the whole record, the others field by field.
      */
     private void readRecords(int n) throws Throwable {
         final byte[] b = buf;
-        final Object[] nodes = this.nodes;
-        final int[] types = this.types;
-        final int limit = this.limit;
         final long end = FlatRow.BYTES + b.length;
-        long p = FlatRow.BYTES + pos;
-        int c = created;
         for (int i = 0; i < n; i++) {
-            if (i >= c) {
+            if (i >= created) {
                 throw new GraphFormatException("expand: node " + i + " of " + n
-                        + " is referenced by no node before it (expected: " + c
+                        + " is referenced by no node before it (expected: " + created
                         + " nodes, each introduced by a reference)");
             }
             int id = types[i];
-            FlatRow row = flat[id];
-            if (row == null) {
-                pos = (int) (p - FlatRow.BYTES);
-                created = c;
+            FlatCodec codec = codecs[id];
+            if (codec == null) {
                 NodeType t = byId[id];
                 if (raw && t.direct) {
                     readDirect(i, t);
                 } else {
                     read(i, t);
                 }
-                p = FlatRow.BYTES + pos;
-                c = created;
                 continue;
             }
+            FlatRow row = flat[id];
+            long p = FlatRow.BYTES + pos;
             if (row.width > end - p) {
-                pos = (int) (p - FlatRow.BYTES);
                 throw truncated(null);
             }
-            Object o = nodes[i];
-            int[] codes = row.codes;
-            long[] offsets = row.offsets;
-            for (int k = 0; k < codes.length; k++) {
-                long off = offsets[k];
-                switch (codes[k]) {
-                    case FlatRow.BOOLEAN -> U.putBoolean(o, off, bool(U.getByte(b, p++)));
-                    case FlatRow.BYTE -> U.putByte(o, off, U.getByte(b, p++));
-                    case FlatRow.W2 -> {
-                        U.putShort(o, off, U.getShort(b, p));
-                        p += 2;
-                    }
-                    case FlatRow.W4 -> {
-                        U.putInt(o, off, U.getInt(b, p));
-                        p += 4;
-                    }
-                    case FlatRow.W8 -> {
-                        U.putLong(o, off, U.getLong(b, p));
-                        p += 8;
-                    }
-                    default -> { // REF: -1, a node met before of the field's type, or the next new one
-                        int r = U.getInt(b, p);
-                        p += 4;
-                        NodeField f = row.fields[k];
-                        int want = f.targetId;
-                        Object target;
-                        if (r == c && r < limit) {
-                            types[r] = want;
-                            NodeType nt = byId[want];
-                            target = nt.isRecord ? null : nt.factory.get(); // a record is created when read
-                            nodes[r] = target;
-                            c = r + 1;
-                        } else if (r == -1) {
-                            target = null;
-                        } else if (r < 0 || r >= c || types[r] != want) {
-                            created = c;
-                            throw badReference(f, byId[id], i, r);
-                        } else {
-                            target = nodes[r];
-                        }
-                        U.putObject(o, off, target); // null too: a constructor may have set the field
-                        if (target == null && r >= 0) {
-                            defer(o, f, -1, r);
-                        }
-                    }
-                }
-            }
+            current = i;
+            pos = (int) (codec.read(nodes[i], b, p, this, row) - FlatRow.BYTES);
         }
-        pos = (int) (p - FlatRow.BYTES);
-        created = c;
     }
 
     /** Reads node i's record (of a {@link NodeType#direct} type t): the common kinds inline, the others through {@link #read}'s path. */
@@ -367,7 +312,36 @@ final class CompactDecoder {
         }
     }
 
-    private static boolean bool(byte v) {
+    /**
+     * Field k of a flat row of node o, read by a generated codec: reference r is -1, a node met
+     * before of the field's type, or the next new one, created now (anything else is refused); a
+     * record node not read yet is linked later.
+     */
+    Object flatTarget(Object o, FlatRow row, int k, int r) throws Throwable {
+        NodeField f = row.fields[k];
+        int want = f.targetId;
+        int c = created;
+        Object target;
+        if (r == c && r < limit) {
+            types[r] = want;
+            NodeType nt = byId[want];
+            target = nt.isRecord ? null : nt.factory.get(); // a record is created when read
+            nodes[r] = target;
+            created = r + 1;
+        } else if (r == -1) {
+            return null;
+        } else if (r < 0 || r >= c || types[r] != want) {
+            throw badReference(f, row.type, current, r);
+        } else {
+            target = nodes[r];
+        }
+        if (target == null) {
+            defer(o, f, -1, r);
+        }
+        return target;
+    }
+
+    static boolean bool(byte v) {
         if (v != 0 && v != 1) {
             throw new GraphFormatException("expand: boolean byte " + v + " (expected: 0 or 1)");
         }

@@ -43,6 +43,7 @@ final class CompactEncoder {
     private int pos;
 
     private final FlatRow[] flat; // by type id; null where a type has no flat record
+    private final FlatCodec[] codecs; // by type id; null where a flat type has no generated codec
 
     // Nodes in the order they were met (node number = position; a fresh array per call) and their type ids.
     private Object[] nodes = NO_NODES;
@@ -68,6 +69,7 @@ final class CompactEncoder {
         }
         this.raw = raw && Columns.RAW;
         this.flat = FlatRow.of(registry, this.raw);
+        this.codecs = FlatRow.codecs(flat);
         fresh();
     }
 
@@ -183,8 +185,8 @@ final class CompactEncoder {
 
     /**
      * Appends the records of the nodes met, in order, as long as the graph stays within the limits
-     * (returns false as soon as it does not). Flat records ({@link FlatRow}) are written here, in the
-     * loop over the nodes: a call per node would cost as much as its fields.
+     * (returns false as soon as it does not). Flat records ({@link FlatRow}) are written by their
+     * type's generated {@link FlatCodec}, the others field by field.
      */
     private boolean writeRecords(int maxNodes, long maxBytes) throws Throwable {
         for (int i = 0; i < count; i++) {
@@ -192,46 +194,20 @@ final class CompactEncoder {
                 return false;
             }
             int id = typeIds[i];
-            FlatRow row = flat[id];
-            NodeType t = byId[id];
             Object o = nodes[i];
-            if (row == null) {
-                if (raw && t.direct) {
-                    writeDirect(o, t);
-                } else {
-                    write(o, t);
-                }
+            FlatCodec codec = codecs[id];
+            if (codec != null) {
+                FlatRow row = flat[id];
+                ensure(row.width);
+                pos = (int) (codec.write(o, buf, FlatRow.BYTES + pos, this, row) - FlatRow.BYTES);
                 continue;
             }
-            ensure(row.width);
-            byte[] b = buf;
-            long p = FlatRow.BYTES + pos;
-            int[] codes = row.codes;
-            long[] offsets = row.offsets;
-            for (int k = 0; k < codes.length; k++) {
-                long off = offsets[k];
-                switch (codes[k]) {
-                    case FlatRow.BOOLEAN -> U.putByte(b, p++, (byte) (U.getBoolean(o, off) ? 1 : 0));
-                    case FlatRow.BYTE -> U.putByte(b, p++, U.getByte(o, off));
-                    case FlatRow.W2 -> {
-                        U.putShort(b, p, U.getShort(o, off));
-                        p += 2;
-                    }
-                    case FlatRow.W4 -> {
-                        U.putInt(b, p, U.getInt(o, off));
-                        p += 4;
-                    }
-                    case FlatRow.W8 -> {
-                        U.putLong(b, p, U.getLong(o, off));
-                        p += 8;
-                    }
-                    default -> { // REF
-                        U.putInt(b, p, reference(U.getObject(o, off), row.fields[k], t));
-                        p += 4;
-                    }
-                }
+            NodeType t = byId[id];
+            if (raw && t.direct) {
+                writeDirect(o, t);
+            } else {
+                write(o, t);
             }
-            pos = (int) (p - FlatRow.BYTES);
         }
         return count <= maxNodes && pos <= maxBytes;
     }
@@ -388,6 +364,11 @@ final class CompactEncoder {
             }
         }
         return put(x, i, byId[f.targetId]);
+    }
+
+    /** {@link #reference} for field k of a flat row: the generated codecs' way back. */
+    int flatReference(Object x, FlatRow row, int k) {
+        return reference(x, row.fields[k], row.type);
     }
 
     private IllegalArgumentException wrongClass(Object x, NodeField f, NodeType from) {

@@ -4,10 +4,9 @@ import static dev.layout.autolink.FieldOffsets.U;
 
 /**
  * The compact-form record of a class node type whose fields are all primitives or single
- * references, flattened into arrays for the per-node loops of {@link CompactEncoder} and {@link
- * CompactDecoder}: one width code and one field offset per field, and the record's fixed length, so
- * that a node costs one bounds check (instead of one per field) and no loads of field descriptions
- * beyond these arrays. The wire form is the one of {@link Packet}: primitives at their natural width
+ * references, flattened into one width code and one field offset per field and the record's fixed
+ * length: what {@link FlatCodec} generates a type's writer and reader from, so that a node costs one
+ * bounds check (instead of one per field) and straight-line field accesses. The wire form is the one of {@link Packet}: primitives at their natural width
  * (floats and doubles as their raw bits, booleans as 0 or 1), references as int32 node numbers.
  */
 final class FlatRow {
@@ -33,12 +32,15 @@ final class FlatRow {
     final NodeField[] fields;
     /** Bytes of one record. */
     final int width;
+    /** The node type of the record. */
+    final NodeType type;
 
-    private FlatRow(int[] codes, long[] offsets, NodeField[] fields, int width) {
+    private FlatRow(int[] codes, long[] offsets, NodeField[] fields, int width, NodeType type) {
         this.codes = codes;
         this.offsets = offsets;
         this.fields = fields;
         this.width = width;
+        this.type = type;
     }
 
     /**
@@ -90,7 +92,7 @@ final class FlatRow {
             offsets[k] = f.offset;
             width += w;
         }
-        return new FlatRow(codes, offsets, fs, width);
+        return new FlatRow(codes, offsets, fs, width, t);
     }
 
     /** {@link #of} for every type of the registry, by type id (null entries where a type does not qualify or raw is off). */
@@ -98,6 +100,15 @@ final class FlatRow {
         FlatRow[] out = new FlatRow[registry.size()];
         for (int i = 0; raw && i < out.length; i++) {
             out[i] = of(registry.type(i));
+        }
+        return out;
+    }
+
+    /** The generated codec per flat row, by type id (null entries where a row is null or no codec can be defined). */
+    static FlatCodec[] codecs(FlatRow[] rows) {
+        FlatCodec[] out = new FlatCodec[rows.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = rows[i] == null ? null : rows[i].type.flatCodec();
         }
         return out;
     }

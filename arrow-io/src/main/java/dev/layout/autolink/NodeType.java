@@ -45,6 +45,21 @@ final class NodeType {
                 .toArray();
     }
 
+    private FlatCodec flatCodec;
+    private boolean flatCodecMade;
+
+    /**
+     * The generated codec of this type's {@link FlatRow} (null where the type is not flat or no
+     * codec can be defined), made once per type: every thread's encoder and decoder shares it.
+     */
+    synchronized FlatCodec flatCodec() {
+        if (!flatCodecMade) {
+            flatCodec = FlatCodec.of(FlatRow.of(this));
+            flatCodecMade = true;
+        }
+        return flatCodec;
+    }
+
     @SuppressWarnings("unchecked")
     private static Supplier<Object> factory(Class<?> type, MethodHandle constructor) {
         try {

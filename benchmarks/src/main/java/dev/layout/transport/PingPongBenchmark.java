@@ -29,7 +29,10 @@ import java.util.concurrent.TimeUnit;
  * middle, not the minimum: loopback round trips on a small machine have a long tail of lucky
  * rounds (both JVMs' threads scheduled at once), so the minimum of many rounds is an outlier that
  * moves by 20% between runs of identical code, and the best of two such minima is biased low
- * against any single strategy. The minima are printed too. Unlike the paper's types, whose blocks are adjacent (the
+ * against any single strategy. The minima are printed too. Each round also sends the packed message a
+ * second time (column {@code p/p}, pack's time over its twin's): two identical strategies measured the
+ * same way, whose ratio shows how far apart identical code lands on this machine (the
+ * benchmark's noise floor, against which a row's {@code best/ad} is to be read). Unlike the paper's types, whose blocks are adjacent (the
  * engine would merge them into one), ours leave a gap after every block, so the data really is
  * non-contiguous.
  *
@@ -42,13 +45,18 @@ import java.util.concurrent.TimeUnit;
  * sends (a rendezvous send from what it cost end to end, which its receiver reports: the
  * transport's {@code CompletionReports}): {@link #LEARN_ROUND_TRIPS} unmeasured adaptive round
  * trips per row (its learning phase) and the measured rounds; a row's "choice" is the strategy it
- * used most in the measured rounds. The last line is {@code min adaptive/best: X.XX}: the worst ratio, over
+ * used most in the measured rounds, with the share of those rounds it was used in. The last line is {@code min adaptive/best: X.XX}: the worst ratio, over
  * all rows, of the best fixed strategy's time to the adaptive one's (1.00 = adaptive always matched
  * the best).
  */
 public final class PingPongBenchmark {
     private static final Duration T = Duration.ofSeconds(60);
-    private static final SendStrategy[] FIXED = {SendStrategy.PACK, SendStrategy.GATHER, SendStrategy.ADAPTIVE};
+    /** The strategies of a round: pack, gather, adaptive, then (index 3) the contiguous floor, (index 4) pack again. */
+    private static final SendStrategy[] FIXED = {
+        SendStrategy.PACK, SendStrategy.GATHER, SendStrategy.ADAPTIVE, null, SendStrategy.PACK
+    };
+
+    private static final int STRATEGIES = FIXED.length;
 
     private PingPongBenchmark() {}
 
@@ -185,7 +193,7 @@ public final class PingPongBenchmark {
                         + " the receiver's completion reports), starting from " + modelSource());
                 out.printf(
                         Locale.ROOT,
-                        "%-7s %9s %6s %11s %11s %11s %-7s %7s %11s %9s  %s%n",
+                        "%-7s %9s %6s %11s %11s %11s %-10s %7s %11s %9s %5s  %s%n",
                         "type",
                         "floats",
                         "blocks",
@@ -196,8 +204,10 @@ public final class PingPongBenchmark {
                         "best/ad",
                         "contig_us",
                         "ad/contig",
+                        "p/p",
                         "min_us(p/g/a/c)");
                 double worst = Double.MAX_VALUE;
+                double twins = Double.MAX_VALUE;
                 int decisive = 0;
                 int right = 0;
                 int[] tag = {0};
@@ -221,14 +231,15 @@ public final class PingPongBenchmark {
                                 ? null
                                 : used[0] >= used[1] ? SendStrategy.PACK : SendStrategy.GATHER
                     };
-                    double[] best = new double[4];
-                    double[] min = new double[4];
-                    for (int s = 0; s < 4; s++) {
+                    double[] best = new double[STRATEGIES];
+                    double[] min = new double[STRATEGIES];
+                    for (int s = 0; s < STRATEGIES; s++) {
                         best[s] = middleMean(samples[s]);
                         min[s] = java.util.Arrays.stream(samples[s]).min().orElse(Double.NaN);
                     }
                     double ratio = Math.min(best[0], best[1]) / best[2];
                     worst = Math.min(worst, ratio);
+                    twins = Math.min(twins, Math.min(best[0] / best[4], best[4] / best[0]));
                     if (Math.abs(best[0] - best[1]) > 0.10 * Math.min(best[0], best[1])) {
                         decisive++;
                         SendStrategy faster = best[0] < best[1] ? SendStrategy.PACK : SendStrategy.GATHER;
@@ -238,17 +249,22 @@ public final class PingPongBenchmark {
                     }
                     out.printf(
                             Locale.ROOT,
-                            "%-7s %9d %6d %11.1f %11.1f %11.1f %-7s %7.2f %11.1f %9.2f  %.0f/%.0f/%.0f/%.0f%n",
+                            "%-7s %9d %6d %11.1f %11.1f %11.1f %-10s %7.2f %11.1f %9.2f %5.2f  %.0f/%.0f/%.0f/%.0f%n",
                             row.kind,
                             row.floats,
                             row.blocks,
                             best[0],
                             best[1],
                             best[2],
-                            chosen[0] == null ? "-" : chosen[0].name().toLowerCase(Locale.ROOT),
+                            chosen[0] == null
+                                    ? "-"
+                                    : chosen[0].name().toLowerCase(Locale.ROOT) + " "
+                                            + Math.round(100.0 * used[chosen[0].ordinal()] / (used[0] + used[1]))
+                                            + "%",
                             ratio,
                             best[3],
                             best[2] / best[3],
+                            best[0] / best[4],
                             min[0],
                             min[1],
                             min[2],
@@ -262,6 +278,10 @@ public final class PingPongBenchmark {
                         decisive,
                         ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
                         Runtime.getRuntime().availableProcessors());
+                out.printf(
+                        Locale.ROOT,
+                        "noise floor: min pack/pack (one strategy measured twice, the lower of its two ratios): %.2f%n",
+                        twins);
                 out.printf(Locale.ROOT, "min adaptive/best: %.2f%n", worst);
             }
             if (!child.waitFor(30, TimeUnit.SECONDS)) {
@@ -367,7 +387,7 @@ public final class PingPongBenchmark {
 
     /**
      * Plays one row on process {@code me} (0 leads and times, 1 echoes): two unmeasured rounds, then
-     * {@code reps} rounds of pack, gather, adaptive and contiguous, interleaved. Returns every
+     * {@code reps} rounds of pack, gather, adaptive, contiguous and pack again, interleaved. Returns every
      * measured round trip per strategy in microseconds ({@code [strategy][round]}, on process 0);
      * {@code chosen[strategy]} counts what the adaptive sends of the measured rounds used.
      */
@@ -381,12 +401,12 @@ public final class PingPongBenchmark {
         Memory contig = direct(type.byteSize() * count);
         long floats = type.byteSize() * count / 4;
         int other = 1 - me;
-        double[][] samples = new double[4][reps];
+        double[][] samples = new double[STRATEGIES][reps];
         for (int rep = -2; rep < reps; rep++) {
             // a fresh order per round (the same on both processes: seeded by the shared tag counter), so
             // that no strategy always follows the same one: gathering many small blocks leaves garbage
             // and cold caches behind, which would otherwise always be charged to the next strategy
-            List<Integer> order = new ArrayList<>(List.of(0, 1, 2, 3));
+            List<Integer> order = new ArrayList<>(List.of(0, 1, 2, 3, 4));
             java.util.Collections.shuffle(order, new java.util.Random(tag[0]));
             for (int s : order) {
                 int k = ++tag[0];
@@ -394,7 +414,7 @@ public final class PingPongBenchmark {
                 if (me == 1) {
                     t.receiveTyped(other, 0L, k, Primitive.FLOAT32, floats, in, 0, T);
                 }
-                if (s < 3) {
+                if (FIXED[s] != null) {
                     SendStrategy used = t.sendTyped(other, 0L, k, type, count, data, 0, FIXED[s]);
                     if (s == 2 && chosen != null && rep >= 0) {
                         chosen[used.ordinal()]++;

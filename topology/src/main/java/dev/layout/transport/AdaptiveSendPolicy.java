@@ -50,6 +50,12 @@ import java.util.concurrent.ConcurrentHashMap;
  *       here) whatever the gap; as a hard bound besides, a cell does not explore while its
  *       explorations have cost more than {@link #BUDGET} of all its send time beyond the
  *       incumbent's estimate (so an arm 300 times slower is retried only every few thousand sends).
+ *   <li>Sampling. Learning has a cost per send (a completion report each way, this bookkeeping),
+ *       so once the incumbent's window holds {@link #WINDOW} fresh samples only one of its sends in
+ *       {@link #SAMPLE_EVERY} is measured ({@link #sample}); explorations always are. Ages and the
+ *       discount count measured sends, so the other arm is retried that many times less often per
+ *       send: exploring costs about that much less, and a change of the faster arm is followed
+ *       that many sends later (tests: {@code AdaptiveSendPolicyTest}).
  * </ul>
  *
  * Why UCB and not epsilon-greedy or Thompson sampling: UCB explores only while the estimates
@@ -82,6 +88,14 @@ public final class AdaptiveSendPolicy {
      * as fast).
      */
     static final int STALE_AFTER = 200;
+    /**
+     * Once the incumbent's window holds {@link #WINDOW} fresh samples, one of its sends in this many
+     * is measured (explorations always are): measuring a send costs a completion report end to end
+     * and the policy's bookkeeping, and the samples' ages count measured sends, so the other arm is
+     * retried about this many times less often (exploring costs less, and a change of the faster arm
+     * is followed that many sends later).
+     */
+    static final int SAMPLE_EVERY = 8;
     /** Largest share of a cell's send time that exploring may cost beyond the incumbent. */
     static final double BUDGET = 0.05;
     /**
@@ -103,6 +117,20 @@ public final class AdaptiveSendPolicy {
     /** The strategy for the next message to {@code peer} of {@code bytes} bytes in {@code blocks} contiguous blocks. */
     public SendStrategy choose(int peer, long blocks, long bytes, boolean heap) {
         return arm(cell(peer, blocks, bytes, heap).choose());
+    }
+
+    /**
+     * Whether the send just chosen with {@code used} is to be measured and {@link #observe observed}
+     * (for a rendezvous send: whether to ask its receiver for a completion report). True for every
+     * exploration and for every send while the incumbent's estimate is not yet made of {@link
+     * #WINDOW} fresh samples; then for one exploitation in {@link #SAMPLE_EVERY}. A send not sampled
+     * still counts towards the exploration budget's base, at the incumbent's estimated time.
+     */
+    public boolean sample(int peer, long blocks, long bytes, boolean heap, SendStrategy used) {
+        if (used != SendStrategy.PACK && used != SendStrategy.GATHER) {
+            throw new IllegalArgumentException("sample: used " + used + " (expected: PACK or GATHER)");
+        }
+        return cell(peer, blocks, bytes, heap).sample(used == SendStrategy.PACK ? 0 : 1);
     }
 
     /** Records that a send chosen by {@link #choose} with these arguments took {@code nanos} with {@code used}. */
@@ -177,6 +205,10 @@ public final class AdaptiveSendPolicy {
         private int best; // the arm with the lower estimated mean
         private int pick; // the arm with the lower confidence index
         private double bestTime; // the incumbent's estimated time, ns
+        private int unsampled; // exploitations not measured since the last measured one
+        private final double[] weight = new double[2]; // update()'s working arrays: observe allocates nothing
+        private final double[] mean = new double[2];
+        private final double[] index = new double[2];
 
         Cell(double[] prior) {
             this.prior = prior.clone();
@@ -202,6 +234,15 @@ public final class AdaptiveSendPolicy {
 
         synchronized int choose() {
             return pick != best && excess > BUDGET * total ? best : pick;
+        }
+
+        synchronized boolean sample(int a) {
+            if (a != best || fresh[a] < WINDOW || ++unsampled >= SAMPLE_EVERY) {
+                unsampled = 0;
+                return true;
+            }
+            total += bestTime;
+            return false;
         }
 
         synchronized void observe(int a, long nanos) {
@@ -276,7 +317,8 @@ public final class AdaptiveSendPolicy {
          */
         private void update() {
             boolean anyMeasured = size(0) >= MIN_SAMPLES || size(1) >= MIN_SAMPLES;
-            double[] weight = new double[2];
+            weight[0] = 0;
+            weight[1] = 0;
             double level = 0;
             double levelWeight = 0;
             int k = 0;
@@ -301,8 +343,6 @@ public final class AdaptiveSendPolicy {
             double sigma = k < MIN_SAMPLES ? PRIOR_SIGMA : Math.max(MIN_SIGMA, 1.4826 * madSum / k);
             double p = priorWeight / (MODEL_ERROR * MODEL_ERROR);
             double log = 2 * Math.log(Math.max(Math.E, 2 + weight[0] + weight[1]));
-            double[] mean = new double[2];
-            double[] index = new double[2];
             for (int a = 0; a < 2; a++) {
                 double q = weight[a] / (sigma * sigma);
                 mean[a] = (p * (prior[a] + level) + q * med[a]) / (p + q);

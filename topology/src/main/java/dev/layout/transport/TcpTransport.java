@@ -56,9 +56,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p><b>Typed sends</b> pack through the engine or hand the blocks to a gathering write, chosen per
  * message by an {@link AdaptiveSendPolicy} that starts from the {@link SendCostModel} and learns
- * from the sends (Furmento and Mercier 2005). An adaptive rendezvous send asks its receiver for a
- * completion report ({@link CompletionReports}), so that it is learnt from what it cost end to end;
- * an eager one from the sender's time (its receiver unpacks it whenever the receive is posted).
+ * from the sends it samples (Furmento and Mercier 2005). A sampled adaptive rendezvous send asks its
+ * receiver for a completion report ({@link CompletionReports}), so that it is learnt from what it
+ * cost end to end; an eager one from the sender's time (its receiver unpacks it whenever the receive
+ * is posted).
  *
  * <p><b>Failures.</b> Every wait is bounded (connect, send and receive timeouts); errors are
  * {@link IOException}s naming the operation, the peer process and endpoint and the stream offset.
@@ -351,8 +352,10 @@ public final class TcpTransport implements Transport {
             blocks = estimateBlocks(seg);
             chosen = sendPolicy.choose(dest, blocks, n, !view.get().isDirect());
         }
-        boolean learn =
-                strategy == SendStrategy.ADAPTIVE && view.isPresent(); // the policy learns from the sends it chose
+        // the policy learns from the sends it chose and samples (every exploration, some exploitations)
+        boolean learn = strategy == SendStrategy.ADAPTIVE
+                && view.isPresent()
+                && sendPolicy.sample(dest, blocks, n, !view.get().isDirect(), chosen);
         Connection c = connection(dest, "sendTyped");
         sentMessages.incrementAndGet();
         sentBytes.addAndGet(n);

@@ -47,6 +47,31 @@ class AdaptiveSendPolicyTest {
         return total;
     }
 
+    /**
+     * As {@link #run} but as the transport sends: a send is measured and observed only when the
+     * policy samples it. Counts in {@code counts}: [0] sends sampled, [1] explorations (sends of the
+     * arm that was not the incumbent), [2] explorations not sampled, [3] sends sampled in the second half.
+     */
+    static double runSampled(AdaptiveSendPolicy p, Oracle o, long blocks, int n, int[] all, int[] counts) {
+        double total = 0;
+        for (int i = 0; i < n; i++) {
+            SendStrategy incumbent = p.best(1, blocks, BYTES, false);
+            SendStrategy s = p.choose(1, blocks, BYTES, false);
+            boolean sampled = p.sample(1, blocks, BYTES, false, s);
+            long t = o.time(s);
+            if (sampled) {
+                p.observe(1, blocks, BYTES, false, s, t);
+            }
+            total += t;
+            all[s.ordinal()]++;
+            counts[0] += sampled ? 1 : 0;
+            counts[1] += s != incumbent ? 1 : 0;
+            counts[2] += s != incumbent && !sampled ? 1 : 0;
+            counts[3] += sampled && i >= n / 2 ? 1 : 0;
+        }
+        return total;
+    }
+
     static double run(AdaptiveSendPolicy p, Oracle o, long blocks, int n, int[] lastQuarter) {
         return run(p, o, blocks, n, lastQuarter, null);
     }
@@ -295,10 +320,99 @@ class AdaptiveSendPolicyTest {
     }
 
     @Test
+    void onceTheIncumbentIsKnownOnlyExplorationsAndOneExploitationInEightAreMeasured() {
+        for (long seed = 0; seed < 5; seed++) {
+            AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+            for (int i = 0; i < AdaptiveSendPolicy.WINDOW; i++) { // the incumbent's window fills first
+                SendStrategy s = p.choose(1, PACK_BLOCKS, BYTES, false);
+                assertThat(p.sample(1, PACK_BLOCKS, BYTES, false, s))
+                        .as("seed %d send %d", seed, i)
+                        .isTrue();
+                p.observe(1, PACK_BLOCKS, BYTES, false, s, 1_000_000 + i);
+            }
+            int n = 4000;
+            int[] all = new int[3];
+            int[] counts = new int[4];
+            runSampled(p, new Oracle(1_000_000, 1_300_000, new Random(seed)), PACK_BLOCKS, n, all, counts);
+            assertThat(counts[2]).as("seed %d: explorations not measured", seed).isZero();
+            // counts[1] counts the explorations of the whole run: bounds for the second half's sends
+            assertThat(counts[3])
+                    .as("seed %d: sends measured in the second half", seed)
+                    .isLessThanOrEqualTo(n / 2 / AdaptiveSendPolicy.SAMPLE_EVERY + counts[1] + 2)
+                    .isGreaterThanOrEqualTo((n / 2 - counts[1]) / AdaptiveSendPolicy.SAMPLE_EVERY - 2);
+            assertThat(p.best(1, PACK_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
+        }
+    }
+
+    @Test
+    void measuringFewerSendsExploresLessAndStaysWithinTheBudget() {
+        // against an arm 300x slower the budget binds; against one 30% slower UCB's own exploring,
+        // which now retries the other arm about SAMPLE_EVERY times less often per send
+        for (long seed = 0; seed < 5; seed++) {
+            double pack = 1_000_000;
+            AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+            int[] all = new int[3];
+            int[] counts = new int[4];
+            double total =
+                    runSampled(p, new Oracle(pack, 300 * pack, new Random(seed)), PACK_BLOCKS, 20_000, all, counts);
+            assertThat(all[SendStrategy.GATHER.ordinal()])
+                    .as("seed %d", seed)
+                    .isLessThanOrEqualTo(
+                            1 + (int) (AdaptiveSendPolicy.BUDGET * total / (0.9 * 300 * pack - 1.1 * pack)));
+
+            int[] measuredAll = new int[3];
+            run(
+                    new AdaptiveSendPolicy(SendCostModel.DEFAULTS),
+                    new Oracle(pack, 1.3 * pack, new Random(seed)),
+                    GATHER_BLOCKS,
+                    4000,
+                    null,
+                    measuredAll);
+            int[] sampledAll = new int[3];
+            runSampled(
+                    new AdaptiveSendPolicy(SendCostModel.DEFAULTS),
+                    new Oracle(pack, 1.3 * pack, new Random(seed)),
+                    GATHER_BLOCKS,
+                    4000,
+                    sampledAll,
+                    new int[4]);
+            int slowerMeasured = measuredAll[SendStrategy.GATHER.ordinal()];
+            int slowerSampled = sampledAll[SendStrategy.GATHER.ordinal()];
+            assertThat(slowerSampled)
+                    .as("seed %d: sends of the slower arm, every send measured %d", seed, slowerMeasured)
+                    .isLessThan(slowerMeasured / 2);
+            assertThat(slowerSampled * 0.3 / 4000).as("seed %d: regret", seed).isLessThan(0.01);
+        }
+    }
+
+    @Test
+    void measuringFewerSendsStillFollowsAMachineThatChanges() {
+        for (long seed = 0; seed < 5; seed++) {
+            AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+            Random r = new Random(seed);
+            int[] counts = new int[4];
+            runSampled(p, new Oracle(5_000_000, 8_000_000, r), GATHER_BLOCKS, 2000, new int[3], counts);
+            assertThat(p.best(1, GATHER_BLOCKS, BYTES, false))
+                    .as("seed %d", seed)
+                    .isEqualTo(SendStrategy.PACK);
+            // the load changes: packing is now twice as slow as gathering; the estimates drift with it
+            int[] after = new int[3];
+            runSampled(p, new Oracle(10_000_000, 5_000_000, r), GATHER_BLOCKS, 400, after, new int[4]);
+            assertThat(p.best(1, GATHER_BLOCKS, BYTES, false))
+                    .as("seed %d", seed)
+                    .isEqualTo(SendStrategy.GATHER);
+            int[] last = new int[3];
+            runSampled(p, new Oracle(10_000_000, 5_000_000, r), GATHER_BLOCKS, 100, last, new int[4]);
+            assertThat(last[SendStrategy.GATHER.ordinal()]).as("seed %d", seed).isGreaterThanOrEqualTo(90);
+        }
+    }
+
+    @Test
     void badArgumentsAreNamed() {
         assertThatThrownBy(() -> new AdaptiveSendPolicy(null)).hasMessageContaining("model null");
         AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
         assertThatThrownBy(() -> p.observe(0, 1, 1, false, SendStrategy.ADAPTIVE, 1))
                 .hasMessageContaining("used ADAPTIVE (expected: PACK or GATHER)");
+        assertThatThrownBy(() -> p.sample(0, 1, 1, false, null)).hasMessageContaining("sample: used null");
     }
 }

@@ -274,4 +274,30 @@ class CompletionReportTest {
             assertThat(learnt).as("after send %d", i).isEqualTo(i + 1);
         }
     }
+
+    @Test
+    void onceItsEstimateIsMadeAnAdaptiveSendAsksForFewReports() throws Exception {
+        List<TcpTransport> f = TcpTransport.loopbackFabric(2, JobSecret.random(), SMALL);
+        toClose.addAll(f);
+        Datatype vector = Datatype.vector(16, 64, 128, Primitive.BYTE);
+        int count = 8; // 8 KiB in 128 blocks: rendezvous
+        Memory src = direct((int) ((count - 1) * vector.extent() + vector.trueUb()));
+        Memory dst = direct((int) (count * vector.byteSize()));
+        long bytes = count * vector.byteSize();
+        long blocks = TcpTransport.estimateBlocks(dev.layout.dataloop.Segment.of(vector, count, src, 0));
+        AdaptiveSendPolicy policy = f.get(0).sendPolicy();
+        int sends = 120;
+        for (int i = 0; i < sends; i++) {
+            int tag = i;
+            Future<Long> r = pool.submit(() -> f.get(1).receiveTyped(0, 0L, tag, Primitive.BYTE, bytes, dst, 0, T));
+            f.get(0).sendTyped(1, 0L, tag, vector, count, src, 0, SendStrategy.ADAPTIVE);
+            assertThat(r.get(20, TimeUnit.SECONDS)).isEqualTo(bytes);
+            f.get(1).send(0, 0L, 1000 + tag, new byte[] {(byte) tag}); // the reply carries any report
+            assertThat(f.get(0).receive(1, 0L, 1000 + tag, T)).containsExactly((byte) tag);
+        }
+        int learnt = policy.observed(1, blocks, bytes, false, SendStrategy.PACK)
+                + policy.observed(1, blocks, bytes, false, SendStrategy.GATHER);
+        // the first WINDOW sends of the incumbent and every exploration are learnt from, then one in SAMPLE_EVERY
+        assertThat(learnt).isGreaterThanOrEqualTo(AdaptiveSendPolicy.WINDOW).isLessThan(sends * 3 / 4);
+    }
 }

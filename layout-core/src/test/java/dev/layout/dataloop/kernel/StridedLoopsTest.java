@@ -135,9 +135,12 @@ class StridedLoopsTest {
         assertThat(MemoryAccess.oneSet(0)).isFalse();
         assertThat(MemoryAccess.oneSet(set + 8)).isFalse();
         // paced: up to 32-byte blocks (at most four stores each); 33 to 64 bytes (eight) keep the set unpaced
-        assertThat(MemoryAccess.pacesStores(set, MemoryAccess.genericStores(32))).isTrue();
-        assertThat(MemoryAccess.pacesStores(set, MemoryAccess.genericStores(40))).isFalse();
-        assertThat(MemoryAccess.pacesStores(set + 8, MemoryAccess.genericStores(4))).isFalse();
+        assertThat(MemoryAccess.pacesStores(set, MemoryAccess.genericStores(32)))
+                .isTrue();
+        assertThat(MemoryAccess.pacesStores(set, MemoryAccess.genericStores(40)))
+                .isFalse();
+        assertThat(MemoryAccess.pacesStores(set + 8, MemoryAccess.genericStores(4)))
+                .isFalse();
         for (int width : new int[] {1, 3, 4, 8, 12, 16, 20, 40, 64}) {
             for (long stride : new long[] {set, -set, 2 * set}) {
                 int n1 = 3;
