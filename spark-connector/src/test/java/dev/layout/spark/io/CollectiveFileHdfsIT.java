@@ -167,7 +167,9 @@ class CollectiveFileHdfsIT {
                 .filter(s -> s.getPath().getName().startsWith(".deferred.f64." + f.writeId() + ".part-"))
                 .count();
         assertThat(parts).isEqualTo(results.get(0).domains().count());
-        assertThat(fs.exists(DomainOutput.marker(p, f.writeId()))).as("the write is open").isTrue();
+        assertThat(fs.exists(DomainOutput.marker(p, f.writeId())))
+                .as("the write is open")
+                .isTrue();
         assertThat(f.commit(results.get(0))).isEqualTo(split.cells() * 8);
         assertThat(fs.getFileStatus(p).getLen()).isEqualTo(split.cells() * 8);
         assertThat(fs.listStatus(p.getParent()))
