@@ -17,9 +17,10 @@ import dev.layout.dataloop.kernel.PlaneKernel;
  * wins from the count where those savings pay the dearer call: for 4-byte blocks from 33, for 24-byte
  * blocks from 17. A block is one bulk copy in the generic loops over 64 bytes ({@link #BULK_CALL} plus
  * {@link #BULK_BYTES_PER_CYCLE}), which word moves with constant offsets beat up to about 160 bytes; a
- * contiguous shape is one run. Where stores into one cache set must be paced by a call per block
- * ({@link MemoryAccess#pacesStores}: too few stores per block to keep the store queue's lines within
- * the set's ways) only the generic loops run, which pace them with a bulk copy per block.
+ * contiguous shape is one run. At a stride that puts every block into one cache set ({@link
+ * MemoryAccess#oneSet}) only the generic loops run: they pace their stores with a bulk copy per block
+ * where a block has too few stores ({@link MemoryAccess#pacesStores}), and the straight-line generated
+ * kernels, whose accesses all land in that set back to back, lose to them there.
  *
  * <p>Memory kinds do not change the ranking: every kernel, generic or generated, is compiled once
  * per pair of memory kinds ({@code MemoryAccess.baseKinds}), so each sees one kind of memory per side.
@@ -82,7 +83,7 @@ final class KernelCost {
                     case STRIP, PLANES ->
                         PlaneKernel.movesPerBlock(width) <= PlaneKernel.MAX_BODY_MOVES
                                         && !listed
-                                        && !MemoryAccess.pacesStores(stride, PlaneKernel.movesPerBlock(width))
+                                        && !MemoryAccess.oneSet(stride)
                                 ? PlaneKernel.movesPerBlock(width) * MOVE
                                 : Double.POSITIVE_INFINITY;
                     case WORDS -> wordMoves > 0 ? (double) wordMoves * MOVE / blocks : Double.POSITIVE_INFINITY;

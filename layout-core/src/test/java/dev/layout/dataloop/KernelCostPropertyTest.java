@@ -109,6 +109,8 @@ class KernelCostPropertyTest {
         assertThat(KernelCost.vectorLeaf(floats, 1 << 20)).isEqualTo(Kind.STRIDED);
         Dataloop nearly = leaf(Datatype.vector(2, 1, 16385, Primitive.FLOAT32));
         assertThat(KernelCost.vectorLeaf(nearly, 1 << 20)).isEqualTo(Kind.STRIP);
+        Dataloop wide = leaf(Datatype.vector(2, 12, 8192, Primitive.FLOAT64));
+        assertThat(KernelCost.vectorLeaf(wide, 1 << 20)).isEqualTo(Kind.STRIDED);
         Dataloop rows = planes(Datatype.hvector(8, 1, 1 << 20, Datatype.vector(8, 1, 8192, Primitive.FLOAT64)));
         assertThat(KernelCost.planes(rows, 1)).isEqualTo(Kind.ROWS);
     }
