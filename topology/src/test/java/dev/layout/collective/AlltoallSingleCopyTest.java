@@ -8,9 +8,8 @@ import dev.layout.comm.Communicator;
 import dev.layout.comm.InProcessLauncher;
 import dev.layout.datatype.Datatype;
 import dev.layout.datatype.Primitive;
-import dev.layout.transport.InProcessTransport;
+import dev.layout.transport.PackingTransport;
 import dev.layout.transport.Transport;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -62,8 +61,8 @@ class AlltoallSingleCopyTest {
     @Test
     void typedBlocksArriveAsTheyWereSentAndAsThePackedPathDeliversThem() {
         List<byte[][]> single = InProcessLauncher.run(P, Harness.TIMEOUT, AlltoallSingleCopyTest::exchange);
-        List<byte[][]> packed =
-                InProcessLauncher.runOn(packedFabric(P), Harness.TIMEOUT, AlltoallSingleCopyTest::exchange);
+        List<byte[][]> packed = InProcessLauncher.runOn(
+                PackingTransport.inProcess(P), Harness.TIMEOUT, AlltoallSingleCopyTest::exchange);
         for (int r = 0; r < P; r++) {
             for (int q = 0; q < P; q++) {
                 assertThat(single.get(r)[q]).as("rank %d from rank %d", r, q).isEqualTo(pattern(q, r, length(q, r)));
@@ -153,48 +152,6 @@ class AlltoallSingleCopyTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        }
-    }
-
-    /** An in-process fabric whose endpoints keep the interface's default pack, send and unpack for posted receives. */
-    private static List<Transport> packedFabric(int n) {
-        return InProcessTransport.create(n).stream().<Transport>map(Packed::new).toList();
-    }
-
-    private record Packed(Transport t) implements Transport {
-        @Override
-        public int process() {
-            return t.process();
-        }
-
-        @Override
-        public int size() {
-            return t.size();
-        }
-
-        @Override
-        public void send(int dest, long context, int tag, byte[] payload) throws IOException {
-            t.send(dest, context, tag, payload);
-        }
-
-        @Override
-        public byte[] receive(int source, long context, int tag, Duration timeout) throws IOException {
-            return t.receive(source, context, tag, timeout);
-        }
-
-        @Override
-        public long sentMessages() {
-            return t.sentMessages();
-        }
-
-        @Override
-        public long sentBytes() {
-            return t.sentBytes();
-        }
-
-        @Override
-        public void close() {
-            t.close();
         }
     }
 }

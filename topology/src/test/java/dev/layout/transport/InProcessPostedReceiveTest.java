@@ -150,8 +150,8 @@ class InProcessPostedReceiveTest {
     @Test
     void theDefaultPairPacksSendsAndUnpacks() throws IOException {
         List<InProcessTransport> ep = InProcessTransport.create(2);
-        Transport receiver = new Defaults(ep.get(1));
-        Transport sender = new Defaults(ep.get(0));
+        Transport receiver = new PackingTransport(ep.get(1));
+        Transport sender = new PackingTransport(ep.get(0));
         byte[] dst = new byte[8];
         Transport.PostedReceive posted =
                 receiver.postReceive(0, 0L, 0, TypedRegion.of(Memory.ofArray(dst), EVERY_OTHER, 1, 0));
@@ -171,43 +171,5 @@ class InProcessPostedReceiveTest {
                 .hasMessage("postReceive: into null (expected: a TypedRegion)");
         assertThatThrownBy(() -> TypedRegion.range(Memory.ofArray(new byte[4]), Primitive.BYTE, 4, 0, 2, 5))
                 .hasMessage("typedRegion: bytes [2, 5) (expected: in [0, 4) of byte x 4)");
-    }
-
-    /** The interface's default posted-receive pair over another transport's messages. */
-    private record Defaults(Transport t) implements Transport {
-        @Override
-        public int process() {
-            return t.process();
-        }
-
-        @Override
-        public int size() {
-            return t.size();
-        }
-
-        @Override
-        public void send(int dest, long context, int tag, byte[] payload) throws IOException {
-            t.send(dest, context, tag, payload);
-        }
-
-        @Override
-        public byte[] receive(int source, long context, int tag, Duration timeout) throws IOException {
-            return t.receive(source, context, tag, timeout);
-        }
-
-        @Override
-        public long sentMessages() {
-            return t.sentMessages();
-        }
-
-        @Override
-        public long sentBytes() {
-            return t.sentBytes();
-        }
-
-        @Override
-        public void close() {
-            t.close();
-        }
     }
 }

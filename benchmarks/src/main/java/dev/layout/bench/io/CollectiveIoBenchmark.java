@@ -11,8 +11,7 @@ import dev.layout.memory.Memory;
 import dev.layout.spark.io.CollectiveFile;
 import dev.layout.spark.io.IoResult;
 import dev.layout.spark.io.Strategy;
-import dev.layout.transport.InProcessTransport;
-import dev.layout.transport.Transport;
+import dev.layout.transport.PackingTransport;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -181,7 +180,7 @@ public final class CollectiveIoBenchmark {
                     Duration.ofSeconds(120),
                     comm -> io(file.withStrategy(Strategy.INDEPENDENT), comm, split, blocks, false)));
             t[5][k] = slowest(InProcessLauncher.runOn(
-                    packed(split.ranks()),
+                    PackingTransport.inProcess(split.ranks()),
                     Duration.ofSeconds(120),
                     comm -> io(file.withStrategy(Strategy.TWO_PHASE), comm, split, blocks, false)));
             fs.delete(new Path(file.path()), false);
@@ -224,56 +223,6 @@ public final class CollectiveIoBenchmark {
             return r.nanos();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /** An in-process fabric whose endpoints keep the transport's default pack, send and unpack for posted receives. */
-    private static List<Transport> packed(int size) {
-        return InProcessTransport.create(size).stream()
-                .<Transport>map(PackedTransport::new)
-                .toList();
-    }
-
-    /** Every method but the posted-receive pair delegates to {@code t}; that pair is the interface's default. */
-    private record PackedTransport(Transport t) implements Transport {
-        @Override
-        public int process() {
-            return t.process();
-        }
-
-        @Override
-        public int size() {
-            return t.size();
-        }
-
-        @Override
-        public void send(int dest, long context, int tag, byte[] payload) throws IOException {
-            t.send(dest, context, tag, payload);
-        }
-
-        @Override
-        public void sendOwned(int dest, long context, int tag, byte[] payload) throws IOException {
-            t.sendOwned(dest, context, tag, payload);
-        }
-
-        @Override
-        public byte[] receive(int source, long context, int tag, Duration timeout) throws IOException {
-            return t.receive(source, context, tag, timeout);
-        }
-
-        @Override
-        public long sentMessages() {
-            return t.sentMessages();
-        }
-
-        @Override
-        public long sentBytes() {
-            return t.sentBytes();
-        }
-
-        @Override
-        public void close() {
-            t.close();
         }
     }
 
