@@ -292,14 +292,14 @@ public final class MemoryAccess {
 
     /**
      * Whether {@code rows} rows of {@code blocks} blocks of {@code blockBytes}, stored {@code dstInner}
-     * apart, run through the row loops of {@link StridedLoops}: 4-, 8- and 16-byte blocks, counts in an
+     * apart, run through the row loops of {@link StridedLoops}: blocks up to 64 bytes, counts in an
      * int, no stores to pace ({@link #pacesStores}) and no access checking.
      */
     private static boolean rowLoops(long blockBytes, long rows, long blocks, long dstInner) {
         return !CHECK_EVERY_ACCESS
                 && rows <= Integer.MAX_VALUE
                 && blocks <= Integer.MAX_VALUE
-                && (blockBytes == 4 || blockBytes == 8 || blockBytes == 16)
+                && blockBytes <= 64
                 && !pacesStores(dstInner, genericStores(blockBytes));
     }
 

@@ -211,7 +211,7 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * {@code no} rows of {@code ni} blocks of 4, 8 or 16 bytes, block (i, j) from {@code sa + i * so +
+     * {@code no} rows of {@code ni} blocks of up to 64 bytes, block (i, j) from {@code sa + i * so +
      * j * si} to {@code da + i * dO + j * di}. The width is tested once per call.
      */
     @Override
@@ -235,8 +235,22 @@ final class StridedLoopCode extends StridedLoops {
             rows8(sb, sa, so, si, db, da, dO, di, no, ni);
         } else if (blockBytes == 4) {
             rows4(sb, sa, so, si, db, da, dO, di, no, ni);
-        } else {
+        } else if (blockBytes == 16) {
             rows16(sb, sa, so, si, db, da, dO, di, no, ni);
+        } else {
+            rowsOverlapped(sb, sa, so, si, db, da, dO, di, blockBytes, no, ni);
+        }
+    }
+
+    /**
+     * {@code no} rows of blocks of any other width up to 64 bytes, each row one {@link #overlapped}
+     * loop. Exploits: the rows run in one compiled loop nest without returning to the walk per row,
+     * as the 4-, 8- and 16-byte rows do.
+     */
+    void rowsOverlapped(
+            Object sb, long sa, long so, long si, Object db, long da, long dO, long di, long w, int no, int ni) {
+        for (int i = 0; i < no; i++) {
+            overlapped(sb, sa + i * so, si, db, da + i * dO, di, w, ni);
         }
     }
 
@@ -274,6 +288,10 @@ final class StridedLoopCode extends StridedLoops {
         } else if (blockBytes == 4) {
             for (long i = 0; i < n3; i++) {
                 rows4(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
+            }
+        } else if (blockBytes != 16) {
+            for (long i = 0; i < n3; i++) {
+                rowsOverlapped(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, blockBytes, no, ni);
             }
         } else if (tile16(s2, s1, d2, d1, no, ni)) {
             for (long i = 0; i < n3; i++) {

@@ -5,7 +5,7 @@ import java.io.InputStream;
 
 /**
  * The loops behind {@link MemoryAccess#strided}, {@link MemoryAccess#strided2} and {@link
- * MemoryAccess#strided3}: rows of strided 4-, 8- and 16-byte blocks. Bases and addresses are
+ * MemoryAccess#strided3}: rows of strided blocks. Bases and addresses are
  * already resolved and the footprint checked; a wrong offset here is a wrong memory access.
  *
  * <p>Why instances: the JIT compiles a loop for the kinds of base it has seen. A loop that has
@@ -26,7 +26,7 @@ abstract class StridedLoops {
     abstract void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n);
 
     /**
-     * {@code no} rows of {@code ni} blocks of 4, 8 or 16 bytes, block (i, j) from {@code sa + i * so +
+     * {@code no} rows of {@code ni} blocks of up to 64 bytes, block (i, j) from {@code sa + i * so +
      * j * si} to {@code da + i * dO + j * di}.
      */
     abstract void rows(
