@@ -19,7 +19,8 @@ import dev.layout.dataloop.kernel.PlaneKernel;
  * {@link #BULK_BYTES_PER_CYCLE}), which word moves with constant offsets beat up to about 160 bytes; a
  * contiguous shape is one run. At a stride that puts every block into one cache set ({@link
  * MemoryAccess#oneSet}) only the generic loops run: they pace their stores with a bulk copy per block
- * where a block has too few stores ({@link MemoryAccess#pacesStores}), and the straight-line generated
+ * where a block has too few stores ({@link MemoryAccess#pacesStores}), space the loads of short blocks
+ * read in stride order ({@link MemoryAccess#pacesLoads}), and the straight-line generated
  * kernels, whose accesses all land in that set back to back, lose to them there.
  *
  * <p>Memory kinds do not change the ranking: every kernel, generic or generated, is compiled once

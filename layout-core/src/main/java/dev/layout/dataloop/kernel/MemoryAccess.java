@@ -61,6 +61,32 @@ public final class MemoryAccess {
     }
 
     /**
+     * Whether a loop loading {@code loadsPerBlock} words per block, blocks {@code stride} bytes apart in
+     * stride order, must space its loads ({@link #pace}): loads into one cache set ({@link #oneSet})
+     * issued back to back, as a tight loop over blocks of up to 16 bytes issues them, evict the lines
+     * of each other (and of what the stride prefetcher brings into the set) before they are used; a
+     * loop with a call per block (a hand loop's) or with more moves per block is slow enough to keep
+     * them.
+     */
+    public static boolean pacesLoads(long stride, long loadsPerBlock) {
+        return oneSet(stride) && loadsPerBlock <= 2;
+    }
+
+    /** The last value of a paced loop's chain ({@link #pace}), kept so that the JIT cannot drop the chain. */
+    static long paced;
+
+    /**
+     * One step of a paced loop's dependent chain: three multiply-adds, about a dozen cycles that the
+     * core cannot overlap with each other, so a loop taking a step per block issues its loads no
+     * faster than that.
+     */
+    static long pace(long x) {
+        x = x * x + 1;
+        x = x * x + 1;
+        return x * x + 1;
+    }
+
+    /**
      * {@link #pacesStores} for blocks at {@code offsets} (two or more, all in one cache set: {@link
      * #oneSet(long[])}), which need pacing only at up to half the stores per block: in listed order the
      * set is not also filled ahead of the stores, as the hardware's stride prefetcher likely does for

@@ -59,6 +59,8 @@ final class StridedLoopCode extends StridedLoops {
         db = dst(db);
         if (blockBytes > 16 || n < 1 || MemoryAccess.pacesStores(ds, MemoryAccess.genericStores(blockBytes))) {
             wide(sb, sa, ss, db, da, ds, blockBytes, n);
+        } else if (MemoryAccess.pacesLoads(ss, MemoryAccess.genericStores(blockBytes))) {
+            pacedLoads(sb, sa, ss, db, da, ds, blockBytes, n);
         } else if (ds == blockBytes) {
             packedSide(sb, sa, ss, db, da, blockBytes, n, true);
         } else if (ss == blockBytes) {
@@ -66,6 +68,22 @@ final class StridedLoopCode extends StridedLoops {
         } else {
             bumped(sb, sa, ss, db, da, ds, blockBytes, n);
         }
+    }
+
+    /**
+     * Blocks of up to 16 bytes whose loads need pacing ({@link MemoryAccess#pacesLoads}): each block
+     * after a short dependent chain of arithmetic ({@link MemoryAccess#pace}), which spaces the loads
+     * as a hand loop's call per block does.
+     */
+    void pacedLoads(Object sb, long sa, long ss, Object db, long da, long ds, long w, int n) {
+        sb = src(sb);
+        db = dst(db);
+        long x = ss;
+        for (int i = 0; i < n; i++) {
+            x = MemoryAccess.pace(x);
+            MemoryAccess.copyRaw(sb, sa + i * ss, db, da + i * ds, w);
+        }
+        MemoryAccess.paced = x;
     }
 
     /**

@@ -166,6 +166,32 @@ class StridedLoopsTest {
         }
     }
 
+    @ParameterizedTest(name = "kinds {0}")
+    @ValueSource(ints = {0, 1, 2, 3})
+    void loadsFromOneCacheSetMoveWhatAByteLoopMoves(int kinds) {
+        boolean srcOff = (kinds & 1) != 0;
+        boolean dstOff = (kinds & 2) != 0;
+        long set = 64 * 1024;
+        // paced: blocks of up to 16 bytes (two loads each) in stride order; wider blocks and other strides are not
+        assertThat(MemoryAccess.pacesLoads(set, MemoryAccess.genericStores(16))).isTrue();
+        assertThat(MemoryAccess.pacesLoads(set, MemoryAccess.genericStores(20))).isFalse();
+        assertThat(MemoryAccess.pacesLoads(set + 8, MemoryAccess.genericStores(4))).isFalse();
+        for (int width : new int[] {1, 2, 3, 4, 7, 8, 12, 16}) {
+            for (long stride : new long[] {set, -set, 2 * set}) {
+                int n = 5;
+                long so = 3 + (stride < 0 ? -stride * (n - 1) : 0);
+                Memory s = filled(srcOff, (int) (so + Math.abs(stride) * n + 8), 7);
+                Memory expected = filled(dstOff, width * n + 8, 1);
+                Memory got = filled(dstOff, width * n + 8, 1);
+                reference(s, so, 0, 0, stride, expected, 5, 0, 0, width, width, 1, 1, n);
+                MemoryAccess.strided(s, so, stride, got, 5, width, width, n);
+                assertThat(bytes(got))
+                        .as("strided width %d stride %d", width, stride)
+                        .isEqualTo(bytes(expected));
+            }
+        }
+    }
+
     /**
      * {outer, inner} strides: a packed side (rows back to back), a transposed side (outer = width,
      * inner a multiple of it, so 16-byte blocks tile) or a random strided side; signs random.
