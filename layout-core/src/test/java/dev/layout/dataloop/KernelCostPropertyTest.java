@@ -90,11 +90,15 @@ class KernelCostPropertyTest {
         assertThat(KernelCost.vectorLeaf(floats, 8)).isEqualTo(Kind.STRIDED);
         assertThat(KernelCost.vectorLeaf(floats, 32)).isEqualTo(Kind.STRIDED);
         assertThat(KernelCost.vectorLeaf(floats, 33)).isEqualTo(Kind.STRIP);
-        // 24-byte blocks waste a move a block in the generic loops (four overlapping moves, three exact): generated
-        // sooner
+        // 24-byte blocks are three exact moves in both: generated from the same count as floats
         Dataloop triples = leaf(Datatype.vector(2, 3, 4, Primitive.FLOAT64));
-        assertThat(KernelCost.vectorLeaf(triples, 17)).isEqualTo(Kind.STRIP);
-        assertThat(KernelCost.vectorLeaf(triples, 16)).isEqualTo(Kind.STRIDED);
+        assertThat(KernelCost.vectorLeaf(triples, 32)).isEqualTo(Kind.STRIDED);
+        assertThat(KernelCost.vectorLeaf(triples, 33)).isEqualTo(Kind.STRIP);
+        // 40-byte blocks waste three moves a block in the generic loops (eight overlapping moves, five exact):
+        // generated sooner
+        Dataloop fives = leaf(Datatype.vector(2, 5, 6, Primitive.FLOAT64));
+        assertThat(KernelCost.vectorLeaf(fives, 8)).isEqualTo(Kind.STRIDED);
+        assertThat(KernelCost.vectorLeaf(fives, 9)).isEqualTo(Kind.STRIP);
         // 64-byte blocks are eight word moves; from about 160 bytes a block is a bulk copy, whatever the count
         Dataloop lines = leaf(Datatype.vector(2, 8, 9, Primitive.FLOAT64));
         assertThat(KernelCost.vectorLeaf(lines, 1 << 20)).isEqualTo(Kind.STRIP);

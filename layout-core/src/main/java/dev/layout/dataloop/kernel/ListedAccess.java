@@ -104,20 +104,20 @@ public final class ListedAccess {
                     MemoryAccess.move32x2(pb, p, ub, ua + offsets[b], w - 32);
                 }
             }
-        } else if (w == 24) {
-            for (int b = from; b < to; b++, p += 24) {
-                if (gather) {
-                    MemoryAccess.move24(ub, ua + offsets[b], pb, p);
-                } else {
-                    MemoryAccess.move24(pb, p, ub, ua + offsets[b]);
-                }
-            }
-        } else if (w > 16) {
+        } else if (w > 24) {
             for (int b = from; b < to; b++, p += w) {
                 if (gather) {
                     MemoryAccess.move16x2(ub, ua + offsets[b], pb, p, w - 16);
                 } else {
                     MemoryAccess.move16x2(pb, p, ub, ua + offsets[b], w - 16);
+                }
+            }
+        } else if (w > 16) {
+            for (int b = from; b < to; b++, p += w) {
+                if (gather) {
+                    MemoryAccess.move8x3(ub, ua + offsets[b], pb, p, w - 8);
+                } else {
+                    MemoryAccess.move8x3(pb, p, ub, ua + offsets[b], w - 8);
                 }
             }
         } else if (w == 8) {

@@ -98,14 +98,15 @@ public final class MemoryAccess {
 
     /**
      * The stores per block of {@code width} bytes in the generic loops: one for a whole word, two
-     * overlapping moves up to 16 bytes, four up to 32, eight up to 64 ({@link #copySmall}); over 64 a
+     * overlapping moves up to 16 bytes, three up to 24, four up to 32, eight up to 64 ({@link
+     * #copySmall}); over 64 a
      * bulk copy, counted as its 32-byte moves.
      */
     public static long genericStores(long width) {
         if (width == 1 || width == 2 || width == 4 || width == 8) {
             return 1;
         }
-        return width <= 16 ? 2 : width <= 32 ? 4 : width <= 64 ? 8 : (width + 31) / 32;
+        return width <= 16 ? 2 : width <= 24 ? 3 : width <= 32 ? 4 : width <= 64 ? 8 : (width + 31) / 32;
     }
 
     /** Whether blocks at {@code offsets} (two or more) all fall into one cache set: every offset a {@link #oneSet} stride from the first. */
@@ -150,8 +151,6 @@ public final class MemoryAccess {
         } else if (length == 16) {
             U.putLong(db, da, U.getLong(sb, sa));
             U.putLong(db, da + 8, U.getLong(sb, sa + 8));
-        } else if (length == 24) {
-            move24(sb, sa, db, da);
         } else if (length <= 64) {
             copySmall(sb, sa, db, da, length);
         } else {
@@ -162,15 +161,18 @@ public final class MemoryAccess {
     /**
      * Up to 64 bytes, any width, in at most eight word moves and no loop, as good {@code memcpy}
      * implementations move short sizes: a width between two powers of two is covered by two
-     * overlapping moves of the lower power (9-16 bytes: the first and the last 8; 17-32: the first
-     * and the last 16; 33-64: the first and the last 32). All loads come before the stores, so the
+     * overlapping moves of the lower power (9-16 bytes: the first and the last 8; 17-24: the first
+     * 16 and the last 8; 25-32: the first and the last 16; 33-64: the first and the last 32). All
+     * loads come before the stores, so the
      * bytes written twice are written with the same values.
      */
     static void copySmall(Object sb, long sa, Object db, long da, long length) {
         if (length > 32) {
             move32x2(sb, sa, db, da, length - 32);
-        } else if (length > 16) {
+        } else if (length > 24) {
             move16x2(sb, sa, db, da, length - 16);
+        } else if (length > 16) {
+            move8x3(sb, sa, db, da, length - 8);
         } else if (length >= 8) {
             move8x2(sb, sa, db, da, length - 8);
         } else if (length >= 4) {
@@ -205,14 +207,17 @@ public final class MemoryAccess {
         U.putLong(db, d + e + 24, b3);
     }
 
-    /** A block of 24 bytes (a 3-vector of doubles): three exact word moves. */
-    static void move24(Object sb, long s, Object db, long d) {
-        U.putLong(db, d, U.getLong(sb, s));
-        U.putLong(db, d + 8, U.getLong(sb, s + 8));
-        U.putLong(db, d + 16, U.getLong(sb, s + 16));
+    /** A block of 17 to 24 bytes ({@code e} its width - 8; a 3-vector of doubles exactly): its first 16 and its last 8 bytes, all loads first. */
+    static void move8x3(Object sb, long s, Object db, long d, long e) {
+        long a0 = U.getLong(sb, s);
+        long a1 = U.getLong(sb, s + 8);
+        long b = U.getLong(sb, s + e);
+        U.putLong(db, d, a0);
+        U.putLong(db, d + 8, a1);
+        U.putLong(db, d + e, b);
     }
 
-    /** A block of 17 to 32 bytes ({@code e} its width - 16): its first and its last 16 bytes, all loads first. */
+    /** A block of 25 to 32 bytes ({@code e} its width - 16): its first and its last 16 bytes, all loads first. */
     static void move16x2(Object sb, long s, Object db, long d, long e) {
         long a0 = U.getLong(sb, s);
         long a1 = U.getLong(sb, s + 8);

@@ -171,9 +171,13 @@ final class StridedLoopCode extends StridedLoops {
             for (int i = 0; i < n; i++, s += ss, d += ds) {
                 MemoryAccess.move32x2(sb, s, db, d, w - 32);
             }
-        } else if (w > 16) {
+        } else if (w > 24) {
             for (int i = 0; i < n; i++, s += ss, d += ds) {
                 MemoryAccess.move16x2(sb, s, db, d, w - 16);
+            }
+        } else if (w > 16) {
+            for (int i = 0; i < n; i++, s += ss, d += ds) {
+                MemoryAccess.move8x3(sb, s, db, d, w - 8);
             }
         } else if (w >= 8) {
             for (int i = 0; i < n; i++, s += ss, d += ds) {

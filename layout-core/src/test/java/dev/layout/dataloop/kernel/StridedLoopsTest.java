@@ -175,7 +175,8 @@ class StridedLoopsTest {
         // paced: blocks of up to 16 bytes (two loads each) in stride order; wider blocks and other strides are not
         assertThat(MemoryAccess.pacesLoads(set, MemoryAccess.genericStores(16))).isTrue();
         assertThat(MemoryAccess.pacesLoads(set, MemoryAccess.genericStores(20))).isFalse();
-        assertThat(MemoryAccess.pacesLoads(set + 8, MemoryAccess.genericStores(4))).isFalse();
+        assertThat(MemoryAccess.pacesLoads(set + 8, MemoryAccess.genericStores(4)))
+                .isFalse();
         for (int width : new int[] {1, 2, 3, 4, 7, 8, 12, 16}) {
             for (long stride : new long[] {set, -set, 2 * set}) {
                 int n = 5;
