@@ -51,7 +51,7 @@ final class StridedLoopCode extends StridedLoops {
      * bytes are bulk copies. When one side is contiguous (the pack or unpack of a vector leaf), its
      * addresses use the width as a literal ({@link #packedSide}), which C2 folds into the addressing
      * mode as it does a hand loop's constant stride; two strided sides bump their addresses ({@link
-     * #bumped}).
+     * #overlapped}).
      */
     @Override
     void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
@@ -66,7 +66,7 @@ final class StridedLoopCode extends StridedLoops {
         } else if (ss == blockBytes) {
             packedSide(db, da, ds, sb, sa, blockBytes, n, false);
         } else {
-            bumped(sb, sa, ss, db, da, ds, blockBytes, n);
+            overlapped(sb, sa, ss, db, da, ds, blockBytes, n);
         }
     }
 
@@ -116,7 +116,7 @@ final class StridedLoopCode extends StridedLoops {
                     MemoryAccess.U.putLong(pb, pa + 16L * i + 8, MemoryAccess.U.getLong(ub, u + 8));
                 }
             } else {
-                bumped(ub, ua, us, pb, pa, blockBytes, blockBytes, n);
+                overlapped(ub, ua, us, pb, pa, blockBytes, blockBytes, n);
             }
         } else {
             if (blockBytes == 4) {
@@ -134,7 +134,7 @@ final class StridedLoopCode extends StridedLoops {
                     MemoryAccess.U.putLong(ub, u + 8, MemoryAccess.U.getLong(pb, pa + 16L * i + 8));
                 }
             } else {
-                bumped(pb, pa, blockBytes, ub, ua, us, blockBytes, n);
+                overlapped(pb, pa, blockBytes, ub, ua, us, blockBytes, n);
             }
         }
     }
@@ -158,8 +158,9 @@ final class StridedLoopCode extends StridedLoops {
 
     /**
      * Blocks of any width up to 64 bytes by the overlapping word moves of {@link
-     * MemoryAccess#copySmall}, the width class chosen once per call: per class one loop of at most
-     * eight loads and eight stores per block, no branch per block.
+     * MemoryAccess#copySmall} (4 and 8 bytes: one exact move), the width class chosen once per call:
+     * per class one loop of at most eight loads and eight stores per block, no branch per block, the
+     * addresses bumped by the strides.
      */
     void overlapped(Object sb, long sa, long ss, Object db, long da, long ds, long w, int n) {
         sb = src(sb);
@@ -179,11 +180,19 @@ final class StridedLoopCode extends StridedLoops {
             for (int i = 0; i < n; i++, s += ss, d += ds) {
                 MemoryAccess.move8x3(sb, s, db, d, w - 8);
             }
-        } else if (w >= 8) {
+        } else if (w == 8) {
+            for (int i = 0; i < n; i++, s += ss, d += ds) {
+                u.putLong(db, d, u.getLong(sb, s));
+            }
+        } else if (w > 8) {
             for (int i = 0; i < n; i++, s += ss, d += ds) {
                 MemoryAccess.move8x2(sb, s, db, d, w - 8);
             }
-        } else if (w >= 4) {
+        } else if (w == 4) {
+            for (int i = 0; i < n; i++, s += ss, d += ds) {
+                u.putInt(db, d, u.getInt(sb, s));
+            }
+        } else if (w > 4) {
             for (int i = 0; i < n; i++, s += ss, d += ds) {
                 MemoryAccess.move4x2(sb, s, db, d, w - 4);
             }
@@ -199,36 +208,6 @@ final class StridedLoopCode extends StridedLoops {
             for (int i = 0; i < n; i++, s += ss, d += ds) {
                 u.putByte(db, d, u.getByte(sb, s));
             }
-        }
-    }
-
-    /** {@link #strided} for blocks of 16 bytes or less between arrays, with addresses bumped by the strides. */
-    void bumped(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
-        sb = src(sb);
-        db = dst(db);
-        long s = sa;
-        long d = da;
-        if (blockBytes == 8) {
-            for (int i = 0; i < n; i++) {
-                MemoryAccess.U.putLong(db, d, MemoryAccess.U.getLong(sb, s));
-                s += ss;
-                d += ds;
-            }
-        } else if (blockBytes == 4) {
-            for (int i = 0; i < n; i++) {
-                MemoryAccess.U.putInt(db, d, MemoryAccess.U.getInt(sb, s));
-                s += ss;
-                d += ds;
-            }
-        } else if (blockBytes == 16) {
-            for (int i = 0; i < n; i++) {
-                MemoryAccess.U.putLong(db, d, MemoryAccess.U.getLong(sb, s));
-                MemoryAccess.U.putLong(db, d + 8, MemoryAccess.U.getLong(sb, s + 8));
-                s += ss;
-                d += ds;
-            }
-        } else {
-            overlapped(sb, sa, ss, db, da, ds, blockBytes, n);
         }
     }
 
