@@ -53,8 +53,8 @@ abstract class FlatCodec {
             emitWrite(cb, row);
             emitRead(cb, row);
             MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClass(cb.toBytes(), true);
-            FlatCodec codec = (FlatCodec)
-                    hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class))
+            FlatCodec codec =
+                    (FlatCodec) hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class))
                             .invoke();
             codec.row = row;
             codec.width = row.width;

@@ -117,7 +117,9 @@ class FlatCodecTest {
             if (raw) {
                 generated = packets.get(0).bytes();
             } else {
-                assertThat(packets.get(0).bytes()).as("same bytes as the field-by-field path").isEqualTo(generated);
+                assertThat(packets.get(0).bytes())
+                        .as("same bytes as the field-by-field path")
+                        .isEqualTo(generated);
             }
             Open copy = codec.expand(packets.iterator(), Open.class);
             assertThat(copy.v).isEqualTo(1);
