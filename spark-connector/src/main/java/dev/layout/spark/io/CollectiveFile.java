@@ -5,6 +5,7 @@ import dev.layout.comm.Communicator;
 import dev.layout.dataloop.Segment;
 import dev.layout.datatype.Datatype;
 import dev.layout.fileview.FileView;
+import dev.layout.fileview.SharedFile;
 import dev.layout.fileview.ViewIntersection;
 import dev.layout.fileview.ViewReader;
 import dev.layout.memory.Memory;
@@ -315,7 +316,7 @@ public final class CollectiveFile implements Serializable {
         }
         RankAccess[] all = RankAccess.allgather(coll, me);
         RankAccess.throwFirstFailure(op, all);
-        IoPlan plan = IoPlan.forRead(all, strategy, cycleBytes, minDomainBytes);
+        IoPlan plan = IoPlan.forRead(all, strategy, cycleBytes, minDomainBytes, SharedFile.supports(fs));
         Exception failure = null;
         try {
             if (plan.strategy() == Strategy.TWO_PHASE && plan.domains() != null) {
