@@ -15,6 +15,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
@@ -80,19 +81,8 @@ class CollectiveFileTest {
             assertThat(written.get(0).strategy()).isEqualTo(strategy);
         }
         for (Strategy read : new Strategy[] {Strategy.TWO_PHASE, Strategy.INDEPENDENT, Strategy.AUTO}) {
-            CollectiveFile rf = f.withStrategy(read);
-            List<Boolean> same = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> {
-                byte[] want = split.block(comm.rank());
-                byte[] got = new byte[want.length];
-                FileView view = new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank()));
-                try {
-                    IoResult r = rf.readAll(comm, view, 0, Memory.ofArray(got), 0, Primitive.BYTE, got.length);
-                    assertThat(r.strategy()).isNotEqualTo(Strategy.AUTO);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                return java.util.Arrays.equals(want, got);
-            });
+            List<Boolean> same = readsBack(
+                    f.withStrategy(read), split, r -> assertThat(r.strategy()).isNotEqualTo(Strategy.AUTO));
             assertThat(same).as("read %s", read).containsOnly(true);
         }
     }
@@ -154,23 +144,29 @@ class CollectiveFileTest {
             // domains of the configured blocks, whatever the cached local file system's own block size
             CollectiveFile f =
                     file(p.getName()).withStrategy(Strategy.TWO_PHASE).withBlockSize(4096);
-            List<Boolean> same = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> {
-                byte[] want = split.block(comm.rank());
-                byte[] got = new byte[want.length];
-                FileView view = new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank()));
-                try {
-                    IoResult r = f.readAll(comm, view, 0, Memory.ofArray(got), 0, Primitive.BYTE, got.length);
-                    assertThat(r.strategy()).isEqualTo(Strategy.TWO_PHASE);
-                    assertThat(r.cycles())
-                            .as("two domains of 4096 and 3096 bytes in cycles of 1000")
-                            .isEqualTo(5);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                return java.util.Arrays.equals(want, got);
+            List<Boolean> same = readsBack(f, split, r -> {
+                assertThat(r.strategy()).isEqualTo(Strategy.TWO_PHASE);
+                assertThat(r.cycles())
+                        .as("two domains of 4096 and 3096 bytes in cycles of 1000")
+                        .isEqualTo(5);
             });
             assertThat(same).as("read %s", p.getName()).containsOnly(true);
         }
+    }
+
+    /** Every rank reads its block back with {@code f}; true per rank if it got the field's bytes. */
+    private static List<Boolean> readsBack(CollectiveFile f, FieldSplit split, Consumer<IoResult> check) {
+        return InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> {
+            byte[] want = split.block(comm.rank());
+            byte[] got = new byte[want.length];
+            FileView view = new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank()));
+            try {
+                check.accept(f.readAll(comm, view, 0, Memory.ofArray(got), 0, Primitive.BYTE, got.length));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return java.util.Arrays.equals(want, got);
+        });
     }
 
     private static IoResult writeBlock(CollectiveFile f, dev.layout.comm.Communicator comm, FieldSplit split) {
