@@ -45,8 +45,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *       sample's weight, and the prior's, decays by {@link #DISCOUNT} per observed send of the
  *       cell, so an arm left alone becomes uncertain again and is retried, and a window of
  *       recent samples follows a machine whose load changes (sliding-window and discounted UCB).
- *   <li>Near ties. Once both arms' windows are full of fresh samples and their estimates differ by
- *       less than the windows can resolve (two standard errors of the difference) and less than
+ *   <li>Near ties. Once both arms' windows hold at least half of {@link #WINDOW} fresh samples and
+ *       their estimates differ by less than the windows can resolve (two standard errors of the
+ *       difference, from the pooled spread of log-times) and less than
  *       {@link #NEAR_TIE} (5%), the cell stops exploring and keeps its incumbent: more samples of a
  *       window this size would not tell the arms apart, and staying with either loses less than
  *       the tie. The other arm's samples then age; once they go stale (after {@link #STALE_AFTER}

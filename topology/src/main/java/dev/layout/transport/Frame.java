@@ -34,8 +34,8 @@ record Frame(byte type, byte flags, int source, long context, int tag, long seq,
     static final byte DONE = 8;
 
     /**
-     * Flag of a {@link #RTS} or an {@link #EAGER} message with a non-zero id: answer with {@link
-     * #DONE} once the message's last byte is read (the sender learns from it).
+     * Flag of a {@link #RTS} or an {@link #EAGER} message (which then carries a message id): answer
+     * with {@link #DONE} once the message's last byte is read (the sender learns from it).
      */
     static final byte REPORT = 1;
 
