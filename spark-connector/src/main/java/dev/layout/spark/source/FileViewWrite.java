@@ -45,7 +45,8 @@ import org.apache.spark.sql.types.StructType;
  * late task attempt opens nothing and leaves nothing, see {@link DomainOutput}); abort removes
  * everything. So nothing appears at the target unless every task's rows are in it, no row passes
  * through the driver, and on the local file system no byte is copied. Mode {@code append} creates
- * a new file and refuses an existing one; mode {@code overwrite} replaces it.
+ * a new file and refuses an existing one; mode {@code overwrite} replaces it in one rename on the
+ * local file system and HDFS (a reader sees the old file or the new one, never none).
  *
  * <p>Why ranges and not a partition per domain: Spark's V2 write can ask for an ordering (a range
  * partitioning on sampled bounds) or a clustering, and a path-based write can cluster only on
@@ -273,10 +274,7 @@ final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite
                 pos = p.end();
             }
             FileDomains joined = DomainOutput.shared(fs) ? sharedDomains(length) : partsInOrder(fs, path, parts);
-            if (truncate && fs.exists(path) && !fs.delete(path, false)) {
-                throw new IOException("fileview: could not delete " + path + " to overwrite it");
-            }
-            DomainOutput.commit(fs, path, jobId, joined);
+            DomainOutput.commit(fs, path, jobId, joined, truncate);
         } catch (IOException e) {
             discard(fs, path);
             throw new UncheckedIOException(e);

@@ -177,4 +177,48 @@ class FileViewWriteHdfsIT {
             }
         }
     }
+
+    /**
+     * Overwrite replaces the file in one namenode rename: the namenode's edit log (read through
+     * inotify) shows a rename onto the target and no unlink of it, so a reader never finds it missing.
+     */
+    @Test
+    void overwriteReplacesTheFileInOneRename(SparkSession spark, FileSystem hdfs) throws Exception {
+        Path out = new Path(hdfs.getUri() + "/w4/over.f64");
+        try (org.apache.hadoop.fs.FSDataOutputStream o = hdfs.create(out)) {
+            o.write(new byte[] {1, 2, 3});
+        }
+        org.apache.hadoop.hdfs.DFSInotifyEventInputStream events =
+                new org.apache.hadoop.hdfs.client.HdfsAdmin(hdfs.getUri(), hdfs.getConf()).getInotifyEventStream();
+        field(spark, 16, 16, false)
+                .write()
+                .format("fileview")
+                .option("path", out.toString())
+                .option("etype", "float64")
+                .option("shape", "16x16")
+                .mode("overwrite")
+                .save();
+        Path sentinel = new Path("/w4/sentinel");
+        hdfs.create(sentinel).close(); // the last event to wait for: every event of the write comes before it
+        List<String> seen = new java.util.ArrayList<>();
+        boolean done = false;
+        while (!done) {
+            org.apache.hadoop.hdfs.inotify.EventBatch batch = events.poll(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(batch).as("inotify events within 30 s, after " + seen).isNotNull();
+            for (org.apache.hadoop.hdfs.inotify.Event e : batch.getEvents()) {
+                if (e instanceof org.apache.hadoop.hdfs.inotify.Event.UnlinkEvent u) {
+                    seen.add("unlink " + u.getPath());
+                } else if (e instanceof org.apache.hadoop.hdfs.inotify.Event.RenameEvent r) {
+                    seen.add("rename " + r.getDstPath());
+                } else if (e instanceof org.apache.hadoop.hdfs.inotify.Event.CreateEvent c) {
+                    done |= c.getPath().equals(sentinel.toString());
+                }
+            }
+        }
+        assertThat(seen).contains("rename /w4/over.f64").doesNotContain("unlink /w4/over.f64");
+        ByteBuffer b = ByteBuffer.wrap(read(hdfs, out)).order(ByteOrder.LITTLE_ENDIAN);
+        assertThat(b.capacity()).isEqualTo(16 * 16 * 8);
+        assertThat(b.getDouble(255 * 8)).isEqualTo(255.0);
+        assertThat(names(hdfs, out.getParent())).containsExactly("over.f64", "sentinel");
+    }
 }

@@ -143,19 +143,43 @@ class FileViewWriteIT {
         assertThat(tmp.toFile().list()).isEmpty();
     }
 
-    /** Overwrite replaces an existing file with the new one, in place of the shared file. */
+    /**
+     * Overwrite replaces an existing file with the new one in one {@code rename(2)}: the directory's
+     * change events (inotify on Linux) show the target moved in and never deleted, so a reader never
+     * finds it missing.
+     */
     @Test
-    void overwriteReplacesTheFile(SparkSession spark) throws Exception {
+    void overwriteReplacesTheFileInOneRename(SparkSession spark) throws Exception {
         java.nio.file.Path out = tmp.resolve("over.f64");
         Files.write(out, new byte[] {1, 2, 3});
-        field(spark, 16, 16, false)
-                .write()
-                .format("fileview")
-                .option("path", out.toString())
-                .option("etype", "float64")
-                .option("shape", "16x16")
-                .mode("overwrite")
-                .save();
+        List<String> seen = new java.util.ArrayList<>();
+        try (java.nio.file.WatchService watch = tmp.getFileSystem().newWatchService()) {
+            tmp.register(
+                    watch,
+                    java.nio.file.StandardWatchEventKinds.ENTRY_CREATE,
+                    java.nio.file.StandardWatchEventKinds.ENTRY_DELETE);
+            field(spark, 16, 16, false)
+                    .write()
+                    .format("fileview")
+                    .option("path", out.toString())
+                    .option("etype", "float64")
+                    .option("shape", "16x16")
+                    .mode("overwrite")
+                    .save();
+            Files.write(tmp.resolve("sentinel"), new byte[0]); // the last event: the write's all come before it
+            while (!seen.contains("ENTRY_CREATE sentinel")) {
+                java.nio.file.WatchKey key = watch.poll(30, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(key)
+                        .as("directory events within 30 s, after " + seen)
+                        .isNotNull();
+                for (java.nio.file.WatchEvent<?> e : key.pollEvents()) {
+                    seen.add(e.kind().name() + " " + e.context());
+                }
+                key.reset();
+            }
+            Files.delete(tmp.resolve("sentinel"));
+        }
+        assertThat(seen).contains("ENTRY_CREATE over.f64").doesNotContain("ENTRY_DELETE over.f64");
         ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(out)).order(ByteOrder.LITTLE_ENDIAN);
         assertThat(b.capacity()).isEqualTo(16 * 16 * 8);
         assertThat(b.getDouble(255 * 8)).isEqualTo(255.0);
