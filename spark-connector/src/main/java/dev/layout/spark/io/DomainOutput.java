@@ -205,9 +205,19 @@ public interface DomainOutput extends Closeable {
                 part.skipTo(fileOffset);
             }
 
+            /**
+             * Commits the part, then checks that the write is still open: a writer that got past the
+             * open's check but commits after the fence (the commit may already have listed what to
+             * discard) removes its own part.
+             */
             @Override
             public void commit() throws IOException {
                 part.commit();
+                if (!fs.exists(marker(path, writeId))) {
+                    fs.delete(part.part(), false);
+                    throw new IOException("fileview: the write " + writeId + " of " + path
+                            + " ended while this writer was writing (committed or aborted; its part is discarded)");
+                }
             }
 
             @Override

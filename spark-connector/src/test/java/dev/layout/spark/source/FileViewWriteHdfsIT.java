@@ -179,6 +179,79 @@ class FileViewWriteHdfsIT {
     }
 
     /**
+     * A task attempt that is still writing while the driver commits (it opened its part while the
+     * write was open, then stalls: held by a latch, released once the commit returned): the commit
+     * makes the file from the committed parts, the stray's part is removed, and when the stray goes
+     * on, its commit fails and it leaves nothing; the file keeps the committed bytes.
+     */
+    @Test
+    void anAttemptStillWritingDuringTheCommitLeavesNothing(SparkSession spark, FileSystem hdfs) throws Exception {
+        Path out = new Path(hdfs.getUri() + "/w5/stray.f64");
+        hdfs.mkdirs(out.getParent());
+        FileViewSpec spec = FileViewSpec.parse(Map.of("path", out.toString(), "etype", "float64", "shape", "8x8"));
+        FileDomains domains = FileDomains.of(0, 256, 512);
+        DomainOutput.begin(hdfs, out, "stray1", 512);
+        FileViewPartWriter.Factory factory = new FileViewPartWriter.Factory(
+                spec,
+                spec.schema(),
+                new int[] {0, 1},
+                new int[] {2},
+                HadoopConf.of(spark.sparkContext().hadoopConfiguration()),
+                "stray1",
+                domains,
+                1 << 20);
+        java.util.concurrent.CountDownLatch opened = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch committed = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CompletableFuture<String> stray =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    DataWriter<org.apache.spark.sql.catalyst.InternalRow> w = factory.createWriter(1, 7);
+                    try {
+                        try {
+                            w.write(new GenericInternalRow(new Object[] {4, 0, 9.0})); // opens its part of domain 1
+                            opened.countDown();
+                            if (!committed.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                                return "the commit did not come within 60 s";
+                            }
+                            for (int j = 1; j < 8; j++) {
+                                w.write(new GenericInternalRow(new Object[] {4, j, 9.0}));
+                            }
+                            w.commit();
+                            return "wrote";
+                        } catch (IOException | RuntimeException e) {
+                            w.abort();
+                            return "failed: " + e.getMessage();
+                        } finally {
+                            w.close();
+                        }
+                    } catch (IOException e) {
+                        return "close failed: " + e;
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return "interrupted";
+                    }
+                });
+        assertThat(opened.await(60, java.util.concurrent.TimeUnit.SECONDS))
+                .as("the stray opened its part")
+                .isTrue();
+        assertThat(names(hdfs, out.getParent())).anyMatch(n -> n.startsWith(".stray.f64.stray1.task-00001"));
+        for (int d = 0; d < 2; d++) {
+            try (DomainOutput o = DomainOutput.open(hdfs, out, domains, d, "stray1", 1 << 20)) {
+                byte[] b = new byte[256];
+                Arrays.fill(b, (byte) (d + 1));
+                o.write(domains.start(d), b, 0, 256);
+                o.commit();
+            }
+        }
+        DomainOutput.commit(hdfs, out, "stray1", domains);
+        committed.countDown();
+        assertThat(stray.get(120, java.util.concurrent.TimeUnit.SECONDS)).startsWith("failed: ");
+        assertThat(names(hdfs, out.getParent())).containsExactly("stray.f64");
+        byte[] file = read(hdfs, out);
+        assertThat(Arrays.copyOfRange(file, 0, 256)).containsOnly(1);
+        assertThat(Arrays.copyOfRange(file, 256, 512)).containsOnly(2);
+    }
+
+    /**
      * Overwrite replaces the file in one namenode rename: the namenode's edit log (read through
      * inotify) shows a rename onto the target and no unlink of it, so a reader never finds it missing.
      */
