@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Expansion of one {@link Packet.Kind#COMPACT} packet in one pass over its node records. A node of
@@ -28,8 +29,8 @@ final class CompactDecoder {
     private final TypeRegistry registry;
     private final NodeType[] byId;
     private final boolean raw;
-    private final FlatRow[] flat; // by type id; null where a type has no flat record
     private final FlatCodec[] codecs; // by type id; null where a flat type has no generated codec
+    private final Supplier<Object>[] factories; // by type id; null for records
     private boolean busy;
     private byte[] buf;
     private int pos;
@@ -59,10 +60,19 @@ final class CompactDecoder {
             byId[i] = registry.type(i);
         }
         this.raw = raw && Columns.RAW;
-        this.flat = FlatRow.of(registry, this.raw);
-        this.codecs = FlatRow.codecs(flat);
+        this.codecs = FlatRow.codecs(FlatRow.of(registry, this.raw));
+        this.factories = factories(byId);
         this.nodes = NO_NODES;
         this.types = NO_TYPES;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Supplier<Object>[] factories(NodeType[] byId) {
+        Supplier<Object>[] out = new Supplier[byId.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = byId[i].factory;
+        }
+        return out;
     }
 
     /** The decoded graph: its entry node (null when empty) and node count. */
@@ -173,13 +183,12 @@ final class CompactDecoder {
                 }
                 continue;
             }
-            FlatRow row = flat[id];
             long p = FlatRow.BYTES + pos;
-            if (row.width > end - p) {
+            if (codec.width > end - p) {
                 throw truncated(null);
             }
             current = i;
-            pos = (int) (codec.read(nodes[i], b, p, this, row) - FlatRow.BYTES);
+            pos = (int) (codec.read(nodes[i], b, p, this, codec.row) - FlatRow.BYTES);
         }
     }
 
@@ -339,6 +348,28 @@ final class CompactDecoder {
             defer(o, f, -1, r);
         }
         return target;
+    }
+
+    /**
+     * {@link #flatTarget} for a field whose target type (id {@code want}) is a class, read by a
+     * generated codec: such a node exists from its introduction on, so nothing is linked later.
+     */
+    Object classTarget(int r, int want, FlatRow row, int k) {
+        int c = created;
+        if (r == c && r < limit) {
+            types[r] = want;
+            Object target = factories[want].get();
+            nodes[r] = target;
+            created = r + 1;
+            return target;
+        }
+        if (r == -1) {
+            return null;
+        }
+        if (r < 0 || r >= c || types[r] != want) {
+            throw badReference(row.fields[k], row.type, current, r);
+        }
+        return nodes[r];
     }
 
     static boolean bool(byte v) {

@@ -42,7 +42,6 @@ final class CompactEncoder {
     private byte[] buf;
     private int pos;
 
-    private final FlatRow[] flat; // by type id; null where a type has no flat record
     private final FlatCodec[] codecs; // by type id; null where a flat type has no generated codec
 
     // Nodes in the order they were met (node number = position; a fresh array per call) and their type ids.
@@ -68,8 +67,7 @@ final class CompactEncoder {
             byId[i] = registry.type(i);
         }
         this.raw = raw && Columns.RAW;
-        this.flat = FlatRow.of(registry, this.raw);
-        this.codecs = FlatRow.codecs(flat);
+        this.codecs = FlatRow.codecs(FlatRow.of(registry, this.raw));
         fresh();
     }
 
@@ -167,7 +165,7 @@ final class CompactEncoder {
                         + registry.types().stream().map(Class::getSimpleName).toList() + ")");
             }
             entryType = rt.id;
-            put(root, IdentityIndex.hash(root) >>> shift, rt);
+            put(root, IdentityIndex.hash(root) >>> shift, rt.id);
         }
         try {
             if (!writeRecords(maxNodes, maxBytes)) {
@@ -197,9 +195,8 @@ final class CompactEncoder {
             Object o = nodes[i];
             FlatCodec codec = codecs[id];
             if (codec != null) {
-                FlatRow row = flat[id];
-                ensure(row.width);
-                pos = (int) (codec.write(o, buf, FlatRow.BYTES + pos, this, row) - FlatRow.BYTES);
+                ensure(codec.width);
+                pos = (int) (codec.write(o, buf, FlatRow.BYTES + pos, this, codec.row) - FlatRow.BYTES);
                 continue;
             }
             NodeType t = byId[id];
@@ -355,6 +352,19 @@ final class CompactEncoder {
         if (x.getClass() != f.target) {
             throw wrongClass(x, f, from);
         }
+        return number(x, f.targetId);
+    }
+
+    /**
+     * {@link #reference} for a field whose declared class is final, so x is of that class (type id
+     * {@code targetId}) or null: the generated codecs' way back, without the class check.
+     */
+    int finalReference(Object x, int targetId) {
+        return x == null ? -1 : number(x, targetId);
+    }
+
+    /** The node number of x (not null, of type id {@code typeId}), numbering it if new. */
+    private int number(Object x, int typeId) {
         int[] s = slots;
         int mask = s.length - 1;
         int i = IdentityIndex.hash(x) >>> shift;
@@ -363,7 +373,7 @@ final class CompactEncoder {
                 return v - 1;
             }
         }
-        return put(x, i, byId[f.targetId]);
+        return put(x, i, typeId);
     }
 
     /** {@link #reference} for field k of a flat row: the generated codecs' way back. */
@@ -380,13 +390,13 @@ final class CompactEncoder {
     }
 
     /** Numbers x (new) with the next node number, its table slot being {@code slot}. */
-    private int put(Object x, int slot, NodeType t) {
+    private int put(Object x, int slot, int typeId) {
         int n = count;
         if (n == nodes.length) {
             growNodes();
         }
         nodes[n] = x;
-        typeIds[n] = t.id;
+        typeIds[n] = typeId;
         slots[slot] = n + 1;
         count = n + 1;
         if (2L * count > slots.length) {

@@ -5,15 +5,25 @@ import static dev.layout.bytecode.ClassBytes.*;
 import dev.layout.bytecode.ClassBytes;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.reflect.Modifier;
 
 /**
  * The compact-form writer and reader of one {@link FlatRow} type, generated per type: straight-line
  * code with the field offsets and widths as constants, instead of the per-field loop and switch over
  * the row's codes (which cost the encoder about as much as the fields themselves). References go
- * back to {@link CompactEncoder#flatReference} and {@link CompactDecoder#flatTarget}, which number,
- * check and link them; booleans read through {@link CompactDecoder#bool}. Same bytes as the loops.
+ * back to the encoder and decoder, which number, check and link them: a field whose declared class
+ * is final to {@link CompactEncoder#finalReference} (no class check: the field can hold nothing
+ * else) with the target's type id as a constant, others to {@link CompactEncoder#flatReference}; a
+ * field whose target is a class to {@link CompactDecoder#classTarget} (the node exists once
+ * introduced), one whose target is a record to {@link CompactDecoder#flatTarget} (linked after the
+ * record is read). Booleans read through {@link CompactDecoder#bool}. Same bytes as the loops.
  */
 abstract class FlatCodec {
+    /** The row this codec was generated from, and its record's bytes (set once, when made). */
+    FlatRow row;
+
+    int width;
+
     /**
      * Writes o's record at raw position {@code p} of {@code b} ({@link FlatRow#BYTES} plus the
      * index; room for {@link FlatRow#width} bytes ensured) and returns the raw position past it.
@@ -43,8 +53,12 @@ abstract class FlatCodec {
             emitWrite(cb, row);
             emitRead(cb, row);
             MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClass(cb.toBytes(), true);
-            return (FlatCodec) hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class))
-                    .invoke();
+            FlatCodec codec =
+                    (FlatCodec) hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class))
+                            .invoke();
+            codec.row = row;
+            codec.width = row.width;
+            return codec;
         } catch (Throwable e) {
             return null;
         }
@@ -67,7 +81,13 @@ abstract class FlatCodec {
         for (int k = 0; k < row.codes.length; k++) {
             String[] kd = kind(row.codes[k]);
             c.field(GETSTATIC, OFFSETS, "U", U).aload(2).lload(3);
-            if (row.codes[k] == FlatRow.REF) {
+            if (row.codes[k] == FlatRow.REF && Modifier.isFinal(row.fields[k].target.getModifiers())) {
+                // a field of a final class holds only that class: no class check, the type id a constant
+                c.aload(5);
+                fieldGet(c, row.offsets[k], "Object", OBJECT);
+                c.ldcInt(row.fields[k].targetId);
+                c.invoke(INVOKEVIRTUAL, ENCODER, "finalReference", "(" + OBJECT + "I)I");
+            } else if (row.codes[k] == FlatRow.REF) {
                 c.aload(5);
                 fieldGet(c, row.offsets[k], "Object", OBJECT);
                 c.aload(6).ldcInt(k);
@@ -88,7 +108,14 @@ abstract class FlatCodec {
             int code = row.codes[k];
             String[] kd = kind(code);
             c.field(GETSTATIC, OFFSETS, "U", U).aload(1).ldcLong(row.offsets[k]);
-            if (code == FlatRow.REF) {
+            if (code == FlatRow.REF && !row.fields[k].target.isRecord()) {
+                // a class node exists from its introduction on: no deferred link, the type id a constant
+                c.aload(5);
+                bufferGet(c, kd);
+                c.ldcInt(row.fields[k].targetId).aload(6).ldcInt(k);
+                c.invoke(INVOKEVIRTUAL, DECODER, "classTarget", "(IIL" + ROW + ";I)" + OBJECT);
+                c.invoke(INVOKEVIRTUAL, UNSAFE, "putObject", "(" + OBJECT + "J" + OBJECT + ")V");
+            } else if (code == FlatRow.REF) {
                 c.aload(5).aload(1).aload(6).ldcInt(k);
                 bufferGet(c, kd);
                 c.invoke(INVOKEVIRTUAL, DECODER, "flatTarget", "(" + OBJECT + "L" + ROW + ";II)" + OBJECT);

@@ -63,6 +63,19 @@ public final class SharedFile implements Closeable {
         return raw(fs) != null;
     }
 
+    /**
+     * The local file behind {@code path} if {@code fs} is the local file system and reading the file
+     * directly skips no check the file system would make (raw, or checksummed without a checksum
+     * file for it); else null.
+     */
+    public static File localFile(FileSystem fs, Path path) throws IOException {
+        RawLocalFileSystem r = raw(fs);
+        if (r == null || fs instanceof ChecksumFileSystem c && r.exists(c.getChecksumFile(path))) {
+            return null;
+        }
+        return r.pathToFile(path);
+    }
+
     /** The temporary name of the file being written. */
     public static Path tempPath(Path path, String jobId) {
         ViewWriter.checkJobId(jobId);

@@ -37,6 +37,7 @@ public final class InProcessTransport implements Transport {
     private final Set<Post> pending = ConcurrentHashMap.newKeySet();
     private final AtomicLong sentMessages = new AtomicLong();
     private final AtomicLong sentBytes = new AtomicLong();
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private InProcessTransport(Fabric fabric, int process) {
         this.fabric = fabric;
@@ -52,10 +53,25 @@ public final class InProcessTransport implements Transport {
      * @throws IllegalArgumentException if size < 1
      */
     public static List<InProcessTransport> create(int size) {
+        return create(size, true);
+    }
+
+    /**
+     * Creates a fabric of {@code size} connected endpoints whose endpoints close one by one: closing
+     * one fails its own waits and later messages to it, and leaves the others working (for
+     * processes of one JVM that are part of a larger fabric and end at different times).
+     *
+     * @throws IllegalArgumentException if size < 1
+     */
+    public static List<InProcessTransport> createClosingEach(int size) {
+        return create(size, false);
+    }
+
+    private static List<InProcessTransport> create(int size, boolean closeAll) {
         if (size < 1) {
             throw new IllegalArgumentException("inProcessTransport: size " + size + " (expected: >= 1)");
         }
-        Fabric fabric = new Fabric(size);
+        Fabric fabric = new Fabric(size, closeAll);
         List<InProcessTransport> endpoints = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
             endpoints.add(new InProcessTransport(fabric, i));
@@ -90,7 +106,7 @@ public final class InProcessTransport implements Transport {
         if (payload == null) {
             throw new IllegalArgumentException(op + ": payload null (expected: a byte array)");
         }
-        if (fabric.closed.get()) {
+        if (closed(dest)) {
             throw new IOException(op + ": fabric closed (process " + process + " -> process " + dest + ")");
         }
         sentMessages.incrementAndGet();
@@ -108,7 +124,7 @@ public final class InProcessTransport implements Transport {
                 new MatchQueue.Key(source, context, tag),
                 timeout,
                 "receive",
-                key -> fabric.closed.get()
+                key -> closed(process)
                         ? new IOException("receive: fabric closed while process " + process + " waited for process "
                                 + key.source() + " (context " + Long.toHexString(key.context()) + ", tag " + key.tag()
                                 + ")")
@@ -121,14 +137,14 @@ public final class InProcessTransport implements Transport {
         if (into == null) {
             throw new IllegalArgumentException("postReceive: into null (expected: a TypedRegion)");
         }
-        if (fabric.closed.get()) {
+        if (closed(process)) {
             throw new IOException("postReceive: fabric closed (process " + process + " <- process " + source + ")");
         }
         MatchQueue.Key key = new MatchQueue.Key(source, context, tag);
         Post post = new Post(into);
         pending.add(post);
         posts.put(key, post);
-        if (fabric.closed.get()) { // closed between the check and the put: close() may have missed this post
+        if (closed(process)) { // closed between the check and the put: close() may have missed this post
             post.withdraw(closedWhileWaiting(key));
         }
         return timeout -> awaitPost(post, key, timeout);
@@ -169,7 +185,7 @@ public final class InProcessTransport implements Transport {
         if (timeout == null || timeout.isNegative()) {
             throw new IllegalArgumentException("sendToPosted: timeout " + timeout + " (expected: >= 0)");
         }
-        if (fabric.closed.get()) {
+        if (closed(dest)) {
             throw new IOException("sendToPosted: fabric closed (process " + process + " -> process " + dest + ")");
         }
         InProcessTransport peer = fabric.endpoints[dest];
@@ -182,7 +198,7 @@ public final class InProcessTransport implements Transport {
                         key,
                         Duration.ofNanos(Math.max(0, deadline - System.nanoTime())),
                         "sendToPosted",
-                        k -> fabric.closed.get()
+                        k -> closed(dest) || closed(process)
                                 ? new IOException("sendToPosted: fabric closed while process " + process
                                         + " waited for process " + dest + " to post a receive")
                                 : null);
@@ -227,10 +243,14 @@ public final class InProcessTransport implements Transport {
                 .sum();
     }
 
+    /**
+     * Closes the whole fabric ({@link #create}) or only this endpoint ({@link #createClosingEach}),
+     * failing the waits of the endpoints it closes.
+     */
     @Override
     public void close() {
-        if (fabric.closed.compareAndSet(false, true)) {
-            for (InProcessTransport e : fabric.endpoints) {
+        if (fabric.closeAll ? fabric.closed.compareAndSet(false, true) : closed.compareAndSet(false, true)) {
+            for (InProcessTransport e : fabric.closeAll ? fabric.endpoints : new InProcessTransport[] {this}) {
                 e.mailbox.wakeAll();
                 e.posts.wakeAll();
                 for (Post post : e.pending) {
@@ -238,12 +258,21 @@ public final class InProcessTransport implements Transport {
                             "postReceive: fabric closed while process " + e.process + " waited for a sender"));
                 }
             }
+            if (!fabric.closeAll) { // a sender waiting for this endpoint's post waits on the other queues
+                for (InProcessTransport e : fabric.endpoints) {
+                    e.posts.wakeAll();
+                }
+            }
         }
     }
 
-    /** Whether the fabric has been closed. */
+    /** Whether this endpoint has been closed (by itself, or with the whole fabric). */
     public boolean isClosed() {
-        return fabric.closed.get();
+        return closed(process);
+    }
+
+    private boolean closed(int p) {
+        return fabric.closed.get() || fabric.endpoints[p].closed.get();
     }
 
     @Override
@@ -307,11 +336,13 @@ public final class InProcessTransport implements Transport {
 
     private static final class Fabric {
         final int size;
+        final boolean closeAll;
         final AtomicBoolean closed = new AtomicBoolean();
         InProcessTransport[] endpoints;
 
-        Fabric(int size) {
+        Fabric(int size, boolean closeAll) {
             this.size = size;
+            this.closeAll = closeAll;
         }
     }
 }

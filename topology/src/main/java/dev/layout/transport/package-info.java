@@ -23,7 +23,10 @@
  * sendToPosted}, over a {@link dev.layout.transport.TypedRegion} on each side) are the single-copy
  * path between threads of one JVM, as MPI libraries move large messages in shared memory: the
  * in-process sender copies its typed memory straight into the receiver's posted one with one engine
- * pass. A network transport keeps the interface's default (pack, send, unpack).
+ * pass. A network transport keeps the interface's default (pack, send, unpack). {@link
+ * dev.layout.transport.SameJvmTransport} puts a network transport and an in-process fabric together
+ * for processes that share a JVM (Spark runs several ranks in one executor): they talk in process,
+ * everybody else over the network.
  *
  * <p>A frame is a header and payload bytes: typed sends put the packed (or gathered) bytes on the
  * wire and typed receives unpack them with the receiver's own datatype, so no datatype description

@@ -1,6 +1,7 @@
 package dev.layout.bench.io;
 
 import dev.layout.cli.Options;
+import dev.layout.collective.Collectives;
 import dev.layout.comm.Communicator;
 import dev.layout.comm.InProcessLauncher;
 import dev.layout.datatype.Datatype;
@@ -37,7 +38,8 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
  * independent read beside it) for a 2D and a 3D float64 field over 4 and 9 in-process ranks, each
  * rank a {@code subarray} view of its block, on a MiniDFSCluster of 2 datanodes and on the local file
  * system, against the ceiling: the same bytes written and read as one sequential file by one
- * thread. Each figure is the median of {@code --reps} runs taken in turn, so that the ratios
+ * thread. A collective call's time is its slowest rank's, from a barrier just before the call (as
+ * IOR times its phases). Each figure is the median of {@code --reps} runs taken in turn, so that the ratios
  * compare runs under the same load. File system blocks of 8 MiB (the two-phase domains are aligned
  * to them); reads follow the writes, so both sides read from the page cache. The two-phase read runs
  * twice per rep, alternating: over the in-process transport's single-copy path, and over the same
@@ -213,6 +215,8 @@ public final class CollectiveIoBenchmark {
         byte[] mine = write ? blocks[comm.rank()] : new byte[blocks[comm.rank()].length];
         FileView view = new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank()));
         try {
+            // all ranks enter the timed call together (as IOR does), so a late-starting rank thread is not timed
+            Collectives.on(comm).barrier();
             IoResult r = write
                     ? file.writeAll(comm, view, 0, Memory.ofArray(mine), 0, Primitive.BYTE, mine.length)
                     : file.readAll(comm, view, 0, Memory.ofArray(mine), 0, Primitive.BYTE, mine.length);

@@ -5,6 +5,7 @@ import dev.layout.comm.Communicator;
 import dev.layout.dataloop.Segment;
 import dev.layout.datatype.Datatype;
 import dev.layout.fileview.FileView;
+import dev.layout.fileview.SharedFile;
 import dev.layout.fileview.ViewIntersection;
 import dev.layout.fileview.ViewReader;
 import dev.layout.memory.Memory;
@@ -14,6 +15,7 @@ import java.util.Objects;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
@@ -158,7 +160,8 @@ public final class CollectiveFile implements Serializable {
 
     /**
      * The same file written with file system blocks of {@code bytes} (HDFS {@code dfs.blocksize}),
-     * and its domains aligned to them; by default the file system's default block size.
+     * and the domains of its writes and reads aligned to them; by default writes use the file
+     * system's default block size and reads the file's own.
      */
     public CollectiveFile withBlockSize(long bytes) {
         if (bytes < 1) {
@@ -301,18 +304,19 @@ public final class CollectiveFile implements Serializable {
             seg = segment("readAll", view, offset, dst, origin, memtype, count);
             dst.checkWritable("readAll");
             mine = ViewIntersection.of(view, offset * view.etype().byteSize(), seg.byteSize());
-            long length = fs.getFileStatus(p).getLen();
+            FileStatus status = fs.getFileStatus(p);
+            long length = status.getLen();
             if (mine.length() > 0 && mine.fileEnd() > length) {
                 throw new IOException(p + " has " + length + " bytes, the view needs bytes up to " + mine.fileEnd()
                         + " (expected: a file of at least " + mine.fileEnd() + " bytes)");
             }
-            me = access(view, mine, length, fs.getDefaultBlockSize(p));
+            me = access(view, mine, length, blockSize > 0 ? blockSize : status.getBlockSize());
         } catch (IOException | RuntimeException e) {
             me = RankAccess.failed(e);
         }
         RankAccess[] all = RankAccess.allgather(coll, me);
         RankAccess.throwFirstFailure(op, all);
-        IoPlan plan = IoPlan.forRead(all, strategy, cycleBytes, minDomainBytes);
+        IoPlan plan = IoPlan.forRead(all, strategy, cycleBytes, minDomainBytes, SharedFile.supports(fs));
         Exception failure = null;
         try {
             if (plan.strategy() == Strategy.TWO_PHASE && plan.domains() != null) {

@@ -1,7 +1,13 @@
 package dev.layout.spark.io;
 
+import dev.layout.fileview.SharedFile;
 import dev.layout.fileview.ViewIntersection;
+import dev.layout.memory.Memory;
+import java.io.File;
 import java.io.IOException;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -10,23 +16,33 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
  * An aggregator's reads of its file domain in a two-phase read, one cycle ahead of the exchange:
- * while the ranks exchange cycle {@code c} from one buffer, a thread of its own reads cycle {@code
- * c + 1} into the other (ROMIO overlaps I/O and communication the same way, with two collective
- * buffers). A domain of one cycle is read in the caller's thread with one buffer.
+ * while the ranks exchange cycle {@code c}, a thread of its own reads cycle {@code c + 1} (ROMIO
+ * overlaps I/O and communication the same way, with two collective buffers). A domain of one cycle
+ * is read in the caller's thread.
  *
- * <p>Each cycle is one sequential read of the bytes any rank needs in it (holes between them
- * included). After a failure no more bytes are read, but every cycle still has its runs, so the
- * exchange keeps every rank in step until the failure is agreed on.
+ * <p>Each cycle covers the bytes any rank needs in it (holes between them included). On the local
+ * file system the cycle is a read-only mapping of the file: the exchange then copies straight from
+ * the page cache into the ranks' memory, one pass per byte as a plain sequential read makes, and
+ * the read-ahead only faults the next cycle's pages in. Mappings are released by the garbage
+ * collector, never unmapped explicitly, so no late access can touch an unmapped page. Elsewhere
+ * (HDFS) each cycle is one sequential read into one of two buffers.
+ *
+ * <p>After a failure no more bytes are read, but every cycle still has its runs, so the exchange
+ * keeps every rank in step until the failure is agreed on.
  */
 final class DomainReader implements AutoCloseable {
-    /** Cycle {@code lo..}: each rank's runs (null: none), the buffer holding them, the first failure so far. */
-    record Cycle(long lo, ViewIntersection.Runs[] runs, byte[] buffer, Exception failure) {}
+    /** Cycle {@code lo..}: each rank's runs (null: none), its bytes (byte 0 at file offset {@code lo}), the first failure so far. */
+    record Cycle(long lo, ViewIntersection.Runs[] runs, Memory buffer, Exception failure) {}
+
+    private static final Memory NOTHING = Memory.ofArray(new byte[0]);
 
     private final FSDataInputStream in;
+    private final FileChannel mapped;
     private final Path path;
     private final IoPlan plan;
     private final int domain;
@@ -37,12 +53,9 @@ final class DomainReader implements AutoCloseable {
     private Future<Cycle> next;
     private Exception failure;
 
-    /**
-     * @param in the open file, or null if opening failed ({@code failure} says why)
-     * @param theirs every rank's intersection with the file (null for a rank without data)
-     */
-    DomainReader(
+    private DomainReader(
             FSDataInputStream in,
+            FileChannel mapped,
             Path path,
             IoPlan plan,
             int domain,
@@ -50,6 +63,7 @@ final class DomainReader implements AutoCloseable {
             Duration timeout,
             Exception failure) {
         this.in = in;
+        this.mapped = mapped;
         this.path = path;
         this.plan = plan;
         this.domain = domain;
@@ -59,7 +73,9 @@ final class DomainReader implements AutoCloseable {
         long length = plan.domains().end(domain) - plan.domains().start(domain);
         int cycles = (int) ((length + plan.cycleBytes() - 1) / plan.cycleBytes());
         int size = (int) Math.min(plan.cycleBytes(), length);
-        this.buffers = cycles > 1 ? new byte[][] {new byte[size], new byte[size]} : new byte[][] {new byte[size]};
+        this.buffers = in == null
+                ? null
+                : cycles > 1 ? new byte[][] {new byte[size], new byte[size]} : new byte[][] {new byte[size]};
         this.ahead = cycles > 1
                 ? Executors.newSingleThreadExecutor(r -> {
                     Thread t = new Thread(r, "layout-readAll-" + path.getName() + "-domain-" + domain);
@@ -69,22 +85,45 @@ final class DomainReader implements AutoCloseable {
                 : null;
     }
 
+    /**
+     * The reader of domain {@code domain} of {@code path}; a failure to open the file is kept and
+     * reported by every cycle.
+     *
+     * @param theirs every rank's intersection with the file (null for a rank without data)
+     */
+    static DomainReader open(
+            FileSystem fs, Path path, IoPlan plan, int domain, ViewIntersection[] theirs, Duration timeout) {
+        FSDataInputStream in = null;
+        FileChannel mapped = null;
+        Exception failure = null;
+        try {
+            File local = SharedFile.localFile(fs, path);
+            if (local != null) {
+                mapped = FileChannel.open(local.toPath(), StandardOpenOption.READ);
+            } else {
+                in = fs.open(path);
+            }
+        } catch (IOException | RuntimeException e) {
+            failure = e;
+        }
+        return new DomainReader(in, mapped, path, plan, domain, theirs, timeout, failure);
+    }
+
     /** Cycle {@code c} (called for c = 0, 1, ... in turn), read; starts reading cycle {@code c + 1}. */
     Cycle take(int c) {
-        Cycle cycle = next != null ? await(next, c) : read(c);
+        Cycle cycle = next != null ? await(next, c) : read(c, false);
         next = null;
         failure = cycle.failure();
         if (ahead != null && c + 1 < plan.cycles() && cycle.failure() == null) {
-            next = ahead.submit(() -> read(c + 1));
+            next = ahead.submit(() -> read(c + 1, true));
         }
         return cycle;
     }
 
-    private Cycle read(int c) {
+    private Cycle read(int c, boolean inAdvance) {
         long[] range = plan.cycleRange(domain, c);
         long lo = range[0];
         long hi = range[1];
-        byte[] buf = buffers[c % buffers.length];
         ViewIntersection.Runs[] runs = new ViewIntersection.Runs[theirs.length];
         long spanLo = Long.MAX_VALUE;
         long spanHi = 0;
@@ -97,10 +136,10 @@ final class DomainReader implements AutoCloseable {
             }
         }
         Exception before = failure;
+        Memory bytes = NOTHING;
         if (spanHi > spanLo && before == null) {
             try {
-                in.seek(lo + spanLo);
-                in.readFully(buf, (int) spanLo, (int) (spanHi - spanLo));
+                bytes = mapped != null ? map(lo, spanHi, inAdvance) : stream(c, lo, spanLo, spanHi);
             } catch (IOException | RuntimeException e) {
                 before = new IOException(
                         "readAll: reading bytes [" + (lo + spanLo) + ", " + (lo + spanHi) + ") of " + path + ": "
@@ -108,7 +147,27 @@ final class DomainReader implements AutoCloseable {
                         e);
             }
         }
-        return new Cycle(lo, runs, buf, before);
+        return new Cycle(lo, runs, bytes, before);
+    }
+
+    /** File bytes {@code [lo, lo + span)} mapped; paged in now if read in advance of the exchange. */
+    private Memory map(long lo, long span, boolean inAdvance) throws IOException {
+        long size = mapped.size();
+        if (lo + span > size) {
+            throw new IOException("the file has " + size + " bytes (expected: at least " + (lo + span) + ")");
+        }
+        MappedByteBuffer m = mapped.map(FileChannel.MapMode.READ_ONLY, lo, span);
+        if (inAdvance) {
+            m.load();
+        }
+        return Memory.ofBuffer(m);
+    }
+
+    private Memory stream(int c, long lo, long spanLo, long spanHi) throws IOException {
+        byte[] buf = buffers[c % buffers.length];
+        in.seek(lo + spanLo);
+        in.readFully(buf, (int) spanLo, (int) (spanHi - spanLo));
+        return Memory.ofArray(buf);
     }
 
     /** The read started for cycle {@code c}; waits at most the communicator's timeout. */
@@ -126,13 +185,22 @@ final class DomainReader implements AutoCloseable {
             failure = new IOException("readAll: interrupted while reading " + path, e);
         }
         // the runs are still needed, to exchange in step with the other ranks; no bytes are read after a failure
-        return read(c);
+        return read(c, false);
     }
 
     @Override
-    public void close() {
+    public void close() throws IOException {
         if (ahead != null) {
             ahead.shutdownNow();
+        }
+        try {
+            if (in != null) {
+                in.close();
+            }
+        } finally {
+            if (mapped != null) {
+                mapped.close();
+            }
         }
     }
 }

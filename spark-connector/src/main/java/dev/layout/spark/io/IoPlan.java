@@ -14,8 +14,8 @@ import java.util.Locale;
  * two-phase path costs the largest domain read sequentially plus the largest rank's bytes sent
  * once through the network. Writes go independent only when that needs no exchange at all (each
  * rank one run, the runs tiling the file): otherwise writing the parts of a write-once file needs
- * the aggregation anyway. Reads split their domains into smaller cycles than writes ({@link
- * #readCycleBytes}) so that reading and exchanging overlap.
+ * the aggregation anyway. Reads from streams split their domains into smaller cycles than writes
+ * ({@link #readCycleBytes}) so that reading and exchanging overlap.
  */
 record IoPlan(Strategy strategy, FileDomains domains, int[] aggregatorOf, int cycles, long cycleBytes, String reason) {
 
@@ -71,7 +71,12 @@ record IoPlan(Strategy strategy, FileDomains domains, int[] aggregatorOf, int cy
                 forced == Strategy.TWO_PHASE ? "forced" : "the ranks' data interleave in the file");
     }
 
-    static IoPlan forRead(RankAccess[] all, Strategy forced, long cycleBytes, long minDomainBytes) {
+    /**
+     * @param mapped true if aggregators map their domains (the local file system, {@link
+     *     DomainReader}) rather than read them as streams: their cycles need no buffer and nothing to
+     *     overlap, so they are not split; every rank decides it alike from the file system
+     */
+    static IoPlan forRead(RankAccess[] all, Strategy forced, long cycleBytes, long minDomainBytes, boolean mapped) {
         long end = 0;
         long start = Long.MAX_VALUE;
         long indep = 0;
@@ -112,7 +117,11 @@ record IoPlan(Strategy strategy, FileDomains domains, int[] aggregatorOf, int cy
             return new IoPlan(
                     Strategy.INDEPENDENT, null, new int[0], 0, cycleBytes, forced == Strategy.AUTO ? costs : "forced");
         }
-        return twoPhase(d, all.length, readCycleBytes(widest, cycleBytes), forced == Strategy.AUTO ? costs : "forced");
+        return twoPhase(
+                d,
+                all.length,
+                mapped ? cycleBytes : readCycleBytes(widest, cycleBytes),
+                forced == Strategy.AUTO ? costs : "forced");
     }
 
     /**

@@ -113,7 +113,7 @@ record RankAccess(
         return out;
     }
 
-    /** Every rank's byte array, in rank order (lengths first, then the arrays). */
+    /** Every rank's byte array, in rank order (lengths first, then the arrays if any is not empty). */
     static byte[][] allgatherBytes(Collectives coll, byte[] mine) {
         int n = coll.communicator().size();
         byte[] lengths = new byte[4 * n];
@@ -122,12 +122,17 @@ record RankAccess(
         byte[][] all = new byte[n][];
         Block[] send = new Block[n];
         Block[] recv = new Block[n];
+        boolean any = false;
         for (int q = 0; q < n; q++) {
             all[q] = new byte[lb.getInt()];
             send[q] = ByteBlock.of(mine);
             recv[q] = ByteBlock.of(all[q]);
+            any |= all[q].length > 0;
         }
-        coll.alltoallw(send, recv);
+        if (any) { // every rank sees the same lengths, so all skip the exchange alike (a call's agreement when nothing
+            // failed)
+            coll.alltoallw(send, recv);
+        }
         return all;
     }
 

@@ -10,7 +10,6 @@ import dev.layout.memory.Memory;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.BitSet;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
@@ -135,25 +134,15 @@ final class TwoPhase {
             throws IOException {
         int n = all.length;
         int myDomain = plan.domainOf(coll.communicator().rank());
-        FSDataInputStream in = null;
-        DomainReader reader = null;
-        try {
-            if (myDomain >= 0) {
-                Exception failure = null;
-                try {
-                    in = fs.open(path);
-                } catch (IOException | RuntimeException e) {
-                    failure = e;
-                }
-                reader = new DomainReader(
-                        in,
+        try (DomainReader reader = myDomain < 0
+                ? null
+                : DomainReader.open(
+                        fs,
                         path,
                         plan,
                         myDomain,
                         intersections(all),
-                        coll.communicator().timeout(),
-                        failure);
-            }
+                        coll.communicator().timeout())) {
             Exception failure = null;
             Block[] send = new Block[n];
             Block[] recv = new Block[n];
@@ -164,23 +153,15 @@ final class TwoPhase {
                 if (reader != null) {
                     DomainReader.Cycle cycle = reader.take(c);
                     failure = cycle.failure();
-                    Memory bm = Memory.ofArray(cycle.buffer());
                     for (int r = 0; r < n; r++) {
                         if (cycle.runs()[r] != null) {
-                            send[r] = new BlockSpec(bm, 0, 1, cycle.runs()[r].datatype());
+                            send[r] = new BlockSpec(cycle.buffer(), 0, 1, cycle.runs()[r].datatype());
                         }
                     }
                 }
                 coll.alltoallw(send, recv);
             }
             return failure;
-        } finally {
-            if (reader != null) {
-                reader.close();
-            }
-            if (in != null) {
-                in.close();
-            }
         }
     }
 

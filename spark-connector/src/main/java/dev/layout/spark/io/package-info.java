@@ -5,7 +5,9 @@
  * MPI_File_write_all} on HDFS and the local file system). The entry type is {@link
  * dev.layout.spark.io.CollectiveFile}; {@link dev.layout.spark.io.IoResult} says which {@link
  * dev.layout.spark.io.Strategy} ran, two-phase (ROMIO's aggregation over file domains aligned to the
- * file system's block size, joined with {@code concat}) or independent, and how long it took. The
+ * file system's block size, joined with {@code concat}; on the local file system aggregators read
+ * their domains through a mapping, so the exchange copies from the page cache straight into the
+ * ranks' memory) or independent, and how long it took. The
  * code here is written against the communicator only, not against Spark: the in-process
  * communicator runs it in plain JVM tests, the Spark barrier communicator on executors. The pure
  * arithmetic (domains, a view's intersection with a file range as a datatype, domain parts) is in

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.layout.comm.InProcessLauncher;
 import dev.layout.datatype.Primitive;
 import dev.layout.fileview.FileView;
+import dev.layout.fileview.SharedFile;
 import dev.layout.memory.Memory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,6 +15,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
@@ -79,19 +81,8 @@ class CollectiveFileTest {
             assertThat(written.get(0).strategy()).isEqualTo(strategy);
         }
         for (Strategy read : new Strategy[] {Strategy.TWO_PHASE, Strategy.INDEPENDENT, Strategy.AUTO}) {
-            CollectiveFile rf = f.withStrategy(read);
-            List<Boolean> same = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> {
-                byte[] want = split.block(comm.rank());
-                byte[] got = new byte[want.length];
-                FileView view = new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank()));
-                try {
-                    IoResult r = rf.readAll(comm, view, 0, Memory.ofArray(got), 0, Primitive.BYTE, got.length);
-                    assertThat(r.strategy()).isNotEqualTo(Strategy.AUTO);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                return java.util.Arrays.equals(want, got);
-            });
+            List<Boolean> same = readsBack(
+                    f.withStrategy(read), split, r -> assertThat(r.strategy()).isNotEqualTo(Strategy.AUTO));
             assertThat(same).as("read %s", read).containsOnly(true);
         }
     }
@@ -121,6 +112,61 @@ class CollectiveFileTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("ranks 0 and 1 both write file byte 400");
         assertThat(dir.toFile().list()).isEmpty();
+    }
+
+    /**
+     * The two ways an aggregator reads its domain on the local file system give the same bytes: a
+     * mapping of the file (no checksum file beside it) and a checksummed stream (a file written
+     * through Hadoop's checksummed local file system, whose checks a mapping would skip).
+     */
+    @Test
+    void twoPhaseReadsGiveTheFieldWhetherTheDomainIsMappedOrStreamed() throws IOException {
+        FieldSplit split = new FieldSplit(new long[] {29, 31}, new int[] {3, 3});
+        ByteBuffer field = ByteBuffer.allocate((int) split.cells() * 8).order(ByteOrder.nativeOrder());
+        for (long i = 0; i < split.cells(); i++) {
+            field.putDouble((double) i);
+        }
+        Configuration conf = new Configuration();
+        org.apache.hadoop.fs.Path plain =
+                new org.apache.hadoop.fs.Path(dir.resolve("plain.f64").toUri());
+        org.apache.hadoop.fs.Path summed =
+                new org.apache.hadoop.fs.Path(dir.resolve("summed.f64").toUri());
+        Files.write(dir.resolve("plain.f64"), field.array());
+        org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.getLocal(conf);
+        try (org.apache.hadoop.fs.FSDataOutputStream out = fs.create(summed)) {
+            out.write(field.array());
+        }
+        assertThat(SharedFile.localFile(fs, plain)).isNotNull();
+        assertThat(SharedFile.localFile(fs, summed))
+                .as("a checksummed file is streamed")
+                .isNull();
+        for (org.apache.hadoop.fs.Path p : List.of(plain, summed)) {
+            // domains of the configured blocks, whatever the cached local file system's own block size
+            CollectiveFile f =
+                    file(p.getName()).withStrategy(Strategy.TWO_PHASE).withBlockSize(4096);
+            List<Boolean> same = readsBack(f, split, r -> {
+                assertThat(r.strategy()).isEqualTo(Strategy.TWO_PHASE);
+                assertThat(r.cycles())
+                        .as("two domains of 4096 and 3096 bytes in cycles of 1000")
+                        .isEqualTo(5);
+            });
+            assertThat(same).as("read %s", p.getName()).containsOnly(true);
+        }
+    }
+
+    /** Every rank reads its block back with {@code f}; true per rank if it got the field's bytes. */
+    private static List<Boolean> readsBack(CollectiveFile f, FieldSplit split, Consumer<IoResult> check) {
+        return InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> {
+            byte[] want = split.block(comm.rank());
+            byte[] got = new byte[want.length];
+            FileView view = new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank()));
+            try {
+                check.accept(f.readAll(comm, view, 0, Memory.ofArray(got), 0, Primitive.BYTE, got.length));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return java.util.Arrays.equals(want, got);
+        });
     }
 
     private static IoResult writeBlock(CollectiveFile f, dev.layout.comm.Communicator comm, FieldSplit split) {
