@@ -238,6 +238,11 @@ public final class DomainPart implements Closeable {
         return position - start;
     }
 
+    /** The part's name once committed. */
+    public Path part() {
+        return part;
+    }
+
     private String what() {
         return (domain >= 0 ? "domain " + domain : "the range") + " [" + start + ", " + end + ") of " + path;
     }

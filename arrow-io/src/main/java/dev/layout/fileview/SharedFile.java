@@ -191,10 +191,25 @@ public final class SharedFile implements Closeable {
      *     ms (the file is then left under the fenced name, for {@link ViewWriter#discardWrite})
      */
     public static long commit(FileSystem fs, Path path, String jobId, long length) throws IOException {
-        return commit(fs, path, jobId, length, FENCE_TIMEOUT_MS);
+        return commit(fs, path, jobId, length, false, FENCE_TIMEOUT_MS);
+    }
+
+    /**
+     * {@link #commit(FileSystem, Path, String, long)}, replacing an existing {@code path} when {@code
+     * overwrite}, in one {@code rename(2)} ({@link ViewWriter#renameOver}): a reader sees the old file
+     * or the new one, never none.
+     */
+    public static long commit(FileSystem fs, Path path, String jobId, long length, boolean overwrite)
+            throws IOException {
+        return commit(fs, path, jobId, length, overwrite, FENCE_TIMEOUT_MS);
     }
 
     static long commit(FileSystem fs, Path path, String jobId, long length, long fenceTimeoutMs) throws IOException {
+        return commit(fs, path, jobId, length, false, fenceTimeoutMs);
+    }
+
+    static long commit(FileSystem fs, Path path, String jobId, long length, boolean overwrite, long fenceTimeoutMs)
+            throws IOException {
         Path tmp = tempPath(path, jobId);
         File f = file(fs, tmp);
         if (!f.isFile()) {
@@ -205,14 +220,16 @@ public final class SharedFile implements Closeable {
             throw new IOException(
                     "fileview: " + tmp + " has " + f.length() + " bytes (expected: " + length + ", the file's length)");
         }
-        if (fs.exists(path)) {
+        if (!overwrite && fs.exists(path)) {
             throw new org.apache.hadoop.fs.FileAlreadyExistsException(
                     "fileview: " + path + " already exists (files are write-once)");
         }
         Path fenced = new Path(path.getParent(), "." + path.getName() + "." + jobId + ".fenced");
         java.nio.file.Files.move(f.toPath(), file(fs, fenced).toPath(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         awaitLeases(fs, path, jobId, fenceTimeoutMs);
-        if (!fs.rename(fenced, path)) {
+        if (overwrite) {
+            ViewWriter.renameOver(fs, fenced, path);
+        } else if (!fs.rename(fenced, path)) {
             throw new IOException("fileview: could not rename " + fenced + " to " + path
                     + (fs.exists(path) ? " (target now exists)" : ""));
         }

@@ -177,10 +177,19 @@ public final class ViewWriter implements Closeable {
      *     the wrong length; the parts are then left for a retry or {@link #discardParts}
      */
     public static long assemble(FileSystem fs, Path path, FileDomains domains, String jobId) throws IOException {
+        return assemble(fs, path, domains, jobId, false);
+    }
+
+    /**
+     * {@link #assemble(FileSystem, Path, FileDomains, String)}, replacing an existing {@code path}
+     * when {@code overwrite} ({@link #renameOver}: a reader sees the old file or the new one).
+     */
+    public static long assemble(FileSystem fs, Path path, FileDomains domains, String jobId, boolean overwrite)
+            throws IOException {
         Objects.requireNonNull(fs, "assemble: fs is null");
         Objects.requireNonNull(path, "assemble: path is null");
         Objects.requireNonNull(domains, "assemble: domains is null");
-        if (fs.exists(path)) {
+        if (!overwrite && fs.exists(path)) {
             throw new FileAlreadyExistsException("fileview: " + path + " already exists (files are write-once)");
         }
         int n = domains.count();
@@ -215,7 +224,9 @@ public final class ViewWriter implements Closeable {
             concatenated = true;
         }
         if (concatenated) {
-            if (!fs.rename(parts[0], path)) {
+            if (overwrite) {
+                renameOver(fs, parts[0], path);
+            } else if (!fs.rename(parts[0], path)) {
                 throw new IOException("fileview: could not rename " + parts[0] + " to " + path
                         + (fs.exists(path) ? " (target now exists)" : ""));
             }
@@ -230,7 +241,9 @@ public final class ViewWriter implements Closeable {
                         }
                     }
                 }
-                if (!fs.rename(tmp, path)) {
+                if (overwrite) {
+                    renameOver(fs, tmp, path);
+                } else if (!fs.rename(tmp, path)) {
                     throw new IOException("fileview: could not rename " + tmp + " to " + path
                             + (fs.exists(path) ? " (target now exists)" : ""));
                 }
@@ -526,35 +539,39 @@ public final class ViewWriter implements Closeable {
         }
     }
 
-    /**
-     * Puts {@code full} in place of {@code path}. On the local file system this is one {@code
-     * rename(2)} over the old file, so {@code path} always exists (old or new bytes); its checksum file
-     * is dropped first (old bytes without a checksum are readable) and the new one moved in after. On
-     * other file systems without {@code concat} the FileSystem API has no rename over an existing
-     * file: the old file is deleted, then the new one renamed (a short window without the file).
-     */
+    /** Puts {@code full} in place of {@code path} ({@link #renameOver}). */
     private void replace(Path full) throws IOException {
+        renameOver(fs, full, path);
+    }
+
+    /**
+     * Renames {@code from} to {@code to}, replacing {@code to} if it exists, in one step where the
+     * file system can, so a reader of {@code to} sees the old file or the new one, never none: on
+     * the local file system one {@code rename(2)} (the old checksum file is dropped first, old bytes
+     * without a checksum stay readable, and {@code from}'s is moved in after); on HDFS the namenode's
+     * rename with {@link org.apache.hadoop.fs.Options.Rename#OVERWRITE}. Other file systems get
+     * {@link org.apache.hadoop.fs.FileUtil#rename}'s own behaviour (for most: delete, then rename).
+     */
+    public static void renameOver(FileSystem fs, Path from, Path to) throws IOException {
         FileSystem raw = fs instanceof ChecksumFileSystem c ? c.getRawFileSystem() : fs;
         if (raw instanceof RawLocalFileSystem local) {
             if (fs instanceof ChecksumFileSystem c) {
-                local.delete(c.getChecksumFile(path), false);
+                local.delete(c.getChecksumFile(to), false);
             }
             java.nio.file.Files.move(
-                    local.pathToFile(full).toPath(), local.pathToFile(path).toPath(), StandardCopyOption.ATOMIC_MOVE);
+                    local.pathToFile(from).toPath(), local.pathToFile(to).toPath(), StandardCopyOption.ATOMIC_MOVE);
             if (fs instanceof ChecksumFileSystem c) {
-                java.io.File crc = local.pathToFile(c.getChecksumFile(full));
+                java.io.File crc = local.pathToFile(c.getChecksumFile(from));
                 if (crc.exists()) {
                     java.nio.file.Files.move(
                             crc.toPath(),
-                            local.pathToFile(c.getChecksumFile(path)).toPath(),
+                            local.pathToFile(c.getChecksumFile(to)).toPath(),
                             StandardCopyOption.ATOMIC_MOVE);
                 }
             }
             return;
         }
-        if (!fs.delete(path, false) || !fs.rename(full, path)) {
-            throw new IOException("fileview: could not replace " + path + " with " + full);
-        }
+        org.apache.hadoop.fs.FileUtil.rename(fs, from, to, org.apache.hadoop.fs.Options.Rename.OVERWRITE);
     }
 
     /** Discards staged data unless {@link #commit()} ran; nothing is written. */

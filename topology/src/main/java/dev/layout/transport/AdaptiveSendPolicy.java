@@ -12,11 +12,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * on the logarithm of the send time, with a prior from the {@link SendCostModel}.
  *
  * <ul>
- *   <li>The signal is what the transport reports to {@link #observe}: for a rendezvous message,
- *       what the send cost end to end (the sender's delay until its data frame's header left, plus
- *       the receiver's time from that header to the last byte consumed, from the receiver's
- *       completion report: {@link CompletionReports}); for an eager one, the sender's time to put
- *       it on the wire. The sender's own time is not enough for large messages: a gathering write
+ *   <li>The signal is what the transport reports to {@link #observe}: what a sampled send cost
+ *       end to end (the sender's delay until its frame's header left, plus the receiver's time
+ *       from that header to the last byte read, from the receiver's completion report: {@link
+ *       CompletionReports}), for eager and rendezvous messages alike (an eager message's unpack at
+ *       its receive copies the same contiguous bytes whichever strategy sent it, so it adds noise
+ *       and no signal). The sender's own time is not enough: a gathering write
  *       ends once the socket buffer holds its tail while the receiver still drains it, so gathering
  *       1 MB looked twice as fast as packing it (~150-320 us, bimodal, against ~300 us) when end
  *       to end it was 10-15% faster. Reports may arrive late (with the receiver's next frame); a
@@ -44,6 +45,16 @@ import java.util.concurrent.ConcurrentHashMap;
  *       sample's weight, and the prior's, decays by {@link #DISCOUNT} per observed send of the
  *       cell, so an arm left alone becomes uncertain again and is retried, and a window of
  *       recent samples follows a machine whose load changes (sliding-window and discounted UCB).
+ *   <li>Near ties. Once both arms' windows hold at least half of {@link #WINDOW} fresh samples and
+ *       their estimates differ by less than the windows can resolve (two standard errors of the
+ *       difference, from the pooled spread of log-times) and less than
+ *       {@link #NEAR_TIE} (5%), the cell stops exploring and keeps its incumbent: more samples of a
+ *       window this size would not tell the arms apart, and staying with either loses less than
+ *       the tie. The other arm's samples then age; once they go stale (after {@link #STALE_AFTER}
+ *       measured sends) it is retried until its window is full again, so a tie costs about
+ *       {@link #WINDOW} sends at most the gap per {@link #STALE_AFTER} measured ones. A gap beyond
+ *       the noise's resolution is pursued as before. Every comparison is of log-times, so the rule
+ *       is the same at 4 KiB and at 16 MB.
  *   <li>Exploration cost. UCB plays an arm that is worse by a log-gap d about {@code 2 sigma^2 ln
  *       W / d^2} times per window of W sends, each costing about d, so exploring costs at most
  *       about {@code sigma * sqrt(2 ln W / W)} of the send time (a few percent for the constants
@@ -96,6 +107,11 @@ public final class AdaptiveSendPolicy {
      * is followed that many sends later).
      */
     static final int SAMPLE_EVERY = 8;
+    /**
+     * Largest log-gap (about 5%) the cell may treat as a tie (see the class comment): keeping the
+     * incumbent loses at most this much per send, where exploring a tie would not resolve it.
+     */
+    static final double NEAR_TIE = Math.log(1.05);
     /** Largest share of a cell's send time that exploring may cost beyond the incumbent. */
     static final double BUDGET = 0.05;
     /**
@@ -202,7 +218,7 @@ public final class AdaptiveSendPolicy {
         private long step; // observed sends
         private double total; // ns of every observed send
         private double excess; // ns that explorations cost beyond the incumbent's estimate
-        private int best; // the arm with the lower estimated mean
+        private int best; // the incumbent: the arm with the lower estimated mean, kept through a near tie
         private int pick; // the arm with the lower confidence index
         private double bestTime; // the incumbent's estimated time, ns
         private int unsampled; // exploitations not measured since the last measured one
@@ -348,8 +364,15 @@ public final class AdaptiveSendPolicy {
                 mean[a] = (p * (prior[a] + level) + q * med[a]) / (p + q);
                 index[a] = mean[a] - Math.sqrt(log / (p + q));
             }
-            best = mean[0] <= mean[1] ? 0 : 1;
-            pick = index[0] <= index[1] ? 0 : 1;
+            // a near tie keeps the incumbent and stops exploring: see the class comment
+            boolean tied = fresh[0] >= WINDOW / 2
+                    && fresh[1] >= WINDOW / 2
+                    && Math.abs(mean[0] - mean[1])
+                            < Math.min(NEAR_TIE, 2 * sigma * Math.sqrt(1 / weight[0] + 1 / weight[1]));
+            if (!tied) {
+                best = mean[0] <= mean[1] ? 0 : 1;
+            }
+            pick = tied ? best : index[0] <= index[1] ? 0 : 1;
             bestTime = Math.exp(mean[best]);
         }
     }

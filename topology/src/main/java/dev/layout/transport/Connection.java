@@ -261,6 +261,7 @@ final class Connection {
     long writeTyped(
             String op,
             byte type,
+            byte flags,
             long context,
             int tag,
             int id,
@@ -273,7 +274,7 @@ final class Connection {
         ScheduledFuture<?> guard = stallGuard(op);
         try {
             long n = seg.byteSize();
-            fillHeader(type, (byte) 0, context, tag, id, n);
+            fillHeader(type, flags, context, tag, id, n);
             int headers = header.remaining();
             long firstWrite = 0;
             if (how == SendStrategy.GATHER) {

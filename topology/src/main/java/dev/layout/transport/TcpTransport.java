@@ -56,10 +56,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p><b>Typed sends</b> pack through the engine or hand the blocks to a gathering write, chosen per
  * message by an {@link AdaptiveSendPolicy} that starts from the {@link SendCostModel} and learns
- * from the sends it samples (Furmento and Mercier 2005). A sampled adaptive rendezvous send asks its
- * receiver for a completion report ({@link CompletionReports}), so that it is learnt from what it
- * cost end to end; an eager one from the sender's time (its receiver unpacks it whenever the receive
- * is posted).
+ * from the sends it samples (Furmento and Mercier 2005). A sampled adaptive send, eager or
+ * rendezvous, asks its receiver for a completion report ({@link CompletionReports}), so that it is
+ * learnt from what it cost end to end, until the receiver has read its last byte.
  *
  * <p><b>Failures.</b> Every wait is bounded (connect, send and receive timeouts); errors are
  * {@link IOException}s naming the operation, the peer process and endpoint and the stream offset.
@@ -361,11 +360,19 @@ public final class TcpTransport implements Transport {
         sentBytes.addAndGet(n);
         ByteBuffer v = view.orElse(null);
         if (n <= options.eagerThresholdBytes() && c.tryTakeCredit(n)) {
+            // a sampled eager send is learnt from end to end too: until the receiver has read its last byte
+            int id = learn ? c.nextMsgId.incrementAndGet() : 0;
+            boolean report = learn && c.reports.reserve(id);
             long t0 = System.nanoTime();
-            c.writeTyped("sendTyped", EAGER, context, tag, 0, seg, origin, chosen, v);
-            if (learn) {
-                sendPolicy.observe(dest, blocks, n, !v.isDirect(), chosen, System.nanoTime() - t0);
+            long firstWrite;
+            try {
+                firstWrite = c.writeTyped(
+                        "sendTyped", EAGER, report ? Frame.REPORT : 0, context, tag, id, seg, origin, chosen, v);
+            } catch (IOException | RuntimeException e) {
+                c.reports.cancel(id);
+                throw e;
             }
+            learnt(c, id, report, learn, dest, blocks, n, v, chosen, t0, firstWrite);
             return count(chosen);
         }
         int id = c.nextMsgId.incrementAndGet();
@@ -381,16 +388,34 @@ public final class TcpTransport implements Transport {
             throw e;
         }
         long t0 = System.nanoTime();
-        long firstWrite = c.writeTyped("sendTyped", DATA, context, tag, id, seg, origin, chosen, v);
-        if (report) {
-            SendStrategy used = chosen;
-            long b = blocks;
-            boolean heap = !v.isDirect();
-            c.reports.sent(id, firstWrite - t0, nanos -> sendPolicy.observe(dest, b, n, heap, used, nanos));
-        } else if (learn) { // too many reports awaited: the sender's own time
-            sendPolicy.observe(dest, blocks, n, !v.isDirect(), chosen, System.nanoTime() - t0);
-        }
+        long firstWrite = c.writeTyped("sendTyped", DATA, (byte) 0, context, tag, id, seg, origin, chosen, v);
+        learnt(c, id, report, learn, dest, blocks, n, v, chosen, t0, firstWrite);
         return count(chosen);
+    }
+
+    /**
+     * Hands a sampled adaptive send to the policy: with a report asked for, the sender's delay until
+     * its header went out plus the receiver's time once the report is in; else (too many reports
+     * awaited) the sender's own time.
+     */
+    private void learnt(
+            Connection c,
+            int id,
+            boolean report,
+            boolean learn,
+            int dest,
+            long blocks,
+            long n,
+            ByteBuffer v,
+            SendStrategy used,
+            long t0,
+            long firstWrite) {
+        boolean heap = v != null && !v.isDirect();
+        if (report) {
+            c.reports.sent(id, firstWrite - t0, nanos -> sendPolicy.observe(dest, blocks, n, heap, used, nanos));
+        } else if (learn) {
+            sendPolicy.observe(dest, blocks, n, heap, used, System.nanoTime() - t0);
+        }
     }
 
     /** Waits at most the send timeout for the clear-to-send of a rendezvous typed send. */

@@ -11,8 +11,8 @@
  * dev.layout.transport.SendCostModel} (optionally calibrated into {@code conf/transport.properties}
  * by the benchmarks module's {@code TransportCalibration}) and learns from the sends; the benchmarks
  * module's {@code PingPongBenchmark} is the paper's appendix B between two JVMs. An adaptive
- * rendezvous send the policy samples (every exploration, one exploitation in a few once its
- * estimate is made) asks its receiver for a completion report (a flag on the send request, answered by
+ * send the policy samples (every exploration, one exploitation in a few once its estimate is made)
+ * asks its receiver for a completion report (a flag on its send request or eager frame, answered by
  * a report frame that travels with the receiver's next frame), so that the policy learns what a
  * strategy costs end to end, not only what it costs the sender. Blocking
  * java.nio channels with a reader thread per connection were chosen over Netty: no dependency, and

@@ -20,9 +20,15 @@ class AdaptiveSendPolicyTest {
     static final long PACK_BLOCKS = 1 << 20;
     static final long BYTES = 16 << 20;
 
+    /** A simulated machine: the time of one send with a strategy. */
+    interface Times {
+        long time(SendStrategy s);
+    }
+
     /** Send times of a strategy: mean cost ns, 10% jitter, 5% of the sends 5x slower. */
-    record Oracle(double packNs, double gatherNs, Random random) {
-        long time(SendStrategy s) {
+    record Oracle(double packNs, double gatherNs, Random random) implements Times {
+        @Override
+        public long time(SendStrategy s) {
             double base = s == SendStrategy.PACK ? packNs : gatherNs;
             double t = base * (0.9 + 0.2 * random.nextDouble());
             return (long) (random.nextInt(20) == 0 ? 5 * t : t);
@@ -30,7 +36,7 @@ class AdaptiveSendPolicyTest {
     }
 
     /** Runs n sends of one cell; returns the total ns, counts the strategies used in all and in the last quarter. */
-    static double run(AdaptiveSendPolicy p, Oracle o, long blocks, int n, int[] lastQuarter, int[] all) {
+    static double run(AdaptiveSendPolicy p, Times o, long blocks, int n, int[] lastQuarter, int[] all) {
         double total = 0;
         for (int i = 0; i < n; i++) {
             SendStrategy s = p.choose(1, blocks, BYTES, false);
@@ -52,7 +58,7 @@ class AdaptiveSendPolicyTest {
      * policy samples it. Counts in {@code counts}: [0] sends sampled, [1] explorations (sends of the
      * arm that was not the incumbent), [2] explorations not sampled, [3] sends sampled in the second half.
      */
-    static double runSampled(AdaptiveSendPolicy p, Oracle o, long blocks, int n, int[] all, int[] counts) {
+    static double runSampled(AdaptiveSendPolicy p, Times o, long blocks, int n, int[] all, int[] counts) {
         double total = 0;
         for (int i = 0; i < n; i++) {
             SendStrategy incumbent = p.best(1, blocks, BYTES, false);
@@ -72,7 +78,7 @@ class AdaptiveSendPolicyTest {
         return total;
     }
 
-    static double run(AdaptiveSendPolicy p, Oracle o, long blocks, int n, int[] lastQuarter) {
+    static double run(AdaptiveSendPolicy p, Times o, long blocks, int n, int[] lastQuarter) {
         return run(p, o, blocks, n, lastQuarter, null);
     }
 
@@ -404,6 +410,115 @@ class AdaptiveSendPolicyTest {
             int[] last = new int[3];
             runSampled(p, new Oracle(10_000_000, 5_000_000, r), GATHER_BLOCKS, 100, last, new int[4]);
             assertThat(last[SendStrategy.GATHER.ordinal()]).as("seed %d", seed).isGreaterThanOrEqualTo(90);
+        }
+    }
+
+    /** Send times within +-jitter of the mean cost, no outliers (a quiet machine). */
+    record Quiet(double packNs, double gatherNs, double jitter, Random random) implements Times {
+        @Override
+        public long time(SendStrategy s) {
+            double base = s == SendStrategy.PACK ? packNs : gatherNs;
+            return (long) (base * (1 - jitter + 2 * jitter * random.nextDouble()));
+        }
+    }
+
+    /**
+     * Sends as the transport makes them (measured only when sampled) after the first {@code from}:
+     * returns {explorations (sends of the arm that was not the incumbent), changes of the incumbent,
+     * sends of the slower arm}, counted from send {@code from} on, over n sends.
+     */
+    static int[] settled(AdaptiveSendPolicy p, Times o, long blocks, int n, int from, SendStrategy slower) {
+        int[] c = new int[3];
+        SendStrategy before = p.best(1, blocks, BYTES, false);
+        for (int i = 0; i < n; i++) {
+            SendStrategy incumbent = p.best(1, blocks, BYTES, false);
+            SendStrategy s = p.choose(1, blocks, BYTES, false);
+            if (p.sample(1, blocks, BYTES, false, s)) {
+                p.observe(1, blocks, BYTES, false, s, o.time(s));
+            }
+            if (i >= from) {
+                c[0] += s != incumbent ? 1 : 0;
+                c[1] += incumbent != before ? 1 : 0;
+                c[2] += s == slower ? 1 : 0;
+            }
+            before = incumbent;
+        }
+        return c;
+    }
+
+    @Test
+    void aNearTieStopsExploringAndStaysWithOneArm() {
+        // issue 24's 16 MB rows: the arms 1% apart under 10% jitter and outliers, which a window of
+        // 15 samples per arm cannot resolve; either arm is fine, alternating between them is not
+        for (boolean packFaster : new boolean[] {true, false}) {
+            for (long seed = 0; seed < 5; seed++) {
+                double fast = 5_000_000;
+                Times o = packFaster
+                        ? new Oracle(fast, 1.01 * fast, new Random(seed))
+                        : new Oracle(1.01 * fast, fast, new Random(seed));
+                AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+                int n = 8000;
+                int from = 400;
+                int[] c = settled(p, o, GATHER_BLOCKS, n, from, packFaster ? SendStrategy.GATHER : SendStrategy.PACK);
+                // once tied, the other arm is retried only as its samples go stale (STALE_AFTER measured
+                // sends, about 1600 sends): at most one send in 200 explores, each costing the gap (1%
+                // here, below NEAR_TIE by the rule); without the rule 25-50 explorations, 13-30 changes
+                assertThat(c[0])
+                        .as("pack faster %s seed %d: explorations after send %d", packFaster, seed, from)
+                        .isLessThanOrEqualTo((n - from) / 200);
+                assertThat(c[1])
+                        .as("pack faster %s seed %d: changes of the incumbent", packFaster, seed)
+                        .isLessThanOrEqualTo(12);
+            }
+        }
+    }
+
+    @Test
+    void aRealGapAboveTheNoiseIsNotTakenForATie() {
+        // the same window resolves 4% on a quiet machine (1% jitter): the policy finds the faster arm,
+        // where the model (3 large blocks: gather) is wrong and where it is right
+        for (boolean packFaster : new boolean[] {true, false}) {
+            for (long seed = 0; seed < 5; seed++) {
+                double fast = 5_000_000;
+                Times o = packFaster
+                        ? new Quiet(fast, 1.04 * fast, 0.01, new Random(seed))
+                        : new Quiet(1.04 * fast, fast, 0.01, new Random(seed));
+                AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+                SendStrategy faster = packFaster ? SendStrategy.PACK : SendStrategy.GATHER;
+                int[] c =
+                        settled(p, o, GATHER_BLOCKS, 2000, 1000, packFaster ? SendStrategy.GATHER : SendStrategy.PACK);
+                assertThat(p.best(1, GATHER_BLOCKS, BYTES, false))
+                        .as("pack faster %s seed %d", packFaster, seed)
+                        .isEqualTo(faster);
+                assertThat(c[2])
+                        .as("pack faster %s seed %d: sends of the slower arm in the second half", packFaster, seed)
+                        .isLessThanOrEqualTo(1000 / 20);
+            }
+        }
+    }
+
+    @Test
+    void theRuleIsScaleFree() {
+        // log-times: the same machine 1000x slower (40 us against 40 ms sends) makes the same choices
+        for (long seed = 0; seed < 5; seed++) {
+            Times o = new Oracle(40_000, 42_000, new Random(seed));
+            AdaptiveSendPolicy a = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+            AdaptiveSendPolicy b = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+            for (int i = 0; i < 3000; i++) {
+                SendStrategy x = a.choose(1, GATHER_BLOCKS, BYTES, false);
+                assertThat(b.choose(1, GATHER_BLOCKS, BYTES, false))
+                        .as("seed %d send %d", seed, i)
+                        .isEqualTo(x);
+                boolean sampled = a.sample(1, GATHER_BLOCKS, BYTES, false, x);
+                assertThat(b.sample(1, GATHER_BLOCKS, BYTES, false, x))
+                        .as("seed %d send %d", seed, i)
+                        .isEqualTo(sampled);
+                if (sampled) {
+                    long t = o.time(x);
+                    a.observe(1, GATHER_BLOCKS, BYTES, false, x, t);
+                    b.observe(1, GATHER_BLOCKS, BYTES, false, x, t * 1000);
+                }
+            }
         }
     }
 

@@ -6,7 +6,6 @@ import dev.layout.fileview.SharedFile;
 import dev.layout.fileview.ViewWriter;
 import java.io.Closeable;
 import java.io.IOException;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
@@ -117,16 +116,33 @@ public interface DomainOutput extends Closeable {
      * parts ({@link ViewWriter#assemble}); {@code domains} null: an empty file. Returns its length.
      */
     static long commit(FileSystem fs, Path path, String writeId, FileDomains domains) throws IOException {
+        return commit(fs, path, writeId, domains, false);
+    }
+
+    /**
+     * {@link #commit(FileSystem, Path, String, FileDomains)}; with {@code overwrite} an existing file
+     * is replaced in one rename where the file system can ({@link ViewWriter#renameOver}: the local
+     * file system and HDFS), so a reader sees the old file or the new one, never none.
+     */
+    static long commit(FileSystem fs, Path path, String writeId, FileDomains domains, boolean overwrite)
+            throws IOException {
         if (shared(fs)) {
-            return SharedFile.commit(fs, path, writeId, domains == null ? 0 : domains.fileLength());
+            return SharedFile.commit(fs, path, writeId, domains == null ? 0 : domains.fileLength(), overwrite);
         }
         fence(fs, path, writeId);
         if (domains == null) {
-            try (FSDataOutputStream out = fs.create(path, false)) {
-                return 0; // no writer wrote a byte: an empty file
+            Path empty = rangePart(path, writeId, "empty");
+            fs.create(empty, false).close(); // no writer wrote a byte: an empty file
+            if (overwrite) {
+                ViewWriter.renameOver(fs, empty, path);
+            } else if (!fs.rename(empty, path)) {
+                fs.delete(empty, false);
+                throw new org.apache.hadoop.fs.FileAlreadyExistsException(
+                        "fileview: " + path + " already exists (files are write-once)");
             }
+            return 0;
         }
-        long length = ViewWriter.assemble(fs, path, domains, writeId);
+        long length = ViewWriter.assemble(fs, path, domains, writeId, overwrite);
         ViewWriter.discardWrite(fs, path, writeId); // what late writers made before the fence
         return length;
     }
@@ -189,9 +205,19 @@ public interface DomainOutput extends Closeable {
                 part.skipTo(fileOffset);
             }
 
+            /**
+             * Commits the part, then checks that the write is still open: a writer that got past the
+             * open's check but commits after the fence (the commit may already have listed what to
+             * discard) removes its own part.
+             */
             @Override
             public void commit() throws IOException {
                 part.commit();
+                if (!fs.exists(marker(path, writeId))) {
+                    fs.delete(part.part(), false);
+                    throw new IOException("fileview: the write " + writeId + " of " + path
+                            + " ended while this writer was writing (committed or aborted; its part is discarded)");
+                }
             }
 
             @Override

@@ -17,6 +17,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.distributions.Distribution;
 import org.apache.spark.sql.connector.distributions.Distributions;
+import org.apache.spark.sql.connector.expressions.Expression;
 import org.apache.spark.sql.connector.expressions.Expressions;
 import org.apache.spark.sql.connector.expressions.SortDirection;
 import org.apache.spark.sql.connector.expressions.SortOrder;
@@ -34,9 +35,7 @@ import org.apache.spark.sql.types.StructType;
  * Writes (coordinates, values) rows into a dense array file of {@code shape} in storage order,
  * from the executors, with the write path of {@link dev.layout.spark.io.CollectiveFile} ({@link
  * DomainOutput}). The file is split into file domains (of whole file system blocks, one per core at
- * most); the write asks Spark for one partition per domain, ranged by the rows' coordinates in
- * storage order and sorted within each, and each task streams its rows, in file order, domain by
- * domain: on the local file system in place into one hidden shared file ({@code .NAME.JOBID.whole},
+ * most); each task streams its rows, sorted by their coordinates in storage order: on the local file system in place into one hidden shared file ({@code .NAME.JOBID.whole},
  * made before the tasks run), elsewhere into one part per domain beside the target ({@code
  * .NAME.JOBID.task-NNNNN.domain-DDDDD}), zeros between rows. The driver's commit checks that no
  * element was given by two tasks (naming its coordinates), then renames the shared file, or orders
@@ -45,13 +44,12 @@ import org.apache.spark.sql.types.StructType;
  * late task attempt opens nothing and leaves nothing, see {@link DomainOutput}); abort removes
  * everything. So nothing appears at the target unless every task's rows are in it, no row passes
  * through the driver, and on the local file system no byte is copied. Mode {@code append} creates
- * a new file and refuses an existing one; mode {@code overwrite} replaces it.
+ * a new file and refuses an existing one; mode {@code overwrite} replaces it in one rename on the
+ * local file system and HDFS (a reader sees the old file or the new one, never none).
  *
- * <p>Why ranges and not a partition per domain: Spark's V2 write can ask for an ordering (a range
- * partitioning on sampled bounds) or a clustering, and a path-based write can cluster only on
- * columns (hashed); a clustering on a computed domain number needs a function catalog, which a
- * table without a catalog does not have. The sampled bounds fall near the domains' bounds, so a
- * task writes mostly one domain, and the parts split there exactly.
+ * <p>On the local file system the rows are only clustered (hashed on their slowest coordinates)
+ * and sorted within each task: a range partitioning would cost a sampling job over the input that
+ * an in-place write does not need. See {@link #requiredDistribution}.
  */
 final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite {
     private final FileViewSpec spec;
@@ -173,20 +171,70 @@ final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite
         return out;
     }
 
+    /**
+     * The weakest distribution each sink needs. On the local file system the tasks write in place
+     * into the one shared file, anywhere in it, so rows need only be clustered so that equal
+     * coordinates meet in one task (hashed on the slowest coordinates in storage order: one shuffle,
+     * no sampling job). Elsewhere each task streams parts of whole ranges that the commit joins, so
+     * the rows are ranged by their coordinates (a range partitioning on sampled bounds): without a
+     * function catalog, a path-based write cannot cluster on a computed domain number.
+     */
     @Override
     public Distribution requiredDistribution() {
-        return Distributions.ordered(storageOrder());
+        if (!sharedFile()) {
+            return Distributions.ordered(storageOrder());
+        }
+        SortOrder[] order = storageOrder();
+        int prefix = clusterPrefix();
+        Expression[] cluster = new Expression[prefix];
+        for (int k = 0; k < prefix; k++) {
+            cluster[k] = order[k].expression();
+        }
+        return Distributions.clustered(cluster);
     }
 
+    /**
+     * How many of the slowest coordinates (in storage order) to cluster by: enough for at least 64
+     * distinct values per task, so the hash spreads rows evenly even when the slowest dimension is short.
+     */
+    private int clusterPrefix() {
+        int d = coordColumns.length;
+        long values = 1;
+        long want = 64L * requiredNumPartitions();
+        for (int k = 0; k < d; k++) {
+            int dim = spec.order == dev.layout.datatype.Order.C ? k : d - 1 - k;
+            values *= spec.shape[dim]; // a prefix of the shape: no more than the element count
+            if (values >= want) {
+                return k + 1;
+            }
+        }
+        return d;
+    }
+
+    /** Within a task, rows in file order: a part is one stream in file order, and a duplicate is two rows in a row. */
     @Override
     public SortOrder[] requiredOrdering() {
         return storageOrder();
     }
 
-    /** One task per file domain: domains of whole blocks where the file has several, one per core at most. */
+    private boolean sharedFile() {
+        try {
+            Path path = new Path(spec.path);
+            return DomainOutput.shared(path.getFileSystem(hadoopConf()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * One task per file domain (domains of whole blocks where the file has several, one per core at
+     * most), or on the local file system one per core.
+     */
     @Override
     public int requiredNumPartitions() {
-        return domains().count();
+        return sharedFile()
+                ? Math.max(1, SparkSession.active().sparkContext().defaultParallelism())
+                : domains().count();
     }
 
     /** The file's domains: of whole file system blocks where the file has several, one per core at most. */
@@ -263,7 +311,8 @@ final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite
             parts.sort(java.util.Comparator.comparingLong(Part::start));
             long length = fileLength();
             long pos = 0;
-            for (Part p : parts) {
+            // In the shared file the tasks' rows interleave; equal coordinates met in one task (clustered).
+            for (Part p : DomainOutput.shared(fs) ? List.<Part>of() : parts) {
                 if (p.start() < pos) {
                     long lin = (p.start() - spec.disp) / spec.etypeType().byteSize();
                     throw new IllegalArgumentException("fileview: coordinate "
@@ -273,10 +322,7 @@ final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite
                 pos = p.end();
             }
             FileDomains joined = DomainOutput.shared(fs) ? sharedDomains(length) : partsInOrder(fs, path, parts);
-            if (truncate && fs.exists(path) && !fs.delete(path, false)) {
-                throw new IOException("fileview: could not delete " + path + " to overwrite it");
-            }
-            DomainOutput.commit(fs, path, jobId, joined);
+            DomainOutput.commit(fs, path, jobId, joined, truncate);
         } catch (IOException e) {
             discard(fs, path);
             throw new UncheckedIOException(e);

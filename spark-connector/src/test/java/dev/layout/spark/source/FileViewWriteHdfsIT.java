@@ -177,4 +177,121 @@ class FileViewWriteHdfsIT {
             }
         }
     }
+
+    /**
+     * A task attempt that is still writing while the driver commits (it opened its part while the
+     * write was open, then stalls: held by a latch, released once the commit returned): the commit
+     * makes the file from the committed parts, the stray's part is removed, and when the stray goes
+     * on, its commit fails and it leaves nothing; the file keeps the committed bytes.
+     */
+    @Test
+    void anAttemptStillWritingDuringTheCommitLeavesNothing(SparkSession spark, FileSystem hdfs) throws Exception {
+        Path out = new Path(hdfs.getUri() + "/w5/stray.f64");
+        hdfs.mkdirs(out.getParent());
+        FileViewSpec spec = FileViewSpec.parse(Map.of("path", out.toString(), "etype", "float64", "shape", "8x8"));
+        FileDomains domains = FileDomains.of(0, 256, 512);
+        DomainOutput.begin(hdfs, out, "stray1", 512);
+        FileViewPartWriter.Factory factory = new FileViewPartWriter.Factory(
+                spec,
+                spec.schema(),
+                new int[] {0, 1},
+                new int[] {2},
+                HadoopConf.of(spark.sparkContext().hadoopConfiguration()),
+                "stray1",
+                domains,
+                1 << 20);
+        java.util.concurrent.CountDownLatch opened = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch committed = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CompletableFuture<String> stray =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    DataWriter<org.apache.spark.sql.catalyst.InternalRow> w = factory.createWriter(1, 7);
+                    try {
+                        try {
+                            w.write(new GenericInternalRow(new Object[] {4, 0, 9.0})); // opens its part of domain 1
+                            opened.countDown();
+                            if (!committed.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                                return "the commit did not come within 60 s";
+                            }
+                            for (int j = 1; j < 8; j++) {
+                                w.write(new GenericInternalRow(new Object[] {4, j, 9.0}));
+                            }
+                            w.commit();
+                            return "wrote";
+                        } catch (IOException | RuntimeException e) {
+                            w.abort();
+                            return "failed: " + e.getMessage();
+                        } finally {
+                            w.close();
+                        }
+                    } catch (IOException e) {
+                        return "close failed: " + e;
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return "interrupted";
+                    }
+                });
+        assertThat(opened.await(60, java.util.concurrent.TimeUnit.SECONDS))
+                .as("the stray opened its part")
+                .isTrue();
+        assertThat(names(hdfs, out.getParent())).anyMatch(n -> n.startsWith(".stray.f64.stray1.task-00001"));
+        for (int d = 0; d < 2; d++) {
+            try (DomainOutput o = DomainOutput.open(hdfs, out, domains, d, "stray1", 1 << 20)) {
+                byte[] b = new byte[256];
+                Arrays.fill(b, (byte) (d + 1));
+                o.write(domains.start(d), b, 0, 256);
+                o.commit();
+            }
+        }
+        DomainOutput.commit(hdfs, out, "stray1", domains);
+        committed.countDown();
+        assertThat(stray.get(120, java.util.concurrent.TimeUnit.SECONDS)).startsWith("failed: ");
+        assertThat(names(hdfs, out.getParent())).containsExactly("stray.f64");
+        byte[] file = read(hdfs, out);
+        assertThat(Arrays.copyOfRange(file, 0, 256)).containsOnly(1);
+        assertThat(Arrays.copyOfRange(file, 256, 512)).containsOnly(2);
+    }
+
+    /**
+     * Overwrite replaces the file in one namenode rename: the namenode's edit log (read through
+     * inotify) shows a rename onto the target and no unlink of it, so a reader never finds it missing.
+     */
+    @Test
+    void overwriteReplacesTheFileInOneRename(SparkSession spark, FileSystem hdfs) throws Exception {
+        Path out = new Path(hdfs.getUri() + "/w4/over.f64");
+        try (org.apache.hadoop.fs.FSDataOutputStream o = hdfs.create(out)) {
+            o.write(new byte[] {1, 2, 3});
+        }
+        org.apache.hadoop.hdfs.DFSInotifyEventInputStream events =
+                new org.apache.hadoop.hdfs.client.HdfsAdmin(hdfs.getUri(), hdfs.getConf()).getInotifyEventStream();
+        field(spark, 16, 16, false)
+                .write()
+                .format("fileview")
+                .option("path", out.toString())
+                .option("etype", "float64")
+                .option("shape", "16x16")
+                .mode("overwrite")
+                .save();
+        Path sentinel = new Path("/w4/sentinel");
+        hdfs.create(sentinel).close(); // the last event to wait for: every event of the write comes before it
+        List<String> seen = new java.util.ArrayList<>();
+        boolean done = false;
+        while (!done) {
+            org.apache.hadoop.hdfs.inotify.EventBatch batch = events.poll(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(batch).as("inotify events within 30 s, after " + seen).isNotNull();
+            for (org.apache.hadoop.hdfs.inotify.Event e : batch.getEvents()) {
+                if (e instanceof org.apache.hadoop.hdfs.inotify.Event.UnlinkEvent u) {
+                    seen.add("unlink " + u.getPath());
+                } else if (e instanceof org.apache.hadoop.hdfs.inotify.Event.RenameEvent r) {
+                    seen.add("rename " + r.getDstPath());
+                } else if (e instanceof org.apache.hadoop.hdfs.inotify.Event.CreateEvent c) {
+                    done |= c.getPath().equals(sentinel.toString());
+                }
+            }
+        }
+        assertThat(seen).contains("rename /w4/over.f64").doesNotContain("unlink /w4/over.f64");
+        ByteBuffer b = ByteBuffer.wrap(read(hdfs, out)).order(ByteOrder.LITTLE_ENDIAN);
+        assertThat(b.capacity()).isEqualTo(16 * 16 * 8);
+        assertThat(b.getDouble(255 * 8)).isEqualTo(255.0);
+        assertThat(names(hdfs, out.getParent())).containsExactly("over.f64", "sentinel");
+    }
 }

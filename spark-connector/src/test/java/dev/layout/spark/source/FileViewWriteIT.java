@@ -8,12 +8,17 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerStageCompleted;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.distributions.ClusteredDistribution;
+import org.apache.spark.sql.connector.distributions.OrderedDistribution;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -45,10 +50,20 @@ class FileViewWriteIT {
         // 512 x 1024 doubles = 4 MiB, local blocks of 1 MiB: four domains, four tasks writing.
         spark.sparkContext().hadoopConfiguration().setLong("fs.local.block.size", 1 << 20);
         List<Integer> stageTasks = new CopyOnWriteArrayList<>();
+        List<Integer> stageIds = new CopyOnWriteArrayList<>();
+        java.util.Map<Integer, List<Long>> rowsPerTask = new java.util.concurrent.ConcurrentHashMap<>();
         SparkListener l = new SparkListener() {
             @Override
             public void onStageCompleted(SparkListenerStageCompleted e) {
                 stageTasks.add(e.stageInfo().numTasks());
+                stageIds.add(e.stageInfo().stageId());
+            }
+
+            @Override
+            public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd e) {
+                rowsPerTask
+                        .computeIfAbsent(e.stageId(), k -> new CopyOnWriteArrayList<>())
+                        .add(e.taskMetrics().shuffleReadMetrics().recordsRead());
             }
         };
         spark.sparkContext().addSparkListener(l);
@@ -64,8 +79,17 @@ class FileViewWriteIT {
                         .mode("append")
                         .save();
                 spark.sparkContext().listenerBus().waitUntilEmpty(30_000); // the stage events have reached the listener
-                // The last stage is the write: one task per 1 MiB domain (local[4]: four cores, four domains).
+                // The last stage is the write: one task per core (local[4]), every row given to one of them.
                 assertThat(stageTasks.get(stageTasks.size() - 1)).isEqualTo(4);
+                long given = holes ? (512 - 512 / 3 - (512 % 3 == 2 ? 1 : 0)) * 1024L : 512 * 1024L;
+                assertThat(rowsPerTask.get(stageIds.get(stageIds.size() - 1)))
+                        .as("rows per write task")
+                        .hasSize(4)
+                        .allSatisfy(n -> assertThat(n).isPositive())
+                        .satisfies(ns -> assertThat(
+                                        ns.stream().mapToLong(Long::longValue).sum())
+                                .isEqualTo(given));
+
                 ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(out)).order(ByteOrder.LITTLE_ENDIAN);
                 assertThat(b.capacity()).isEqualTo(512 * 1024 * 8);
                 for (int i = 0; i < 512 * 1024; i++) {
@@ -84,6 +108,32 @@ class FileViewWriteIT {
             spark.sparkContext().removeSparkListener(l);
             spark.sparkContext().hadoopConfiguration().unset("fs.local.block.size");
         }
+    }
+
+    /**
+     * The in-place local write asks Spark only to cluster the rows (no sampling job, no global
+     * sort), on the slowest coordinates, enough of them for 64 values a task; a write of parts
+     * elsewhere needs ranges.
+     */
+    @Test
+    void theLocalWriteClustersTheRowsAndPartsAreRanged(SparkSession spark) {
+        StructType schema = new StructType()
+                .add("i0", DataTypes.IntegerType)
+                .add("i1", DataTypes.IntegerType)
+                .add("i2", DataTypes.IntegerType)
+                .add("value", DataTypes.DoubleType);
+        Map<String, String> local =
+                Map.of("path", tmp.resolve("c.f64").toString(), "etype", "float64", "shape", "4x100x8");
+        FileViewWrite w = new FileViewWrite(FileViewSpec.parse(local), schema, false);
+        assertThat(w.requiredDistribution()).isInstanceOf(ClusteredDistribution.class);
+        // 4 values of i0 are too few for 4 tasks: clustered by (i0, i1), 400 values
+        assertThat(((ClusteredDistribution) w.requiredDistribution()).clustering())
+                .extracting(Object::toString)
+                .containsExactly("i0", "i1");
+        assertThat(w.requiredOrdering()).hasSize(3);
+        Map<String, String> other = Map.of("path", "hdfs://127.0.0.1:1/c.f64", "etype", "float64", "shape", "4x100x8");
+        assertThat(new FileViewWrite(FileViewSpec.parse(other), schema, false).requiredDistribution())
+                .isInstanceOf(OrderedDistribution.class);
     }
 
     /**
@@ -143,19 +193,43 @@ class FileViewWriteIT {
         assertThat(tmp.toFile().list()).isEmpty();
     }
 
-    /** Overwrite replaces an existing file with the new one, in place of the shared file. */
+    /**
+     * Overwrite replaces an existing file with the new one in one {@code rename(2)}: the directory's
+     * change events (inotify on Linux) show the target moved in and never deleted, so a reader never
+     * finds it missing.
+     */
     @Test
-    void overwriteReplacesTheFile(SparkSession spark) throws Exception {
+    void overwriteReplacesTheFileInOneRename(SparkSession spark) throws Exception {
         java.nio.file.Path out = tmp.resolve("over.f64");
         Files.write(out, new byte[] {1, 2, 3});
-        field(spark, 16, 16, false)
-                .write()
-                .format("fileview")
-                .option("path", out.toString())
-                .option("etype", "float64")
-                .option("shape", "16x16")
-                .mode("overwrite")
-                .save();
+        List<String> seen = new java.util.ArrayList<>();
+        try (java.nio.file.WatchService watch = tmp.getFileSystem().newWatchService()) {
+            tmp.register(
+                    watch,
+                    java.nio.file.StandardWatchEventKinds.ENTRY_CREATE,
+                    java.nio.file.StandardWatchEventKinds.ENTRY_DELETE);
+            field(spark, 16, 16, false)
+                    .write()
+                    .format("fileview")
+                    .option("path", out.toString())
+                    .option("etype", "float64")
+                    .option("shape", "16x16")
+                    .mode("overwrite")
+                    .save();
+            Files.write(tmp.resolve("sentinel"), new byte[0]); // the last event: the write's all come before it
+            while (!seen.contains("ENTRY_CREATE sentinel")) {
+                java.nio.file.WatchKey key = watch.poll(30, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(key)
+                        .as("directory events within 30 s, after " + seen)
+                        .isNotNull();
+                for (java.nio.file.WatchEvent<?> e : key.pollEvents()) {
+                    seen.add(e.kind().name() + " " + e.context());
+                }
+                key.reset();
+            }
+            Files.delete(tmp.resolve("sentinel"));
+        }
+        assertThat(seen).contains("ENTRY_CREATE over.f64").doesNotContain("ENTRY_DELETE over.f64");
         ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(out)).order(ByteOrder.LITTLE_ENDIAN);
         assertThat(b.capacity()).isEqualTo(16 * 16 * 8);
         assertThat(b.getDouble(255 * 8)).isEqualTo(255.0);
