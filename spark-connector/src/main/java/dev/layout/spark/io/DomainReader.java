@@ -5,6 +5,7 @@ import dev.layout.fileview.ViewIntersection;
 import dev.layout.memory.Memory;
 import java.io.File;
 import java.io.IOException;
+import java.lang.reflect.Field;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
@@ -18,6 +19,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import sun.misc.Unsafe;
 
 /**
  * An aggregator's reads of its file domain in a two-phase read, one cycle ahead of the exchange:
@@ -28,16 +30,22 @@ import org.apache.hadoop.fs.Path;
  * <p>Each cycle covers the bytes any rank needs in it (holes between them included). On the local
  * file system the cycle is a read-only mapping of the file: the exchange then copies straight from
  * the page cache into the ranks' memory, one pass per byte as a plain sequential read makes, and
- * the read-ahead only faults the next cycle's pages in. Mappings are released by the garbage
- * collector, never unmapped explicitly, so no late access can touch an unmapped page. Elsewhere
- * (HDFS) each cycle is one sequential read into one of two buffers.
+ * the read-ahead only faults the next cycle's pages in. A cycle's mapping is unmapped as soon as
+ * its exchange has returned ({@link #release}): mappings left to the garbage collector hold the
+ * file's pages and slowed the next writes of the same process to a third. Elsewhere (HDFS) each
+ * cycle is one sequential read into one of two buffers.
  *
  * <p>After a failure no more bytes are read, but every cycle still has its runs, so the exchange
  * keeps every rank in step until the failure is agreed on.
  */
 final class DomainReader implements AutoCloseable {
-    /** Cycle {@code lo..}: each rank's runs (null: none), its bytes (byte 0 at file offset {@code lo}), the first failure so far. */
-    record Cycle(long lo, ViewIntersection.Runs[] runs, Memory buffer, Exception failure) {}
+    /**
+     * Cycle {@code lo..}: each rank's runs (null: none), its bytes (byte 0 at file offset {@code
+     * lo}), the mapping they are in (null if read into a buffer), the first failure so far.
+     */
+    record Cycle(long lo, ViewIntersection.Runs[] runs, Memory buffer, MappedByteBuffer mapping, Exception failure) {}
+
+    private static final Unsafe UNSAFE = unsafe();
 
     private static final Memory NOTHING = Memory.ofArray(new byte[0]);
 
@@ -137,9 +145,15 @@ final class DomainReader implements AutoCloseable {
         }
         Exception before = failure;
         Memory bytes = NOTHING;
+        MappedByteBuffer mapping = null;
         if (spanHi > spanLo && before == null) {
             try {
-                bytes = mapped != null ? map(lo, spanHi, inAdvance) : stream(c, lo, spanLo, spanHi);
+                if (mapped != null) {
+                    mapping = map(lo, spanHi, inAdvance);
+                    bytes = Memory.ofBuffer(mapping);
+                } else {
+                    bytes = stream(c, lo, spanLo, spanHi);
+                }
             } catch (IOException | RuntimeException e) {
                 before = new IOException(
                         "readAll: reading bytes [" + (lo + spanLo) + ", " + (lo + spanHi) + ") of " + path + ": "
@@ -147,11 +161,11 @@ final class DomainReader implements AutoCloseable {
                         e);
             }
         }
-        return new Cycle(lo, runs, bytes, before);
+        return new Cycle(lo, runs, bytes, mapping, before);
     }
 
     /** File bytes {@code [lo, lo + span)} mapped; paged in now if read in advance of the exchange. */
-    private Memory map(long lo, long span, boolean inAdvance) throws IOException {
+    private MappedByteBuffer map(long lo, long span, boolean inAdvance) throws IOException {
         long size = mapped.size();
         if (lo + span > size) {
             throw new IOException("the file has " + size + " bytes (expected: at least " + (lo + span) + ")");
@@ -160,7 +174,29 @@ final class DomainReader implements AutoCloseable {
         if (inAdvance) {
             m.load();
         }
-        return Memory.ofBuffer(m);
+        return m;
+    }
+
+    /**
+     * Unmaps {@code cycle}'s mapping, if it has one. Only once every access to it is over: after
+     * the cycle's exchange returned (a sender's region is copied or packed before its send returns,
+     * and nothing else reads it); after a failed exchange the mapping is left to the garbage
+     * collector.
+     */
+    static void release(Cycle cycle) {
+        if (cycle.mapping() != null) {
+            UNSAFE.invokeCleaner(cycle.mapping());
+        }
+    }
+
+    private static Unsafe unsafe() {
+        try {
+            Field f = Unsafe.class.getDeclaredField("theUnsafe");
+            f.setAccessible(true);
+            return (Unsafe) f.get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
     private Memory stream(int c, long lo, long spanLo, long spanHi) throws IOException {

@@ -150,8 +150,9 @@ final class TwoPhase {
                 Arrays.fill(send, EMPTY);
                 Arrays.fill(recv, EMPTY);
                 sendOrReceiveMine(plan, c, mine, dst::block, recv);
+                DomainReader.Cycle cycle = null;
                 if (reader != null) {
-                    DomainReader.Cycle cycle = reader.take(c);
+                    cycle = reader.take(c);
                     failure = cycle.failure();
                     for (int r = 0; r < n; r++) {
                         if (cycle.runs()[r] != null) {
@@ -160,6 +161,9 @@ final class TwoPhase {
                     }
                 }
                 coll.alltoallw(send, recv);
+                if (cycle != null) {
+                    DomainReader.release(cycle); // the exchange has copied out of it
+                }
             }
             return failure;
         }
