@@ -253,6 +253,15 @@ public final class Memory {
         }
     }
 
+    /**
+     * Unmaps {@code mapping} now rather than when the garbage collector finds it unreachable (a
+     * mapping holds its file's pages until then). The caller guarantees that nothing accesses the
+     * mapping, or a {@code Memory} over it, afterwards: that would touch an unmapped page.
+     */
+    public static void unmap(java.nio.MappedByteBuffer mapping) {
+        U.invokeCleaner(mapping);
+    }
+
     @Override
     public String toString() {
         return "Memory[" + (base instanceof byte[] ? "heap" : "off-heap") + ", " + byteSize + " bytes"

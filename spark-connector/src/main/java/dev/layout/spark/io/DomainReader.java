@@ -5,7 +5,6 @@ import dev.layout.fileview.ViewIntersection;
 import dev.layout.memory.Memory;
 import java.io.File;
 import java.io.IOException;
-import java.lang.reflect.Field;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
@@ -19,7 +18,6 @@ import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import sun.misc.Unsafe;
 
 /**
  * An aggregator's reads of its file domain in a two-phase read, one cycle ahead of the exchange:
@@ -44,8 +42,6 @@ final class DomainReader implements AutoCloseable {
      * lo}), the mapping they are in (null if read into a buffer), the first failure so far.
      */
     record Cycle(long lo, ViewIntersection.Runs[] runs, Memory buffer, MappedByteBuffer mapping, Exception failure) {}
-
-    private static final Unsafe UNSAFE = unsafe();
 
     private static final Memory NOTHING = Memory.ofArray(new byte[0]);
 
@@ -185,17 +181,7 @@ final class DomainReader implements AutoCloseable {
      */
     static void release(Cycle cycle) {
         if (cycle.mapping() != null) {
-            UNSAFE.invokeCleaner(cycle.mapping());
-        }
-    }
-
-    private static Unsafe unsafe() {
-        try {
-            Field f = Unsafe.class.getDeclaredField("theUnsafe");
-            f.setAccessible(true);
-            return (Unsafe) f.get(null);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
+            Memory.unmap(cycle.mapping());
         }
     }
 
