@@ -323,6 +323,17 @@ public final class Collectives {
         allgather.prepareAllgatherv("allgatherv", send, recv, 0).run(ch);
     }
 
+    /**
+     * Every rank's whole {@code send} array, of whatever length each rank chose, lands in {@code
+     * recv[i]} (from rank i, in-neighbour i or remote rank i; {@code recv} has one slot per block
+     * received). One round: the lengths travel with the data, where {@link #allgatherv} needs the
+     * counts agreed in a round of their own first. For small descriptions of varying size
+     * (e.g. what each rank will access); on a graph always the direct schedule.
+     */
+    public void allgatherAny(byte[] send, byte[][] recv) {
+        allgather.prepareAllgatherAny(send, recv).run(ch);
+    }
+
     // ---------------------------------------------------------------------------------------------
     // alltoall(v,w)
 
