@@ -304,18 +304,20 @@ public final class CollectiveFile implements Serializable {
             seg = segment("readAll", view, offset, dst, origin, memtype, count);
             dst.checkWritable("readAll");
             mine = ViewIntersection.of(view, offset * view.etype().byteSize(), seg.byteSize());
-            FileStatus status = fs.getFileStatus(p);
-            long length = status.getLen();
-            if (mine.length() > 0 && mine.fileEnd() > length) {
-                throw new IOException(p + " has " + length + " bytes, the view needs bytes up to " + mine.fileEnd()
-                        + " (expected: a file of at least " + mine.fileEnd() + " bytes)");
+            long length = 0;
+            long block = blockSize;
+            if (coll.communicator().rank() == 0) { // one name node call per read, not one per rank
+                FileStatus status = fs.getFileStatus(p);
+                length = status.getLen();
+                block = blockSize > 0 ? blockSize : status.getBlockSize();
             }
-            me = access(view, mine, length, blockSize > 0 ? blockSize : status.getBlockSize());
+            me = access(view, mine, length, block);
         } catch (IOException | RuntimeException e) {
             me = RankAccess.failed(e);
         }
         RankAccess[] all = RankAccess.allgather(coll, me);
         RankAccess.throwFirstFailure(op, all);
+        checkLength(op, p, all);
         IoPlan plan = IoPlan.forRead(all, strategy, cycleBytes, minDomainBytes, SharedFile.supports(fs));
         Exception failure = null;
         try {
@@ -404,6 +406,19 @@ public final class CollectiveFile implements Serializable {
             return null;
         } catch (IOException | RuntimeException e) {
             return e;
+        }
+    }
+
+    /** Fails a read at every rank alike if the file (as rank 0 found it) is shorter than any rank's view needs. */
+    private static void checkLength(String op, Path p, RankAccess[] all) throws IOException {
+        long length = all[0].fileLength();
+        for (int r = 0; r < all.length; r++) {
+            long end = all[r].fileEnd();
+            if (all[r].length() > 0 && end > length) {
+                throw new IOException(op + ": rank " + r + " of " + all.length + ": " + p + " has " + length
+                        + " bytes, the view needs bytes up to " + end + " (expected: a file of at least " + end
+                        + " bytes)");
+            }
         }
     }
 

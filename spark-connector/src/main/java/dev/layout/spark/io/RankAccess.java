@@ -12,7 +12,8 @@ import java.io.UncheckedIOException;
 /**
  * What one rank tells the others before a collective access: its view (as layout notation, a few
  * dozen bytes whatever the data), where its data lies in the view's stream and in the file, how
- * many file runs it has, and the file facts it saw; or why it cannot take part. Every rank gets
+ * many file runs it has, and the file facts it saw (a read: only rank 0 asks the file system for
+ * the file's length and block size, one call per read); or why it cannot take part. Every rank gets
  * every rank's access ({@link #allgather}) and computes the same plan from them.
  *
  * @param failure null, or {@code "A"} (bad argument) / {@code "I"} (I/O) followed by the message

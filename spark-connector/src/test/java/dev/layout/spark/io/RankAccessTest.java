@@ -27,7 +27,8 @@ class RankAccessTest {
             at += lengths[i] + (i * 104729L) % 11;
         }
         Datatype filetype = Datatype.indexed(lengths, displs, Primitive.FLOAT64);
-        return new RankAccess(null, 8L * r, "float64", filetype.toString(), r, 3L * r, 7, 70 + r, blocks, 1 << 20, 4096);
+        return new RankAccess(
+                null, 8L * r, "float64", filetype.toString(), r, 3L * r, 7, 70 + r, blocks, 1 << 20, 4096);
     }
 
     @Test
@@ -35,14 +36,13 @@ class RankAccessTest {
         int n = 7;
         List<RankAccess[]> got = InProcessLauncher.run(
                 n, TIMEOUT, comm -> RankAccess.allgather(Collectives.on(comm), access(comm.rank())));
-        assertThat(access(n - 1).encode().length)
-                .as("the largest encoding")
-                .isGreaterThan(64 << 10);
+        assertThat(access(n - 1).encode().length).as("the largest encoding").isGreaterThan(64 << 10);
         for (RankAccess[] all : got) {
             assertThat(all).hasSize(n);
             for (int r = 0; r < n; r++) {
                 assertThat(all[r]).isEqualTo(access(r));
-                assertThat(all[r].view().filetype().toString()).isEqualTo(access(r).filetype());
+                assertThat(all[r].view().filetype().toString())
+                        .isEqualTo(access(r).filetype());
             }
         }
     }
@@ -51,9 +51,8 @@ class RankAccessTest {
     void aFailureAtOneRankReachesEveryRankWithItsMessageAndAnAccessWithoutOneRoundTrips() {
         int n = 5;
         List<String> got = InProcessLauncher.run(n, TIMEOUT, comm -> {
-            RankAccess mine = comm.rank() == 3
-                    ? RankAccess.failed(new IOException("disk 3 on fire"))
-                    : access(comm.rank());
+            RankAccess mine =
+                    comm.rank() == 3 ? RankAccess.failed(new IOException("disk 3 on fire")) : access(comm.rank());
             RankAccess[] all = RankAccess.allgather(Collectives.on(comm), mine);
             try {
                 RankAccess.throwFirstFailure("readAll f", all);
@@ -77,22 +76,25 @@ class RankAccessTest {
             } catch (IOException e) {
                 first = "threw " + e.getMessage();
             }
-            Exception mine = switch (comm.rank()) {
-                case 2 -> new IllegalArgumentException("rank two's bad argument " + "x".repeat(5000));
-                case 4 -> new IOException("rank four's disk");
-                default -> null;
-            };
+            Exception mine =
+                    switch (comm.rank()) {
+                        case 2 -> new IllegalArgumentException("rank two's bad argument " + "x".repeat(5000));
+                        case 4 -> new IOException("rank four's disk");
+                        default -> null;
+                    };
             try {
                 RankAccess.agree("writeAll f", coll, mine);
                 return first + ", then returned";
             } catch (IOException | IllegalArgumentException e) {
                 return first + ", then " + e.getClass().getSimpleName() + ": "
-                        + e.getMessage().substring(0, 68) + " (" + e.getMessage().length() + " chars)";
+                        + e.getMessage().substring(0, 68) + " ("
+                        + e.getMessage().length() + " chars)";
             }
         });
         assertThat(got)
                 .as("the message clipped to 4000 characters and '...', then named")
-                .containsOnly("returned, then IllegalArgumentException: writeAll f: rank 2 of 6: rank two's bad argument"
-                        + " xxxxxxxxxxxxxxxxxxx (4027 chars)");
+                .containsOnly(
+                        "returned, then IllegalArgumentException: writeAll f: rank 2 of 6: rank two's bad argument"
+                                + " xxxxxxxxxxxxxxxxxxx (4027 chars)");
     }
 }
