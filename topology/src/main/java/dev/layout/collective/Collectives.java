@@ -360,7 +360,10 @@ public final class Collectives {
      * Block i of {@code send} to rank / out-neighbour / remote rank i, block i of {@code recv} from
      * rank / in-neighbour / remote rank i; each block packs and unpacks itself (see {@link Block}).
      * All send blocks are packed before any receive block is unpacked, so send and receive blocks
-     * may live in the same array (as halo exchanges do).
+     * may live in the same array (as halo exchanges do). On a full or bipartite communicator a block
+     * of zero bytes is not sent (as MPICH does): the two sides of a pair must agree on its size, as
+     * MPI requires; a rank that sends bytes to a rank expecting none, or the reverse, waits until
+     * the communicator's timeout.
      */
     public void alltoallw(Block[] send, Block[] recv) {
         alltoall.prepareAlltoallw("alltoallw", send, recv, 0).run(ch);
