@@ -22,7 +22,8 @@ import org.apache.hadoop.fs.Path;
  * writes its buffer to its domain's {@link DomainOutput} in file order, or fills it with one sequential read.
  *
  * <p>Every rank runs every cycle, whatever fails: a failure is remembered and returned (the caller
- * agrees on it after the last cycle), so no rank waits for a peer that gave up.
+ * agrees on it after the last cycle), so no rank waits for a peer that gave up. An aggregator whose
+ * read failed sends zeros of the sizes its receivers expect.
  */
 final class TwoPhase {
     private static final Block EMPTY = new ByteBlock(new byte[0], 0, 0);
@@ -144,6 +145,7 @@ final class TwoPhase {
                         intersections(all),
                         coll.communicator().timeout())) {
             Exception failure = null;
+            byte[] zeros = null;
             Block[] send = new Block[n];
             Block[] recv = new Block[n];
             for (int c = 0; c < plan.cycles(); c++) {
@@ -155,8 +157,13 @@ final class TwoPhase {
                     cycle = reader.take(c);
                     failure = cycle.failure();
                     for (int r = 0; r < n; r++) {
-                        if (cycle.runs()[r] != null) {
-                            send[r] = new BlockSpec(cycle.buffer(), 0, 1, cycle.runs()[r].datatype());
+                        ViewIntersection.Runs runs = cycle.runs()[r];
+                        if (runs != null && failure == null) {
+                            send[r] = new BlockSpec(cycle.buffer(), 0, 1, runs.datatype());
+                        } else if (runs != null) { // in step with the receivers, which expect these sizes
+                            int size = (int) runs.byteSize();
+                            zeros = zeros != null && zeros.length >= size ? zeros : new byte[size];
+                            send[r] = new ByteBlock(zeros, 0, size);
                         }
                     }
                 }

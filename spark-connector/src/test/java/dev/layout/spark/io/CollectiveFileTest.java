@@ -154,6 +154,43 @@ class CollectiveFileTest {
         }
     }
 
+    /**
+     * An aggregator whose read fails (a checksum error in its domain of a checksummed local file)
+     * goes on exchanging, sending zeros, so every rank gets the failure from the agreement instead of
+     * waiting for the aggregator until the timeout.
+     */
+    @Test
+    void anAggregatorsReadFailureFailsEveryRankWithItsMessageAndNoRankWaitsForIt() throws IOException {
+        FieldSplit split = new FieldSplit(new long[] {29, 31}, new int[] {3, 3});
+        byte[] field = new byte[(int) split.cells() * 8];
+        org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.getLocal(new Configuration());
+        org.apache.hadoop.fs.Path p =
+                new org.apache.hadoop.fs.Path(dir.resolve("summed.f64").toUri());
+        try (org.apache.hadoop.fs.FSDataOutputStream out = fs.create(p)) {
+            out.write(field);
+        }
+        try (java.nio.channels.FileChannel ch =
+                java.nio.channels.FileChannel.open(dir.resolve("summed.f64"), java.nio.file.StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {42}), 5000); // in the second domain, its cycle 0: [4096, 5096)
+        }
+        CollectiveFile f = file("summed.f64").withStrategy(Strategy.TWO_PHASE).withBlockSize(4096);
+        List<String> outcomes = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(60), comm -> {
+            byte[] got = new byte[split.block(comm.rank()).length];
+            FileView view = new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank()));
+            try {
+                f.readAll(comm, view, 0, Memory.ofArray(got), 0, Primitive.BYTE, got.length);
+                return "returned";
+            } catch (IOException e) {
+                return e.getMessage();
+            }
+        });
+        assertThat(outcomes.get(0))
+                .startsWith("readAll " + f.path() + ": rank ")
+                .contains("readAll: reading bytes [4096, ")
+                .contains("Checksum error");
+        assertThat(outcomes).as("the same failure at every rank").containsOnly(outcomes.get(0));
+    }
+
     /** Every rank reads its block back with {@code f}; true per rank if it got the field's bytes. */
     private static List<Boolean> readsBack(CollectiveFile f, FieldSplit split, Consumer<IoResult> check) {
         return InProcessLauncher.run(split.ranks(), Duration.ofSeconds(30), comm -> {
