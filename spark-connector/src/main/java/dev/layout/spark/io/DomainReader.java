@@ -201,9 +201,8 @@ final class DomainReader implements AutoCloseable {
             return cycle;
         } catch (IOException e) {
             release(cycle);
-            int last = cycle.runs().length;
             long spanLo = end;
-            for (int r = 0; r < last; r++) {
+            for (int r = 0; r < cycle.runs().length; r++) {
                 if (cycle.runs()[r] != null) {
                     spanLo = Math.min(spanLo, cycle.lo() + cycle.runs()[r].offsets()[0]);
                 }
