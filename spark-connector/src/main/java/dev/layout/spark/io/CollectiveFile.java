@@ -240,7 +240,16 @@ public final class CollectiveFile implements Serializable {
         Exception failure = null;
         try {
             if (plan.domains() != null && plan.strategy() == Strategy.TWO_PHASE) {
-                failure = TwoPhase.write(coll, plan, all, mine, seg, fs, p, writeId, all[0].blockSize());
+                failure = TwoPhase.write(
+                        coll,
+                        plan,
+                        all,
+                        mine,
+                        new RankMemory(src, origin, memtype, count),
+                        fs,
+                        p,
+                        writeId,
+                        all[0].blockSize());
             } else if (plan.domains() != null && myDomain >= 0) {
                 failure = writeOwnRun(fs, p, plan, myDomain, seg, all[0].blockSize());
             }
