@@ -13,10 +13,11 @@ import java.nio.MappedByteBuffer;
  * would first copy every byte into a temporary direct buffer); for HDFS parts a heap array, which
  * the DFS client copies into its packets.
  *
- * <p>A writable mapping of the shared file as the buffer was measured and not kept: faulting in
- * the pages of a new sparse file cost more than the write syscall's copy (one JVM, alternating:
- * 1520 against 2737 MB/s for one writer, 984 against 3081 for four; see
- * {@code benchmarks/collective-io.md}).
+ * <p>Measured and not kept (figures in {@code benchmarks/collective-io.md}, "Writes"): a writable
+ * mapping of the shared file as the buffer (faulting in the pages of a new sparse file cost more
+ * than the write syscall's copy), and writing one cycle behind the exchange from a second buffer
+ * as reads do (writes to one local file take its lock one at a time anyway, and the extra thread
+ * per aggregator slowed the calls on two cores).
  */
 final class CycleBuffer implements AutoCloseable {
     private final ByteBuffer buffer;

@@ -66,18 +66,18 @@ final class TwoPhase {
             }
             Block[] send = new Block[n];
             Block[] recv = new Block[n];
+            BitSet covered = new BitSet(); // the bytes of the cycle some rank writes, reused by every cycle
             for (int c = 0; c < plan.cycles(); c++) {
                 Arrays.fill(send, EMPTY);
                 Arrays.fill(recv, EMPTY);
                 sendOrReceiveMine(plan, c, mine, src::block, send);
                 long lo = 0;
                 long hi = 0;
-                BitSet covered = null;
                 if (myDomain >= 0) {
                     long[] range = plan.cycleRange(myDomain, c);
                     lo = range[0];
                     hi = range[1];
-                    covered = new BitSet((int) (hi - lo));
+                    covered.clear();
                     ViewIntersection.Runs[] runs = new ViewIntersection.Runs[n];
                     for (int r = 0; r < n && lo < hi; r++) {
                         runs[r] = theirs[r] == null ? null : theirs[r].runs(lo, hi);
