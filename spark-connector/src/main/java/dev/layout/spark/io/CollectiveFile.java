@@ -397,16 +397,20 @@ public final class CollectiveFile implements Serializable {
         }
     }
 
-    /** A rank whose data is one contiguous run writes it as its own domain's part, packing in cycles. */
+    /**
+     * A rank whose data is one contiguous run writes it as its own domain's part, packing in cycles
+     * into one reused {@link CycleBuffer} (direct on the local file system, so the write copies once).
+     */
     private Exception writeOwnRun(FileSystem fs, Path p, IoPlan plan, int domain, Segment seg, long block) {
-        try (DomainOutput part = DomainOutput.open(fs, p, plan.domains(), domain, writeId, block)) {
-            byte[] buf = new byte[(int) Math.min(cycleBytes, seg.byteSize())];
-            Memory bm = Memory.ofArray(buf);
+        try (DomainOutput part = DomainOutput.open(fs, p, plan.domains(), domain, writeId, block);
+                CycleBuffer buf =
+                        CycleBuffer.allocate((int) Math.min(cycleBytes, seg.byteSize()), DomainOutput.shared(fs))) {
+            int size = (int) Math.min(cycleBytes, seg.byteSize());
             seg.seek(0);
             long at = plan.domains().start(domain);
             for (long done = 0; done < seg.byteSize(); ) {
-                int n = (int) seg.pack(bm, 0, buf.length);
-                part.write(at + done, buf, 0, n);
+                int n = (int) seg.pack(buf.memory(), 0, size);
+                buf.writeTo(part, at + done, n);
                 done += n;
             }
             part.commit();
