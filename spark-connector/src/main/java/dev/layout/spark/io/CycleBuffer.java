@@ -16,8 +16,8 @@ import java.nio.MappedByteBuffer;
  * <p>Measured and not kept (figures in {@code benchmarks/collective-io.md}, "Writes"): a writable
  * mapping of the shared file as the buffer (faulting in the pages of a new sparse file cost more
  * than the write syscall's copy), and writing one cycle behind the exchange from a second buffer
- * as reads do (writes to one local file take its lock one at a time anyway, and the extra thread
- * per aggregator slowed the calls on two cores).
+ * as reads do (on two cores the extra thread per aggregator slowed the calls: the exchange and the
+ * write syscall are both memory copies competing for the same cores).
  */
 final class CycleBuffer implements AutoCloseable {
     private final ByteBuffer buffer;
