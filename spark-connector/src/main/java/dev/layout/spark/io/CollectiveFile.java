@@ -402,10 +402,9 @@ public final class CollectiveFile implements Serializable {
      * into one reused {@link CycleBuffer} (direct on the local file system, so the write copies once).
      */
     private Exception writeOwnRun(FileSystem fs, Path p, IoPlan plan, int domain, Segment seg, long block) {
+        int size = (int) Math.min(cycleBytes, seg.byteSize());
         try (DomainOutput part = DomainOutput.open(fs, p, plan.domains(), domain, writeId, block);
-                CycleBuffer buf =
-                        CycleBuffer.allocate((int) Math.min(cycleBytes, seg.byteSize()), DomainOutput.shared(fs))) {
-            int size = (int) Math.min(cycleBytes, seg.byteSize());
+                CycleBuffer buf = CycleBuffer.allocate(size, DomainOutput.shared(fs))) {
             seg.seek(0);
             long at = plan.domains().start(domain);
             for (long done = 0; done < seg.byteSize(); ) {
