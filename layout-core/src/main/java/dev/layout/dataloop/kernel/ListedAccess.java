@@ -18,8 +18,9 @@ public final class ListedAccess {
      * offsets[b]]}, packed back to back from {@code packed[packedOffset]}. Exploits: for uniform blocks
      * the width test is hoisted out of the loop ({@link #listed}); for varying lengths each block takes
      * the width switch of {@link MemoryAccess#copyRaw}, which branch prediction learns for repeating
-     * patterns. With {@code paced} (blocks in one cache set whose stores need pacing,
-     * {@link MemoryAccess#pacesStores(long[], long)}) an unpack moves each block with one bulk copy, which paces its stores.
+     * patterns. With {@code paced} (blocks in one cache set that need pacing, {@link
+     * MemoryAccess#paces(long[], long)}) an unpack moves each block with the pad's stores after it ({@link
+     * MemoryAccess#pad}).
      * Returns the bytes moved.
      */
     public static long blocks(
@@ -52,13 +53,13 @@ public final class ListedAccess {
             listed(ub, ua, offsets, from, to, pb, pa, uniform, pack);
             return (to - from) * uniform;
         }
+        long[] pad = pacedStores ? MemoryAccess.pad() : null;
         long p = pa;
         for (int b = from; b < to; b++) {
             long len = lengths == null ? uniform : lengths[b];
+            move(ub, ua + offsets[b], pb, p, len, pack);
             if (pacedStores) {
-                MemoryAccess.U.copyMemory(pb, p, ub, ua + offsets[b], len);
-            } else {
-                move(ub, ua + offsets[b], pb, p, len, pack);
+                MemoryAccess.pad(pad, b);
             }
             p += len;
         }

@@ -57,10 +57,10 @@ final class StridedLoopCode extends StridedLoops {
     void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
         sb = src(sb);
         db = dst(db);
-        if (blockBytes > 16 || n < 1 || MemoryAccess.pacesStores(ds, MemoryAccess.genericStores(blockBytes))) {
+        if (MemoryAccess.paces(ss, blockBytes) || MemoryAccess.paces(ds, blockBytes)) {
+            paced(sb, sa, ss, db, da, ds, blockBytes, n);
+        } else if (blockBytes > 16 || n < 1) {
             wide(sb, sa, ss, db, da, ds, blockBytes, n);
-        } else if (MemoryAccess.pacesLoads(ss, MemoryAccess.genericStores(blockBytes))) {
-            pacedLoads(sb, sa, ss, db, da, ds, blockBytes, n);
         } else if (ds == blockBytes) {
             packedSide(sb, sa, ss, db, da, blockBytes, n, true);
         } else if (ss == blockBytes) {
@@ -70,20 +70,15 @@ final class StridedLoopCode extends StridedLoops {
         }
     }
 
-    /**
-     * Blocks of up to 16 bytes whose loads need pacing ({@link MemoryAccess#pacesLoads}): each block
-     * after a short dependent chain of arithmetic ({@link MemoryAccess#pace}), which spaces the loads
-     * as a hand loop's call per block does.
-     */
-    void pacedLoads(Object sb, long sa, long ss, Object db, long da, long ds, long w, int n) {
+    /** Blocks to pace ({@link MemoryAccess#paces}): each block's moves, then the pad's stores ({@link MemoryAccess#pad}). */
+    void paced(Object sb, long sa, long ss, Object db, long da, long ds, long w, int n) {
         sb = src(sb);
         db = dst(db);
-        long x = ss;
+        long[] pad = MemoryAccess.pad();
         for (int i = 0; i < n; i++) {
-            x = MemoryAccess.pace(x);
             MemoryAccess.copyRaw(sb, sa + i * ss, db, da + i * ds, w);
+            MemoryAccess.pad(pad, i);
         }
-        MemoryAccess.paced = x;
     }
 
     /**
@@ -139,15 +134,11 @@ final class StridedLoopCode extends StridedLoops {
         }
     }
 
-    /**
-     * {@link #strided} for blocks over 16 bytes: bulk copies over 64 bytes, word moves up to it; and
-     * where the stores need pacing ({@link MemoryAccess#pacesStores}), bulk copies at any width (their
-     * call per block paces the stores).
-     */
+    /** {@link #strided} for blocks over 16 bytes: bulk copies over 64 bytes, word moves up to it. */
     void wide(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
         sb = src(sb);
         db = dst(db);
-        if (blockBytes > 64 || MemoryAccess.pacesStores(ds, MemoryAccess.genericStores(blockBytes))) {
+        if (blockBytes > 64) {
             for (int i = 0; i < n; i++) {
                 MemoryAccess.U.copyMemory(sb, sa + i * ss, db, da + i * ds, blockBytes);
             }

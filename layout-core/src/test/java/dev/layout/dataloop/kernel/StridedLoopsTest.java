@@ -134,13 +134,10 @@ class StridedLoopsTest {
         assertThat(MemoryAccess.oneSet(-3 * set)).isTrue();
         assertThat(MemoryAccess.oneSet(0)).isFalse();
         assertThat(MemoryAccess.oneSet(set + 8)).isFalse();
-        // paced: up to 32-byte blocks (at most four stores each); 33 to 64 bytes (eight) keep the set unpaced
-        assertThat(MemoryAccess.pacesStores(set, MemoryAccess.genericStores(32)))
-                .isTrue();
-        assertThat(MemoryAccess.pacesStores(set, MemoryAccess.genericStores(40)))
-                .isFalse();
-        assertThat(MemoryAccess.pacesStores(set + 8, MemoryAccess.genericStores(4)))
-                .isFalse();
+        // paced: up to 32-byte blocks (at most four moves each); 33 to 64 bytes (eight) keep the set unpaced
+        assertThat(MemoryAccess.paces(set, 32)).isTrue();
+        assertThat(MemoryAccess.paces(set, 40)).isFalse();
+        assertThat(MemoryAccess.paces(set + 8, 4)).isFalse();
         for (int width : new int[] {1, 3, 4, 8, 12, 16, 20, 40, 64}) {
             for (long stride : new long[] {set, -set, 2 * set}) {
                 int n1 = 3;
@@ -172,12 +169,8 @@ class StridedLoopsTest {
         boolean srcOff = (kinds & 1) != 0;
         boolean dstOff = (kinds & 2) != 0;
         long set = 64 * 1024;
-        // paced: blocks of up to 16 bytes (two loads each) in stride order; wider blocks and other strides are not
-        assertThat(MemoryAccess.pacesLoads(set, MemoryAccess.genericStores(16))).isTrue();
-        assertThat(MemoryAccess.pacesLoads(set, MemoryAccess.genericStores(20))).isFalse();
-        assertThat(MemoryAccess.pacesLoads(set + 8, MemoryAccess.genericStores(4)))
-                .isFalse();
-        for (int width : new int[] {1, 2, 3, 4, 7, 8, 12, 16}) {
+        // paced as stores are: blocks of up to 32 bytes
+        for (int width : new int[] {1, 2, 3, 4, 7, 8, 12, 16, 20, 28, 32, 40}) {
             for (long stride : new long[] {set, -set, 2 * set}) {
                 int n = 5;
                 long so = 3 + (stride < 0 ? -stride * (n - 1) : 0);
