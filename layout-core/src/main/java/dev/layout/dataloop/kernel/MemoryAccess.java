@@ -272,9 +272,9 @@ public final class MemoryAccess {
      * blockBytes}, block (i, j) at {@code srcOffset + i * srcOuter + j * srcInner} going to {@code
      * dstOffset + i * dstOuter + j * dstInner}. This is a vector of vector leaves (a 3D face's YZ
      * plane, the two innermost loops of the Flash I/O type, FFT columns) handled without returning
-     * to the dataloop walk per row. Exploits: the block width is tested once per call, so the 4-,
-     * 8- and 16-byte cases are two plain nested load/store loops; blocks to pace ({@link #paces}) fall
-     * back to one {@link #strided} call per row.
+     * to the dataloop walk per row. Exploits: the block width is tested once per call, each row one
+     * loop of its width class; blocks to pace ({@link #paces}) fall back to one {@link #strided} call
+     * per row.
      */
     public static void strided2(
             Memory src,
