@@ -268,50 +268,6 @@ public final class MemoryAccess {
     }
 
     /**
-     * Two nested strided loops in one call: {@code outer} rows of {@code inner} blocks of {@code
-     * blockBytes}, block (i, j) at {@code srcOffset + i * srcOuter + j * srcInner} going to {@code
-     * dstOffset + i * dstOuter + j * dstInner}. This is a vector of vector leaves (a 3D face's YZ
-     * plane, the two innermost loops of the Flash I/O type, FFT columns) handled without returning
-     * to the dataloop walk per row. Exploits: the block width is tested once per call, each row one
-     * loop of its width class; blocks to pace ({@link #paces}) fall back to one {@link #strided} call
-     * per row.
-     */
-    public static void strided2(
-            Memory src,
-            long srcOffset,
-            long srcOuter,
-            long srcInner,
-            Memory dst,
-            long dstOffset,
-            long dstOuter,
-            long dstInner,
-            long blockBytes,
-            long outer,
-            long inner) {
-        if (!rowLoops(blockBytes, outer, inner, srcInner, dstInner)) {
-            for (long i = 0; i < outer; i++) {
-                strided(
-                        src,
-                        srcOffset + i * srcOuter,
-                        srcInner,
-                        dst,
-                        dstOffset + i * dstOuter,
-                        dstInner,
-                        blockBytes,
-                        inner);
-            }
-            return;
-        }
-        int no = (int) outer;
-        int ni = (int) inner;
-        Object sb = src.base();
-        long sa = src.address() + srcOffset;
-        Object db = dst.base();
-        long da = dst.address() + dstOffset;
-        StridedLoops.forKinds(sb, db).rows(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, blockBytes, no, ni);
-    }
-
-    /**
      * Whether {@code rows} rows of {@code blocks} blocks of {@code blockBytes}, {@code srcInner} apart
      * in the source and {@code dstInner} in the destination, run through the row loops of {@link
      * StridedLoops}: blocks up to 64 bytes, counts in an int, no blocks to pace ({@link #paces}) and
@@ -327,9 +283,9 @@ public final class MemoryAccess {
     }
 
     /**
-     * A transpose tile: {@link #strided2} of 16-byte blocks, {@code outer} rows of a few ({@code inner})
+     * A transpose tile: one plane of {@link #strided3} of 16-byte blocks, {@code outer} rows of a few ({@code inner})
      * blocks each, through a loop of its own (see {@link StridedLoops#columnTiles16}); other widths
-     * and shapes go to {@link #strided2}.
+     * and shapes go to {@link #strided3}.
      */
     public static void stridedTile(
             Memory src,
@@ -344,7 +300,21 @@ public final class MemoryAccess {
             long outer,
             long inner) {
         if (blockBytes != 16 || CHECK_EVERY_ACCESS || inner > Integer.MAX_VALUE || outer > Integer.MAX_VALUE) {
-            strided2(src, srcOffset, srcOuter, srcInner, dst, dstOffset, dstOuter, dstInner, blockBytes, outer, inner);
+            strided3(
+                    src,
+                    srcOffset,
+                    0,
+                    srcOuter,
+                    srcInner,
+                    dst,
+                    dstOffset,
+                    0,
+                    dstOuter,
+                    dstInner,
+                    blockBytes,
+                    1,
+                    outer,
+                    inner);
             return;
         }
         Object sb = src.base();
@@ -406,7 +376,7 @@ public final class MemoryAccess {
      * packedOffset}; for a one-loop {@link PlaneKernel#strip}, {@code count} blocks at the strip's own
      * stride ({@code spacing} unread; use {@link #strip}). Returns false, doing nothing, when the kernel
      * cannot run here (none, every-access checking on, or more planes than an int counts); the caller
-     * then uses the strided loops ({@link #strided3}, {@link #strided}).
+     * then uses the strided loops ({@link #strided3}).
      */
     public static boolean planes(
             PlaneKernel kernel,
@@ -464,7 +434,9 @@ public final class MemoryAccess {
             long n1) {
         if (!rowLoops(blockBytes, n2, n1, s1, d1)) {
             for (long i = 0; i < n3; i++) {
-                strided2(src, srcOffset + i * s3, s2, s1, dst, dstOffset + i * d3, d2, d1, blockBytes, n2, n1);
+                for (long j = 0; j < n2; j++) {
+                    strided(src, srcOffset + i * s3 + j * s2, s1, dst, dstOffset + i * d3 + j * d2, d1, blockBytes, n1);
+                }
             }
             return;
         }

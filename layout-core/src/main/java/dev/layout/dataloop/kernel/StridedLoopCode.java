@@ -45,12 +45,9 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}.
-     * Exploits: the width test is hoisted out of the loop, so 4-, 8- and 16-byte blocks (strided
-     * floats, doubles, complex doubles) are a plain load/store loop the JIT unrolls; blocks over 64
-     * bytes are bulk copies. When one side is contiguous (the pack or unpack of a vector leaf), its
-     * addresses use the width as a literal ({@link #packedSide}), which C2 folds into the addressing
-     * mode as it does a hand loop's constant stride; two strided sides bump their addresses ({@link
+     * {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}:
+     * blocks to pace ({@link #paced}), bulk copies over 64 bytes, 4-, 8- and 16-byte blocks with one
+     * side contiguous through {@link #packedSide}, else the width class's loop of word moves ({@link
      * #overlapped}).
      */
     @Override
@@ -59,11 +56,13 @@ final class StridedLoopCode extends StridedLoops {
         db = dst(db);
         if (MemoryAccess.paces(ss, blockBytes) || MemoryAccess.paces(ds, blockBytes)) {
             paced(sb, sa, ss, db, da, ds, blockBytes, n);
-        } else if (blockBytes > 16 || n < 1) {
-            wide(sb, sa, ss, db, da, ds, blockBytes, n);
-        } else if (ds == blockBytes) {
+        } else if (blockBytes > 64) {
+            for (int i = 0; i < n; i++) {
+                MemoryAccess.U.copyMemory(sb, sa + i * ss, db, da + i * ds, blockBytes);
+            }
+        } else if (blockBytes <= 16 && ds == blockBytes) {
             packedSide(sb, sa, ss, db, da, blockBytes, n, true);
-        } else if (ss == blockBytes) {
+        } else if (blockBytes <= 16 && ss == blockBytes) {
             packedSide(db, da, ds, sb, sa, blockBytes, n, false);
         } else {
             overlapped(sb, sa, ss, db, da, ds, blockBytes, n);
@@ -134,19 +133,6 @@ final class StridedLoopCode extends StridedLoops {
         }
     }
 
-    /** {@link #strided} for blocks over 16 bytes: bulk copies over 64 bytes, word moves up to it. */
-    void wide(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
-        sb = src(sb);
-        db = dst(db);
-        if (blockBytes > 64) {
-            for (int i = 0; i < n; i++) {
-                MemoryAccess.U.copyMemory(sb, sa + i * ss, db, da + i * ds, blockBytes);
-            }
-        } else {
-            overlapped(sb, sa, ss, db, da, ds, blockBytes, n);
-        }
-    }
-
     /**
      * Blocks of any width up to 64 bytes by the overlapping word moves of {@link
      * MemoryAccess#copySmall} (4 and 8 bytes: one exact move), the width class chosen once per call:
@@ -206,7 +192,6 @@ final class StridedLoopCode extends StridedLoops {
      * {@code no} rows of {@code ni} blocks of up to 64 bytes, block (i, j) from {@code sa + i * so +
      * j * si} to {@code da + i * dO + j * di}. The width is tested once per call.
      */
-    @Override
     void rows(
             Object sb,
             long sa,
