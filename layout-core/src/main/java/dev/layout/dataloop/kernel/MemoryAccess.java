@@ -56,9 +56,8 @@ public final class MemoryAccess {
      * Whether a loop over blocks of {@code width} bytes that are {@code stride} bytes apart on one side
      * must pace its blocks ({@link #pad}): blocks in one cache set ({@link #oneSet}) whose accesses are
      * few (up to 32 bytes: at most four word moves), issued back to back, keep more of the set's lines
-     * in flight than it has ways, so they evict each other before they are used (up to 3x slower than
-     * paced). Wider blocks issue enough moves of their own. The one rule every loop and the cost model
-     * follow.
+     * in flight than it has ways, so they evict each other before they are used. Wider blocks issue
+     * enough moves of their own. The one rule every loop and the cost model follow.
      */
     public static boolean paces(long stride, long width) {
         return oneSet(stride) && width <= 32;
@@ -77,8 +76,12 @@ public final class MemoryAccess {
     /** Stores to the thread's own pad ({@link #pad}) per paced block. */
     private static final int PAD_STORES = 11;
 
-    /** Each thread's pad: a line no other thread writes, so the stores to it always hit the cache. */
-    private static final ThreadLocal<long[]> PADS = ThreadLocal.withInitial(() -> new long[PAD_STORES]);
+    /**
+     * Each thread's pad: lines no other thread writes, so the stores to it always hit the cache. The
+     * stores go to the middle ({@link #pad(long[], long)}: elements 8 to 18), at least 64 bytes from
+     * either end, so no other object the collector places next to it shares their lines.
+     */
+    private static final ThreadLocal<long[]> PADS = ThreadLocal.withInitial(() -> new long[PAD_STORES + 16]);
 
     /** This thread's pad, for a paced loop to pass to {@link #pad(long[], long)} per block. */
     static long[] pad() {
@@ -87,24 +90,23 @@ public final class MemoryAccess {
 
     /**
      * Paces a loop by one block: {@link #PAD_STORES} stores of {@code v} to {@code pad}. They take
-     * entries of the store queue (and retire slots) that the next blocks' own accesses would
-     * otherwise fill, so fewer of those are in flight at once, about as many as a set holds, as a
-     * hand loop's call per block does with its stack traffic; a dependent arithmetic chain (which only
-     * slows retirement) or a bulk copy per block (its call and size dispatch) paced about a fifth to a
-     * third slower.
+     * entries of the store queue that the next blocks' own accesses would otherwise fill, so fewer of
+     * those are in flight at once, as a hand loop's call per block does with its stack traffic (a
+     * dependent arithmetic chain only slows retirement; a bulk copy per block pays its call and size
+     * dispatch: both paced slower, see benchmarks/README.md).
      */
     static void pad(long[] pad, long v) {
-        pad[10] = v;
-        pad[0] = v;
-        pad[1] = v;
-        pad[2] = v;
-        pad[3] = v;
-        pad[4] = v;
-        pad[5] = v;
-        pad[6] = v;
-        pad[7] = v;
+        pad[18] = v;
         pad[8] = v;
         pad[9] = v;
+        pad[10] = v;
+        pad[11] = v;
+        pad[12] = v;
+        pad[13] = v;
+        pad[14] = v;
+        pad[15] = v;
+        pad[16] = v;
+        pad[17] = v;
     }
 
     /**
