@@ -240,7 +240,16 @@ public final class CollectiveFile implements Serializable {
         Exception failure = null;
         try {
             if (plan.domains() != null && plan.strategy() == Strategy.TWO_PHASE) {
-                failure = TwoPhase.write(coll, plan, all, mine, seg, fs, p, writeId, all[0].blockSize());
+                failure = TwoPhase.write(
+                        coll,
+                        plan,
+                        all,
+                        mine,
+                        new RankMemory(src, origin, memtype, count),
+                        fs,
+                        p,
+                        writeId,
+                        all[0].blockSize());
             } else if (plan.domains() != null && myDomain >= 0) {
                 failure = writeOwnRun(fs, p, plan, myDomain, seg, all[0].blockSize());
             }
@@ -390,16 +399,19 @@ public final class CollectiveFile implements Serializable {
         }
     }
 
-    /** A rank whose data is one contiguous run writes it as its own domain's part, packing in cycles. */
+    /**
+     * A rank whose data is one contiguous run writes it as its own domain's part, packing in cycles
+     * into one reused {@link CycleBuffer} (direct on the local file system, so the write copies once).
+     */
     private Exception writeOwnRun(FileSystem fs, Path p, IoPlan plan, int domain, Segment seg, long block) {
-        try (DomainOutput part = DomainOutput.open(fs, p, plan.domains(), domain, writeId, block)) {
-            byte[] buf = new byte[(int) Math.min(cycleBytes, seg.byteSize())];
-            Memory bm = Memory.ofArray(buf);
+        int size = (int) Math.min(cycleBytes, seg.byteSize());
+        try (DomainOutput part = DomainOutput.open(fs, p, plan.domains(), domain, writeId, block);
+                CycleBuffer buf = CycleBuffer.allocate(size, DomainOutput.shared(fs))) {
             seg.seek(0);
             long at = plan.domains().start(domain);
             for (long done = 0; done < seg.byteSize(); ) {
-                int n = (int) seg.pack(bm, 0, buf.length);
-                part.write(at + done, buf, 0, n);
+                int n = (int) seg.pack(buf.memory(), 0, size);
+                buf.writeTo(part, at + done, n);
                 done += n;
             }
             part.commit();

@@ -4,9 +4,7 @@ import dev.layout.collective.Block;
 import dev.layout.collective.BlockSpec;
 import dev.layout.collective.ByteBlock;
 import dev.layout.collective.Collectives;
-import dev.layout.dataloop.Segment;
 import dev.layout.fileview.ViewIntersection;
-import dev.layout.memory.Memory;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -30,13 +28,19 @@ final class TwoPhase {
 
     private TwoPhase() {}
 
-    /** Runs the write cycles; returns this rank's first failure (null if none). The part is committed on success. */
+    /**
+     * Runs the write cycles; returns this rank's first failure (null if none). The part is committed
+     * on success. Both sides of the exchange are typed memory (the rank's memory through its
+     * datatype, the aggregator's cycle buffer through an {@code hindexed}), so a rank of the same
+     * JVM copies its bytes straight into the aggregator's buffer with one engine pass, and the
+     * aggregator writes the buffer as it is ({@link CycleBuffer}).
+     */
     static Exception write(
             Collectives coll,
             IoPlan plan,
             RankAccess[] all,
             ViewIntersection mine,
-            Segment seg,
+            RankMemory src,
             FileSystem fs,
             Path path,
             String writeId,
@@ -47,7 +51,7 @@ final class TwoPhase {
         ViewIntersection[] theirs = myDomain >= 0 ? intersections(all) : null;
         Exception failure = null;
         DomainOutput part = null;
-        byte[] buf = null;
+        CycleBuffer buf = null;
         try {
             if (myDomain >= 0) {
                 try {
@@ -55,26 +59,26 @@ final class TwoPhase {
                 } catch (IOException | RuntimeException e) {
                     failure = e;
                 }
-                buf = new byte
-                        [(int) Math.min(
+                buf = CycleBuffer.allocate(
+                        (int) Math.min(
                                 plan.cycleBytes(),
-                                plan.domains().end(myDomain) - plan.domains().start(myDomain))];
+                                plan.domains().end(myDomain) - plan.domains().start(myDomain)),
+                        DomainOutput.shared(fs));
             }
             Block[] send = new Block[n];
             Block[] recv = new Block[n];
+            BitSet covered = new BitSet(); // the bytes of the cycle some rank writes, reused by every cycle
             for (int c = 0; c < plan.cycles(); c++) {
                 Arrays.fill(send, EMPTY);
                 Arrays.fill(recv, EMPTY);
-                sendOrReceiveMine(plan, c, mine, seg, send);
+                sendOrReceiveMine(plan, c, mine, src::block, send);
                 long lo = 0;
                 long hi = 0;
-                BitSet covered = null;
                 if (myDomain >= 0) {
                     long[] range = plan.cycleRange(myDomain, c);
                     lo = range[0];
                     hi = range[1];
-                    Memory bm = Memory.ofArray(buf);
-                    covered = new BitSet((int) (hi - lo));
+                    covered.clear();
                     ViewIntersection.Runs[] runs = new ViewIntersection.Runs[n];
                     for (int r = 0; r < n && lo < hi; r++) {
                         runs[r] = theirs[r] == null ? null : theirs[r].runs(lo, hi);
@@ -83,20 +87,24 @@ final class TwoPhase {
                             if (clash != null && failure == null) {
                                 failure = new IllegalArgumentException(clash);
                             }
-                            recv[r] = new BlockSpec(bm, 0, 1, runs[r].datatype());
+                            recv[r] = new BlockSpec(buf.memory(), 0, 1, runs[r].datatype());
                         }
                     }
+                    buf.exchanging();
                 }
                 coll.alltoallw(send, recv);
+                if (buf != null) {
+                    buf.exchanged();
+                }
                 if (myDomain >= 0 && lo < hi && failure == null) {
                     int len = (int) (hi - lo);
                     for (int a = covered.nextClearBit(0); a < len; a = covered.nextClearBit(a)) {
                         int b = Math.min(len, covered.nextSetBit(a) < 0 ? len : covered.nextSetBit(a));
-                        Arrays.fill(buf, a, b, (byte) 0); // bytes no rank writes are zeros
+                        buf.zero(a, b); // bytes no rank writes are zeros
                         a = b;
                     }
                     try {
-                        part.write(lo, buf, 0, len);
+                        buf.writeTo(part, lo, len);
                     } catch (IOException | RuntimeException e) {
                         failure = e;
                     }
@@ -111,8 +119,14 @@ final class TwoPhase {
             }
             return failure;
         } finally {
-            if (part != null) {
-                part.close();
+            try {
+                if (part != null) {
+                    part.close();
+                }
+            } finally {
+                if (buf != null) {
+                    buf.close();
+                }
             }
         }
     }
@@ -176,16 +190,12 @@ final class TwoPhase {
         }
     }
 
-    /** This rank's piece of each domain's range in cycle {@code c}, as the block to or from that domain's aggregator. */
-    private static void sendOrReceiveMine(IoPlan plan, int c, ViewIntersection mine, Segment seg, Block[] blocks) {
-        sendOrReceiveMine(plan, c, mine, (from, to) -> new StreamRangeBlock(seg, from, to), blocks);
-    }
-
     /** Bytes {@code [from, to)} of a rank's packed data as a block. */
     interface StreamRange {
         Block block(long from, long to);
     }
 
+    /** This rank's piece of each domain's range in cycle {@code c}, as the block to or from that domain's aggregator. */
     private static void sendOrReceiveMine(
             IoPlan plan, int c, ViewIntersection mine, StreamRange piece, Block[] blocks) {
         if (mine.length() == 0) {

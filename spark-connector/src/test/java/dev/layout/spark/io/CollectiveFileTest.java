@@ -8,12 +8,15 @@ import dev.layout.datatype.Primitive;
 import dev.layout.fileview.FileView;
 import dev.layout.fileview.SharedFile;
 import dev.layout.memory.Memory;
+import dev.layout.transport.InProcessTransport;
+import dev.layout.transport.Transport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -111,6 +114,33 @@ class CollectiveFileTest {
                 }))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("ranks 0 and 1 both write file byte 400");
+        assertThat(dir.toFile().list()).isEmpty();
+    }
+
+    /**
+     * A rank that dies in the middle of a two-phase write (its endpoint closes at its third send of
+     * data, after earlier cycles were written into the shared file) fails the call at every rank,
+     * and nothing is left: no file, no hidden file, no lease.
+     */
+    @Test
+    void aRankDyingMidWriteFailsEveryRankAndLeavesNothing() {
+        // half rows: every domain holds the bytes of two ranks, so ranks send to other aggregators
+        FieldSplit split = new FieldSplit(new long[] {64, 8}, new int[] {2, 2});
+        CollectiveFile f = file("dies.f64").withCycleBytes(256).withStrategy(Strategy.TWO_PHASE);
+        List<Transport> fabric = new ArrayList<>(InProcessTransport.create(split.ranks()));
+        fabric.set(2, new DyingTransport(fabric.get(2), "float64", 3)); // its data is float64s
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        InProcessLauncher.runOn(fabric, Duration.ofSeconds(5), comm -> {
+            byte[] block = split.block(comm.rank());
+            FileView view = new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank()));
+            try {
+                f.writeAll(comm, view, 0, Memory.ofArray(block), 0, Primitive.FLOAT64, block.length / 8);
+            } catch (IOException | RuntimeException e) {
+                failures.add(e);
+            }
+            return null;
+        });
+        assertThat(failures).hasSize(split.ranks());
         assertThat(dir.toFile().list()).isEmpty();
     }
 
