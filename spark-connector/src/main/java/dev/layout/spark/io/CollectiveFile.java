@@ -225,9 +225,10 @@ public final class CollectiveFile implements Serializable {
         } catch (IOException | RuntimeException e) {
             me = RankAccess.failed(e);
         }
-        RankAccess[] all = RankAccess.allgather(coll, me);
+        RankAccess[] all;
         IoPlan plan;
         try {
+            all = RankAccess.allgather(coll, me); // inside: a peer lost in this round must not leave root's file
             RankAccess.throwFirstFailure(op, all);
             plan = IoPlan.forWrite(all, strategy, cycleBytes, minDomainBytes);
         } catch (IOException | RuntimeException e) {

@@ -144,6 +144,28 @@ class CollectiveFileTest {
         assertThat(dir.toFile().list()).isEmpty();
     }
 
+    /** A rank lost before the plan round (its endpoint closed): every rank fails, and root's new file is gone. */
+    @Test
+    void aRankLostBeforeThePlanFailsEveryRankAndLeavesNothing() {
+        FieldSplit split = new FieldSplit(new long[] {64, 8}, new int[] {2, 2});
+        CollectiveFile f = file("lost.f64").withCycleBytes(256).withStrategy(Strategy.TWO_PHASE);
+        List<Transport> fabric = new ArrayList<>(InProcessTransport.create(split.ranks()));
+        fabric.get(3).close();
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        InProcessLauncher.runOn(fabric, Duration.ofSeconds(5), comm -> {
+            byte[] block = split.block(comm.rank());
+            FileView view = new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank()));
+            try {
+                f.writeAll(comm, view, 0, Memory.ofArray(block), 0, Primitive.FLOAT64, block.length / 8);
+            } catch (IOException | RuntimeException e) {
+                failures.add(e);
+            }
+            return null;
+        });
+        assertThat(failures).hasSize(split.ranks());
+        assertThat(dir.toFile().list()).isEmpty();
+    }
+
     /**
      * The two ways an aggregator reads its domain on the local file system give the same bytes: a
      * mapping of the file (no checksum file beside it) and a checksummed stream (a file written
