@@ -203,7 +203,8 @@ public final class AdaptiveSendPolicy {
         private final double[][] level = new double[2][LEVEL];
         private final long[][] levelStamp = new long[2][LEVEL];
         private final int[] n = new int[2]; // measured sends per arm
-        private final double[] pairs = new double[PAIRS];
+        private final double[] pairs = new double[PAIRS]; // a ring, in the order they came
+        private final double[] sorted = new double[PAIRS]; // the window's pairs in order (kept sorted as they come and go)
         private long pairCount; // pairs ever made: the ring's next slot
         private int window; // the most recent pairs that count, <= PAIRS
         private int surprises; // surprising pairs in a row
@@ -213,7 +214,7 @@ public final class AdaptiveSendPolicy {
         private final int[] tryCount = new int[PENDING];
         private final double[][] tryNeighbours = new double[PENDING][NEIGHBOURS];
         private int pending;
-        private final double[] scratch = new double[Math.max(PAIRS, LEVEL)];
+        private final double[] scratch = new double[LEVEL];
         private long step; // measured sends
         private double total; // ns of every send (unmeasured ones at the incumbent's level)
         private double excess; // net ns that tries of the challenger cost beyond the incumbent's level, >= 0
@@ -347,16 +348,40 @@ public final class AdaptiveSendPolicy {
         private void pair(double d) {
             boolean challengerFaster = best == 0 ? d < 0 : d > 0;
             boolean surprise = window >= MIN_PAIRS && challengerFaster && Math.abs(d - gap) > SURPRISE * sigma;
-            pairs[(int) (pairCount++ % PAIRS)] = d;
-            window = Math.min(window + 1, PAIRS);
+            int slot = (int) (pairCount++ % PAIRS);
+            if (window == PAIRS) {
+                remove(pairs[slot]);
+            } else {
+                window++;
+            }
+            pairs[slot] = d;
+            insert(d);
             surprises = surprise ? surprises + 1 : 0;
             if (surprises >= CONFIRM) { // the machine changed: the last pairs alone describe it
                 window = CONFIRM;
+                for (int j = 0; j < CONFIRM; j++) {
+                    sorted[j] = pairs[(int) ((pairCount - 1 - j) % PAIRS)];
+                }
+                java.util.Arrays.sort(sorted, 0, CONFIRM);
                 surprises = 0;
             } else if (surprise) {
                 credit = 1; // look again at once
             }
             estimate();
+        }
+
+        /** Inserts d into sorted[0, window - 1) (window already counts it). */
+        private void insert(double d) {
+            int at = java.util.Arrays.binarySearch(sorted, 0, window - 1, d);
+            at = at < 0 ? -at - 1 : at;
+            System.arraycopy(sorted, at, sorted, at + 1, window - 1 - at);
+            sorted[at] = d;
+        }
+
+        /** Removes one occurrence of d from sorted[0, window). */
+        private void remove(double d) {
+            int at = java.util.Arrays.binarySearch(sorted, 0, window, d);
+            System.arraycopy(sorted, at + 1, sorted, at, window - 1 - at);
         }
 
         /** The posterior gap from the prior and the window of pairs: recomputed only when a pair comes. */
@@ -366,19 +391,15 @@ public final class AdaptiveSendPolicy {
             error = MODEL_ERROR;
             sigma = PRIOR_SIGMA;
             if (window >= MIN_PAIRS) {
-                for (int j = 0; j < window; j++) {
-                    scratch[j] = pairs[(int) ((pairCount - 1 - j) % PAIRS)];
-                }
-                java.util.Arrays.sort(scratch, 0, window);
                 int from = (window + 2) / 4; // the middle half (the median of three)
                 int to = window - from;
                 double sum = 0;
                 for (int i = from; i < to; i++) {
-                    sum += scratch[i];
+                    sum += sorted[i];
                 }
                 double mean = sum / (to - from);
                 // spread of one pair from the interquartile range (1.349 of them per standard deviation)
-                double iqr = scratch[(3 * window) / 4] - scratch[window / 4];
+                double iqr = sorted[(3 * window) / 4] - sorted[window / 4];
                 double spread = Math.max(MIN_SIGMA, iqr / 1.349);
                 // few pairs say little about their spread: shrink it towards the prior's (two pseudo-pairs)
                 sigma = Math.sqrt((window * spread * spread + 2 * PRIOR_SIGMA * PRIOR_SIGMA) / (window + 2));
