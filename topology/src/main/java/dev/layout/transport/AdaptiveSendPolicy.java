@@ -33,7 +33,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>Estimate: the gap (log gather time minus log pack time) is the Gaussian posterior of the
  *       model's prior (see below, standard error {@link #MODEL_ERROR}) and the interquartile mean
  *       of the pairs (the middle half: blind to descheduled sends, 50 times slower, and steady
- *       when times fall into two clusters), their spread the median absolute deviation, shrunk
+ *       when times fall into two clusters), their spread from their interquartile range, shrunk
  *       towards {@link #PRIOR_SIGMA} while there are few pairs. The incumbent is the arm the
  *       estimate puts lower. Every quantity is a difference of log-times: the rule is the same at
  *       4 KiB and at 16 MB (only {@link #SAMPLE_ALL_NANOS}, the cost of measuring, is absolute).
@@ -44,11 +44,12 @@ import java.util.concurrent.ConcurrentHashMap;
  *       (more pairs of a full window cannot narrow it), at most {@link #SETTLED_BUDGET} of the
  *       send time and one send in {@link #REFRESH_EVERY}: enough to keep the pairs fresh.
  *       So a near tie is never frozen: it is tried on, each try costing the small gap, and a real
- *       gap of a few percent is resolved as the pairs come in. A 7% gap under a shared machine's
- *       noise (about 30% per send at 16 MB) takes some 60 pairs. Tries are scheduled by a
- *       deterministic credit, not drawn at random. As a hard bound besides, a cell does not explore while its
- *       tries have cost more than {@link #BUDGET} of all its send time beyond the incumbent's
- *       level (net of the tries that came out faster, so that a tie's noise costs nothing) (so an arm 300 times slower is tried only every few thousand sends).
+ *       gap of a few percent is resolved as the pairs come in: a 7% gap under a shared machine's
+ *       noise (about 30% per pair at 16 MB) takes some 70 pairs, about 150 sends, and costs at
+ *       most half the gap meanwhile. Tries are scheduled by a deterministic credit, not drawn at
+ *       random. As a hard bound besides, a cell does not explore while its tries have cost more than {@link #BUDGET} of all its send time beyond the incumbent's
+ *       level (each try charged the gap its pairs show, not its own noisy time; so an arm 300
+ *       times slower is tried only every few thousand sends).
  *   <li>Changes: a pair that finds the challenger faster beyond {@link #SURPRISE} spreads of the
  *       estimate makes the next send try it again; {@link #CONFIRM} such pairs in a row replace
  *       the window by themselves, so a machine whose faster arm changes is followed within a few
@@ -59,9 +60,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *       (gathering a million 12-byte blocks) does not.
  *   <li>Sampling: measuring a send costs a completion report each way and this bookkeeping, about
  *       a microsecond. Every send is measured while the gap is unresolved and the pairs' window not
- *       full, and when the
- *       incumbent's sends take {@link #SAMPLE_ALL_NANOS} or more; else one exploitation in
- *       {@link #SAMPLE_EVERY} (explorations always). Ages count measured sends.
+ *       full, the incumbent's first {@link #LEVEL} sends, and all sends where the incumbent's take
+ *       {@link #SAMPLE_ALL_NANOS} or more; else one exploitation in {@link #SAMPLE_EVERY}
+ *       (tries always). Spans count measured sends.
  * </ul>
  *
  * Why this and not UCB on each arm's times (the policy before): UCB compares the arms' own
@@ -217,7 +218,8 @@ public final class AdaptiveSendPolicy {
         private final double[] scratch = new double[LEVEL];
         private long step; // measured sends
         private double total; // ns of every send (unmeasured ones at the incumbent's level)
-        private double excess; // net ns that tries of the challenger cost beyond the incumbent's level, >= 0
+        private double measuredExcess; // ns that tries of the challenger took beyond the incumbent's level
+        private double triedTime; // the incumbent's level summed over the tries
         private double credit; // tries owed: one is made when it reaches 1
         private int unsampled; // exploitations not measured since the last measured one
         private int best; // the incumbent
@@ -244,7 +246,7 @@ public final class AdaptiveSendPolicy {
 
         synchronized int choose() {
             credit = Math.min(credit + rate, 1);
-            if (credit >= 1 && !(excess > BUDGET * total)) {
+            if (credit >= 1 && !(excess() > BUDGET * total)) {
                 credit -= 1;
                 return 1 - best;
             }
@@ -266,8 +268,9 @@ public final class AdaptiveSendPolicy {
             total += nanos;
             neighbour(a, x);
             if (a != best) {
-                // net of the tries that came out faster: a tie's noise costs nothing on average
-                excess = Math.max(0, excess + nanos - bestTime);
+                double most = bestTime * Math.exp(Math.abs(prior) + 2 * MODEL_ERROR);
+                measuredExcess += Math.max(0, Math.min(nanos, most) - bestTime);
+                triedTime += bestTime;
                 pend(a, x);
             }
             int slot = n[a] % LEVEL;
@@ -275,6 +278,25 @@ public final class AdaptiveSendPolicy {
             levelStamp[a][slot] = step++;
             n[a] = n[a] == Integer.MAX_VALUE ? LEVEL : n[a] + 1;
             update();
+        }
+
+        /**
+         * What the tries so far cost beyond the incumbent's level, for the hard budget: the
+         * incumbent's level at each try times the gap the pairs show (their estimate, or while
+         * fewer than MIN_PAIRS their median), not the tries' own times, which are draws of a
+         * one-sided noise (a descheduled try takes 50 times a send; at 60 us a send one such try
+         * spent a row's budget and stopped a tie's exploring for good). Before the first pair,
+         * the tries' times, at most the largest gap the model allows (two of its errors above it).
+         */
+        private double excess() {
+            if (window >= MIN_PAIRS) {
+                return triedTime * Math.expm1(Math.abs(gap));
+            }
+            if (window > 0) {
+                double d = median(sorted, window); // sorted stays sorted: median() sorts in place
+                return triedTime * Math.expm1(Math.max(0, best == 0 ? d : -d));
+            }
+            return measuredExcess;
         }
 
         /**
