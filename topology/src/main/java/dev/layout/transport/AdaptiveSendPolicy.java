@@ -59,10 +59,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *       the wire dominates) leaves the challenger to be tried at once; one that calls them far apart
  *       (gathering a million 12-byte blocks) does not.
  *   <li>Sampling: measuring a send costs a completion report each way and this bookkeeping, about
- *       a microsecond. Every send is measured while the gap is unresolved and the pairs' window not
- *       full, the incumbent's first {@link #LEVEL} sends, and all sends where the incumbent's take
- *       {@link #SAMPLE_ALL_NANOS} or more; else one exploitation in {@link #SAMPLE_EVERY}
- *       (tries always). Spans count measured sends.
+ *       a microsecond, some 5% of a 1 KiB round trip on a loaded machine. Every send is measured
+ *       where the incumbent's take {@link #SAMPLE_ALL_NANOS} or more; below, the tries, their
+ *       neighbours, the incumbent's first {@link #LEVEL} sends and one other send in {@link
+ *       #SAMPLE_EVERY}, and while learning at most one send in {@link #CHEAP_TRY_EVERY} tries.
+ *       Spans count measured sends.
  * </ul>
  *
  * Why this and not UCB on each arm's times (the policy before): UCB compares the arms' own
@@ -110,6 +111,13 @@ public final class AdaptiveSendPolicy {
     /** See {@link #SAMPLE_ALL_NANOS}. */
     static final int SAMPLE_EVERY = 8;
     /**
+     * Where sends take less than {@link #SAMPLE_ALL_NANOS}, at most one send in this many tries the
+     * challenger even while learning: each try is measured with its neighbours (four completion
+     * reports, some 5% of a 1 KiB round trip each), and a gap too small to resolve quickly costs
+     * less than measuring it would.
+     */
+    static final int CHEAP_TRY_EVERY = 16;
+    /**
      * Wire time per byte added to both arms' model costs (loopback on the development machine; a
      * slower network makes the arms closer, so the prior only becomes less sure).
      */
@@ -132,11 +140,11 @@ public final class AdaptiveSendPolicy {
 
     /**
      * Whether the send just chosen with {@code used} is to be measured and {@link #observe observed}
-     * (whether to ask its receiver for a completion report). True for every exploration, for the
-     * incumbent's first {@link #LEVEL} sends, for every send while the gap is unresolved and the
-     * window of pairs not full, or while the incumbent's sends take {@link
-     * #SAMPLE_ALL_NANOS} or more; else for one exploitation in {@link #SAMPLE_EVERY}. A send not
-     * sampled still counts towards the exploration budget's base, at the incumbent's level.
+     * (whether to ask its receiver for a completion report). True for every exploration and the
+     * incumbent's sends next to one (its neighbours), for the incumbent's first {@link #LEVEL}
+     * sends, and for every send while the incumbent's sends take {@link #SAMPLE_ALL_NANOS} or more;
+     * else for one exploitation in {@link #SAMPLE_EVERY}. A send not sampled still counts towards
+     * the exploration budget's base, at the incumbent's level.
      */
     public boolean sample(int peer, long blocks, long bytes, boolean heap, SendStrategy used) {
         if (used != SendStrategy.PACK && used != SendStrategy.GATHER) {
@@ -254,7 +262,8 @@ public final class AdaptiveSendPolicy {
         }
 
         synchronized boolean sample(int a) {
-            if (a != best || learning || n[best] < LEVEL || bestTime >= SAMPLE_ALL_NANOS
+            // tries, their neighbours (the send before a try and those after it), a level, expensive sends
+            if (a != best || n[best] < LEVEL || bestTime >= SAMPLE_ALL_NANOS || pending > 0 || credit + rate >= 1
                     || ++unsampled >= SAMPLE_EVERY) {
                 unsampled = 0;
                 return true;
@@ -435,14 +444,15 @@ public final class AdaptiveSendPolicy {
         private void update() {
             best = gap < 0 ? 1 : 0;
             learning = Math.abs(gap) <= Z * error && window < PAIRS;
-            double cap = learning ? 0.5 : 1.0 / REFRESH_EVERY;
-            double budget = learning ? BUDGET : SETTLED_BUDGET;
-            double cost = Math.expm1(Math.max(0, Math.abs(gap) - error));
-            rate = cost <= budget / cap ? cap : budget / cost;
             double l = recentLevel(best);
             bestTime = !Double.isNaN(l)
                     ? Math.exp(l)
                     : n[best] == 0 ? 0 : Math.exp(level[best][(n[best] - 1) % LEVEL]);
+            boolean cheap = bestTime > 0 && bestTime < SAMPLE_ALL_NANOS;
+            double cap = !learning ? 1.0 / REFRESH_EVERY : cheap ? 1.0 / CHEAP_TRY_EVERY : 0.5;
+            double budget = learning ? BUDGET : SETTLED_BUDGET;
+            double cost = Math.expm1(Math.max(0, Math.abs(gap) - error));
+            rate = cost <= budget / cap ? cap : budget / cost;
         }
 
         /** The median of the first k values (sorted in place). */
