@@ -223,7 +223,13 @@ public final class PingPongBenchmark {
                     }
                 }
                 for (Row row : rows(quick)) {
-                    measure(t, 0, row, learnRounds(row, reps), tag, null); // the adaptive policy's learning, not reported
+                    measure(
+                            t,
+                            0,
+                            row,
+                            learnRounds(row, reps),
+                            tag,
+                            null); // the adaptive policy's learning, not reported
                     int[] used = new int[SendStrategy.values().length];
                     double[][] samples = measure(t, 0, row, repsFor(row, reps), tag, used);
                     SendStrategy[] chosen = {

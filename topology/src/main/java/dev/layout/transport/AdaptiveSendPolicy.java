@@ -213,7 +213,8 @@ public final class AdaptiveSendPolicy {
         private final long[][] levelStamp = new long[2][LEVEL];
         private final int[] n = new int[2]; // measured sends per arm
         private final double[] pairs = new double[PAIRS]; // a ring, in the order they came
-        private final double[] sorted = new double[PAIRS]; // the window's pairs in order (kept sorted as they come and go)
+        private final double[] sorted =
+                new double[PAIRS]; // the window's pairs in order (kept sorted as they come and go)
         private long pairCount; // pairs ever made: the ring's next slot
         private int window; // the most recent pairs that count, <= PAIRS
         private int surprises; // surprising pairs in a row
@@ -263,7 +264,11 @@ public final class AdaptiveSendPolicy {
 
         synchronized boolean sample(int a) {
             // tries, their neighbours (the send before a try and those after it), a level, expensive sends
-            if (a != best || n[best] < LEVEL || bestTime >= SAMPLE_ALL_NANOS || pending > 0 || credit + rate >= 1
+            if (a != best
+                    || n[best] < LEVEL
+                    || bestTime >= SAMPLE_ALL_NANOS
+                    || pending > 0
+                    || credit + rate >= 1
                     || ++unsampled >= SAMPLE_EVERY) {
                 unsampled = 0;
                 return true;
@@ -445,9 +450,7 @@ public final class AdaptiveSendPolicy {
             best = gap < 0 ? 1 : 0;
             learning = Math.abs(gap) <= Z * error && window < PAIRS;
             double l = recentLevel(best);
-            bestTime = !Double.isNaN(l)
-                    ? Math.exp(l)
-                    : n[best] == 0 ? 0 : Math.exp(level[best][(n[best] - 1) % LEVEL]);
+            bestTime = !Double.isNaN(l) ? Math.exp(l) : n[best] == 0 ? 0 : Math.exp(level[best][(n[best] - 1) % LEVEL]);
             boolean cheap = bestTime > 0 && bestTime < SAMPLE_ALL_NANOS;
             double cap = !learning ? 1.0 / REFRESH_EVERY : cheap ? 1.0 / CHEAP_TRY_EVERY : 0.5;
             double budget = learning ? BUDGET : SETTLED_BUDGET;

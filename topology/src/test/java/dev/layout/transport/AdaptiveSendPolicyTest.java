@@ -593,7 +593,9 @@ class AdaptiveSendPolicyTest {
         }
         assertThat(wrong).as("runs ending on the slower arm").isLessThanOrEqualTo(runs / 10);
         // 1 in REFRESH_EVERY tries, and the runs that stayed wrong for a while: a loss of 1% of 7%
-        assertThat(slowerShare / runs).as("mean share of the slower arm after send 1000").isLessThan(0.15);
+        assertThat(slowerShare / runs)
+                .as("mean share of the slower arm after send 1000")
+                .isLessThan(0.15);
     }
 
     @Test
@@ -614,7 +616,9 @@ class AdaptiveSendPolicyTest {
                     last[s.ordinal()]++;
                 }
             }
-            assertThat(p.best(1, GATHER_BLOCKS, BYTES, false)).as("seed %d", seed).isEqualTo(SendStrategy.PACK);
+            assertThat(p.best(1, GATHER_BLOCKS, BYTES, false))
+                    .as("seed %d", seed)
+                    .isEqualTo(SendStrategy.PACK);
             assertThat(last[SendStrategy.PACK.ordinal()]).as("seed %d", seed).isGreaterThanOrEqualTo(180);
         }
     }
