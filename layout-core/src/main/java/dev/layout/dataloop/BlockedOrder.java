@@ -48,11 +48,11 @@ final class BlockedOrder {
     static final long PLANE_MAX_RUN = 32;
 
     /**
-     * Planes are for blocks of 4, 8 and 16 bytes (the widths with loops of their own); nests whose
-     * plane would have other widths stay in packed order. The FFT transpose (2048 columns of 256
-     * complex128, rows 32 KiB apart) packs as planes of 2048 x 4 blocks through a loop of its own
-     * ({@code StridedLoops.columnTiles16}), not the row loop shared with long rows, whose compiled code
-     * varies from one JVM to the next. Its unpack stays in packed order (see {@link #unpackMayReorder}).
+     * Planes are for blocks of up to 16 bytes; nests whose plane would have wider blocks stay in packed
+     * order. The FFT transpose (2048 columns of 256 complex128, rows 32 KiB apart) packs as planes of
+     * 2048 x 4 blocks through a loop of its own ({@code StridedLoops.columnTiles16}), not the row loop
+     * shared with long rows, whose compiled code varies from one JVM to the next (see
+     * benchmarks/README.md); its unpack stays in packed order (see {@link #unpackMayReorder}).
      */
     static final long PLANE_MAX_BLOCK_BYTES = 16;
 

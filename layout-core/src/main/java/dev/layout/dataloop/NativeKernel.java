@@ -54,12 +54,24 @@ final class NativeKernel extends LeafKernel {
         }
     }
 
-    /** {@link MemoryAccess#strided2} between user rows ({@code uo}, {@code ui}) and packed rows ({@code po}, {@code pi}). */
-    private void strided2(long u, long uo, long ui, long stream, long po, long pi, long width, long no, long ni) {
+    /** {@link MemoryAccess#strided3} between user planes ({@code u3}, {@code u2}, {@code u1}) and packed ones ({@code p3}, {@code p2}, {@code p1}). */
+    private void strided3(
+            long u,
+            long u3,
+            long u2,
+            long u1,
+            long stream,
+            long p3,
+            long p2,
+            long p1,
+            long w,
+            long n3,
+            long n2,
+            long n1) {
         if (pack) {
-            MemoryAccess.strided2(user, u, uo, ui, packed, delta + stream, po, pi, width, no, ni);
+            MemoryAccess.strided3(user, u, u3, u2, u1, packed, delta + stream, p3, p2, p1, w, n3, n2, n1);
         } else {
-            MemoryAccess.strided2(packed, delta + stream, po, pi, user, u, uo, ui, width, no, ni);
+            MemoryAccess.strided3(packed, delta + stream, p3, p2, p1, user, u, u3, u2, u1, w, n3, n2, n1);
         }
     }
 
@@ -110,7 +122,7 @@ final class NativeKernel extends LeafKernel {
                     outer,
                     inner);
         } else {
-            strided2(u, userOuter, userInner, stream, packedOuter, packedInner, blockBytes, outer, inner);
+            strided3(u, 0, userOuter, userInner, stream, 0, packedOuter, packedInner, blockBytes, 1, outer, inner);
         }
         return outer * inner * blockBytes;
     }
@@ -133,7 +145,7 @@ final class NativeKernel extends LeafKernel {
                 // A vector of vector leaves: generated rows, else one two-level strided loop.
                 long row = c.nblocks * c.blocklen;
                 if (!MemoryAccess.planes(plan.rows(c, count), user, u, spacing, count, packed, delta + stream, pack)) {
-                    strided2(u, spacing, c.stride, stream, row, c.blocklen, c.blocklen, count, c.nblocks);
+                    strided3(u, 0, spacing, c.stride, stream, 0, row, c.blocklen, c.blocklen, 1, count, c.nblocks);
                 }
                 return count * row;
             }
@@ -181,39 +193,19 @@ final class NativeKernel extends LeafKernel {
         long plane = p.nblocks * row;
         long at = u + c.disp;
         if (!MemoryAccess.planes(plan.plane(p, count), user, at, spacing, count, packed, delta + stream, pack)) {
-            if (pack) {
-                MemoryAccess.strided3(
-                        user,
-                        at,
-                        spacing,
-                        p.stride,
-                        c.stride,
-                        packed,
-                        delta + stream,
-                        plane,
-                        row,
-                        c.blocklen,
-                        c.blocklen,
-                        count,
-                        p.nblocks,
-                        c.nblocks);
-            } else {
-                MemoryAccess.strided3(
-                        packed,
-                        delta + stream,
-                        plane,
-                        row,
-                        c.blocklen,
-                        user,
-                        at,
-                        spacing,
-                        p.stride,
-                        c.stride,
-                        c.blocklen,
-                        count,
-                        p.nblocks,
-                        c.nblocks);
-            }
+            strided3(
+                    at,
+                    spacing,
+                    p.stride,
+                    c.stride,
+                    stream,
+                    plane,
+                    row,
+                    c.blocklen,
+                    c.blocklen,
+                    count,
+                    p.nblocks,
+                    c.nblocks);
         }
         return count * plane;
     }

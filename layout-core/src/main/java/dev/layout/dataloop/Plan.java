@@ -44,7 +44,7 @@ final class Plan {
                 put(words, d, WordKernel.of(d.words, d.wordLongs, d.wordInts, d.size, kinds));
             }
             // blocks of varying lengths: paced as the narrowest may need
-            if (MemoryAccess.pacesStores(d.offsets, d.blocklens != null ? 1 : MemoryAccess.genericStores(d.blocklen))) {
+            if (MemoryAccess.paces(d.offsets, d.blocklens != null ? 1 : d.blocklen)) {
                 put(paced, d, Boolean.TRUE);
             }
             if (d.kind == Dataloop.Kind.VECTOR && KernelCost.vectorLeaf(d, d.nblocks) == KernelCost.Kind.STRIP) {
@@ -126,8 +126,8 @@ final class Plan {
     }
 
     /**
-     * Whether unpacking the listed leaf {@code d} paces its stores ({@link MemoryAccess#pacesStores(long[],
-     * long)}: its blocks all in one cache set, too few stores per block to keep the set).
+     * Whether unpacking the listed leaf {@code d} paces its blocks ({@link MemoryAccess#paces(long[],
+     * long)}: its blocks all in one cache set, too few moves per block to keep the set).
      */
     boolean paced(Dataloop d) {
         return paced.get(d) != null;

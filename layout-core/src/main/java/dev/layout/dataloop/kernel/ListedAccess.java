@@ -18,8 +18,9 @@ public final class ListedAccess {
      * offsets[b]]}, packed back to back from {@code packed[packedOffset]}. Exploits: for uniform blocks
      * the width test is hoisted out of the loop ({@link #listed}); for varying lengths each block takes
      * the width switch of {@link MemoryAccess#copyRaw}, which branch prediction learns for repeating
-     * patterns. With {@code paced} (blocks in one cache set whose stores need pacing,
-     * {@link MemoryAccess#pacesStores(long[], long)}) an unpack moves each block with one bulk copy, which paces its stores.
+     * patterns. With {@code paced} (blocks in one cache set that need pacing, {@link
+     * MemoryAccess#paces(long[], long)}) an unpack moves each block with the pad's stores after it ({@link
+     * MemoryAccess#pad}).
      * Returns the bytes moved.
      */
     public static long blocks(
@@ -52,13 +53,13 @@ public final class ListedAccess {
             listed(ub, ua, offsets, from, to, pb, pa, uniform, pack);
             return (to - from) * uniform;
         }
+        long[] pad = pacedStores ? MemoryAccess.pad() : null;
         long p = pa;
         for (int b = from; b < to; b++) {
             long len = lengths == null ? uniform : lengths[b];
+            move(ub, ua + offsets[b], pb, p, len, pack);
             if (pacedStores) {
-                MemoryAccess.U.copyMemory(pb, p, ub, ua + offsets[b], len);
-            } else {
-                move(ub, ua + offsets[b], pb, p, len, pack);
+                MemoryAccess.pad(pad, b);
             }
             p += len;
         }
@@ -167,9 +168,8 @@ public final class ListedAccess {
      * Packs ({@code pack}) or unpacks {@code count} instances of a small indexed pattern repeating every
      * {@code userStride} bytes (a vector of an indexed leaf: the Indexed test, struct members), or,
      * when {@code outer} is not null, at {@code userBase + outer[outerFrom + i]} (a list of records:
-     * atoms). Exploits: the pattern's offsets and lengths are loaded into locals once when it has at
-     * most four blocks, so each instance is a fixed sequence of width-switched moves with no
-     * index-array traffic; the packed side is sequential. {@code paced}: as for {@link #blocks}, every
+     * atoms): one {@link #blocks} call per instance (records that pay a call per instance run as
+     * generated word moves instead, {@link #words}). {@code paced}: as for {@link #blocks}, every
      * instance's blocks. Returns the bytes moved.
      */
     public static long records(
@@ -187,49 +187,12 @@ public final class ListedAccess {
             boolean pack,
             boolean paced) {
         int nb = offsets.length;
-        long size = 0;
-        for (int b = 0; b < nb; b++) {
-            size += lengths == null ? uniform : lengths[b];
+        long p = packedOffset;
+        for (long i = 0; i < count; i++) {
+            long at = outer == null ? userBase + i * userStride : userBase + outer[(int) (outerFrom + i)];
+            p += blocks(user, at, offsets, lengths, uniform, 0, nb, packed, p, pack, paced);
         }
-        if (MemoryAccess.CHECK_EVERY_ACCESS || nb > 4 || count > Integer.MAX_VALUE || paced) {
-            long p = packedOffset;
-            for (long i = 0; i < count; i++) {
-                long at = outer == null ? userBase + i * userStride : userBase + outer[(int) (outerFrom + i)];
-                p += blocks(user, at, offsets, lengths, uniform, 0, nb, packed, p, pack, paced);
-            }
-            return p - packedOffset;
-        }
-        Object ub = user.base();
-        long ua = user.address() + userBase;
-        Object pb = packed.base();
-        long pa = packed.address() + packedOffset;
-        long o0 = offsets[0];
-        long o1 = nb > 1 ? offsets[1] : 0;
-        long o2 = nb > 2 ? offsets[2] : 0;
-        long o3 = nb > 3 ? offsets[3] : 0;
-        long l0 = lengths == null ? uniform : lengths[0];
-        long l1 = nb > 1 ? (lengths == null ? uniform : lengths[1]) : 0;
-        long l2 = nb > 2 ? (lengths == null ? uniform : lengths[2]) : 0;
-        long l3 = nb > 3 ? (lengths == null ? uniform : lengths[3]) : 0;
-        long p1 = l0;
-        long p2 = p1 + l1;
-        long p3 = p2 + l2;
-        int n = (int) count;
-        for (int i = 0; i < n; i++) {
-            long x = outer == null ? ua + i * userStride : ua + outer[outerFrom + i];
-            long p = pa + i * size;
-            move(ub, x + o0, pb, p, l0, pack);
-            if (nb > 1) {
-                move(ub, x + o1, pb, p + p1, l1, pack);
-                if (nb > 2) {
-                    move(ub, x + o2, pb, p + p2, l2, pack);
-                    if (nb > 3) {
-                        move(ub, x + o3, pb, p + p3, l3, pack);
-                    }
-                }
-            }
-        }
-        return count * size;
+        return p - packedOffset;
     }
 
     /**

@@ -32,81 +32,11 @@ public final class MemoryAccess {
     static final long SET_SPAN = 64 * 1024;
 
     /**
-     * Store-queue entries of the core: stores issued but not yet written to the cache (104 on AMD Zen 5;
-     * 64 on Zen 3 and 4, whose level-2 sets have half the ways, so the ratio to {@link #SET_WAYS} is alike).
-     */
-    static final int STORE_QUEUE = 104;
-    /** Ways of a level-2 cache set: the lines one set holds at once (16 on Zen 5, 8 on Zen 3 and 4). */
-    static final int SET_WAYS = 16;
-
-    /**
      * Whether blocks {@code stride} bytes apart all fall into one set of the level-1 and level-2 caches
      * (a stride that is a non-zero multiple of {@link #SET_SPAN}).
      */
     public static boolean oneSet(long stride) {
         return stride != 0 && stride % SET_SPAN == 0;
-    }
-
-    /**
-     * Whether a loop storing {@code storesPerBlock} words per block, blocks {@code stride} bytes apart,
-     * must be paced by a call per block (a bulk copy, as a hand loop's per-block copy call is). The one
-     * rule every kernel and the cost model follow. Stores into one cache set ({@link #oneSet}) issued
-     * back to back fill the store queue with {@code STORE_QUEUE / storesPerBlock} lines in flight; more
-     * lines than the set has ways evict each other before their stores complete (1 to 4 stores per
-     * block: about 2x slower than paced), fewer keep the set (8 stores per block: the unpaced word
-     * moves are the faster, as the call per block then only costs).
-     */
-    public static boolean pacesStores(long stride, long storesPerBlock) {
-        return oneSet(stride) && storesPerBlock * SET_WAYS < STORE_QUEUE;
-    }
-
-    /**
-     * Whether a loop loading {@code loadsPerBlock} words per block, blocks {@code stride} bytes apart in
-     * stride order, must space its loads ({@link #pace}): loads into one cache set ({@link #oneSet})
-     * issued back to back, as a tight loop over blocks of up to 16 bytes issues them, evict the lines
-     * of each other (and of what the stride prefetcher brings into the set) before they are used; a
-     * loop with a call per block (a hand loop's) or with more moves per block is slow enough to keep
-     * them.
-     */
-    public static boolean pacesLoads(long stride, long loadsPerBlock) {
-        return oneSet(stride) && loadsPerBlock <= 2;
-    }
-
-    /** The last value of a paced loop's chain ({@link #pace}), kept so that the JIT cannot drop the chain. */
-    static long paced;
-
-    /**
-     * One step of a paced loop's dependent chain: three multiply-adds, about a dozen cycles that the
-     * core cannot overlap with each other, so a loop taking a step per block issues its loads no
-     * faster than that.
-     */
-    static long pace(long x) {
-        x = x * x + 1;
-        x = x * x + 1;
-        return x * x + 1;
-    }
-
-    /**
-     * {@link #pacesStores} for blocks at {@code offsets} (two or more, all in one cache set: {@link
-     * #oneSet(long[])}), which need pacing only at up to half the stores per block: in listed order the
-     * set is not also filled ahead of the stores, as the hardware's stride prefetcher likely does for
-     * blocks in stride order (17- to 32-byte listed blocks keep the set unpaced, strided ones do not).
-     */
-    public static boolean pacesStores(long[] offsets, long storesPerBlock) {
-        return oneSet(offsets) && 2 * storesPerBlock * SET_WAYS < STORE_QUEUE;
-    }
-
-    /**
-     * The stores per block of {@code width} bytes in the generic loops: one for a whole word, two
-     * overlapping moves up to 16 bytes, three up to 24, four up to 32, eight up to 64 ({@link
-     * #copySmall}); over 64 a
-     * bulk copy, counted as its 32-byte moves.
-     */
-    public static long genericStores(long width) {
-        if (width == 1 || width == 2 || width == 4 || width == 8) {
-            return 1;
-        }
-        return width <= 16 ? 2 : width <= 24 ? 3 : width <= 32 ? 4 : width <= 64 ? 8 : (width + 31) / 32;
     }
 
     /** Whether blocks at {@code offsets} (two or more) all fall into one cache set: every offset a {@link #oneSet} stride from the first. */
@@ -120,6 +50,63 @@ public final class MemoryAccess {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether a loop over blocks of {@code width} bytes that are {@code stride} bytes apart on one side
+     * must pace its blocks ({@link #pad}): blocks in one cache set ({@link #oneSet}) whose accesses are
+     * few (up to 32 bytes: at most four word moves), issued back to back, keep more of the set's lines
+     * in flight than it has ways, so they evict each other before they are used. Wider blocks issue
+     * enough moves of their own. The one rule every loop and the cost model follow.
+     */
+    public static boolean paces(long stride, long width) {
+        return oneSet(stride) && width <= 32;
+    }
+
+    /**
+     * {@link #paces} for stores to blocks at {@code offsets} (two or more, all in one cache set: {@link
+     * #oneSet(long[])}) of up to {@code width} bytes: in listed order the hardware's stride prefetcher
+     * does not also fill the set ahead of the loop, so blocks of up to 24 bytes (three moves) need
+     * pacing; loads from listed blocks in one set (a pack) ran faster unpaced at every width.
+     */
+    public static boolean paces(long[] offsets, long width) {
+        return oneSet(offsets) && width <= 24;
+    }
+
+    /** Stores to the thread's own pad ({@link #pad}) per paced block. */
+    private static final int PAD_STORES = 11;
+
+    /**
+     * Each thread's pad: lines no other thread writes, so the stores to it always hit the cache. The
+     * stores go to the middle ({@link #pad(long[], long)}: elements 8 to 18), at least 64 bytes from
+     * either end, so no other object the collector places next to it shares their lines.
+     */
+    private static final ThreadLocal<long[]> PADS = ThreadLocal.withInitial(() -> new long[PAD_STORES + 16]);
+
+    /** This thread's pad, for a paced loop to pass to {@link #pad(long[], long)} per block. */
+    static long[] pad() {
+        return PADS.get();
+    }
+
+    /**
+     * Paces a loop by one block: {@link #PAD_STORES} stores of {@code v} to {@code pad}. They take
+     * entries of the store queue that the next blocks' own accesses would otherwise fill, so fewer of
+     * those are in flight at once, as a hand loop's call per block does with its stack traffic (a
+     * dependent arithmetic chain only slows retirement; a bulk copy per block pays its call and size
+     * dispatch: both paced slower, see benchmarks/README.md).
+     */
+    static void pad(long[] pad, long v) {
+        pad[18] = v;
+        pad[8] = v;
+        pad[9] = v;
+        pad[10] = v;
+        pad[11] = v;
+        pad[12] = v;
+        pad[13] = v;
+        pad[14] = v;
+        pad[15] = v;
+        pad[16] = v;
+        pad[17] = v;
     }
 
     /**
@@ -283,66 +270,24 @@ public final class MemoryAccess {
     }
 
     /**
-     * Two nested strided loops in one call: {@code outer} rows of {@code inner} blocks of {@code
-     * blockBytes}, block (i, j) at {@code srcOffset + i * srcOuter + j * srcInner} going to {@code
-     * dstOffset + i * dstOuter + j * dstInner}. This is a vector of vector leaves (a 3D face's YZ
-     * plane, the two innermost loops of the Flash I/O type, FFT columns) handled without returning
-     * to the dataloop walk per row. Exploits: the block width is tested once per call, so the 4-,
-     * 8- and 16-byte cases are two plain nested load/store loops; other widths, and stores to pace ({@link
-     * #pacesStores}), fall back to one {@link #strided} call per row.
+     * Whether {@code rows} rows of {@code blocks} blocks of {@code blockBytes}, {@code srcInner} apart
+     * in the source and {@code dstInner} in the destination, run through the row loops of {@link
+     * StridedLoops}: blocks up to 64 bytes, counts in an int, no blocks to pace ({@link #paces}) and
+     * no access checking.
      */
-    public static void strided2(
-            Memory src,
-            long srcOffset,
-            long srcOuter,
-            long srcInner,
-            Memory dst,
-            long dstOffset,
-            long dstOuter,
-            long dstInner,
-            long blockBytes,
-            long outer,
-            long inner) {
-        if (!rowLoops(blockBytes, outer, inner, dstInner)) {
-            for (long i = 0; i < outer; i++) {
-                strided(
-                        src,
-                        srcOffset + i * srcOuter,
-                        srcInner,
-                        dst,
-                        dstOffset + i * dstOuter,
-                        dstInner,
-                        blockBytes,
-                        inner);
-            }
-            return;
-        }
-        int no = (int) outer;
-        int ni = (int) inner;
-        Object sb = src.base();
-        long sa = src.address() + srcOffset;
-        Object db = dst.base();
-        long da = dst.address() + dstOffset;
-        StridedLoops.forKinds(sb, db).rows(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, blockBytes, no, ni);
-    }
-
-    /**
-     * Whether {@code rows} rows of {@code blocks} blocks of {@code blockBytes}, stored {@code dstInner}
-     * apart, run through the row loops of {@link StridedLoops}: blocks up to 64 bytes, counts in an
-     * int, no stores to pace ({@link #pacesStores}) and no access checking.
-     */
-    private static boolean rowLoops(long blockBytes, long rows, long blocks, long dstInner) {
+    private static boolean rowLoops(long blockBytes, long rows, long blocks, long srcInner, long dstInner) {
         return !CHECK_EVERY_ACCESS
                 && rows <= Integer.MAX_VALUE
                 && blocks <= Integer.MAX_VALUE
                 && blockBytes <= 64
-                && !pacesStores(dstInner, genericStores(blockBytes));
+                && !paces(srcInner, blockBytes)
+                && !paces(dstInner, blockBytes);
     }
 
     /**
-     * A transpose tile: {@link #strided2} of 16-byte blocks, {@code outer} rows of a few ({@code inner})
+     * A transpose tile: one plane of {@link #strided3} of 16-byte blocks, {@code outer} rows of a few ({@code inner})
      * blocks each, through a loop of its own (see {@link StridedLoops#columnTiles16}); other widths
-     * and shapes go to {@link #strided2}.
+     * and shapes go to {@link #strided3}.
      */
     public static void stridedTile(
             Memory src,
@@ -357,7 +302,21 @@ public final class MemoryAccess {
             long outer,
             long inner) {
         if (blockBytes != 16 || CHECK_EVERY_ACCESS || inner > Integer.MAX_VALUE || outer > Integer.MAX_VALUE) {
-            strided2(src, srcOffset, srcOuter, srcInner, dst, dstOffset, dstOuter, dstInner, blockBytes, outer, inner);
+            strided3(
+                    src,
+                    srcOffset,
+                    0,
+                    srcOuter,
+                    srcInner,
+                    dst,
+                    dstOffset,
+                    0,
+                    dstOuter,
+                    dstInner,
+                    blockBytes,
+                    1,
+                    outer,
+                    inner);
             return;
         }
         Object sb = src.base();
@@ -419,7 +378,7 @@ public final class MemoryAccess {
      * packedOffset}; for a one-loop {@link PlaneKernel#strip}, {@code count} blocks at the strip's own
      * stride ({@code spacing} unread; use {@link #strip}). Returns false, doing nothing, when the kernel
      * cannot run here (none, every-access checking on, or more planes than an int counts); the caller
-     * then uses the strided loops ({@link #strided3}, {@link #strided}).
+     * then uses the strided loops ({@link #strided3}).
      */
     public static boolean planes(
             PlaneKernel kernel,
@@ -475,9 +434,11 @@ public final class MemoryAccess {
             long n3,
             long n2,
             long n1) {
-        if (!rowLoops(blockBytes, n2, n1, d1)) {
+        if (!rowLoops(blockBytes, n2, n1, s1, d1)) {
             for (long i = 0; i < n3; i++) {
-                strided2(src, srcOffset + i * s3, s2, s1, dst, dstOffset + i * d3, d2, d1, blockBytes, n2, n1);
+                for (long j = 0; j < n2; j++) {
+                    strided(src, srcOffset + i * s3 + j * s2, s1, dst, dstOffset + i * d3 + j * d2, d1, blockBytes, n1);
+                }
             }
             return;
         }

@@ -45,45 +45,39 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}.
-     * Exploits: the width test is hoisted out of the loop, so 4-, 8- and 16-byte blocks (strided
-     * floats, doubles, complex doubles) are a plain load/store loop the JIT unrolls; blocks over 64
-     * bytes are bulk copies. When one side is contiguous (the pack or unpack of a vector leaf), its
-     * addresses use the width as a literal ({@link #packedSide}), which C2 folds into the addressing
-     * mode as it does a hand loop's constant stride; two strided sides bump their addresses ({@link
+     * {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}:
+     * blocks to pace ({@link #paced}), bulk copies over 64 bytes, 4-, 8- and 16-byte blocks with one
+     * side contiguous through {@link #packedSide}, else the width class's loop of word moves ({@link
      * #overlapped}).
      */
     @Override
     void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
         sb = src(sb);
         db = dst(db);
-        if (blockBytes > 16 || n < 1 || MemoryAccess.pacesStores(ds, MemoryAccess.genericStores(blockBytes))) {
-            wide(sb, sa, ss, db, da, ds, blockBytes, n);
-        } else if (MemoryAccess.pacesLoads(ss, MemoryAccess.genericStores(blockBytes))) {
-            pacedLoads(sb, sa, ss, db, da, ds, blockBytes, n);
-        } else if (ds == blockBytes) {
+        if (MemoryAccess.paces(ss, blockBytes) || MemoryAccess.paces(ds, blockBytes)) {
+            paced(sb, sa, ss, db, da, ds, blockBytes, n);
+        } else if (blockBytes > 64) {
+            for (int i = 0; i < n; i++) {
+                MemoryAccess.U.copyMemory(sb, sa + i * ss, db, da + i * ds, blockBytes);
+            }
+        } else if (blockBytes <= 16 && ds == blockBytes) {
             packedSide(sb, sa, ss, db, da, blockBytes, n, true);
-        } else if (ss == blockBytes) {
+        } else if (blockBytes <= 16 && ss == blockBytes) {
             packedSide(db, da, ds, sb, sa, blockBytes, n, false);
         } else {
             overlapped(sb, sa, ss, db, da, ds, blockBytes, n);
         }
     }
 
-    /**
-     * Blocks of up to 16 bytes whose loads need pacing ({@link MemoryAccess#pacesLoads}): each block
-     * after a short dependent chain of arithmetic ({@link MemoryAccess#pace}), which spaces the loads
-     * as a hand loop's call per block does.
-     */
-    void pacedLoads(Object sb, long sa, long ss, Object db, long da, long ds, long w, int n) {
+    /** Blocks to pace ({@link MemoryAccess#paces}): each block's moves, then the pad's stores ({@link MemoryAccess#pad}). */
+    void paced(Object sb, long sa, long ss, Object db, long da, long ds, long w, int n) {
         sb = src(sb);
         db = dst(db);
-        long x = ss;
+        long[] pad = MemoryAccess.pad();
         for (int i = 0; i < n; i++) {
-            x = MemoryAccess.pace(x);
             MemoryAccess.copyRaw(sb, sa + i * ss, db, da + i * ds, w);
+            MemoryAccess.pad(pad, i);
         }
-        MemoryAccess.paced = x;
     }
 
     /**
@@ -136,23 +130,6 @@ final class StridedLoopCode extends StridedLoops {
             } else {
                 overlapped(pb, pa, blockBytes, ub, ua, us, blockBytes, n);
             }
-        }
-    }
-
-    /**
-     * {@link #strided} for blocks over 16 bytes: bulk copies over 64 bytes, word moves up to it; and
-     * where the stores need pacing ({@link MemoryAccess#pacesStores}), bulk copies at any width (their
-     * call per block paces the stores).
-     */
-    void wide(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
-        sb = src(sb);
-        db = dst(db);
-        if (blockBytes > 64 || MemoryAccess.pacesStores(ds, MemoryAccess.genericStores(blockBytes))) {
-            for (int i = 0; i < n; i++) {
-                MemoryAccess.U.copyMemory(sb, sa + i * ss, db, da + i * ds, blockBytes);
-            }
-        } else {
-            overlapped(sb, sa, ss, db, da, ds, blockBytes, n);
         }
     }
 
@@ -215,7 +192,6 @@ final class StridedLoopCode extends StridedLoops {
      * {@code no} rows of {@code ni} blocks of up to 64 bytes, block (i, j) from {@code sa + i * so +
      * j * si} to {@code da + i * dO + j * di}. The width is tested once per call.
      */
-    @Override
     void rows(
             Object sb,
             long sa,
@@ -232,21 +208,14 @@ final class StridedLoopCode extends StridedLoops {
         db = dst(db);
         if (blockBytes == 16 && tile16(so, si, dO, di, no, ni)) {
             tiled16(sb, sa, so, si, db, da, dO, di, no, ni);
-        } else if (blockBytes == 8) {
-            rows8(sb, sa, so, si, db, da, dO, di, no, ni);
-        } else if (blockBytes == 4) {
-            rows4(sb, sa, so, si, db, da, dO, di, no, ni);
-        } else if (blockBytes == 16) {
-            rows16(sb, sa, so, si, db, da, dO, di, no, ni);
         } else {
             rowsOverlapped(sb, sa, so, si, db, da, dO, di, blockBytes, no, ni);
         }
     }
 
     /**
-     * {@code no} rows of blocks of any other width up to 64 bytes, each row one {@link #overlapped}
-     * loop. Exploits: the rows run in one compiled loop nest without returning to the walk per row,
-     * as the 4-, 8- and 16-byte rows do.
+     * {@code no} rows of blocks of any width up to 64 bytes, each row one {@link #overlapped} loop.
+     * Exploits: the rows run in one compiled loop nest without returning to the walk per row.
      */
     void rowsOverlapped(
             Object sb, long sa, long so, long si, Object db, long da, long dO, long di, long w, int no, int ni) {
@@ -256,9 +225,8 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * {@code n3} planes of {@link #rows}, plane p at {@code p * s3} and {@code p * d3}. Exploits: the
-     * width and shape tests are made once per call, not once per plane; each plane then runs the
-     * width's row loop (for the Flash I/O type's 8 x 8 doubles, a loop the JIT unrolls completely).
+     * {@code n3} planes of {@link #rows}, plane p at {@code p * s3} and {@code p * d3}: the Flash I/O
+     * type's z, y and x loops in one kernel call.
      */
     @Override
     void planes(
@@ -278,30 +246,8 @@ final class StridedLoopCode extends StridedLoops {
             int ni) {
         sb = src(sb);
         db = dst(db);
-        if (blockBytes == 8 && ni == 8) {
-            for (long i = 0; i < n3; i++) {
-                plane8x8(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no);
-            }
-        } else if (blockBytes == 8) {
-            for (long i = 0; i < n3; i++) {
-                plane8(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
-            }
-        } else if (blockBytes == 4) {
-            for (long i = 0; i < n3; i++) {
-                rows4(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
-            }
-        } else if (blockBytes != 16) {
-            for (long i = 0; i < n3; i++) {
-                rowsOverlapped(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, blockBytes, no, ni);
-            }
-        } else if (tile16(s2, s1, d2, d1, no, ni)) {
-            for (long i = 0; i < n3; i++) {
-                tiled16(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
-            }
-        } else {
-            for (long i = 0; i < n3; i++) {
-                rows16(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
-            }
+        for (long i = 0; i < n3; i++) {
+            rows(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, blockBytes, no, ni);
         }
     }
 
@@ -332,7 +278,7 @@ final class StridedLoopCode extends StridedLoops {
      * a quarter at a time in four passes over the rows; with rows 32 KiB apart (a 2048-column complex
      * slab) every pass would otherwise miss, because all of a column's lines fall in the same cache
      * sets. The other side reads (or writes) four sequential streams. Leftover rows (fewer than four)
-     * go through {@link #rows16}.
+     * go through {@link #rowsOverlapped}.
      */
     void tiled16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
         sb = src(sb);
@@ -363,90 +309,7 @@ final class StridedLoopCode extends StridedLoops {
             }
         }
         if (i < no) {
-            rows16(sb, sa + i * so, so, si, db, da + i * dO, dO, di, no - i, ni);
-        }
-    }
-
-    /**
-     * Rows of 8-byte blocks for {@link #planes}: a plain load/store per block, as the hand-written loop
-     * nest does. Where every load misses (Flash I/O: 8 blocks per row at 192-byte spacing), {@link
-     * #rows8}'s eight-loads-then-eight-stores body only adds register pressure.
-     */
-    void plane8(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
-        sb = src(sb);
-        db = dst(db);
-        for (int i = 0; i < no; i++) {
-            long s = sa + i * so;
-            long d = da + i * dO;
-            for (int j = 0; j < ni; j++) {
-                MemoryAccess.U.putLong(db, d + j * di, MemoryAccess.U.getLong(sb, s + j * si));
-            }
-        }
-    }
-
-    /**
-     * {@link #plane8} for rows of exactly 8 blocks (the 8 cells of an AMR block row, Flash I/O): the
-     * constant trip count lets C2 unroll the row completely, as it does for the hand-written loop, so
-     * no loop control or pre/post loop is left per row of 8.
-     */
-    void plane8x8(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no) {
-        sb = src(sb);
-        db = dst(db);
-        for (int i = 0; i < no; i++) {
-            long s = sa + i * so;
-            long d = da + i * dO;
-            for (int j = 0; j < 8; j++) {
-                MemoryAccess.U.putLong(db, d + j * di, MemoryAccess.U.getLong(sb, s + j * si));
-            }
-        }
-    }
-
-    // One small method per width, so each nested loop pair is compiled on its own: short rows (8
-    // cells of an AMR block) then run as well as a hand-written loop nest; the 8-wide body issues
-    // eight independent loads before the stores, as an unrolled hand loop does.
-
-    void rows8(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
-        sb = src(sb);
-        db = dst(db);
-        for (int i = 0; i < no; i++) {
-            long s = sa + i * so;
-            long d = da + i * dO;
-            int j = 0;
-            for (; j + 8 <= ni; j += 8) {
-                long s0 = s + j * si;
-                long d0 = d + j * di;
-                long v0 = MemoryAccess.U.getLong(sb, s0);
-                long v1 = MemoryAccess.U.getLong(sb, s0 + si);
-                long v2 = MemoryAccess.U.getLong(sb, s0 + 2 * si);
-                long v3 = MemoryAccess.U.getLong(sb, s0 + 3 * si);
-                long v4 = MemoryAccess.U.getLong(sb, s0 + 4 * si);
-                long v5 = MemoryAccess.U.getLong(sb, s0 + 5 * si);
-                long v6 = MemoryAccess.U.getLong(sb, s0 + 6 * si);
-                long v7 = MemoryAccess.U.getLong(sb, s0 + 7 * si);
-                MemoryAccess.U.putLong(db, d0, v0);
-                MemoryAccess.U.putLong(db, d0 + di, v1);
-                MemoryAccess.U.putLong(db, d0 + 2 * di, v2);
-                MemoryAccess.U.putLong(db, d0 + 3 * di, v3);
-                MemoryAccess.U.putLong(db, d0 + 4 * di, v4);
-                MemoryAccess.U.putLong(db, d0 + 5 * di, v5);
-                MemoryAccess.U.putLong(db, d0 + 6 * di, v6);
-                MemoryAccess.U.putLong(db, d0 + 7 * di, v7);
-            }
-            for (; j < ni; j++) {
-                MemoryAccess.U.putLong(db, d + j * di, MemoryAccess.U.getLong(sb, s + j * si));
-            }
-        }
-    }
-
-    void rows4(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
-        sb = src(sb);
-        db = dst(db);
-        for (int i = 0; i < no; i++) {
-            long s = sa + i * so;
-            long d = da + i * dO;
-            for (int j = 0; j < ni; j++) {
-                MemoryAccess.U.putInt(db, d + j * di, MemoryAccess.U.getInt(sb, s + j * si));
-            }
+            rowsOverlapped(sb, sa + i * so, so, si, db, da + i * dO, dO, di, 16, no - i, ni);
         }
     }
 
@@ -462,21 +325,6 @@ final class StridedLoopCode extends StridedLoops {
                 MemoryAccess.U.putLong(db, d + 8, MemoryAccess.U.getLong(sb, s + 8));
                 s += si;
                 d += di;
-            }
-        }
-    }
-
-    void rows16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
-        sb = src(sb);
-        db = dst(db);
-        for (int i = 0; i < no; i++) {
-            long s = sa + i * so;
-            long d = da + i * dO;
-            for (int j = 0; j < ni; j++) {
-                long sj = s + j * si;
-                long dj = d + j * di;
-                MemoryAccess.U.putLong(db, dj, MemoryAccess.U.getLong(sb, sj));
-                MemoryAccess.U.putLong(db, dj + 8, MemoryAccess.U.getLong(sb, sj + 8));
             }
         }
     }

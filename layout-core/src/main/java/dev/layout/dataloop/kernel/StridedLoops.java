@@ -4,8 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * The loops behind {@link MemoryAccess#strided}, {@link MemoryAccess#strided2} and {@link
- * MemoryAccess#strided3}: rows of strided blocks. Bases and addresses are
+ * The loops behind {@link MemoryAccess#strided} and {@link MemoryAccess#strided3}: rows of strided blocks. Bases and addresses are
  * already resolved and the footprint checked; a wrong offset here is a wrong memory access.
  *
  * <p>Why instances: the JIT compiles a loop for the kinds of base it has seen. A loop that has
@@ -26,31 +25,17 @@ abstract class StridedLoops {
     abstract void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n);
 
     /**
-     * {@code no} rows of {@code ni} blocks of up to 64 bytes, block (i, j) from {@code sa + i * so +
-     * j * si} to {@code da + i * dO + j * di}.
-     */
-    abstract void rows(
-            Object sb,
-            long sa,
-            long so,
-            long si,
-            Object db,
-            long da,
-            long dO,
-            long di,
-            long blockBytes,
-            int no,
-            int ni);
-
-    /**
-     * Like {@link #rows} for 16-byte blocks gathered from short columns of a transposed side ({@code
+     * Rows of 16-byte blocks gathered from short columns of a transposed side ({@code
      * ni} small, {@code si} large), in a method of its own so that its compiled loop is not shared
      * with the long rows of the same width.
      */
     abstract void columnTiles16(
             Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni);
 
-    /** {@code n3} planes of {@link #rows}, plane p at {@code p * s3} and {@code p * d3}. */
+    /**
+     * {@code n3} planes of {@code no} rows of {@code ni} blocks of up to 64 bytes, block (p, i, j) from
+     * {@code sa + p * s3 + i * s2 + j * s1} to {@code da + p * d3 + i * d2 + j * d1}.
+     */
     abstract void planes(
             Object sb,
             long sa,

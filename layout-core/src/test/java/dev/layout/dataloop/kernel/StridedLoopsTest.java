@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The strided loops ({@link MemoryAccess#strided}, {@link MemoryAccess#strided2}, {@link
+ * The strided loops ({@link MemoryAccess#strided}, {@link
  * MemoryAccess#strided3}, run by per-memory-kind copies of {@link StridedLoopCode}) move exactly what
  * a byte-by-byte loop in the original order moves: random shapes, transposes that take the tiled
  * 16-byte path (with leftover rows and negative strides), overlapping destinations, every
@@ -112,8 +112,8 @@ class StridedLoopsTest {
             Memory got2 = filled(dstOff, dstBytes, 1);
             Memory expected2 = filled(dstOff, dstBytes, 1);
             reference(s, so, 0, src[0], src[1], expected2, dO, 0, dst[0], dst[1], width, 1, n2, n1);
-            MemoryAccess.strided2(s, so, src[0], src[1], got2, dO, dst[0], dst[1], width, n2, n1);
-            assertThat(bytes(got2)).as("strided2 trial %d", trial).isEqualTo(bytes(expected2));
+            MemoryAccess.strided3(s, so, 0, src[0], src[1], got2, dO, 0, dst[0], dst[1], width, 1, n2, n1);
+            assertThat(bytes(got2)).as("strided3 (one plane) trial %d", trial).isEqualTo(bytes(expected2));
 
             Memory got1 = filled(dstOff, dstBytes, 1);
             Memory expected1 = filled(dstOff, dstBytes, 1);
@@ -134,13 +134,10 @@ class StridedLoopsTest {
         assertThat(MemoryAccess.oneSet(-3 * set)).isTrue();
         assertThat(MemoryAccess.oneSet(0)).isFalse();
         assertThat(MemoryAccess.oneSet(set + 8)).isFalse();
-        // paced: up to 32-byte blocks (at most four stores each); 33 to 64 bytes (eight) keep the set unpaced
-        assertThat(MemoryAccess.pacesStores(set, MemoryAccess.genericStores(32)))
-                .isTrue();
-        assertThat(MemoryAccess.pacesStores(set, MemoryAccess.genericStores(40)))
-                .isFalse();
-        assertThat(MemoryAccess.pacesStores(set + 8, MemoryAccess.genericStores(4)))
-                .isFalse();
+        // paced: up to 32-byte blocks (at most four moves each); 33 to 64 bytes (eight) keep the set unpaced
+        assertThat(MemoryAccess.paces(set, 32)).isTrue();
+        assertThat(MemoryAccess.paces(set, 40)).isFalse();
+        assertThat(MemoryAccess.paces(set + 8, 4)).isFalse();
         for (int width : new int[] {1, 3, 4, 8, 12, 16, 20, 40, 64}) {
             for (long stride : new long[] {set, -set, 2 * set}) {
                 int n1 = 3;
@@ -153,9 +150,9 @@ class StridedLoopsTest {
                 Memory expected = filled(dstOff, dstBytes, 1);
                 Memory got = filled(dstOff, dstBytes, 1);
                 reference(s, 3, 0, rowBytes, width, expected, dO, 0, d2, stride, width, 1, n2, n1);
-                MemoryAccess.strided2(s, 3, rowBytes, width, got, dO, d2, stride, width, n2, n1);
+                MemoryAccess.strided3(s, 3, 0, rowBytes, width, got, dO, 0, d2, stride, width, 1, n2, n1);
                 assertThat(bytes(got))
-                        .as("strided2 width %d stride %d", width, stride)
+                        .as("strided3 (one plane) width %d stride %d", width, stride)
                         .isEqualTo(bytes(expected));
                 Memory got3 = filled(dstOff, dstBytes, 1);
                 MemoryAccess.strided3(s, 3, 0, rowBytes, width, got3, dO, 0, d2, stride, width, 1, n2, n1);
@@ -172,12 +169,8 @@ class StridedLoopsTest {
         boolean srcOff = (kinds & 1) != 0;
         boolean dstOff = (kinds & 2) != 0;
         long set = 64 * 1024;
-        // paced: blocks of up to 16 bytes (two loads each) in stride order; wider blocks and other strides are not
-        assertThat(MemoryAccess.pacesLoads(set, MemoryAccess.genericStores(16))).isTrue();
-        assertThat(MemoryAccess.pacesLoads(set, MemoryAccess.genericStores(20))).isFalse();
-        assertThat(MemoryAccess.pacesLoads(set + 8, MemoryAccess.genericStores(4)))
-                .isFalse();
-        for (int width : new int[] {1, 2, 3, 4, 7, 8, 12, 16}) {
+        // paced as stores are: blocks of up to 32 bytes
+        for (int width : new int[] {1, 2, 3, 4, 7, 8, 12, 16, 20, 28, 32, 40}) {
             for (long stride : new long[] {set, -set, 2 * set}) {
                 int n = 5;
                 long so = 3 + (stride < 0 ? -stride * (n - 1) : 0);
@@ -222,14 +215,14 @@ class StridedLoopsTest {
         long row = 16L * rows;
         Memory user = filled(true, (int) (row * cols), 3);
         Memory packed = memory(false, rows * cols * 16);
-        MemoryAccess.strided2(user, 0, 16, row, packed, 0, 16L * cols, 16, 16, rows, cols);
+        MemoryAccess.strided3(user, 0, 0, 16, row, packed, 0, 0, 16L * cols, 16, 16, 1, rows, cols);
         for (int i = 0; i < rows; i++) {
             for (int j = 0; j < cols; j++) {
                 assertThat(packed.getLong((i * cols + j) * 16L + 8)).isEqualTo(user.getLong(j * row + i * 16L + 8));
             }
         }
         Memory back = memory(true, (int) (row * cols));
-        MemoryAccess.strided2(packed, 0, 16L * cols, 16, back, 0, 16, row, 16, rows, cols);
+        MemoryAccess.strided3(packed, 0, 0, 16L * cols, 16, back, 0, 0, 16, row, 16, 1, rows, cols);
         assertThat(bytes(back)).isEqualTo(bytes(user));
     }
 
