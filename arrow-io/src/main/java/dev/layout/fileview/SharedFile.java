@@ -162,14 +162,25 @@ public final class SharedFile implements Closeable {
      */
     public void write(long fileOffset, byte[] buf, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, buf.length);
+        write(fileOffset, ByteBuffer.wrap(buf, off, len));
+    }
+
+    /**
+     * Writes the remaining bytes of {@code src} at file byte {@code fileOffset} (its position
+     * advances past them). From a direct buffer the write syscall copies straight out of it; from
+     * a heap buffer the JDK first copies the bytes into a temporary direct buffer.
+     *
+     * @throws IllegalArgumentException if they are not all in this writer's domain
+     */
+    public void write(long fileOffset, ByteBuffer src) throws IOException {
+        int len = src.remaining();
         if (fileOffset < domains.start(domain) || len > domains.end(domain) - fileOffset) {
             throw new IllegalArgumentException(
                     "SharedFile: " + len + " bytes at file byte " + fileOffset + " (expected: within domain " + domain
                             + " [" + domains.start(domain) + ", " + domains.end(domain) + ") of " + path + ")");
         }
-        ByteBuffer b = ByteBuffer.wrap(buf, off, len);
-        for (long at = fileOffset; b.hasRemaining(); ) {
-            at += channel.write(b, at);
+        for (long at = fileOffset; src.hasRemaining(); ) {
+            at += channel.write(src, at);
         }
     }
 

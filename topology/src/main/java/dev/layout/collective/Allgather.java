@@ -1,6 +1,9 @@
 package dev.layout.collective;
 
-/** The allgather and allgatherv: every form reduced to one block-per-peer allgatherv; on a graph the direct or the prefix-tree schedule. */
+/**
+ * The allgather and allgatherv: every form reduced to one block-per-peer allgatherv; on a graph the
+ * direct or the prefix-tree schedule. And allgatherAny, whose arrays carry their own lengths.
+ */
 final class Allgather extends CollectiveAlgorithm {
     Allgather(Collectives owner) {
         super(owner);
@@ -69,6 +72,53 @@ final class Allgather extends CollectiveAlgorithm {
                             }
                         },
                         sched);
+            }
+        };
+    }
+
+    /**
+     * Every rank's whole array, of whatever length it sent, into {@code recv[i]}: one round, where
+     * an allgatherv needs the counts agreed first (a transport message knows its own length). A
+     * graph uses the direct schedule (the combining one merges blocks of one size).
+     */
+    Prepared prepareAllgatherAny(byte[] send, byte[][] recv) {
+        String op = "allgatherAny";
+        notNull(op, "send", send);
+        int nr = recvBlockCount();
+        if (recv == null || recv.length != nr) {
+            throw new IllegalArgumentException(op + ": recv slots " + (recv == null ? "null" : recv.length)
+                    + " (expected: " + nr + ", one per block received)");
+        }
+        int me = comm.rank();
+        return switch (comm.kind()) {
+            case FULL ->
+                new Prepared(op, seq -> {
+                    for (int q = 0; q < comm.size(); q++) {
+                        if (q != me) {
+                            ch.send(op, seq, q, send);
+                        }
+                    }
+                    for (int q = 0; q < nr; q++) {
+                        recv[q] = q == me ? send.clone() : ch.receive(op, seq, q);
+                    }
+                });
+            case INTER ->
+                new Prepared(op, seq -> {
+                    for (int q = 0; q < nr; q++) {
+                        ch.send(op, seq, q, send);
+                    }
+                    for (int q = 0; q < nr; q++) {
+                        recv[q] = ch.receive(op, seq, q);
+                    }
+                });
+            case GRAPH -> {
+                Schedule direct = Schedule.direct(graph(), me);
+                yield new Prepared(
+                        op,
+                        seq -> {
+                            System.arraycopy(direct.allgather(ch, op, seq, send), 0, recv, 0, nr);
+                        },
+                        direct);
             }
         };
     }

@@ -86,6 +86,10 @@ final class Alltoall extends CollectiveAlgorithm {
      * from the sender's memory into the receiver's with one engine pass; a network transport packs,
      * sends and unpacks ({@link dev.layout.transport.Transport#postReceive}). Blocks that are not
      * {@link TypedBlock}s go through an array. {@code self} is this rank's own block index (-1: none).
+     *
+     * <p>A block of zero bytes is no message, as in MPICH's alltoallw: MPI requires both sides of a
+     * pair to agree on its size, so both skip it alike, and no sender waits for a receiver that
+     * expects nothing from it (in two-phase I/O most pairs of a round are empty).
      */
     private void exchange(String op, int seq, Block[] sb, Block[] rb, int self) {
         int ns = sb.length;
@@ -95,7 +99,7 @@ final class Alltoall extends CollectiveAlgorithm {
         RuntimeException failure = null;
         try {
             for (int q = 0; q < nr; q++) {
-                if (q != self) {
+                if (q != self && rb[q].byteSize() > 0) {
                     TypedRegion into;
                     if (rb[q] instanceof TypedBlock t) {
                         into = t.region();
@@ -107,7 +111,7 @@ final class Alltoall extends CollectiveAlgorithm {
                 }
             }
             for (int q = 0; q < ns; q++) {
-                if (q != self) {
+                if (q != self && sb[q].byteSize() > 0) {
                     ch.sendToPosted(
                             op, seq, q, sb[q] instanceof TypedBlock t ? t.region() : TypedRegion.ofArray(sb[q].pack()));
                 }

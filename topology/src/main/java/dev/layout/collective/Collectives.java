@@ -323,6 +323,17 @@ public final class Collectives {
         allgather.prepareAllgatherv("allgatherv", send, recv, 0).run(ch);
     }
 
+    /**
+     * Every rank's whole {@code send} array, of whatever length each rank chose, lands in {@code
+     * recv[i]} (from rank i, in-neighbour i or remote rank i; {@code recv} has one slot per block
+     * received). One round: the lengths travel with the data, where {@link #allgatherv} needs the
+     * counts agreed in a round of their own first. For small descriptions of varying size
+     * (e.g. what each rank will access); on a graph always the direct schedule.
+     */
+    public void allgatherAny(byte[] send, byte[][] recv) {
+        allgather.prepareAllgatherAny(send, recv).run(ch);
+    }
+
     // ---------------------------------------------------------------------------------------------
     // alltoall(v,w)
 
@@ -349,7 +360,10 @@ public final class Collectives {
      * Block i of {@code send} to rank / out-neighbour / remote rank i, block i of {@code recv} from
      * rank / in-neighbour / remote rank i; each block packs and unpacks itself (see {@link Block}).
      * All send blocks are packed before any receive block is unpacked, so send and receive blocks
-     * may live in the same array (as halo exchanges do).
+     * may live in the same array (as halo exchanges do). On a full or bipartite communicator a block
+     * of zero bytes is not sent (as MPICH does): the two sides of a pair must agree on its size, as
+     * MPI requires; a rank that sends bytes to a rank expecting none, or the reverse, waits until
+     * the communicator's timeout.
      */
     public void alltoallw(Block[] send, Block[] recv) {
         alltoall.prepareAlltoallw("alltoallw", send, recv, 0).run(ch);

@@ -137,6 +137,10 @@ public final class NonBlockingCollectives {
         return c.allgather.prepareAllgatherv("allgatherv", send, recv, 0).start(c.ch);
     }
 
+    public CompletableFuture<Void> allgatherAny(byte[] send, byte[][] recv) {
+        return c.allgather.prepareAllgatherAny(send, recv).start(c.ch);
+    }
+
     // ---------------------------------------------------------------------------------------------
     // alltoall(v,w)
 

@@ -128,6 +128,11 @@ public final class PersistentCollectives {
         return c.allgather.prepareAllgatherv("allgatherv", send, recv, 0).persistent(c.ch);
     }
 
+    /** Each start sends {@code send}'s contents at that time and refills {@code recv}'s slots. */
+    public PersistentCollective allgatherAny(byte[] send, byte[][] recv) {
+        return c.allgather.prepareAllgatherAny(send, recv).persistent(c.ch);
+    }
+
     // ---------------------------------------------------------------------------------------------
     // alltoall(v,w)
 

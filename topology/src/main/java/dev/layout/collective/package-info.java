@@ -24,7 +24,8 @@
  * <p>On fully connected and bipartite communicators alltoallw posts every receive before it sends
  * ({@link dev.layout.collective.TypedBlock}s: {@code BlockSpec}, {@code ByteBlock}, {@link
  * dev.layout.collective.RegionBlock}), so that ranks of one JVM exchange each block with one copy
- * from the sender's memory into the receiver's.
+ * from the sender's memory into the receiver's; a block of zero bytes is no message.
+ * {@code allgatherAny} gathers arrays of any length in one round (their lengths travel with them).
  *
  * <p>Only bytes travel, as MPI prescribes: a send block is packed (or gathered) with the sender's
  * datatype and a receive block unpacked with the receiver's own; type signatures must match, but no

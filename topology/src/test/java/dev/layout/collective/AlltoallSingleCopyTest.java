@@ -8,6 +8,7 @@ import dev.layout.comm.Communicator;
 import dev.layout.comm.InProcessLauncher;
 import dev.layout.datatype.Datatype;
 import dev.layout.datatype.Primitive;
+import dev.layout.transport.InProcessTransport;
 import dev.layout.transport.PackingTransport;
 import dev.layout.transport.Transport;
 import java.time.Duration;
@@ -71,6 +72,39 @@ class AlltoallSingleCopyTest {
                         .isEqualTo(single.get(r)[q]);
             }
         }
+    }
+
+    /** Messages of a whole run of {@code body} on 4 ranks of a fresh in-process fabric. */
+    private static long messages(java.util.function.Function<Communicator, Object> body) {
+        List<InProcessTransport> fabric = InProcessTransport.create(4);
+        InProcessLauncher.runOn(fabric, Harness.TIMEOUT, body);
+        return fabric.get(0).fabricMessages();
+    }
+
+    /** 10 alltoallw calls in which rank r sends {@code bytes} bytes to rank r + 1 only, and nothing else. */
+    private static Object ring(Communicator comm, int bytes) {
+        int n = comm.size();
+        int r = comm.rank();
+        for (int k = 0; k < 10; k++) {
+            Block[] send = new Block[n];
+            Block[] recv = new Block[n];
+            for (int q = 0; q < n; q++) {
+                send[q] = ByteBlock.of(q == (r + 1) % n ? pattern(r, k, bytes) : new byte[0]);
+                recv[q] = ByteBlock.of(new byte[q == (r + n - 1) % n ? bytes : 0]);
+            }
+            Collectives.on(comm).alltoallw(send, recv);
+            assertThat(((ByteBlock) recv[(r + n - 1) % n]).buffer()).isEqualTo(pattern((r + n - 1) % n, k, bytes));
+        }
+        return null;
+    }
+
+    @Test
+    void blocksOfZeroBytesAreNoMessages() {
+        long none = messages(comm -> null);
+        assertThat(messages(comm -> ring(comm, 0))).as("all blocks empty").isEqualTo(none);
+        assertThat(messages(comm -> ring(comm, 5)))
+                .as("one block of 5 bytes per rank and call")
+                .isEqualTo(none + 4 * 10);
     }
 
     @Test

@@ -70,6 +70,12 @@ class FullCollectivesTest {
             for (int q = 0; q < p; q++) {
                 assertThat(Arrays.copyOfRange(ag, 3 * q, 3 * q + 3)).isEqualTo(pattern(q, 3, 3));
             }
+            // allgatherAny: arrays of every rank's own length, rank 0's empty
+            byte[][] any = new byte[p][];
+            c.allgatherAny(pattern(r, 5, 7 * r), any);
+            for (int q = 0; q < p; q++) {
+                assertThat(any[q]).isEqualTo(pattern(q, 5, 7 * q));
+            }
             byte[] send = new byte[2 * p];
             for (int q = 0; q < p; q++) {
                 System.arraycopy(pattern(r, q, 2), 0, send, 2 * q, 2);

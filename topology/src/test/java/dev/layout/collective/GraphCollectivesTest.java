@@ -91,6 +91,13 @@ class GraphCollectivesTest {
                 assertThat(Arrays.copyOfRange(ag, 3 * k, 3 * k + 3)).isEqualTo(pattern(s[k], 0, 3));
             }
 
+            // allgatherAny: in-neighbour k's whole array, of its own length (zero included)
+            byte[][] any = new byte[s.length][];
+            c.allgatherAny(pattern(r, 1, r % 4), any);
+            for (int k = 0; k < s.length; k++) {
+                assertThat(any[k]).isEqualTo(pattern(s[k], 1, s[k] % 4));
+            }
+
             // alltoallv with unequal and empty blocks
             int[] sc = new int[t.length];
             int[] sd = new int[t.length];

@@ -56,6 +56,13 @@ class InterCollectivesTest {
                 assertThat(Arrays.copyOfRange(ag, 2 * q, 2 * q + 2)).isEqualTo(pattern(1 - side, q, 2));
             }
 
+            // allgatherAny: the remote group's arrays, each of its own length
+            byte[][] any = new byte[remote][];
+            c.allgatherAny(pattern(side, r, 1 + r + side), any);
+            for (int q = 0; q < remote; q++) {
+                assertThat(any[q]).isEqualTo(pattern(1 - side, q, 1 + q + (1 - side)));
+            }
+
             // alltoall: block q to remote rank q
             byte[] send = new byte[remote];
             for (int q = 0; q < remote; q++) {

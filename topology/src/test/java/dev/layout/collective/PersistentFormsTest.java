@@ -100,6 +100,10 @@ class PersistentFormsTest {
             byte[] ex = longs(-1);
             PersistentCollective sc = c.persistent().scan(operand, scan, StandardOp.LONG_SUM);
             PersistentCollective exs = c.persistent().exscan(operand, ex, StandardOp.LONG_SUM);
+            // allgatherAny, arrays of unequal (zero) lengths
+            byte[] word = new byte[r % 3];
+            byte[][] words = new byte[p][];
+            PersistentCollective aga = c.persistent().allgatherAny(word, words);
             for (int round = 0; round < 3; round++) {
                 System.arraycopy(pattern(r, round, counts[r]), 0, mine, 0, counts[r]);
                 gv.run();
@@ -113,6 +117,11 @@ class PersistentFormsTest {
                     }
                 }
                 PersistentCollective.await(sv.start(), Harness.TIMEOUT);
+                System.arraycopy(pattern(r, 20 + round, word.length), 0, word, 0, word.length);
+                aga.run();
+                for (int q = 0; q < p; q++) {
+                    assertThat(words[q]).isEqualTo(pattern(q, 20 + round, q % 3));
+                }
                 assertThat(part).isEqualTo(pattern(r, 10 + round, counts[r]));
 
                 long[] contrib = new long[p];

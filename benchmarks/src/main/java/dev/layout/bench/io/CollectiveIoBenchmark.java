@@ -43,7 +43,9 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
  * compare runs under the same load. File system blocks of 8 MiB (the two-phase domains are aligned
  * to them); reads follow the writes, so both sides read from the page cache. The two-phase read runs
  * twice per rep, alternating: over the in-process transport's single-copy path, and over the same
- * transport with its pack, send and unpack (what a network transport does) for comparison.
+ * transport with its pack, send and unpack (what a network transport does) for comparison. The
+ * write runs twice per rep the same way (the last column, into a second file deleted at once; the
+ * two writes take turns going first).
  *
  * <pre>
  *   bin/layout bench io [--quick] [--reps N] [--mb M]     (default 5 reps of 64 MiB fields; --quick: 3 of 16)
@@ -117,7 +119,7 @@ public final class CollectiveIoBenchmark {
                     BLOCK >> 20,
                     reps);
             out.println(
-                    "fs     field              ranks  ceiling w/r MB/s   writeAll MB/s (ratio)   readAll 2-phase (ratio)   readAll indep (ratio)   2-phase packed (ratio)");
+                    "fs     field              ranks  ceiling w/r MB/s   writeAll MB/s (ratio)   readAll 2-phase (ratio)   readAll indep (ratio)   2-phase packed (ratio)   writeAll packed (ratio)");
             String[] roots = {
                 dfs.getFileSystem().getUri() + "/bench",
                 new File(base, "local").toURI().toString()
@@ -148,7 +150,7 @@ public final class CollectiveIoBenchmark {
             blocks[r] = new byte[(int) split.filetype(r).byteSize()];
             random.nextBytes(blocks[r]);
         }
-        double[][] t = new double[6][reps];
+        double[][] t = new double[7][reps];
         for (int k = 0; k < reps; k++) {
             Path seq = new Path(root + "/seq-" + k + ".f64");
             FileSystem fs = seq.getFileSystem(conf);
@@ -171,8 +173,20 @@ public final class CollectiveIoBenchmark {
 
             CollectiveFile file =
                     CollectiveFile.of(conf, root + "/field-" + k + ".f64").withBlockSize(BLOCK);
-            t[2][k] = slowest(InProcessLauncher.run(
-                    split.ranks(), Duration.ofSeconds(120), comm -> io(file, comm, split, blocks, true)));
+            CollectiveFile packed =
+                    CollectiveFile.of(conf, root + "/packed-" + k + ".f64").withBlockSize(BLOCK);
+            for (int w = 0; w < 2; w++) { // the two writes alternate which goes first
+                if ((w + k) % 2 == 0) {
+                    t[2][k] = slowest(InProcessLauncher.run(
+                            split.ranks(), Duration.ofSeconds(120), comm -> io(file, comm, split, blocks, true)));
+                } else {
+                    t[6][k] = slowest(InProcessLauncher.runOn(
+                            PackingTransport.inProcess(split.ranks()),
+                            Duration.ofSeconds(120),
+                            comm -> io(packed, comm, split, blocks, true)));
+                    fs.delete(new Path(packed.path()), false);
+                }
+            }
             t[3][k] = slowest(InProcessLauncher.run(
                     split.ranks(),
                     Duration.ofSeconds(120),
@@ -187,14 +201,14 @@ public final class CollectiveIoBenchmark {
                     comm -> io(file.withStrategy(Strategy.TWO_PHASE), comm, split, blocks, false)));
             fs.delete(new Path(file.path()), false);
         }
-        double[] mbs = new double[6];
-        for (int i = 0; i < 6; i++) {
+        double[] mbs = new double[7];
+        for (int i = 0; i < 7; i++) {
             Arrays.sort(t[i]);
             mbs[i] = bytes * 1e3 / t[i][reps / 2];
         }
         out.printf(
                 Locale.ROOT,
-                "%-6s %-18s %5d  %7.0f / %-7.0f   %7.0f (%.2f)          %7.0f (%.2f)            %7.0f (%.2f)          %7.0f (%.2f)%n",
+                "%-6s %-18s %5d  %7.0f / %-7.0f   %7.0f (%.2f)          %7.0f (%.2f)            %7.0f (%.2f)          %7.0f (%.2f)          %7.0f (%.2f)%n",
                 fsName,
                 Arrays.toString(split.sizes()),
                 split.ranks(),
@@ -207,7 +221,9 @@ public final class CollectiveIoBenchmark {
                 mbs[4],
                 mbs[4] / mbs[1],
                 mbs[5],
-                mbs[5] / mbs[1]);
+                mbs[5] / mbs[1],
+                mbs[6],
+                mbs[6] / mbs[0]);
     }
 
     /** One rank's write or read (checked against what was written); returns its time in the collective call. */

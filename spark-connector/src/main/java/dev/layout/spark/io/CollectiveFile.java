@@ -240,7 +240,16 @@ public final class CollectiveFile implements Serializable {
         Exception failure = null;
         try {
             if (plan.domains() != null && plan.strategy() == Strategy.TWO_PHASE) {
-                failure = TwoPhase.write(coll, plan, all, mine, seg, fs, p, writeId, all[0].blockSize());
+                failure = TwoPhase.write(
+                        coll,
+                        plan,
+                        all,
+                        mine,
+                        new RankMemory(src, origin, memtype, count),
+                        fs,
+                        p,
+                        writeId,
+                        all[0].blockSize());
             } else if (plan.domains() != null && myDomain >= 0) {
                 failure = writeOwnRun(fs, p, plan, myDomain, seg, all[0].blockSize());
             }
@@ -304,18 +313,20 @@ public final class CollectiveFile implements Serializable {
             seg = segment("readAll", view, offset, dst, origin, memtype, count);
             dst.checkWritable("readAll");
             mine = ViewIntersection.of(view, offset * view.etype().byteSize(), seg.byteSize());
-            FileStatus status = fs.getFileStatus(p);
-            long length = status.getLen();
-            if (mine.length() > 0 && mine.fileEnd() > length) {
-                throw new IOException(p + " has " + length + " bytes, the view needs bytes up to " + mine.fileEnd()
-                        + " (expected: a file of at least " + mine.fileEnd() + " bytes)");
+            long length = 0;
+            long block = blockSize;
+            if (coll.communicator().rank() == 0) { // one name node call per read, not one per rank
+                FileStatus status = fs.getFileStatus(p);
+                length = status.getLen();
+                block = blockSize > 0 ? blockSize : status.getBlockSize();
             }
-            me = access(view, mine, length, blockSize > 0 ? blockSize : status.getBlockSize());
+            me = access(view, mine, length, block);
         } catch (IOException | RuntimeException e) {
             me = RankAccess.failed(e);
         }
         RankAccess[] all = RankAccess.allgather(coll, me);
         RankAccess.throwFirstFailure(op, all);
+        checkLength(op, p, all);
         IoPlan plan = IoPlan.forRead(all, strategy, cycleBytes, minDomainBytes, SharedFile.supports(fs));
         Exception failure = null;
         try {
@@ -388,22 +399,38 @@ public final class CollectiveFile implements Serializable {
         }
     }
 
-    /** A rank whose data is one contiguous run writes it as its own domain's part, packing in cycles. */
+    /**
+     * A rank whose data is one contiguous run writes it as its own domain's part, packing in cycles
+     * into one reused {@link CycleBuffer} (direct on the local file system, so the write copies once).
+     */
     private Exception writeOwnRun(FileSystem fs, Path p, IoPlan plan, int domain, Segment seg, long block) {
-        try (DomainOutput part = DomainOutput.open(fs, p, plan.domains(), domain, writeId, block)) {
-            byte[] buf = new byte[(int) Math.min(cycleBytes, seg.byteSize())];
-            Memory bm = Memory.ofArray(buf);
+        int size = (int) Math.min(cycleBytes, seg.byteSize());
+        try (DomainOutput part = DomainOutput.open(fs, p, plan.domains(), domain, writeId, block);
+                CycleBuffer buf = CycleBuffer.allocate(size, DomainOutput.shared(fs))) {
             seg.seek(0);
             long at = plan.domains().start(domain);
             for (long done = 0; done < seg.byteSize(); ) {
-                int n = (int) seg.pack(bm, 0, buf.length);
-                part.write(at + done, buf, 0, n);
+                int n = (int) seg.pack(buf.memory(), 0, size);
+                buf.writeTo(part, at + done, n);
                 done += n;
             }
             part.commit();
             return null;
         } catch (IOException | RuntimeException e) {
             return e;
+        }
+    }
+
+    /** Fails a read at every rank alike if the file (as rank 0 found it) is shorter than any rank's view needs. */
+    private static void checkLength(String op, Path p, RankAccess[] all) throws IOException {
+        long length = all[0].fileLength();
+        for (int r = 0; r < all.length; r++) {
+            long end = all[r].fileEnd();
+            if (all[r].length() > 0 && end > length) {
+                throw new IOException(op + ": rank " + r + " of " + all.length + ": " + p + " has " + length
+                        + " bytes, the view needs bytes up to " + end + " (expected: a file of at least " + end
+                        + " bytes)");
+            }
         }
     }
 

@@ -6,6 +6,7 @@ import dev.layout.fileview.SharedFile;
 import dev.layout.fileview.ViewWriter;
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
@@ -31,6 +32,26 @@ import org.apache.hadoop.fs.Path;
 public interface DomainOutput extends Closeable {
     /** Writes {@code len} bytes at file byte {@code fileOffset}, the byte after the previous write's last. */
     void write(long fileOffset, byte[] buf, int off, int len) throws IOException;
+
+    /**
+     * Writes the remaining bytes of {@code src} at file byte {@code fileOffset} (as {@link
+     * #write(long, byte[], int, int)}; its position advances past them). The shared file takes a
+     * direct buffer with no copy before the write syscall's; a part takes a heap buffer's array.
+     */
+    default void write(long fileOffset, ByteBuffer src) throws IOException {
+        if (src.hasArray()) {
+            write(fileOffset, src.array(), src.arrayOffset() + src.position(), src.remaining());
+            src.position(src.limit());
+            return;
+        }
+        byte[] chunk = new byte[Math.min(src.remaining(), 64 * 1024)];
+        for (long at = fileOffset; src.hasRemaining(); ) {
+            int n = Math.min(chunk.length, src.remaining());
+            src.get(chunk, 0, n);
+            write(at, chunk, 0, n);
+            at += n;
+        }
+    }
 
     /** Leaves the bytes up to file byte {@code fileOffset} zeros (holes of the shared file; written zeros in a part). */
     void skipTo(long fileOffset) throws IOException;
@@ -160,6 +181,11 @@ public interface DomainOutput extends Closeable {
             @Override
             public void write(long fileOffset, byte[] buf, int off, int len) throws IOException {
                 f.write(fileOffset, buf, off, len);
+            }
+
+            @Override
+            public void write(long fileOffset, ByteBuffer src) throws IOException {
+                f.write(fileOffset, src);
             }
 
             @Override

@@ -34,7 +34,7 @@ import org.apache.hadoop.fs.Path;
  * cycle is one sequential read into one of two buffers.
  *
  * <p>After a failure no more bytes are read, but every cycle still has its runs, so the exchange
- * keeps every rank in step until the failure is agreed on.
+ * keeps every rank in step until the failure is agreed on ({@link TwoPhase} then sends zeros).
  */
 final class DomainReader implements AutoCloseable {
     /**
@@ -113,9 +113,12 @@ final class DomainReader implements AutoCloseable {
         return new DomainReader(in, mapped, path, plan, domain, theirs, timeout, failure);
     }
 
-    /** Cycle {@code c} (called for c = 0, 1, ... in turn), read; starts reading cycle {@code c + 1}. */
+    /**
+     * Cycle {@code c} (called for c = 0, 1, ... in turn), read and {@linkplain #stillMapped checked};
+     * starts reading cycle {@code c + 1}.
+     */
     Cycle take(int c) {
-        Cycle cycle = next != null ? await(next, c) : read(c, false);
+        Cycle cycle = stillMapped(next != null ? await(next, c) : read(c, false));
         next = null;
         failure = cycle.failure();
         if (ahead != null && c + 1 < plan.cycles() && cycle.failure() == null) {
@@ -151,10 +154,7 @@ final class DomainReader implements AutoCloseable {
                     bytes = stream(c, lo, spanLo, spanHi);
                 }
             } catch (IOException | RuntimeException e) {
-                before = new IOException(
-                        "readAll: reading bytes [" + (lo + spanLo) + ", " + (lo + spanHi) + ") of " + path + ": "
-                                + e.getMessage(),
-                        e);
+                before = failure(lo + spanLo, lo + spanHi, e);
             }
         }
         return new Cycle(lo, runs, bytes, mapping, before);
@@ -162,15 +162,59 @@ final class DomainReader implements AutoCloseable {
 
     /** File bytes {@code [lo, lo + span)} mapped; paged in now if read in advance of the exchange. */
     private MappedByteBuffer map(long lo, long span, boolean inAdvance) throws IOException {
-        long size = mapped.size();
-        if (lo + span > size) {
-            throw new IOException("the file has " + size + " bytes (expected: at least " + (lo + span) + ")");
-        }
+        checkSize(lo + span);
         MappedByteBuffer m = mapped.map(FileChannel.MapMode.READ_ONLY, lo, span);
         if (inAdvance) {
-            m.load();
+            try {
+                m.load();
+            } catch (InternalError e) { // the JVM's report of a SIGBUS: a page past the file's end
+                Memory.unmap(m);
+                checkSize(lo + span);
+                throw new IOException("a fault paging the mapping in: " + e.getMessage(), e);
+            }
         }
         return m;
+    }
+
+    private void checkSize(long end) throws IOException {
+        long size = mapped.size();
+        if (end > size) {
+            throw new IOException("the file has " + size + " bytes (expected: at least " + end
+                    + "; was it truncated during the read?)");
+        }
+    }
+
+    /**
+     * {@code cycle}, or, if the file has been truncated below the cycle's mapping since it was
+     * mapped, the cycle failed (its mapping unmapped, no byte of it touched): the exchange would
+     * otherwise fault on a page past the file's end (SIGBUS, which the JVM reports as an {@link
+     * InternalError}). Checked right before each cycle's exchange; a truncation during the exchange's
+     * copy itself still faults (a window of one cycle's copy).
+     */
+    Cycle stillMapped(Cycle cycle) {
+        if (cycle.mapping() == null) {
+            return cycle;
+        }
+        long end = cycle.lo() + cycle.mapping().capacity();
+        try {
+            checkSize(end);
+            return cycle;
+        } catch (IOException e) {
+            release(cycle);
+            long spanLo = end;
+            for (int r = 0; r < cycle.runs().length; r++) {
+                if (cycle.runs()[r] != null) {
+                    spanLo = Math.min(spanLo, cycle.lo() + cycle.runs()[r].offsets()[0]);
+                }
+            }
+            failure = failure(spanLo, end, e);
+            return new Cycle(cycle.lo(), cycle.runs(), NOTHING, null, failure);
+        }
+    }
+
+    private IOException failure(long from, long to, Exception e) {
+        return new IOException(
+                "readAll: reading bytes [" + from + ", " + to + ") of " + path + ": " + e.getMessage(), e);
     }
 
     /**

@@ -1,7 +1,5 @@
 package dev.layout.spark.io;
 
-import dev.layout.collective.Block;
-import dev.layout.collective.ByteBlock;
 import dev.layout.collective.Collectives;
 import dev.layout.fileview.FileView;
 import java.io.ByteArrayInputStream;
@@ -10,12 +8,12 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 
 /**
  * What one rank tells the others before a collective access: its view (as layout notation, a few
  * dozen bytes whatever the data), where its data lies in the view's stream and in the file, how
- * many file runs it has, and the file facts it saw; or why it cannot take part. Every rank gets
+ * many file runs it has, and the file facts it saw (a read: only rank 0 asks the file system for
+ * the file's length and block size, one call per read); or why it cannot take part. Every rank gets
  * every rank's access ({@link #allgather}) and computes the same plan from them.
  *
  * @param failure null, or {@code "A"} (bad argument) / {@code "I"} (I/O) followed by the message
@@ -103,37 +101,15 @@ record RankAccess(
         return new String(b, java.nio.charset.StandardCharsets.UTF_8);
     }
 
-    /** Every rank's access, in rank order. */
+    /** Every rank's access, in rank order: one collective round ({@link Collectives#allgatherAny}). */
     static RankAccess[] allgather(Collectives coll, RankAccess mine) {
-        byte[][] all = allgatherBytes(coll, mine.encode());
+        byte[][] all = new byte[coll.communicator().size()][];
+        coll.allgatherAny(mine.encode(), all);
         RankAccess[] out = new RankAccess[all.length];
         for (int r = 0; r < all.length; r++) {
             out[r] = decode(all[r]);
         }
         return out;
-    }
-
-    /** Every rank's byte array, in rank order (lengths first, then the arrays if any is not empty). */
-    static byte[][] allgatherBytes(Collectives coll, byte[] mine) {
-        int n = coll.communicator().size();
-        byte[] lengths = new byte[4 * n];
-        coll.allgather(ByteBuffer.allocate(4).putInt(mine.length).array(), lengths);
-        ByteBuffer lb = ByteBuffer.wrap(lengths);
-        byte[][] all = new byte[n][];
-        Block[] send = new Block[n];
-        Block[] recv = new Block[n];
-        boolean any = false;
-        for (int q = 0; q < n; q++) {
-            all[q] = new byte[lb.getInt()];
-            send[q] = ByteBlock.of(mine);
-            recv[q] = ByteBlock.of(all[q]);
-            any |= all[q].length > 0;
-        }
-        if (any) { // every rank sees the same lengths, so all skip the exchange alike (a call's agreement when nothing
-            // failed)
-            coll.alltoallw(send, recv);
-        }
-        return all;
     }
 
     /**
@@ -159,14 +135,13 @@ record RankAccess(
      * the first one (by rank), or all return.
      */
     static void agree(String op, Collectives coll, Exception mine) throws IOException {
-        RankAccess me = mine == null ? new RankAccess(null, 0, "", "", 0, 0, 0, 0, 0, 0, 0) : failed(mine);
-        byte[] status = me.failure() == null ? new byte[0] : me.encode();
-        byte[][] all = allgatherBytes(coll, status);
+        byte[] status = mine == null ? new byte[0] : failed(mine).encode(); // nothing to say: an empty array
+        byte[][] all = new byte[coll.communicator().size()][];
+        coll.allgatherAny(status, all);
+        RankAccess ok = new RankAccess(null, 0, "", "", 0, 0, 0, 0, 0, 0, 0);
         RankAccess[] decoded = new RankAccess[all.length];
         for (int r = 0; r < all.length; r++) {
-            decoded[r] = all[r].length == 0
-                    ? me.failure() == null ? me : new RankAccess(null, 0, "", "", 0, 0, 0, 0, 0, 0, 0)
-                    : decode(all[r]);
+            decoded[r] = all[r].length == 0 ? ok : decode(all[r]);
         }
         throwFirstFailure(op, decoded);
     }

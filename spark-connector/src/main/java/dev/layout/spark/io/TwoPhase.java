@@ -4,9 +4,7 @@ import dev.layout.collective.Block;
 import dev.layout.collective.BlockSpec;
 import dev.layout.collective.ByteBlock;
 import dev.layout.collective.Collectives;
-import dev.layout.dataloop.Segment;
 import dev.layout.fileview.ViewIntersection;
-import dev.layout.memory.Memory;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -22,20 +20,27 @@ import org.apache.hadoop.fs.Path;
  * writes its buffer to its domain's {@link DomainOutput} in file order, or fills it with one sequential read.
  *
  * <p>Every rank runs every cycle, whatever fails: a failure is remembered and returned (the caller
- * agrees on it after the last cycle), so no rank waits for a peer that gave up.
+ * agrees on it after the last cycle), so no rank waits for a peer that gave up. An aggregator whose
+ * read failed sends zeros of the sizes its receivers expect.
  */
 final class TwoPhase {
     private static final Block EMPTY = new ByteBlock(new byte[0], 0, 0);
 
     private TwoPhase() {}
 
-    /** Runs the write cycles; returns this rank's first failure (null if none). The part is committed on success. */
+    /**
+     * Runs the write cycles; returns this rank's first failure (null if none). The part is committed
+     * on success. Both sides of the exchange are typed memory (the rank's memory through its
+     * datatype, the aggregator's cycle buffer through an {@code hindexed}), so a rank of the same
+     * JVM copies its bytes straight into the aggregator's buffer with one engine pass, and the
+     * aggregator writes the buffer as it is ({@link CycleBuffer}).
+     */
     static Exception write(
             Collectives coll,
             IoPlan plan,
             RankAccess[] all,
             ViewIntersection mine,
-            Segment seg,
+            RankMemory src,
             FileSystem fs,
             Path path,
             String writeId,
@@ -46,7 +51,7 @@ final class TwoPhase {
         ViewIntersection[] theirs = myDomain >= 0 ? intersections(all) : null;
         Exception failure = null;
         DomainOutput part = null;
-        byte[] buf = null;
+        CycleBuffer buf = null;
         try {
             if (myDomain >= 0) {
                 try {
@@ -54,26 +59,26 @@ final class TwoPhase {
                 } catch (IOException | RuntimeException e) {
                     failure = e;
                 }
-                buf = new byte
-                        [(int) Math.min(
+                buf = CycleBuffer.allocate(
+                        (int) Math.min(
                                 plan.cycleBytes(),
-                                plan.domains().end(myDomain) - plan.domains().start(myDomain))];
+                                plan.domains().end(myDomain) - plan.domains().start(myDomain)),
+                        DomainOutput.shared(fs));
             }
             Block[] send = new Block[n];
             Block[] recv = new Block[n];
+            BitSet covered = new BitSet(); // the bytes of the cycle some rank writes, reused by every cycle
             for (int c = 0; c < plan.cycles(); c++) {
                 Arrays.fill(send, EMPTY);
                 Arrays.fill(recv, EMPTY);
-                sendOrReceiveMine(plan, c, mine, seg, send);
+                sendOrReceiveMine(plan, c, mine, src::block, send);
                 long lo = 0;
                 long hi = 0;
-                BitSet covered = null;
                 if (myDomain >= 0) {
                     long[] range = plan.cycleRange(myDomain, c);
                     lo = range[0];
                     hi = range[1];
-                    Memory bm = Memory.ofArray(buf);
-                    covered = new BitSet((int) (hi - lo));
+                    covered.clear();
                     ViewIntersection.Runs[] runs = new ViewIntersection.Runs[n];
                     for (int r = 0; r < n && lo < hi; r++) {
                         runs[r] = theirs[r] == null ? null : theirs[r].runs(lo, hi);
@@ -82,20 +87,24 @@ final class TwoPhase {
                             if (clash != null && failure == null) {
                                 failure = new IllegalArgumentException(clash);
                             }
-                            recv[r] = new BlockSpec(bm, 0, 1, runs[r].datatype());
+                            recv[r] = new BlockSpec(buf.memory(), 0, 1, runs[r].datatype());
                         }
                     }
+                    buf.exchanging();
                 }
                 coll.alltoallw(send, recv);
+                if (buf != null) {
+                    buf.exchanged();
+                }
                 if (myDomain >= 0 && lo < hi && failure == null) {
                     int len = (int) (hi - lo);
                     for (int a = covered.nextClearBit(0); a < len; a = covered.nextClearBit(a)) {
                         int b = Math.min(len, covered.nextSetBit(a) < 0 ? len : covered.nextSetBit(a));
-                        Arrays.fill(buf, a, b, (byte) 0); // bytes no rank writes are zeros
+                        buf.zero(a, b); // bytes no rank writes are zeros
                         a = b;
                     }
                     try {
-                        part.write(lo, buf, 0, len);
+                        buf.writeTo(part, lo, len);
                     } catch (IOException | RuntimeException e) {
                         failure = e;
                     }
@@ -110,8 +119,14 @@ final class TwoPhase {
             }
             return failure;
         } finally {
-            if (part != null) {
-                part.close();
+            try {
+                if (part != null) {
+                    part.close();
+                }
+            } finally {
+                if (buf != null) {
+                    buf.close();
+                }
             }
         }
     }
@@ -144,6 +159,7 @@ final class TwoPhase {
                         intersections(all),
                         coll.communicator().timeout())) {
             Exception failure = null;
+            byte[] zeros = null;
             Block[] send = new Block[n];
             Block[] recv = new Block[n];
             for (int c = 0; c < plan.cycles(); c++) {
@@ -155,8 +171,13 @@ final class TwoPhase {
                     cycle = reader.take(c);
                     failure = cycle.failure();
                     for (int r = 0; r < n; r++) {
-                        if (cycle.runs()[r] != null) {
-                            send[r] = new BlockSpec(cycle.buffer(), 0, 1, cycle.runs()[r].datatype());
+                        ViewIntersection.Runs runs = cycle.runs()[r];
+                        if (runs != null && failure == null) {
+                            send[r] = new BlockSpec(cycle.buffer(), 0, 1, runs.datatype());
+                        } else if (runs != null) { // in step with the receivers, which expect these sizes
+                            int size = (int) runs.byteSize();
+                            zeros = zeros != null && zeros.length >= size ? zeros : new byte[size];
+                            send[r] = new ByteBlock(zeros, 0, size);
                         }
                     }
                 }
@@ -169,16 +190,12 @@ final class TwoPhase {
         }
     }
 
-    /** This rank's piece of each domain's range in cycle {@code c}, as the block to or from that domain's aggregator. */
-    private static void sendOrReceiveMine(IoPlan plan, int c, ViewIntersection mine, Segment seg, Block[] blocks) {
-        sendOrReceiveMine(plan, c, mine, (from, to) -> new StreamRangeBlock(seg, from, to), blocks);
-    }
-
     /** Bytes {@code [from, to)} of a rank's packed data as a block. */
     interface StreamRange {
         Block block(long from, long to);
     }
 
+    /** This rank's piece of each domain's range in cycle {@code c}, as the block to or from that domain's aggregator. */
     private static void sendOrReceiveMine(
             IoPlan plan, int c, ViewIntersection mine, StreamRange piece, Block[] blocks) {
         if (mine.length() == 0) {

@@ -7,7 +7,9 @@
  * dev.layout.spark.io.Strategy} ran, two-phase (ROMIO's aggregation over file domains aligned to the
  * file system's block size, joined with {@code concat}; on the local file system aggregators read
  * their domains through a mapping, so the exchange copies from the page cache straight into the
- * ranks' memory) or independent, and how long it took. The
+ * ranks' memory) or independent, and how long it took. A call is one collective round to agree on
+ * the plan (every rank's access, {@code RankAccess}), the exchange cycles, and one round to agree on
+ * the outcome (two for a write that commits: before and after the commit). The
  * code here is written against the communicator only, not against Spark: the in-process
  * communicator runs it in plain JVM tests, the Spark barrier communicator on executors. The pure
  * arithmetic (domains, a view's intersection with a file range as a datatype, domain parts) is in

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.layout.comm.InProcessLauncher;
 import dev.layout.datatype.Primitive;
+import dev.layout.fileview.FileDomains;
 import dev.layout.fileview.FileView;
 import dev.layout.memory.Memory;
 import dev.layout.spark.testing.MiniDfsExtension;
@@ -224,5 +225,43 @@ class CollectiveFileHdfsIT {
                 .rootCause()
                 .hasMessageContaining("rank 2 of 3")
                 .hasMessageContaining("has 1000 bytes, the view needs bytes up to 1200");
+    }
+
+    /**
+     * A domain's part on HDFS takes the bytes of heap and direct buffers alike (a heap buffer with
+     * an array offset and a position; a direct buffer larger than the copy's chunk), in file order.
+     */
+    @Test
+    void aDomainPartTakesHeapAndDirectBuffers(MiniDFSCluster dfs) throws IOException {
+        FileSystem fs = dfs.getFileSystem();
+        Path p = new Path("/collective/buffers.bin");
+        byte[] want = new byte[300_000];
+        new java.util.Random(7).nextBytes(want);
+        FileDomains domains = FileDomains.of(0, 100_000, 300_000);
+        DomainOutput.begin(fs, p, "buffers", 0);
+        try (DomainOutput d0 = DomainOutput.open(fs, p, domains, 0, "buffers", BLOCK);
+                DomainOutput d1 = DomainOutput.open(fs, p, domains, 1, "buffers", BLOCK)) {
+            byte[] padded = new byte[40_010];
+            System.arraycopy(want, 0, padded, 10, 40_000);
+            ByteBuffer heap = ByteBuffer.wrap(padded).slice(5, 40_005).position(5); // array offset 5, position 5
+            d0.write(0, heap);
+            assertThat(heap.hasRemaining()).isFalse();
+            ByteBuffer direct =
+                    ByteBuffer.allocateDirect(60_000).put(want, 40_000, 60_000).flip();
+            d0.write(40_000, direct);
+            ByteBuffer large = ByteBuffer.allocateDirect(200_000)
+                    .put(want, 100_000, 200_000)
+                    .flip();
+            d1.write(100_000, large);
+            assertThat(large.hasRemaining()).isFalse();
+            d0.commit();
+            d1.commit();
+        }
+        assertThat(DomainOutput.commit(fs, p, "buffers", domains)).isEqualTo(want.length);
+        byte[] got = new byte[want.length];
+        try (FSDataInputStream in = fs.open(p)) {
+            in.readFully(got);
+        }
+        assertThat(got).isEqualTo(want);
     }
 }

@@ -8,12 +8,15 @@ import dev.layout.datatype.Primitive;
 import dev.layout.fileview.FileView;
 import dev.layout.fileview.SharedFile;
 import dev.layout.memory.Memory;
+import dev.layout.transport.InProcessTransport;
+import dev.layout.transport.Transport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -115,6 +118,33 @@ class CollectiveFileTest {
     }
 
     /**
+     * A rank that dies in the middle of a two-phase write (its endpoint closes at its third send of
+     * data, after earlier cycles were written into the shared file) fails the call at every rank,
+     * and nothing is left: no file, no hidden file, no lease.
+     */
+    @Test
+    void aRankDyingMidWriteFailsEveryRankAndLeavesNothing() {
+        // half rows: every domain holds the bytes of two ranks, so ranks send to other aggregators
+        FieldSplit split = new FieldSplit(new long[] {64, 8}, new int[] {2, 2});
+        CollectiveFile f = file("dies.f64").withCycleBytes(256).withStrategy(Strategy.TWO_PHASE);
+        List<Transport> fabric = new ArrayList<>(InProcessTransport.create(split.ranks()));
+        fabric.set(2, new DyingTransport(fabric.get(2), "float64", 3)); // its data is float64s
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        InProcessLauncher.runOn(fabric, Duration.ofSeconds(5), comm -> {
+            byte[] block = split.block(comm.rank());
+            FileView view = new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank()));
+            try {
+                f.writeAll(comm, view, 0, Memory.ofArray(block), 0, Primitive.FLOAT64, block.length / 8);
+            } catch (IOException | RuntimeException e) {
+                failures.add(e);
+            }
+            return null;
+        });
+        assertThat(failures).hasSize(split.ranks());
+        assertThat(dir.toFile().list()).isEmpty();
+    }
+
+    /**
      * The two ways an aggregator reads its domain on the local file system give the same bytes: a
      * mapping of the file (no checksum file beside it) and a checksummed stream (a file written
      * through Hadoop's checksummed local file system, whose checks a mapping would skip).
@@ -152,6 +182,43 @@ class CollectiveFileTest {
             });
             assertThat(same).as("read %s", p.getName()).containsOnly(true);
         }
+    }
+
+    /**
+     * An aggregator whose read fails (a checksum error in its domain of a checksummed local file)
+     * goes on exchanging, sending zeros, so every rank gets the failure from the agreement instead of
+     * waiting for the aggregator until the timeout.
+     */
+    @Test
+    void anAggregatorsReadFailureFailsEveryRankWithItsMessageAndNoRankWaitsForIt() throws IOException {
+        FieldSplit split = new FieldSplit(new long[] {29, 31}, new int[] {3, 3});
+        byte[] field = new byte[(int) split.cells() * 8];
+        org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.getLocal(new Configuration());
+        org.apache.hadoop.fs.Path p =
+                new org.apache.hadoop.fs.Path(dir.resolve("summed.f64").toUri());
+        try (org.apache.hadoop.fs.FSDataOutputStream out = fs.create(p)) {
+            out.write(field);
+        }
+        try (java.nio.channels.FileChannel ch =
+                java.nio.channels.FileChannel.open(dir.resolve("summed.f64"), java.nio.file.StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {42}), 5000); // in the second domain, its cycle 0: [4096, 5096)
+        }
+        CollectiveFile f = file("summed.f64").withStrategy(Strategy.TWO_PHASE).withBlockSize(4096);
+        List<String> outcomes = InProcessLauncher.run(split.ranks(), Duration.ofSeconds(60), comm -> {
+            byte[] got = new byte[split.block(comm.rank()).length];
+            FileView view = new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank()));
+            try {
+                f.readAll(comm, view, 0, Memory.ofArray(got), 0, Primitive.BYTE, got.length);
+                return "returned";
+            } catch (IOException e) {
+                return e.getMessage();
+            }
+        });
+        assertThat(outcomes.get(0))
+                .startsWith("readAll " + f.path() + ": rank ")
+                .contains("readAll: reading bytes [4096, ")
+                .contains("Checksum error");
+        assertThat(outcomes).as("the same failure at every rank").containsOnly(outcomes.get(0));
     }
 
     /** Every rank reads its block back with {@code f}; true per rank if it got the field's bytes. */
