@@ -43,8 +43,8 @@ import java.util.concurrent.TimeUnit;
  * The adaptive strategy is {@link AdaptiveSendPolicy}: it starts from the cost model (a calibration
  * file if there is one, else the built-in constants; the header says which) and learns from its own
  * sampled sends (eager or rendezvous, from what they cost end to end, which their receiver reports:
- * the transport's {@code CompletionReports}): {@link #LEARN_ROUND_TRIPS} unmeasured adaptive round
- * trips per row (its learning phase) and the measured rounds; a row's "choice" is the strategy it
+ * the transport's {@code CompletionReports}): {@link #learnRounds} unmeasured rounds per row (its
+ * learning phase, interleaved like the measured rounds) and the measured rounds; a row's "choice" is the strategy it
  * used most in the measured rounds, with the share of those rounds it was used in. The last line is {@code min adaptive/best: X.XX}: the worst ratio, over
  * all rows, of the best fixed strategy's time to the adaptive one's (1.00 = adaptive always matched
  * the best).
@@ -223,7 +223,13 @@ public final class PingPongBenchmark {
                     }
                 }
                 for (Row row : rows(quick)) {
-                    learn(t, 0, row, tag); // the adaptive policy's learning phase, not reported
+                    measure(
+                            t,
+                            0,
+                            row,
+                            learnRounds(row, reps),
+                            tag,
+                            null); // the adaptive policy's learning, not reported
                     int[] used = new int[SendStrategy.values().length];
                     double[][] samples = measure(t, 0, row, repsFor(row, reps), tag, used);
                     SendStrategy[] chosen = {
@@ -314,7 +320,7 @@ public final class PingPongBenchmark {
                 }
             }
             for (Row row : rows(quick)) {
-                learn(t, 1, row, tag);
+                measure(t, 1, row, learnRounds(row, reps), tag, null);
                 measure(t, 1, row, repsFor(row, reps), tag, null);
             }
         }
@@ -355,34 +361,22 @@ public final class PingPongBenchmark {
         return row.floats <= (16 << 10) ? reps * 40 : row.floats <= (256 << 10) ? reps * 20 : reps * 16;
     }
 
-    /** Adaptive round trips per row before it is measured (see {@link #learn}). */
-    static final int LEARN_ROUND_TRIPS = 48;
+    /** Least unmeasured rounds per row before it is measured (see {@link #learnRounds}). */
+    static final int LEARN_ROUNDS = 160;
 
     /**
-     * The adaptive policy's learning phase of a row: {@link #LEARN_ROUND_TRIPS} adaptive round trips
-     * (both processes send adaptively), as a program that sends many messages of one shape gives
-     * the policy before the ones that matter. Without it a cell of the quick run meets only some 80
-     * messages, measured ones, and spends them learning; with it the measured rounds show the
-     * choice the policy settles on (and it still explores, at the cost its bound allows).
+     * The adaptive policy's learning phase of a row: unmeasured rounds played exactly as the measured
+     * ones (every strategy, interleaved), so that the policy learns under the conditions it is then
+     * measured in, as a program that sends many messages of one shape gives it before the ones that
+     * matter. At least {@link #LEARN_ROUNDS}: a cell needs some 130 sends to fill its window of pairs
+     * (AdaptiveSendPolicy); a trace of the earlier phase of 48 adaptive round trips alone showed the
+     * arms' times in a back-to-back exchange, which ranked them otherwise than the interleaved rounds.
+     * As many as the measured rounds where a round is expensive (gathering 16 MB of 12-byte blocks:
+     * a quarter second), where the model is sure and the policy does not try that arm.
      */
-    static void learn(TcpTransport t, int me, Row row, int[] tag) throws IOException {
-        Datatype type = row.type();
-        long count = row.count();
-        Memory data = direct((count - 1) * type.extent() + type.trueUb());
-        fill(data);
-        Memory in = direct(type.byteSize() * count);
-        long floats = type.byteSize() * count / 4;
-        int other = 1 - me;
-        for (int i = 0; i < LEARN_ROUND_TRIPS; i++) {
-            int k = ++tag[0];
-            if (me == 1) {
-                t.receiveTyped(other, 0L, k, Primitive.FLOAT32, floats, in, 0, T);
-            }
-            t.sendTyped(other, 0L, k, type, count, data, 0, SendStrategy.ADAPTIVE);
-            if (me == 0) {
-                t.receiveTyped(other, 0L, k, Primitive.FLOAT32, floats, in, 0, T);
-            }
-        }
+    static int learnRounds(Row row, int reps) {
+        int measured = repsFor(row, reps);
+        return row.kind.equals("struct") && row.floats >= (1 << 20) ? measured : Math.max(measured, LEARN_ROUNDS);
     }
 
     /**

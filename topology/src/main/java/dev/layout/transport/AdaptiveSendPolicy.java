@@ -8,112 +8,115 @@ import java.util.concurrent.ConcurrentHashMap;
  * machine and the message, which a table calibrated elsewhere cannot follow).
  *
  * <p>Per cell (peer, size class of the message's bytes, size class of its contiguous blocks, heap
- * or direct memory: powers of two) a two-armed bandit: discounted UCB (Garivier and Moulines 2011)
- * on the logarithm of the send time, with a prior from the {@link SendCostModel}.
+ * or direct memory: powers of two) a two-armed bandit on the gap between the arms: the incumbent is
+ * sent, the other arm (the challenger) is tried at a rate bounded by what trying it costs, and
+ * each try is compared with the incumbent's sends around it.
  *
  * <ul>
  *   <li>The signal is what the transport reports to {@link #observe}: what a sampled send cost
  *       end to end (the sender's delay until its frame's header left, plus the receiver's time
  *       from that header to the last byte read, from the receiver's completion report: {@link
- *       CompletionReports}), for eager and rendezvous messages alike (an eager message's unpack at
- *       its receive copies the same contiguous bytes whichever strategy sent it, so it adds noise
- *       and no signal). The sender's own time is not enough: a gathering write
- *       ends once the socket buffer holds its tail while the receiver still drains it, so gathering
- *       1 MB looked twice as fast as packing it (~150-320 us, bimodal, against ~300 us) when end
- *       to end it was 10-15% faster. Reports may arrive late (with the receiver's next frame); a
- *       decision uses the ones in.
- *   <li>Log-time: costs are multiplicative (a slower arm is "15% slower" at every size within a
- *       cell). An arm's estimate is the mean of the second quarter (ranks 25% to 50%) of its last
- *       {@link #WINDOW} log-times younger than {@link #STALE_AFTER} sends of the cell (at least its
- *       last {@link #MIN_SAMPLES}), the spread the pooled median absolute deviation. A shared
- *       machine's noise is one-sided and bursty: a descheduled send takes 50 times longer, and
- *       several may come in a row; a mean follows them, and so does an interquartile mean once a
- *       burst fills a quarter of the window, while this estimate ignores up to half of it. Unlike
- *       a median or a minimum it stays steady when times fall into two clusters (the receiver
- *       draining the socket at once or not). An arm with fewer than {@link #MIN_SAMPLES} samples
- *       is estimated from the prior.
+ *       CompletionReports}), for eager and rendezvous messages alike. In a ping-pong this is what
+ *       the application waits for, one way: at 16 MB the reports of fixed-strategy sends ranked
+ *       the arms as the round trips did. The sender's own time is not enough: a gathering write
+ *       ends once the socket buffer holds its tail while the receiver still drains it.
+ *   <li>Paired comparisons. A shared machine's send times drift (load, the JIT, another job): in
+ *       one trace the packing arm was tried four times while the machine was slow, its estimate
+ *       then stood 15% above the gathering arm's later, faster times, and the cell gathered for
+ *       the rest of the run where packing was 15-25% faster. So arms are not compared by their
+ *       own windows of times taken at different moments: each try of the challenger makes a
+ *       pair, its log-time minus the median log-time of its {@link #NEIGHBOURS} neighbours, the
+ *       other arm's send before it and the two after it (within {@link #PAIR_SPAN} measured
+ *       sends), and the gap is estimated from the last {@link #PAIRS} pairs only. A level shared by
+ *       both arms cancels out of a pair, and so does a step of the load or a drift, unless it falls
+ *       between the try and its neighbours.
+ *   <li>Estimate: the gap (log gather time minus log pack time) is the Gaussian posterior of the
+ *       model's prior (see below, standard error {@link #MODEL_ERROR}) and the interquartile mean
+ *       of the pairs (the middle half: blind to descheduled sends, 50 times slower, and steady
+ *       when times fall into two clusters), their spread from their interquartile range, shrunk
+ *       towards {@link #PRIOR_SIGMA} while there are few pairs. The incumbent is the arm the
+ *       estimate puts lower. Every quantity is a difference of log-times: the rule is the same at
+ *       4 KiB and at 16 MB (only {@link #SAMPLE_ALL_NANOS}, the cost of measuring, is absolute).
+ *   <li>Exploring: the challenger is tried at a rate such that, at the gap the estimate still
+ *       allows at one standard error below its mean, tries cost at most {@link #BUDGET} of the send
+ *       time, and at most every other send, while the gap is unresolved (within two standard errors
+ *       of zero) and the pairs' window is not full; once it is resolved or the window is full
+ *       (more pairs of a full window cannot narrow it), at most {@link #SETTLED_BUDGET} of the
+ *       send time and one send in {@link #REFRESH_EVERY}: enough to keep the pairs fresh.
+ *       So a near tie is never frozen: it is tried on, each try costing the small gap, and a real
+ *       gap of a few percent is resolved as the pairs come in: a 7% gap under a shared machine's
+ *       noise (about 30% per pair at 16 MB) takes some 70 pairs, about 150 sends, and costs at
+ *       most half the gap meanwhile. Tries are scheduled by a deterministic credit, not drawn at
+ *       random. As a hard bound besides, a cell does not explore while its tries have cost more than {@link #BUDGET} of all its send time beyond the incumbent's
+ *       level (each try charged the gap its pairs show, not its own noisy time; so an arm 300
+ *       times slower is tried only every few thousand sends).
+ *   <li>Changes: a pair that finds the challenger faster beyond {@link #SURPRISE} spreads of the
+ *       estimate makes the next send try it again; {@link #CONFIRM} such pairs in a row replace
+ *       the window by themselves, so a machine whose faster arm changes is followed within a few
+ *       tries of the change, even where the old gap was large and tries rare.
  *   <li>Prior: the model's log-cost of each arm plus the wire time ({@link #WIRE_NS_PER_BYTE} per
- *       byte, the same for both arms), with a standard error of {@link #MODEL_ERROR}, placed
- *       relative to the measured level of the cell (the model predicts ratios, not the absolute
- *       times of this machine). So before any measurement the model's choice is taken; an arm never
- *       measured is estimated at the model's ratio to the measured one; a model that calls the
- *       arms close (16 MB in three blocks: the wire dominates) leaves both to be tried early, one
- *       that calls them far apart (gathering a million 12-byte blocks) does not.
- *   <li>Choice: the arm with the lower index {@code mean - sqrt(2 ln N * variance)}: the Gaussian
- *       posterior of each arm's mean log-time (prior precision {@code 1 / MODEL_ERROR^2}, sample
- *       precision {@code 1 / sigma^2} per unit of sample weight), N the cell's sample weight. A
- *       sample's weight, and the prior's, decays by {@link #DISCOUNT} per observed send of the
- *       cell, so an arm left alone becomes uncertain again and is retried, and a window of
- *       recent samples follows a machine whose load changes (sliding-window and discounted UCB).
- *   <li>Near ties. Once both arms' windows hold at least half of {@link #WINDOW} fresh samples and
- *       their estimates differ by less than the windows can resolve (two standard errors of the
- *       difference, from the pooled spread of log-times) and less than
- *       {@link #NEAR_TIE} (5%), the cell stops exploring and keeps its incumbent: more samples of a
- *       window this size would not tell the arms apart, and staying with either loses less than
- *       the tie. The other arm's samples then age; once they go stale (after {@link #STALE_AFTER}
- *       measured sends) it is retried until its window is full again, so a tie costs about
- *       {@link #WINDOW} sends at most the gap per {@link #STALE_AFTER} measured ones. A gap beyond
- *       the noise's resolution is pursued as before. Every comparison is of log-times, so the rule
- *       is the same at 4 KiB and at 16 MB.
- *   <li>Exploration cost. UCB plays an arm that is worse by a log-gap d about {@code 2 sigma^2 ln
- *       W / d^2} times per window of W sends, each costing about d, so exploring costs at most
- *       about {@code sigma * sqrt(2 ln W / W)} of the send time (a few percent for the constants
- *       here) whatever the gap; as a hard bound besides, a cell does not explore while its
- *       explorations have cost more than {@link #BUDGET} of all its send time beyond the
- *       incumbent's estimate (so an arm 300 times slower is retried only every few thousand sends).
- *   <li>Sampling. Learning has a cost per send (a completion report each way, this bookkeeping),
- *       so once the incumbent's window holds {@link #WINDOW} fresh samples only one of its sends in
- *       {@link #SAMPLE_EVERY} is measured ({@link #sample}); explorations always are. Ages and the
- *       discount count measured sends, so the other arm is retried that many times less often per
- *       send: exploring costs about that much less, and a change of the faster arm is followed
- *       that many sends later (tests: {@code AdaptiveSendPolicyTest}).
+ *       byte, the same for both arms). A model that calls the arms close (16 MB in three blocks:
+ *       the wire dominates) leaves the challenger to be tried at once; one that calls them far apart
+ *       (gathering a million 12-byte blocks) does not.
+ *   <li>Sampling: measuring a send costs a completion report each way and this bookkeeping, about
+ *       a microsecond, some 5% of a 1 KiB round trip on a loaded machine. Every send is measured
+ *       where the incumbent's take {@link #SAMPLE_ALL_NANOS} or more; below, the tries, their
+ *       neighbours, the incumbent's first {@link #LEVEL} sends and one other send in {@link
+ *       #SAMPLE_EVERY}, and while learning at most one send in {@link #CHEAP_TRY_EVERY} tries.
+ *       Spans count measured sends.
  * </ul>
  *
- * Why UCB and not epsilon-greedy or Thompson sampling: UCB explores only while the estimates
- * overlap, which is what bounds its cost by the gap, and it is deterministic (testable); Thompson
- * sampling would need a noise model of the shared machine's timings. Thread-safe; memory is one
- * small cell per (peer, size class, block class, heap) met.
+ * Why this and not UCB on each arm's times (the policy before): UCB compares the arms' own
+ * estimates, which on a drifting machine are estimates of different moments, and its confidence
+ * terms grow only with the logarithm of the sends, so an arm once measured slow was not retried
+ * within a run. Not Thompson sampling: it would need a noise model of the shared machine's
+ * timings. Thread-safe; memory is one small cell per (peer, size class, block class, heap) met.
  */
 public final class AdaptiveSendPolicy {
-    /** Initial weight of the model's prior (it fades with {@link #DISCOUNT} like a sample). */
-    static final double PRIOR_WEIGHT = 1;
-    /** The prior never fades below this weight: an arm never measured keeps the model's estimate. */
-    static final double MIN_PRIOR_WEIGHT = 1e-3;
-    /** Standard error of the model's log-costs (a factor 1.65 either way at one standard deviation). */
+    /** Standard error of the model's predicted log gap between the arms (a factor 1.65 either way). */
     static final double MODEL_ERROR = 0.5;
-    /** Spread of log send times assumed before the cell has measured it (about 30%). */
+    /** Spread of a pair assumed before the cell has measured it (about 30%). */
     static final double PRIOR_SIGMA = 0.3;
-    /** Least spread of log send times assumed (timers and caches are never exact). */
+    /** Least spread of a pair assumed (timers and caches are never exact). */
     static final double MIN_SIGMA = 0.03;
-    /** Samples an arm needs before its estimate counts: one descheduled send must not make an estimate. */
-    static final int MIN_SAMPLES = 3;
-    /** Recent samples per arm from which its estimate is taken. */
-    static final int WINDOW = 15;
-    /** Decay of every weight per observed send of the cell: old samples fade over about 200 sends. */
-    static final double DISCOUNT = 0.995;
+    /** Pairs before they count: one descheduled send must not make an estimate. */
+    static final int MIN_PAIRS = 3;
+    /** The gap is estimated from this many most recent pairs. */
+    static final int PAIRS = 128;
+    /** The incumbent's level, for the budget, is the median of its last this many measured sends. */
+    static final int LEVEL = 5;
     /**
-     * Age (in observed sends of the cell) from which a sample no longer counts, about the discount's
-     * horizon: an arm left alone is estimated afresh when retried (from that send and its last two),
-     * not from a window of times of another era (in one trace the packing arm's window still held times from before the JIT had
-     * compiled it, 10 times too slow, and the policy gathered for 600 sends where packing was twice
-     * as fast).
+     * A try is compared with the median of this many sends of the other arm around it, the one
+     * before it and the next ones: odd, so that one descheduled send among them does not move it.
      */
-    static final int STALE_AFTER = 200;
-    /**
-     * Once the incumbent's window holds {@link #WINDOW} fresh samples, one of its sends in this many
-     * is measured (explorations always are): measuring a send costs a completion report end to end
-     * and the policy's bookkeeping, and the samples' ages count measured sends, so the other arm is
-     * retried about this many times less often (exploring costs less, and a change of the faster arm
-     * is followed that many sends later).
-     */
+    static final int NEIGHBOURS = 3;
+    /** Neighbours and tries further apart than this many measured sends of the cell are not paired. */
+    static final int PAIR_SPAN = 24;
+    /** Most tries waiting for their neighbours at once. */
+    static final int PENDING = 8;
+    /** Largest share of a cell's send time that exploring may cost beyond the incumbent (and its hard bound). */
+    static final double BUDGET = 0.02;
+    /** The same once the gap is resolved or the window full: the long-run cost of keeping the pairs fresh. */
+    static final double SETTLED_BUDGET = 0.005;
+    /** Once the gap is resolved or the window full, at most one send in this many tries the challenger. */
+    static final int REFRESH_EVERY = 32;
+    /** A gap is resolved when its estimate lies this many standard errors from zero. */
+    static final double Z = 2;
+    /** A pair this many spreads on the challenger's good side of the estimate is a surprise. */
+    static final double SURPRISE = 4;
+    /** Surprises in a row that replace the window (the machine changed). */
+    static final int CONFIRM = 3;
+    /** While the incumbent's sends take less, only one exploitation in {@link #SAMPLE_EVERY} is measured. */
+    static final long SAMPLE_ALL_NANOS = 250_000;
+    /** See {@link #SAMPLE_ALL_NANOS}. */
     static final int SAMPLE_EVERY = 8;
     /**
-     * Largest log-gap (about 5%) the cell may treat as a tie (see the class comment): keeping the
-     * incumbent loses at most this much per send, where exploring a tie would not resolve it.
+     * Where sends take less than {@link #SAMPLE_ALL_NANOS}, at most one send in this many tries the
+     * challenger even while learning: each try is measured with its neighbours (four completion
+     * reports, some 5% of a 1 KiB round trip each), and a gap too small to resolve quickly costs
+     * less than measuring it would.
      */
-    static final double NEAR_TIE = Math.log(1.05);
-    /** Largest share of a cell's send time that exploring may cost beyond the incumbent. */
-    static final double BUDGET = 0.05;
+    static final int CHEAP_TRY_EVERY = 16;
     /**
      * Wire time per byte added to both arms' model costs (loopback on the development machine; a
      * slower network makes the arms closer, so the prior only becomes less sure).
@@ -137,10 +140,11 @@ public final class AdaptiveSendPolicy {
 
     /**
      * Whether the send just chosen with {@code used} is to be measured and {@link #observe observed}
-     * (for a rendezvous send: whether to ask its receiver for a completion report). True for every
-     * exploration and for every send while the incumbent's estimate is not yet made of {@link
-     * #WINDOW} fresh samples; then for one exploitation in {@link #SAMPLE_EVERY}. A send not sampled
-     * still counts towards the exploration budget's base, at the incumbent's estimated time.
+     * (whether to ask its receiver for a completion report). True for every exploration and the
+     * incumbent's sends next to one (its neighbours), for the incumbent's first {@link #LEVEL}
+     * sends, and for every send while the incumbent's sends take {@link #SAMPLE_ALL_NANOS} or more;
+     * else for one exploitation in {@link #SAMPLE_EVERY}. A send not sampled still counts towards
+     * the exploration budget's base, at the incumbent's level.
      */
     public boolean sample(int peer, long blocks, long bytes, boolean heap, SendStrategy used) {
         if (used != SendStrategy.PACK && used != SendStrategy.GATHER) {
@@ -182,7 +186,7 @@ public final class AdaptiveSendPolicy {
             if (model.choose(blocks, bytes, heap) == SendStrategy.PACK) {
                 gather = Math.max(gather, pack * 1.25);
             }
-            double[] prior = {Math.log(Math.max(1, pack)), Math.log(Math.max(1, gather))};
+            double prior = Math.log(Math.max(1, gather)) - Math.log(Math.max(1, pack));
             c = cells.computeIfAbsent(key, k -> new Cell(prior));
         }
         return c;
@@ -198,46 +202,47 @@ public final class AdaptiveSendPolicy {
     }
 
     /**
-     * One cell's bandit: arm 0 PACK, arm 1 GATHER. Per arm the last {@link #WINDOW} log send times;
-     * an arm's estimate is the mean of their second quarter, its sample weight the sum of {@code DISCOUNT^age} over
-     * them. The decision is recomputed once per observed send (a few hundred nanoseconds) and
-     * {@link #choose} only reads it: the policy must cost nothing next to a 4 KiB message.
+     * One cell's bandit: arm 0 PACK, arm 1 GATHER. Per arm its last {@link #LEVEL} log send times;
+     * the last {@link #PAIRS} pairs (log gather time minus log pack time, one of them the
+     * challenger's send, the other the incumbent's level at the time). The decision is recomputed
+     * once per observed send (a few hundred nanoseconds); {@link #choose} only adds to the credit.
      */
     private static final class Cell {
-        private final double[] prior; // model log-costs: only their difference matters
-        private final double[][] recent = new double[2][WINDOW];
-        private final long[][] stamp = new long[2][WINDOW];
-        private final int[] n = new int[2]; // samples ever taken per arm
-        private final int[] fresh = new int[2]; // the most recent samples of each arm younger than STALE_AFTER
-        private final double[] w = new double[2]; // discounted weight of each arm's fresh samples
-        private final double[] med = new double[2]; // the estimate: lower-middle mean log-time of each arm's window
-        private final double[] mad = new double[2]; // median absolute deviation of each arm's window
-        private final double[] scratch = new double[WINDOW];
-        private final double[] window = new double[WINDOW];
-        private double priorWeight = PRIOR_WEIGHT;
-        private long step; // observed sends
-        private double total; // ns of every observed send
-        private double excess; // ns that explorations cost beyond the incumbent's estimate
-        private int best; // the incumbent: the arm with the lower estimated mean, kept through a near tie
-        private int pick; // the arm with the lower confidence index
-        private double bestTime; // the incumbent's estimated time, ns
+        private final double prior; // the model's log gap, gather minus pack
+        private final double[][] level = new double[2][LEVEL];
+        private final long[][] levelStamp = new long[2][LEVEL];
+        private final int[] n = new int[2]; // measured sends per arm
+        private final double[] pairs = new double[PAIRS]; // a ring, in the order they came
+        private final double[] sorted =
+                new double[PAIRS]; // the window's pairs in order (kept sorted as they come and go)
+        private long pairCount; // pairs ever made: the ring's next slot
+        private int window; // the most recent pairs that count, <= PAIRS
+        private int surprises; // surprising pairs in a row
+        private final double[] tryX = new double[PENDING]; // tries waiting for their neighbours, oldest first
+        private final int[] tryArm = new int[PENDING];
+        private final long[] tryStamp = new long[PENDING];
+        private final int[] tryCount = new int[PENDING];
+        private final double[][] tryNeighbours = new double[PENDING][NEIGHBOURS];
+        private int pending;
+        private final double[] scratch = new double[LEVEL];
+        private long step; // measured sends
+        private double total; // ns of every send (unmeasured ones at the incumbent's level)
+        private double measuredExcess; // ns that tries of the challenger took beyond the incumbent's level
+        private double triedTime; // the incumbent's level summed over the tries
+        private double credit; // tries owed: one is made when it reaches 1
         private int unsampled; // exploitations not measured since the last measured one
-        private final double[] weight = new double[2]; // update()'s working arrays: observe allocates nothing
-        private final double[] mean = new double[2];
-        private final double[] index = new double[2];
+        private int best; // the incumbent
+        private double gap; // estimated log gap, gather minus pack
+        private double error; // its standard error
+        private double sigma; // spread of one pair
+        private double rate; // tries per send
+        private boolean learning; // the gap is unresolved and the window not full: every send is measured
+        private double bestTime; // the incumbent's level, ns (0 before it is measured)
 
-        Cell(double[] prior) {
-            this.prior = prior.clone();
+        Cell(double prior) {
+            this.prior = prior;
+            estimate();
             update();
-        }
-
-        /**
-         * The samples arm a's estimate is taken from: its fresh ones, and at least its last {@link
-         * #MIN_SAMPLES} (a stale arm, retried once, is estimated from that send and its last others,
-         * at the weight of the fresh ones only, so one retry moves it and costs one send).
-         */
-        private int size(int a) {
-            return Math.min(Math.max(fresh[a], MIN_SAMPLES), Math.min(n[a], WINDOW));
         }
 
         synchronized int samples(int a) {
@@ -249,11 +254,22 @@ public final class AdaptiveSendPolicy {
         }
 
         synchronized int choose() {
-            return pick != best && excess > BUDGET * total ? best : pick;
+            credit = Math.min(credit + rate, 1);
+            if (credit >= 1 && !(excess() > BUDGET * total)) {
+                credit -= 1;
+                return 1 - best;
+            }
+            return best;
         }
 
         synchronized boolean sample(int a) {
-            if (a != best || fresh[a] < WINDOW || ++unsampled >= SAMPLE_EVERY) {
+            // tries, their neighbours (the send before a try and those after it), a level, expensive sends
+            if (a != best
+                    || n[best] < LEVEL
+                    || bestTime >= SAMPLE_ALL_NANOS
+                    || pending > 0
+                    || credit + rate >= 1
+                    || ++unsampled >= SAMPLE_EVERY) {
                 unsampled = 0;
                 return true;
             }
@@ -262,118 +278,190 @@ public final class AdaptiveSendPolicy {
         }
 
         synchronized void observe(int a, long nanos) {
-            if (a != best) {
-                excess += Math.max(0, nanos - bestTime);
-            }
+            double x = Math.log(nanos);
             total += nanos;
-            for (int i = 0; i < 2; i++) {
-                w[i] *= DISCOUNT;
+            neighbour(a, x);
+            if (a != best) {
+                double most = bestTime * Math.exp(Math.abs(prior) + 2 * MODEL_ERROR);
+                measuredExcess += Math.max(0, Math.min(nanos, most) - bestTime);
+                triedTime += bestTime;
+                pend(a, x);
             }
-            priorWeight = Math.max(MIN_PRIOR_WEIGHT, priorWeight * DISCOUNT);
-            int slot = n[a] % WINDOW;
-            if (n[a] >= WINDOW && fresh[a] == WINDOW) { // the sample it replaces still counted
-                w[a] = Math.max(0, w[a] - Math.pow(DISCOUNT, step - stamp[a][slot]));
-            }
-            recent[a][slot] = Math.log(nanos);
-            stamp[a][slot] = step++;
-            w[a] += 1;
-            n[a] = n[a] == Integer.MAX_VALUE ? WINDOW : n[a] + 1;
-            fresh[a] = Math.min(fresh[a] + 1, WINDOW);
-            for (int i = 0; i < 2; i++) {
-                boolean changed = i == a;
-                while (fresh[i] > 0) { // the oldest samples still counted, in the order they came
-                    int oldest = (int) ((n[i] - fresh[i]) % WINDOW);
-                    long age = step - 1 - stamp[i][oldest];
-                    if (age < STALE_AFTER) {
-                        break;
-                    }
-                    w[i] = Math.max(0, w[i] - Math.pow(DISCOUNT, age));
-                    fresh[i]--;
-                    changed = true;
-                }
-                if (changed) {
-                    estimate(i);
-                }
-            }
+            int slot = n[a] % LEVEL;
+            level[a][slot] = x;
+            levelStamp[a][slot] = step++;
+            n[a] = n[a] == Integer.MAX_VALUE ? LEVEL : n[a] + 1;
             update();
         }
 
-        /** Arm a's estimate (lower-middle mean) and spread (median absolute deviation) from its last size(a) samples. */
-        private void estimate(int a) {
-            int k = size(a);
-            for (int j = 0; j < k; j++) {
-                window[j] = recent[a][(int) ((n[a] - 1 - j) % WINDOW)];
+        /**
+         * What the tries so far cost beyond the incumbent's level, for the hard budget: the
+         * incumbent's level at each try times the gap the pairs show (their estimate, or while
+         * fewer than MIN_PAIRS their median), not the tries' own times, which are draws of a
+         * one-sided noise (a descheduled try takes 50 times a send; at 60 us a send one such try
+         * spent a row's budget and stopped a tie's exploring for good). Before the first pair,
+         * the tries' times, at most the largest gap the model allows (two of its errors above it).
+         */
+        private double excess() {
+            if (window >= MIN_PAIRS) {
+                return triedTime * Math.expm1(Math.abs(gap));
             }
-            System.arraycopy(window, 0, scratch, 0, k);
-            java.util.Arrays.sort(scratch, 0, k);
-            med[a] = lowerMiddleMean(scratch, k);
-            double m = k % 2 == 1 ? scratch[k / 2] : (scratch[k / 2 - 1] + scratch[k / 2]) / 2;
-            for (int i = 0; i < k; i++) {
-                scratch[i] = Math.abs(window[i] - m);
+            if (window > 0) {
+                double d = median(sorted, window); // sorted stays sorted: median() sorts in place
+                return triedTime * Math.expm1(Math.max(0, best == 0 ? d : -d));
             }
-            java.util.Arrays.sort(scratch, 0, k);
-            mad[a] = k % 2 == 1 ? scratch[k / 2] : (scratch[k / 2 - 1] + scratch[k / 2]) / 2;
-        }
-
-        /** The mean of the second quarter of the k sorted values (ranks k/4 to the median). */
-        private static double lowerMiddleMean(double[] sorted, int k) {
-            int from = k / 4;
-            int to = Math.max(from + 1, (k + 1) / 2);
-            double sum = 0;
-            for (int i = from; i < to; i++) {
-                sum += sorted[i];
-            }
-            return sum / (to - from);
+            return measuredExcess;
         }
 
         /**
-         * The Gaussian posterior of each arm's mean log-time (the prior placed at the cell's measured
-         * level, and the arm's lower-middle mean if it has {@link #MIN_SAMPLES} samples), then the incumbent and
-         * the arm of the lower confidence index.
+         * A try of arm a (log-time x) waits for its neighbours: the other arm's last send before it
+         * (younger than PAIR_SPAN measured sends) and as many after it as make NEIGHBOURS.
          */
-        private void update() {
-            boolean anyMeasured = size(0) >= MIN_SAMPLES || size(1) >= MIN_SAMPLES;
-            weight[0] = 0;
-            weight[1] = 0;
-            double level = 0;
-            double levelWeight = 0;
+        private void pend(int a, double x) {
+            if (pending == PENDING) { // tries in a row with no send of the other arm between: keep the last
+                drop(0);
+            }
+            int b = 1 - a;
             int k = 0;
-            double madSum = 0;
-            for (int a = 0; a < 2; a++) {
-                if (size(a) == 0) {
-                    continue;
+            for (int j = 0; j < Math.min(n[b], NEIGHBOURS / 2); j++) {
+                int slot = (int) ((n[b] - 1 - j) % LEVEL);
+                if (step - levelStamp[b][slot] <= PAIR_SPAN) {
+                    tryNeighbours[pending][k++] = level[b][slot];
                 }
-                if (size(a) >= MIN_SAMPLES) {
-                    weight[a] = w[a];
+            }
+            tryX[pending] = x;
+            tryArm[pending] = a;
+            tryStamp[pending] = step;
+            tryCount[pending] = k;
+            pending++;
+        }
+
+        /** A send of arm a (log-time x) is a neighbour of the pending tries of the other arm; full ones become pairs. */
+        private void neighbour(int a, double x) {
+            for (int i = 0; i < pending; ) {
+                if (step - tryStamp[i] > PAIR_SPAN) {
+                    drop(i);
+                } else if (tryArm[i] != a) {
+                    double[] nb = tryNeighbours[i];
+                    nb[tryCount[i]++] = x;
+                    if (tryCount[i] == NEIGHBOURS) {
+                        double l = median(nb, NEIGHBOURS);
+                        pair(tryArm[i] == 1 ? tryX[i] - l : l - tryX[i]);
+                        drop(i);
+                    } else {
+                        i++;
+                    }
+                } else {
+                    i++;
                 }
-                if (size(a) >= MIN_SAMPLES || !anyMeasured) {
-                    double lw = Math.max(weight[a], 1e-9);
-                    level += lw * (med[a] - prior[a]);
-                    levelWeight += lw;
+            }
+        }
+
+        /** Removes pending try i, keeping the others in order. */
+        private void drop(int i) {
+            double[] nb = tryNeighbours[i];
+            System.arraycopy(tryX, i + 1, tryX, i, pending - 1 - i);
+            System.arraycopy(tryArm, i + 1, tryArm, i, pending - 1 - i);
+            System.arraycopy(tryStamp, i + 1, tryStamp, i, pending - 1 - i);
+            System.arraycopy(tryCount, i + 1, tryCount, i, pending - 1 - i);
+            System.arraycopy(tryNeighbours, i + 1, tryNeighbours, i, pending - 1 - i);
+            tryNeighbours[--pending] = nb;
+        }
+
+        /** The median of arm a's last LEVEL log-times younger than PAIR_SPAN measured sends; NaN if none. */
+        private double recentLevel(int a) {
+            int k = 0;
+            for (int j = 0; j < Math.min(n[a], LEVEL); j++) {
+                int slot = (int) ((n[a] - 1 - j) % LEVEL);
+                if (step - levelStamp[a][slot] <= PAIR_SPAN) {
+                    scratch[k++] = level[a][slot];
                 }
-                k += size(a);
-                madSum += size(a) * mad[a];
             }
-            level = levelWeight == 0 ? 0 : level / levelWeight;
-            // spread of one log-time: 1.4826 times the median absolute deviation, pooled
-            double sigma = k < MIN_SAMPLES ? PRIOR_SIGMA : Math.max(MIN_SIGMA, 1.4826 * madSum / k);
-            double p = priorWeight / (MODEL_ERROR * MODEL_ERROR);
-            double log = 2 * Math.log(Math.max(Math.E, 2 + weight[0] + weight[1]));
-            for (int a = 0; a < 2; a++) {
-                double q = weight[a] / (sigma * sigma);
-                mean[a] = (p * (prior[a] + level) + q * med[a]) / (p + q);
-                index[a] = mean[a] - Math.sqrt(log / (p + q));
+            return k == 0 ? Double.NaN : median(scratch, k);
+        }
+
+        /** Adds a pair d (log gather minus log pack), after checking whether it is a surprise. */
+        private void pair(double d) {
+            boolean challengerFaster = best == 0 ? d < 0 : d > 0;
+            boolean surprise = window >= MIN_PAIRS && challengerFaster && Math.abs(d - gap) > SURPRISE * sigma;
+            int slot = (int) (pairCount++ % PAIRS);
+            if (window == PAIRS) {
+                remove(pairs[slot]);
+            } else {
+                window++;
             }
-            // a near tie keeps the incumbent and stops exploring: see the class comment
-            boolean tied = fresh[0] >= WINDOW / 2
-                    && fresh[1] >= WINDOW / 2
-                    && Math.abs(mean[0] - mean[1])
-                            < Math.min(NEAR_TIE, 2 * sigma * Math.sqrt(1 / weight[0] + 1 / weight[1]));
-            if (!tied) {
-                best = mean[0] <= mean[1] ? 0 : 1;
+            pairs[slot] = d;
+            insert(d);
+            surprises = surprise ? surprises + 1 : 0;
+            if (surprises >= CONFIRM) { // the machine changed: the last pairs alone describe it
+                window = CONFIRM;
+                for (int j = 0; j < CONFIRM; j++) {
+                    sorted[j] = pairs[(int) ((pairCount - 1 - j) % PAIRS)];
+                }
+                java.util.Arrays.sort(sorted, 0, CONFIRM);
+                surprises = 0;
+            } else if (surprise) {
+                credit = 1; // look again at once
             }
-            pick = tied ? best : index[0] <= index[1] ? 0 : 1;
-            bestTime = Math.exp(mean[best]);
+            estimate();
+        }
+
+        /** Inserts d into sorted[0, window - 1) (window already counts it). */
+        private void insert(double d) {
+            int at = java.util.Arrays.binarySearch(sorted, 0, window - 1, d);
+            at = at < 0 ? -at - 1 : at;
+            System.arraycopy(sorted, at, sorted, at + 1, window - 1 - at);
+            sorted[at] = d;
+        }
+
+        /** Removes one occurrence of d from sorted[0, window). */
+        private void remove(double d) {
+            int at = java.util.Arrays.binarySearch(sorted, 0, window, d);
+            System.arraycopy(sorted, at + 1, sorted, at, window - 1 - at);
+        }
+
+        /** The posterior gap from the prior and the window of pairs: recomputed only when a pair comes. */
+        private void estimate() {
+            double p = 1 / (MODEL_ERROR * MODEL_ERROR);
+            gap = prior;
+            error = MODEL_ERROR;
+            sigma = PRIOR_SIGMA;
+            if (window >= MIN_PAIRS) {
+                int from = (window + 2) / 4; // the middle half (the median of three)
+                int to = window - from;
+                double sum = 0;
+                for (int i = from; i < to; i++) {
+                    sum += sorted[i];
+                }
+                double mean = sum / (to - from);
+                // spread of one pair from the interquartile range (1.349 of them per standard deviation)
+                double iqr = sorted[(3 * window) / 4] - sorted[window / 4];
+                double spread = Math.max(MIN_SIGMA, iqr / 1.349);
+                // few pairs say little about their spread: shrink it towards the prior's (two pseudo-pairs)
+                sigma = Math.sqrt((window * spread * spread + 2 * PRIOR_SIGMA * PRIOR_SIGMA) / (window + 2));
+                double q = window / (sigma * sigma);
+                gap = (p * prior + q * mean) / (p + q);
+                error = 1 / Math.sqrt(p + q);
+            }
+        }
+
+        /** The incumbent, the rate of tries and the incumbent's level (see the class comment). */
+        private void update() {
+            best = gap < 0 ? 1 : 0;
+            learning = Math.abs(gap) <= Z * error && window < PAIRS;
+            double l = recentLevel(best);
+            bestTime = !Double.isNaN(l) ? Math.exp(l) : n[best] == 0 ? 0 : Math.exp(level[best][(n[best] - 1) % LEVEL]);
+            boolean cheap = bestTime > 0 && bestTime < SAMPLE_ALL_NANOS;
+            double cap = !learning ? 1.0 / REFRESH_EVERY : cheap ? 1.0 / CHEAP_TRY_EVERY : 0.5;
+            double budget = learning ? BUDGET : SETTLED_BUDGET;
+            double cost = Math.expm1(Math.max(0, Math.abs(gap) - error));
+            rate = cost <= budget / cap ? cap : budget / cost;
+        }
+
+        /** The median of the first k values (sorted in place). */
+        private static double median(double[] v, int k) {
+            java.util.Arrays.sort(v, 0, k);
+            return k % 2 == 1 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
         }
     }
 }

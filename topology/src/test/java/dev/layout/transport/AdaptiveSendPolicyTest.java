@@ -326,36 +326,46 @@ class AdaptiveSendPolicyTest {
     }
 
     @Test
-    void onceTheIncumbentIsKnownOnlyExplorationsAndOneExploitationInEightAreMeasured() {
+    void onceTheIncumbentIsKnownOnlyExplorationsAndOneCheapExploitationInEightAreMeasured() {
+        // 100 us sends, where measuring (about a microsecond) is worth saving; the model is sure of packing
         for (long seed = 0; seed < 5; seed++) {
             AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
-            for (int i = 0; i < AdaptiveSendPolicy.WINDOW; i++) { // the incumbent's window fills first
-                SendStrategy s = p.choose(1, PACK_BLOCKS, BYTES, false);
-                assertThat(p.sample(1, PACK_BLOCKS, BYTES, false, s))
-                        .as("seed %d send %d", seed, i)
-                        .isTrue();
-                p.observe(1, PACK_BLOCKS, BYTES, false, s, 1_000_000 + i);
-            }
+            SendStrategy first = p.choose(1, PACK_BLOCKS, BYTES, false);
+            assertThat(p.sample(1, PACK_BLOCKS, BYTES, false, first))
+                    .as("seed %d: the first send, the incumbent's time unknown", seed)
+                    .isTrue();
+            p.observe(1, PACK_BLOCKS, BYTES, false, first, 100_000);
             int n = 4000;
             int[] all = new int[3];
             int[] counts = new int[4];
-            runSampled(p, new Oracle(1_000_000, 1_300_000, new Random(seed)), PACK_BLOCKS, n, all, counts);
+            runSampled(p, new Oracle(100_000, 130_000, new Random(seed)), PACK_BLOCKS, n, all, counts);
             assertThat(counts[2]).as("seed %d: explorations not measured", seed).isZero();
             // counts[1] counts the explorations of the whole run: bounds for the second half's sends
+            // (each try is measured with its neighbours, the send before it and those after it)
             assertThat(counts[3])
                     .as("seed %d: sends measured in the second half", seed)
-                    .isLessThanOrEqualTo(n / 2 / AdaptiveSendPolicy.SAMPLE_EVERY + counts[1] + 2)
+                    .isLessThanOrEqualTo(n / 2 / AdaptiveSendPolicy.SAMPLE_EVERY
+                            + (1 + AdaptiveSendPolicy.NEIGHBOURS) * counts[1]
+                            + 2)
                     .isGreaterThanOrEqualTo((n / 2 - counts[1]) / AdaptiveSendPolicy.SAMPLE_EVERY - 2);
             assertThat(p.best(1, PACK_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
         }
     }
 
     @Test
-    void measuringFewerSendsExploresLessAndStaysWithinTheBudget() {
-        // against an arm 300x slower the budget binds; against one 30% slower UCB's own exploring,
-        // which now retries the other arm about SAMPLE_EVERY times less often per send
+    void expensiveSendsAreAllMeasured() {
+        // at 1 ms a send, a microsecond of measuring is nothing: every send is learnt from
+        AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+        int[] counts = new int[4];
+        runSampled(p, new Oracle(1_000_000, 1_300_000, new Random(1)), PACK_BLOCKS, 2000, new int[3], counts);
+        assertThat(counts[0]).isEqualTo(2000);
+    }
+
+    @Test
+    void measuringFewerSendsDoesNotExploreMoreAndStaysWithinTheBudget() {
+        // tries are owed per send, not per measured send: sampling saves measuring, not exploring
         for (long seed = 0; seed < 5; seed++) {
-            double pack = 1_000_000;
+            double pack = 100_000;
             AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
             int[] all = new int[3];
             int[] counts = new int[4];
@@ -375,18 +385,20 @@ class AdaptiveSendPolicyTest {
                     null,
                     measuredAll);
             int[] sampledAll = new int[3];
+            int[] sampledCounts = new int[4];
             runSampled(
                     new AdaptiveSendPolicy(SendCostModel.DEFAULTS),
                     new Oracle(pack, 1.3 * pack, new Random(seed)),
                     GATHER_BLOCKS,
                     4000,
                     sampledAll,
-                    new int[4]);
+                    sampledCounts);
             int slowerMeasured = measuredAll[SendStrategy.GATHER.ordinal()];
             int slowerSampled = sampledAll[SendStrategy.GATHER.ordinal()];
+            assertThat(sampledCounts[0]).as("seed %d: sends measured", seed).isLessThan(4000 / 2);
             assertThat(slowerSampled)
                     .as("seed %d: sends of the slower arm, every send measured %d", seed, slowerMeasured)
-                    .isLessThan(slowerMeasured / 2);
+                    .isLessThanOrEqualTo(slowerMeasured + 10);
             assertThat(slowerSampled * 0.3 / 4000).as("seed %d: regret", seed).isLessThan(0.01);
         }
     }
@@ -447,9 +459,9 @@ class AdaptiveSendPolicyTest {
     }
 
     @Test
-    void aNearTieStopsExploringAndStaysWithOneArm() {
-        // issue 24's 16 MB rows: the arms 1% apart under 10% jitter and outliers, which a window of
-        // 15 samples per arm cannot resolve; either arm is fine, alternating between them is not
+    void aNearTieIsNotFrozenButTriedAtTheSettledRate() {
+        // the arms 1% apart under 10% jitter and outliers: the window of pairs cannot resolve that, so
+        // the challenger is tried on at the settled rate (each try costing about the gap), never frozen
         for (boolean packFaster : new boolean[] {true, false}) {
             for (long seed = 0; seed < 5; seed++) {
                 double fast = 5_000_000;
@@ -458,17 +470,16 @@ class AdaptiveSendPolicyTest {
                         : new Oracle(1.01 * fast, fast, new Random(seed));
                 AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
                 int n = 8000;
-                int from = 400;
-                int[] c = settled(p, o, GATHER_BLOCKS, n, from, packFaster ? SendStrategy.GATHER : SendStrategy.PACK);
-                // once tied, the other arm is retried only as its samples go stale (STALE_AFTER measured
-                // sends, about 1600 sends): at most one send in 200 explores, each costing the gap (1%
-                // here, below NEAR_TIE by the rule); without the rule 25-50 explorations, 13-30 changes
+                int from = 1000;
+                SendStrategy slower = packFaster ? SendStrategy.GATHER : SendStrategy.PACK;
+                int[] c = settled(p, o, GATHER_BLOCKS, n, from, slower);
                 assertThat(c[0])
                         .as("pack faster %s seed %d: explorations after send %d", packFaster, seed, from)
-                        .isLessThanOrEqualTo((n - from) / 200);
-                assertThat(c[1])
-                        .as("pack faster %s seed %d: changes of the incumbent", packFaster, seed)
-                        .isLessThanOrEqualTo(12);
+                        .isGreaterThanOrEqualTo((n - from) / AdaptiveSendPolicy.REFRESH_EVERY / 2)
+                        .isLessThanOrEqualTo((n - from) * 3 / 2 / AdaptiveSendPolicy.REFRESH_EVERY);
+                assertThat(c[2] * 0.01 / (n - from))
+                        .as("pack faster %s seed %d: loss against the faster arm", packFaster, seed)
+                        .isLessThan(0.01);
             }
         }
     }
@@ -499,24 +510,144 @@ class AdaptiveSendPolicyTest {
 
     @Test
     void theRuleIsScaleFree() {
-        // log-times: the same machine 1000x slower (40 us against 40 ms sends) makes the same choices
+        // log-times: the same machine 1000x slower (400 us against 400 ms sends) makes the same
+        // choices, and so does a machine twice as slow among cheap sends (10 us against 20 us). Only
+        // the cost of measuring is absolute: below SAMPLE_ALL_NANOS a send's report is worth saving,
+        // so cheap sends try more slowly while learning (CHEAP_TRY_EVERY)
+        for (long[] scale : new long[][] {{400_000, 1000}, {10_000, 2}}) {
+            for (long seed = 0; seed < 5; seed++) {
+                Times o = new Oracle(scale[0], 1.05 * scale[0], new Random(seed));
+                AdaptiveSendPolicy a = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+                AdaptiveSendPolicy b = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+                for (int i = 0; i < 3000; i++) {
+                    SendStrategy x = a.choose(1, GATHER_BLOCKS, BYTES, false);
+                    assertThat(b.choose(1, GATHER_BLOCKS, BYTES, false))
+                            .as("scale %d seed %d send %d", scale[1], seed, i)
+                            .isEqualTo(x);
+                    boolean sampled = a.sample(1, GATHER_BLOCKS, BYTES, false, x);
+                    assertThat(b.sample(1, GATHER_BLOCKS, BYTES, false, x))
+                            .as("scale %d seed %d send %d", scale[1], seed, i)
+                            .isEqualTo(sampled);
+                    if (sampled) {
+                        long t = o.time(x);
+                        a.observe(1, GATHER_BLOCKS, BYTES, false, x, t);
+                        b.observe(1, GATHER_BLOCKS, BYTES, false, x, t * scale[1]);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * A shared machine as the 16 MB ping-pong traces show it: each send's time log-normal around the
+     * arm's cost with a spread of 25%, one in twenty five times slower (descheduled), and a load
+     * shared by both arms that changes every 40 sends to 1, 1.3 or 1.6 times the quiet time.
+     */
+    static final class Shared implements Times {
+        private final double packNs;
+        private final double gatherNs;
+        private final Random random;
+        private double load = 1;
+        private int sends;
+
+        Shared(double packNs, double gatherNs, Random random) {
+            this.packNs = packNs;
+            this.gatherNs = gatherNs;
+            this.random = random;
+        }
+
+        @Override
+        public long time(SendStrategy s) {
+            if (sends++ % 40 == 0) {
+                load = new double[] {1, 1.3, 1.6}[random.nextInt(3)];
+            }
+            double t = (s == SendStrategy.PACK ? packNs : gatherNs) * load * Math.exp(0.25 * random.nextGaussian());
+            return (long) (random.nextInt(20) == 0 ? 5 * t : t);
+        }
+    }
+
+    @Test
+    void convergesOnASevenPercentGapUnderASharedMachinesNoise() {
+        // issue 24's 16 MB rows: packing 7% faster (and, the other way round, gathering) under noise
+        // four times the gap, with the load moving both arms by up to 60% meanwhile. A window of pairs
+        // resolves 7% at about two standard errors, so a run may still settle wrong now and then:
+        // counted over 40 runs
+        int wrong = 0;
+        double slowerShare = 0;
+        int runs = 0;
+        for (boolean packFaster : new boolean[] {true, false}) {
+            for (long seed = 0; seed < 20; seed++) {
+                double fast = 7_000_000;
+                Times o = packFaster
+                        ? new Shared(fast, 1.07 * fast, new Random(seed))
+                        : new Shared(1.07 * fast, fast, new Random(seed));
+                AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+                SendStrategy slower = packFaster ? SendStrategy.GATHER : SendStrategy.PACK;
+                int n = 3000;
+                int from = 1000;
+                int[] c = settled(p, o, GATHER_BLOCKS, n, from, slower);
+                wrong += p.best(1, GATHER_BLOCKS, BYTES, false) == slower ? 1 : 0;
+                slowerShare += (double) c[2] / (n - from);
+                runs++;
+            }
+        }
+        assertThat(wrong).as("runs ending on the slower arm").isLessThanOrEqualTo(runs / 10);
+        // 1 in REFRESH_EVERY tries, and the runs that stayed wrong for a while: a loss of 1% of 7%
+        assertThat(slowerShare / runs)
+                .as("mean share of the slower arm after send 1000")
+                .isLessThan(0.15);
+    }
+
+    @Test
+    void anArmTriedWhileTheMachineWasSlowIsJudgedAgainstItsNeighbours() {
+        // issue 24's trace: packing (15% faster) first tried while the whole machine was 60% slower
+        // (the first 40 sends), gathering measured on afterwards in quiet: comparing each arm's own
+        // times, packing's few slow ones stood above gathering's later ones and the cell kept gathering
         for (long seed = 0; seed < 5; seed++) {
-            Times o = new Oracle(40_000, 42_000, new Random(seed));
-            AdaptiveSendPolicy a = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
-            AdaptiveSendPolicy b = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
-            for (int i = 0; i < 3000; i++) {
-                SendStrategy x = a.choose(1, GATHER_BLOCKS, BYTES, false);
-                assertThat(b.choose(1, GATHER_BLOCKS, BYTES, false))
-                        .as("seed %d send %d", seed, i)
-                        .isEqualTo(x);
-                boolean sampled = a.sample(1, GATHER_BLOCKS, BYTES, false, x);
-                assertThat(b.sample(1, GATHER_BLOCKS, BYTES, false, x))
-                        .as("seed %d send %d", seed, i)
-                        .isEqualTo(sampled);
-                if (sampled) {
-                    long t = o.time(x);
-                    a.observe(1, GATHER_BLOCKS, BYTES, false, x, t);
-                    b.observe(1, GATHER_BLOCKS, BYTES, false, x, t * 1000);
+            Random r = new Random(seed);
+            AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+            Oracle slow = new Oracle(1.6 * 6_000_000, 1.6 * 6_900_000, r);
+            Oracle quiet = new Oracle(6_000_000, 6_900_000, r);
+            int[] last = new int[3];
+            for (int i = 0; i < 600; i++) {
+                SendStrategy s = p.choose(1, GATHER_BLOCKS, BYTES, false);
+                p.observe(1, GATHER_BLOCKS, BYTES, false, s, (i < 40 ? slow : quiet).time(s));
+                if (i >= 400) {
+                    last[s.ordinal()]++;
+                }
+            }
+            assertThat(p.best(1, GATHER_BLOCKS, BYTES, false))
+                    .as("seed %d", seed)
+                    .isEqualTo(SendStrategy.PACK);
+            assertThat(last[SendStrategy.PACK.ordinal()]).as("seed %d", seed).isGreaterThanOrEqualTo(180);
+        }
+    }
+
+    @Test
+    void exploringCostsAtMostItsBudgetOnceSettledWhateverTheGap() {
+        // regret counted on the oracle's mean costs: the sends of the slower arm times the gap
+        // (an arm hundreds of times slower: the hard bound, explorationCostsAtMostItsBudget...)
+        for (double gap : new double[] {1.0, 1.03, 1.07, 1.15, 1.5, 3}) {
+            for (boolean packFaster : new boolean[] {true, false}) {
+                for (long seed = 0; seed < 3; seed++) {
+                    double fast = 5_000_000;
+                    Times o = packFaster
+                            ? new Shared(fast, gap * fast, new Random(seed))
+                            : new Shared(gap * fast, fast, new Random(seed));
+                    AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+                    SendStrategy slower = packFaster ? SendStrategy.GATHER : SendStrategy.PACK;
+                    int n = 4000;
+                    int from = 1000;
+                    int[] c = settled(p, o, GATHER_BLOCKS, n, from, slower);
+                    // the tries' cost, as if every try were of the slower arm
+                    assertThat(c[0] * (gap - 1) / (n - from))
+                            .as("gap %s pack faster %s seed %d: exploring", gap, packFaster, seed)
+                            .isLessThanOrEqualTo(AdaptiveSendPolicy.BUDGET);
+                    if (gap >= 1.15) { // a gap the pairs resolve: no loss beyond the tries
+                        assertThat(c[2] * (gap - 1) / (n - from))
+                                .as("gap %s pack faster %s seed %d: loss", gap, packFaster, seed)
+                                .isLessThanOrEqualTo(AdaptiveSendPolicy.BUDGET);
+                    }
                 }
             }
         }
