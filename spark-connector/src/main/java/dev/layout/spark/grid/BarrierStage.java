@@ -73,7 +73,7 @@ public final class BarrierStage {
                     .partitionBy(new RankPartitioner(ranks))
                     .values();
             result.persist(StorageLevel.MEMORY_AND_DISK());
-            result.count();
+            SparkShim.interruptingOnCancel(sc, result::count);
             return result;
         } finally {
             if (receiver != null) {

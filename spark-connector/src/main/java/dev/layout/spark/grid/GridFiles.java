@@ -135,7 +135,7 @@ public final class GridFiles {
                 .partitionBy(new RankPartitioner(grid.ranks()))
                 .values();
         out.persist(StorageLevel.MEMORY_AND_DISK());
-        out.count();
+        SparkShim.interruptingOnCancel(jsc.sc(), out::count);
         return out;
     }
 
@@ -164,25 +164,21 @@ public final class GridFiles {
         SparkShim.JobKey key = SparkShim.jobKey(blocks.context());
         TransportFactory factory = TransportFactory.tcp();
         try {
-            List<RankClosing> parts = SparkShim.barrierMapPartitions(
-                            blocks,
-                            it -> {
-                                GridBlock block = GridBlock.onlyBlock(it, "gridFiles");
-                                try (SparkCommunicator comm =
-                                        SparkCommunicator.connect(factory, key.secret(), timeout)) {
-                                    Communicator world = comm.world();
-                                    GridStats stats = GridStats.of(block).allreduce(world);
-                                    IoResult io = file == null ? null : write(world, grid, block, file, cells);
-                                    return List.of(new RankClosing(
-                                                    block.rank(),
-                                                    stats,
-                                                    Thumbnail.partial(grid, block, thumbnailMax),
-                                                    io))
-                                            .iterator();
-                                }
-                            },
-                            RankClosing.class)
-                    .collect();
+            JavaRDD<RankClosing> stage = SparkShim.barrierMapPartitions(
+                    blocks,
+                    it -> {
+                        GridBlock block = GridBlock.onlyBlock(it, "gridFiles");
+                        try (SparkCommunicator comm = SparkCommunicator.connect(factory, key.secret(), timeout)) {
+                            Communicator world = comm.world();
+                            GridStats stats = GridStats.of(block).allreduce(world);
+                            IoResult io = file == null ? null : write(world, grid, block, file, cells);
+                            return List.of(new RankClosing(
+                                            block.rank(), stats, Thumbnail.partial(grid, block, thumbnailMax), io))
+                                    .iterator();
+                        }
+                    },
+                    RankClosing.class);
+            List<RankClosing> parts = SparkShim.interruptingOnCancel(blocks.context(), stage::collect);
             Thumbnail picture = Thumbnail.empty(grid, thumbnailMax);
             RankClosing first = null;
             for (RankClosing p : parts) {

@@ -50,6 +50,24 @@ public final class SparkShim {
     }
 
     /**
+     * Runs {@code action} (a job over a barrier stage) so that Spark interrupts its tasks' threads
+     * when it cancels them ({@code spark.job.interruptOnCancel}, off by default). When one rank of a
+     * barrier stage fails, Spark cancels the others; without the interrupt a rank blocked waiting for
+     * the failed peer only wakes at its communicator's timeout. A cancelled attempt writes nothing
+     * that counts (collective writes are fenced and committed only after every rank succeeded).
+     */
+    public static <T> T interruptingOnCancel(SparkContext sc, java.util.function.Supplier<T> action) {
+        String key = "spark.job.interruptOnCancel";
+        String before = sc.getLocalProperty(key);
+        sc.setLocalProperty(key, "true");
+        try {
+            return action.get();
+        } finally {
+            sc.setLocalProperty(key, before); // null removes it again
+        }
+    }
+
+    /**
      * The number of tasks the cluster can run at once now (Spark's own barrier-stage check), or -1
      * if Spark does not tell.
      */

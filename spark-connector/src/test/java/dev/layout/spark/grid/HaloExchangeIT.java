@@ -7,6 +7,7 @@ import dev.layout.spark.comm.BarrierLauncher;
 import dev.layout.spark.testing.GridReference;
 import dev.layout.spark.testing.LocalSparkExtension;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -16,6 +17,7 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -60,6 +62,7 @@ class HaloExchangeIT {
 
     /** A barrier run that fails after its checkpoint at 10 resumes there and ends as an uninterrupted run. */
     @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES) // fails, instead of hanging, if cancelled ranks are not woken
     void barrierRunResumesFromTheLastCompleteCheckpoint(JavaSparkContext jsc, @TempDir Path dir) {
         DistributedGrid grid = DistributedGrid.create(new int[] {20, 20}, 4, 1, new boolean[] {false, false});
         GridFunction init = GridCases.hot();
@@ -73,6 +76,7 @@ class HaloExchangeIT {
         };
         HaloExchange ex = HaloExchange.of(grid, Stencil.NINE_POINT)
                 .mode(ExchangeMode.BARRIER)
+                .timeout(Duration.ofHours(1)) // the failed rank's peers must wake when Spark cancels them, not time out
                 .checkpoint(CheckpointPolicy.every(5, dir.toUri().toString()));
         FailOnce.armed = true;
         FailOnce.calls = 0;
