@@ -125,36 +125,30 @@ class CollectiveFileTest {
     @Test
     void aRankDyingMidWriteFailsEveryRankAndLeavesNothing() {
         // half rows: every domain holds the bytes of two ranks, so ranks send to other aggregators
-        FieldSplit split = new FieldSplit(new long[] {64, 8}, new int[] {2, 2});
-        CollectiveFile f = file("dies.f64").withCycleBytes(256).withStrategy(Strategy.TWO_PHASE);
-        List<Transport> fabric = new ArrayList<>(InProcessTransport.create(split.ranks()));
+        List<Transport> fabric = new ArrayList<>(InProcessTransport.create(HALF_ROWS.ranks()));
         fabric.set(2, new DyingTransport(fabric.get(2), "float64", 3)); // its data is float64s
-        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-        InProcessLauncher.runOn(fabric, Duration.ofSeconds(5), comm -> {
-            byte[] block = split.block(comm.rank());
-            FileView view = new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank()));
-            try {
-                f.writeAll(comm, view, 0, Memory.ofArray(block), 0, Primitive.FLOAT64, block.length / 8);
-            } catch (IOException | RuntimeException e) {
-                failures.add(e);
-            }
-            return null;
-        });
-        assertThat(failures).hasSize(split.ranks());
+        assertThat(failedWrites("dies.f64", fabric)).hasSize(HALF_ROWS.ranks());
         assertThat(dir.toFile().list()).isEmpty();
     }
 
     /** A rank lost before the plan round (its endpoint closed): every rank fails, and root's new file is gone. */
     @Test
     void aRankLostBeforeThePlanFailsEveryRankAndLeavesNothing() {
-        FieldSplit split = new FieldSplit(new long[] {64, 8}, new int[] {2, 2});
-        CollectiveFile f = file("lost.f64").withCycleBytes(256).withStrategy(Strategy.TWO_PHASE);
-        List<Transport> fabric = new ArrayList<>(InProcessTransport.create(split.ranks()));
+        List<Transport> fabric = new ArrayList<>(InProcessTransport.create(HALF_ROWS.ranks()));
         fabric.get(3).close();
+        assertThat(failedWrites("lost.f64", fabric)).hasSize(HALF_ROWS.ranks());
+        assertThat(dir.toFile().list()).isEmpty();
+    }
+
+    private static final FieldSplit HALF_ROWS = new FieldSplit(new long[] {64, 8}, new int[] {2, 2});
+
+    /** A two-phase write of {@link #HALF_ROWS} over {@code fabric}; the failures of the ranks. */
+    private List<Throwable> failedWrites(String name, List<Transport> fabric) {
+        CollectiveFile f = file(name).withCycleBytes(256).withStrategy(Strategy.TWO_PHASE);
         List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
         InProcessLauncher.runOn(fabric, Duration.ofSeconds(5), comm -> {
-            byte[] block = split.block(comm.rank());
-            FileView view = new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank()));
+            byte[] block = HALF_ROWS.block(comm.rank());
+            FileView view = new FileView(0, Primitive.FLOAT64, HALF_ROWS.filetype(comm.rank()));
             try {
                 f.writeAll(comm, view, 0, Memory.ofArray(block), 0, Primitive.FLOAT64, block.length / 8);
             } catch (IOException | RuntimeException e) {
@@ -162,8 +156,7 @@ class CollectiveFileTest {
             }
             return null;
         });
-        assertThat(failures).hasSize(split.ranks());
-        assertThat(dir.toFile().list()).isEmpty();
+        return failures;
     }
 
     /**
