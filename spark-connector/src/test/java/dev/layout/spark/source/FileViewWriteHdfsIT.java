@@ -141,15 +141,7 @@ class FileViewWriteHdfsIT {
             } else {
                 DomainOutput.abort(hdfs, out, "late1");
             }
-            FileViewPartWriter.Factory factory = new FileViewPartWriter.Factory(
-                    spec,
-                    spec.schema(),
-                    new int[] {0, 1},
-                    new int[] {2},
-                    HadoopConf.of(spark.sparkContext().hadoopConfiguration()),
-                    "late1",
-                    domains,
-                    1 << 20);
+            FileViewPartWriter.Factory factory = partWriters(spark, spec, "late1", domains);
             List<String> outcomes = new JavaSparkContext(spark.sparkContext())
                     .parallelize(List.of(0, 1), 2)
                     .map(task -> {
@@ -191,15 +183,7 @@ class FileViewWriteHdfsIT {
         FileViewSpec spec = FileViewSpec.parse(Map.of("path", out.toString(), "etype", "float64", "shape", "8x8"));
         FileDomains domains = FileDomains.of(0, 256, 512);
         DomainOutput.begin(hdfs, out, "stray1", 512);
-        FileViewPartWriter.Factory factory = new FileViewPartWriter.Factory(
-                spec,
-                spec.schema(),
-                new int[] {0, 1},
-                new int[] {2},
-                HadoopConf.of(spark.sparkContext().hadoopConfiguration()),
-                "stray1",
-                domains,
-                1 << 20);
+        FileViewPartWriter.Factory factory = partWriters(spark, spec, "stray1", domains);
         java.util.concurrent.CountDownLatch opened = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch committed = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CompletableFuture<String> stray =
@@ -293,5 +277,19 @@ class FileViewWriteHdfsIT {
         assertThat(b.capacity()).isEqualTo(16 * 16 * 8);
         assertThat(b.getDouble(255 * 8)).isEqualTo(255.0);
         assertThat(names(hdfs, out.getParent())).containsExactly("over.f64", "sentinel");
+    }
+
+    /** The part writers of a write of {@code spec}'s float64 rows (coordinates in columns 0 and 1, the value in 2). */
+    private static FileViewPartWriter.Factory partWriters(
+            SparkSession spark, FileViewSpec spec, String writeId, FileDomains domains) {
+        return new FileViewPartWriter.Factory(
+                spec,
+                spec.schema(),
+                new int[] {0, 1},
+                new int[] {2},
+                HadoopConf.of(spark.sparkContext().hadoopConfiguration()),
+                writeId,
+                domains,
+                1 << 20);
     }
 }
