@@ -90,6 +90,10 @@ final class Alltoall extends CollectiveAlgorithm {
      * <p>A block of zero bytes is no message, as in MPICH's alltoallw: MPI requires both sides of a
      * pair to agree on its size, so both skip it alike, and no sender waits for a receiver that
      * expects nothing from it (in two-phase I/O most pairs of a round are empty).
+     *
+     * <p>A failure at one step (a post, a send whose copy throws, the own block) is kept and thrown
+     * at the end, after every other step was still taken: each peer waits for its own block, and
+     * the receives are awaited in full, so no sender writes into this rank's memory after the call.
      */
     private void exchange(String op, int seq, Block[] sb, Block[] rb, int self) {
         int ns = sb.length;
@@ -97,9 +101,11 @@ final class Alltoall extends CollectiveAlgorithm {
         byte[][] staged = new byte[nr][]; // the receive arrays of blocks that are not TypedBlocks
         Transport.PostedReceive[] posted = new Transport.PostedReceive[nr];
         RuntimeException failure = null;
-        try {
-            for (int q = 0; q < nr; q++) {
-                if (q != self && rb[q].byteSize() > 0) {
+        // Every step is tried for every peer whatever failed before: each peer waits for its own
+        // block, and a peer left without one would wait for the communicator's timeout.
+        for (int q = 0; q < nr; q++) {
+            if (q != self && rb[q].byteSize() > 0) {
+                try {
                     TypedRegion into;
                     if (rb[q] instanceof TypedBlock t) {
                         into = t.region();
@@ -108,15 +114,23 @@ final class Alltoall extends CollectiveAlgorithm {
                         into = TypedRegion.ofArray(staged[q]);
                     }
                     posted[q] = ch.postReceive(op, seq, q, into);
+                } catch (RuntimeException e) {
+                    failure = failure == null ? e : failure;
                 }
             }
-            for (int q = 0; q < ns; q++) {
-                if (q != self && sb[q].byteSize() > 0) {
+        }
+        for (int q = 0; q < ns; q++) {
+            if (q != self && sb[q].byteSize() > 0) {
+                try {
                     ch.sendToPosted(
                             op, seq, q, sb[q] instanceof TypedBlock t ? t.region() : TypedRegion.ofArray(sb[q].pack()));
+                } catch (RuntimeException e) {
+                    failure = failure == null ? e : failure;
                 }
             }
-            if (self >= 0) {
+        }
+        if (self >= 0) {
+            try {
                 if (sb[self] instanceof TypedBlock s
                         && rb[self] instanceof TypedBlock r
                         && s.byteSize() == r.byteSize()) {
@@ -124,20 +138,24 @@ final class Alltoall extends CollectiveAlgorithm {
                 } else {
                     unpackExact(op, rb[self], sb[self].pack(), self, self);
                 }
+            } catch (RuntimeException e) {
+                failure = failure == null ? e : failure;
             }
-        } catch (RuntimeException e) {
-            failure = e;
         }
-        // wait for every posted receive, so that no sender writes into this rank's memory after the call
+        // wait for every posted receive (its sender is in this round too), so that no sender writes
+        // into this rank's memory after the call
         for (int q = 0; q < nr; q++) {
             if (posted[q] == null) {
                 continue;
             }
             try {
-                long got = ch.await(op, q, failure == null ? posted[q] : withdrawn(posted[q]));
+                long got = ch.await(op, q, posted[q]);
                 if (got != rb[q].byteSize()) {
                     throw new IllegalArgumentException(op + ": block " + q + " from rank " + q + " has " + got
-                            + " bytes (expected: " + rb[q].byteSize() + " at rank " + comm.rank() + ")");
+                            + " bytes (expected: " + rb[q].byteSize() + " at rank " + comm.rank()
+                            + (got == 0
+                                    ? "; rank " + q + " sent an empty block: it failed, or the sizes disagree)"
+                                    : ")"));
                 }
                 if (staged[q] != null) {
                     rb[q].unpack(staged[q]);
@@ -149,11 +167,6 @@ final class Alltoall extends CollectiveAlgorithm {
         if (failure != null) {
             throw failure;
         }
-    }
-
-    /** After a failure of this rank: a receive that takes what has already arrived and withdraws the rest. */
-    private static Transport.PostedReceive withdrawn(Transport.PostedReceive p) {
-        return timeout -> p.await(java.time.Duration.ZERO);
     }
 
     private static byte[][] packAll(Block[] blocks) {

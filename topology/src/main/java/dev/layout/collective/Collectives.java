@@ -363,7 +363,10 @@ public final class Collectives {
      * may live in the same array (as halo exchanges do). On a full or bipartite communicator a block
      * of zero bytes is not sent (as MPICH does): the two sides of a pair must agree on its size, as
      * MPI requires; a rank that sends bytes to a rank expecting none, or the reverse, waits until
-     * the communicator's timeout.
+     * the communicator's timeout (callers that derive both sides from one shared plan, as two-phase
+     * I/O does, cannot disagree). A pair that fails (a copy that throws) fails the call at both of its
+     * ranks at once; every other pair still completes, so no rank waits for a block a failed peer
+     * never sent.
      */
     public void alltoallw(Block[] send, Block[] recv) {
         alltoall.prepareAlltoallw("alltoallw", send, recv, 0).run(ch);

@@ -217,11 +217,21 @@ public final class InProcessTransport implements Transport {
             }
             try {
                 TypedRegion.copy(from, post.into);
-            } catch (RuntimeException e) {
-                post.fail(new IOException("postReceive: copying from process " + process + " failed: " + e, e));
+                post.complete(from.length());
+            } catch (RuntimeException | Error e) {
+                // The receiver must learn it whatever was thrown, or it waits for a copy that never
+                // ends. A fault in mapped memory reaches this thread as an InternalError at its next
+                // safepoint, which may be just after the copy returned: hence complete() inside too.
+                IOException fault = new IOException(
+                        "copying from process " + process + " into the receive process " + dest + " posted (context "
+                                + Long.toHexString(context) + ", tag " + tag + ") failed: " + e,
+                        e);
+                post.fail(new IOException("postReceive: " + fault.getMessage(), e));
+                if (e instanceof InternalError) { // the JVM's report of a fault in the memory, e.g. a truncated mapping
+                    throw new IOException("sendToPosted: " + fault.getMessage(), e);
+                }
                 throw e;
             }
-            post.complete(from.length());
             return;
         }
     }

@@ -29,6 +29,11 @@ public record PackingTransport(Transport transport) implements Transport {
     }
 
     @Override
+    public String host() {
+        return transport.host();
+    }
+
+    @Override
     public int size() {
         return transport.size();
     }

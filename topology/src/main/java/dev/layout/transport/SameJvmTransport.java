@@ -121,6 +121,11 @@ public final class SameJvmTransport implements Transport {
     }
 
     @Override
+    public String host() {
+        return remote.host();
+    }
+
+    @Override
     public int size() {
         return remote.size();
     }

@@ -27,6 +27,16 @@ public interface Transport extends AutoCloseable {
     int size();
 
     /**
+     * The machine this process runs on: processes that report the same host share its disks, cores
+     * and network link (collective I/O picks its aggregators per host, as ROMIO's {@code cb_nodes}).
+     * This default is the local machine's name, as {@code MPI_Get_processor_name}; a transport whose
+     * processes live elsewhere (or are placed on distinct addresses of one machine) may say more.
+     */
+    default String host() {
+        return LocalHost.NAME;
+    }
+
+    /**
      * Sends {@code payload} to process {@code dest}.
      *
      * @throws IOException if the fabric is closed or the peer is unreachable
@@ -112,7 +122,8 @@ public interface Transport extends AutoCloseable {
          *
          * @throws TransportTimeoutException if no sender matched the receive in time (it is withdrawn,
          *     and a later sender no longer matches it)
-         * @throws IOException if the fabric is closed while waiting
+         * @throws IOException if the fabric is closed while waiting, or the sender failed copying into
+         *     the region
          */
         long await(Duration timeout) throws IOException;
     }
@@ -144,18 +155,37 @@ public interface Transport extends AutoCloseable {
     /**
      * Sends the bytes of {@code from} to the receive {@code dest} posted for them ({@link
      * #postReceive}), waiting at most {@code timeout} for the post where the copy needs it; when this
-     * returns the region may be reused. This default packs the region and sends it as a message the
-     * caller hands over ({@link #sendOwned}).
+     * returns the region may be reused. If reading {@code from} fails, the receive completes at once
+     * (failed, or with fewer bytes than posted), never waits for its timeout. This default packs the
+     * region and sends it as a message the caller hands over ({@link #sendOwned}); a region that
+     * fails to pack is sent as an empty message.
      *
      * @throws TransportTimeoutException if dest posts no matching receive in time
-     * @throws IOException as {@link #send}
+     * @throws IOException as {@link #send}, or if reading the region faulted (a truncated mapping)
      * @throws IllegalArgumentException as {@link #send}
      */
     default void sendToPosted(int dest, long context, int tag, TypedRegion from, Duration timeout) throws IOException {
         if (from == null) {
             throw new IllegalArgumentException("sendToPosted: from null (expected: a TypedRegion)");
         }
-        sendOwned(dest, context, tag, from.pack());
+        byte[] packed;
+        try {
+            packed = from.pack();
+        } catch (RuntimeException | InternalError e) {
+            // An empty message tells the receiver at once (a message shorter than its region), where
+            // sending nothing would leave it waiting for its timeout. InternalError: the JVM's report
+            // of a fault in the memory (a truncated mapping).
+            try {
+                sendOwned(dest, context, tag, new byte[0]);
+            } catch (IOException | RuntimeException s) {
+                e.addSuppressed(s);
+            }
+            if (e instanceof InternalError) {
+                throw new IOException("sendToPosted: packing the region for process " + dest + " failed: " + e, e);
+            }
+            throw e;
+        }
+        sendOwned(dest, context, tag, packed);
     }
 
     /** The number of messages this endpoint has sent so far (for tests and cost accounting). */

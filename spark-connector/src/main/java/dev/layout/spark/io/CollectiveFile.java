@@ -59,6 +59,8 @@ public final class CollectiveFile implements Serializable {
     private final boolean deferred;
     /** Block size of the written file, 0 for the file system's default. */
     private final long blockSize;
+    /** Aggregators of a two-phase call, 0 for the default (one per host). */
+    private final int aggregators;
 
     private CollectiveFile(
             HadoopConf conf,
@@ -68,7 +70,8 @@ public final class CollectiveFile implements Serializable {
             long cycleBytes,
             long minDomainBytes,
             boolean deferred,
-            long blockSize) {
+            long blockSize,
+            int aggregators) {
         this.conf = conf;
         this.path = path;
         this.writeId = writeId;
@@ -77,6 +80,7 @@ public final class CollectiveFile implements Serializable {
         this.minDomainBytes = minDomainBytes;
         this.deferred = deferred;
         this.blockSize = blockSize;
+        this.aggregators = aggregators;
     }
 
     /**
@@ -100,6 +104,7 @@ public final class CollectiveFile implements Serializable {
                 DEFAULT_CYCLE_BYTES,
                 DEFAULT_MIN_DOMAIN_BYTES,
                 false,
+                0,
                 0);
     }
 
@@ -120,13 +125,14 @@ public final class CollectiveFile implements Serializable {
             throw new IllegalArgumentException(
                     "collective file: write id '" + id + "' (expected: 1-64 letters, digits, '-' or '_')");
         }
-        return new CollectiveFile(conf, path, id, strategy, cycleBytes, minDomainBytes, deferred, blockSize);
+        return new CollectiveFile(
+                conf, path, id, strategy, cycleBytes, minDomainBytes, deferred, blockSize, aggregators);
     }
 
     /** The same file with the strategy forced (or {@link Strategy#AUTO}). */
     public CollectiveFile withStrategy(Strategy s) {
         Objects.requireNonNull(s, "collective file: strategy is null");
-        return new CollectiveFile(conf, path, writeId, s, cycleBytes, minDomainBytes, deferred, blockSize);
+        return new CollectiveFile(conf, path, writeId, s, cycleBytes, minDomainBytes, deferred, blockSize, aggregators);
     }
 
     /**
@@ -139,7 +145,8 @@ public final class CollectiveFile implements Serializable {
         if (bytes < 1 || bytes > 1L << 30) {
             throw new IllegalArgumentException("collective file: cycle bytes " + bytes + " (expected: 1 .. 2^30)");
         }
-        return new CollectiveFile(conf, path, writeId, strategy, bytes, minDomainBytes, deferred, blockSize);
+        return new CollectiveFile(
+                conf, path, writeId, strategy, bytes, minDomainBytes, deferred, blockSize, aggregators);
     }
 
     /** The same file with file domains of at least {@code bytes} when the file is shorter than two blocks. */
@@ -147,7 +154,7 @@ public final class CollectiveFile implements Serializable {
         if (bytes < 1) {
             throw new IllegalArgumentException("collective file: minimum domain bytes " + bytes + " (expected: >= 1)");
         }
-        return new CollectiveFile(conf, path, writeId, strategy, cycleBytes, bytes, deferred, blockSize);
+        return new CollectiveFile(conf, path, writeId, strategy, cycleBytes, bytes, deferred, blockSize, aggregators);
     }
 
     /**
@@ -155,7 +162,8 @@ public final class CollectiveFile implements Serializable {
      * #commit} is called once afterwards (by the driver after a barrier stage succeeded).
      */
     public CollectiveFile deferCommit() {
-        return new CollectiveFile(conf, path, writeId, strategy, cycleBytes, minDomainBytes, true, blockSize);
+        return new CollectiveFile(
+                conf, path, writeId, strategy, cycleBytes, minDomainBytes, true, blockSize, aggregators);
     }
 
     /**
@@ -167,7 +175,27 @@ public final class CollectiveFile implements Serializable {
         if (bytes < 1) {
             throw new IllegalArgumentException("collective file: block size " + bytes + " (expected: >= 1 bytes)");
         }
-        return new CollectiveFile(conf, path, writeId, strategy, cycleBytes, minDomainBytes, deferred, bytes);
+        return new CollectiveFile(
+                conf, path, writeId, strategy, cycleBytes, minDomainBytes, deferred, bytes, aggregators);
+    }
+
+    /**
+     * The same file with {@code count} aggregators in a two-phase call (ROMIO's {@code cb_nodes}):
+     * the ranks that read or write the file, one file domain each; fewer if the file has fewer
+     * blocks or the communicator fewer ranks. 0 restores the default: one per host (the ranks'
+     * {@link dev.layout.transport.Transport#host}), and every rank when all are on one host. Every rank
+     * must call with the same count (as with every option here: a difference fails the call at every
+     * rank).
+     *
+     * @throws IllegalArgumentException if the count is negative
+     */
+    public CollectiveFile withAggregators(int count) {
+        if (count < 0) {
+            throw new IllegalArgumentException(
+                    "collective file: aggregators " + count + " (expected: >= 1, or 0 for one per host)");
+        }
+        return new CollectiveFile(
+                conf, path, writeId, strategy, cycleBytes, minDomainBytes, deferred, blockSize, count);
     }
 
     public String path() {
@@ -221,7 +249,7 @@ public final class CollectiveFile implements Serializable {
                 }
                 DomainOutput.begin(fs, p, writeId, 0); // before the allgather: every writer finds it
             }
-            me = access(view, mine, 0, blockSize > 0 ? blockSize : fs.getDefaultBlockSize(p));
+            me = access(coll, view, mine, 0, blockSize > 0 ? blockSize : fs.getDefaultBlockSize(p), options(false));
         } catch (IOException | RuntimeException e) {
             me = RankAccess.failed(e);
         }
@@ -230,7 +258,8 @@ public final class CollectiveFile implements Serializable {
         try {
             all = RankAccess.allgather(coll, me); // inside: a peer lost in this round must not leave root's file
             RankAccess.throwFirstFailure(op, all);
-            plan = IoPlan.forWrite(all, strategy, cycleBytes, minDomainBytes);
+            RankAccess.throwIfOptionsDiffer(op, all);
+            plan = IoPlan.forWrite(all, options(false));
         } catch (IOException | RuntimeException e) {
             if (root) {
                 discardQuietly(fs, p, e); // the shared file root may have made
@@ -321,14 +350,15 @@ public final class CollectiveFile implements Serializable {
                 length = status.getLen();
                 block = blockSize > 0 ? blockSize : status.getBlockSize();
             }
-            me = access(view, mine, length, block);
+            me = access(coll, view, mine, length, block, options(SharedFile.supports(fs)));
         } catch (IOException | RuntimeException e) {
             me = RankAccess.failed(e);
         }
         RankAccess[] all = RankAccess.allgather(coll, me);
         RankAccess.throwFirstFailure(op, all);
+        RankAccess.throwIfOptionsDiffer(op, all);
         checkLength(op, p, all);
-        IoPlan plan = IoPlan.forRead(all, strategy, cycleBytes, minDomainBytes, SharedFile.supports(fs));
+        IoPlan plan = IoPlan.forRead(all, options(SharedFile.supports(fs)));
         Exception failure = null;
         try {
             if (plan.strategy() == Strategy.TWO_PHASE && plan.domains() != null) {
@@ -462,7 +492,17 @@ public final class CollectiveFile implements Serializable {
         return seg;
     }
 
-    private static RankAccess access(FileView view, ViewIntersection mine, long fileLength, long blockSize) {
+    private PlanOptions options(boolean mapped) {
+        return new PlanOptions(strategy, cycleBytes, minDomainBytes, aggregators, mapped);
+    }
+
+    private static RankAccess access(
+            Collectives coll,
+            FileView view,
+            ViewIntersection mine,
+            long fileLength,
+            long blockSize,
+            PlanOptions options) {
         boolean any = mine.length() > 0;
         return new RankAccess(
                 null,
@@ -475,12 +515,15 @@ public final class CollectiveFile implements Serializable {
                 any ? mine.fileEnd() : 0,
                 any ? mine.runCount() : 0,
                 fileLength,
-                blockSize);
+                blockSize,
+                coll.communicator().transport().host(),
+                options.toString());
     }
 
     @Override
     public String toString() {
-        return "CollectiveFile(" + path + ", write " + writeId + ", " + strategy + (deferred ? ", deferred commit" : "")
+        return "CollectiveFile(" + path + ", write " + writeId + ", " + strategy
+                + (aggregators > 0 ? ", " + aggregators + " aggregators" : "") + (deferred ? ", deferred commit" : "")
                 + ")";
     }
 }

@@ -1,13 +1,24 @@
 package dev.layout.spark.io;
 
 import dev.layout.fileview.FileDomains;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The plan every rank computes alike from all ranks' {@link RankAccess}es: the strategy (by the
- * cost model, unless forced), the file domains, the aggregator rank of each domain and the number
- * of exchange cycles.
+ * cost model, unless forced), the aggregators, the file domains (one per aggregator, aligned to the
+ * file system's blocks), the aggregator rank of each domain and the number of exchange cycles.
+ *
+ * <p>Aggregators are chosen as ROMIO's {@code cb_nodes} hint does: by default one per host (the
+ * ranks say theirs, {@link RankAccess#host}), taken from the hosts in turn. When every rank is on one
+ * host, every rank is an aggregator: measured on one host, fewer aggregators were slower in every
+ * case (one aggregator, a single stream, the slowest; benchmarks/collective-io.md, "Aggregators").
+ * Never more aggregators than the ranks, nor domains than the file's blocks (a domain is whole
+ * blocks); a count can be asked for ({@link CollectiveFile#withAggregators}).
  *
  * <p>The cost model counts bytes moved, with one access (a seek and a request) worth {@link
  * #SEEK_BYTES}: a rank reading independently costs its bytes plus one access per file run; the
@@ -28,7 +39,9 @@ record IoPlan(Strategy strategy, FileDomains domains, int[] aggregatorOf, int cy
     /** The cost of one file access, in bytes of sequential transfer (about 5 ms at 200 MB/s). */
     static final long SEEK_BYTES = 1L << 20;
 
-    static IoPlan forWrite(RankAccess[] all, Strategy forced, long cycleBytes, long minDomainBytes) {
+    static IoPlan forWrite(RankAccess[] all, PlanOptions o) {
+        Strategy forced = o.strategy();
+        long cycleBytes = o.cycleBytes();
         long fileLength = 0;
         for (RankAccess a : all) {
             fileLength = Math.max(fileLength, a.length() == 0 ? 0 : a.fileEnd());
@@ -63,20 +76,25 @@ record IoPlan(Strategy strategy, FileDomains domains, int[] aggregatorOf, int cy
                     cycleBytes,
                     "each rank's data is one contiguous run and the runs tile the file: every rank writes its run as one part");
         }
-        FileDomains d = FileDomains.aligned(fileLength, all.length, all[0].blockSize(), minDomainBytes);
+        FileDomains d = FileDomains.aligned(
+                fileLength, aggregatorCount(all, o.aggregators()), all[0].blockSize(), o.minDomainBytes());
+        int[] aggregators = aggregators(all, d.count());
         return twoPhase(
                 d,
-                all.length,
+                aggregators,
                 cycleBytes,
                 forced == Strategy.TWO_PHASE ? "forced" : "the ranks' data interleave in the file");
     }
 
     /**
-     * @param mapped true if aggregators map their domains (the local file system, {@link
-     *     DomainReader}) rather than read them as streams: their cycles need no buffer and nothing to
-     *     overlap, so they are not split; every rank decides it alike from the file system
+     * A read's plan. Aggregators that map their domains ({@link PlanOptions#mapped}: the local file
+     * system, {@link DomainReader}) rather than read them as streams need no buffer and have nothing
+     * to overlap, so their cycles are not split.
      */
-    static IoPlan forRead(RankAccess[] all, Strategy forced, long cycleBytes, long minDomainBytes, boolean mapped) {
+    static IoPlan forRead(RankAccess[] all, PlanOptions o) {
+        boolean mapped = o.mapped();
+        Strategy forced = o.strategy();
+        long cycleBytes = o.cycleBytes();
         long end = 0;
         long start = Long.MAX_VALUE;
         long indep = 0;
@@ -100,7 +118,9 @@ record IoPlan(Strategy strategy, FileDomains domains, int[] aggregatorOf, int cy
                     cycleBytes,
                     "no rank reads anything");
         }
-        FileDomains d = FileDomains.aligned(end, all.length, all[0].blockSize(), minDomainBytes);
+        FileDomains d =
+                FileDomains.aligned(end, aggregatorCount(all, o.aggregators()), all[0].blockSize(), o.minDomainBytes());
+        int[] aggregators = aggregators(all, d.count());
         long widest = 0;
         for (int i = 0; i < d.count(); i++) {
             widest = Math.max(widest, Math.min(d.end(i), end) - Math.max(d.start(i), start));
@@ -119,7 +139,7 @@ record IoPlan(Strategy strategy, FileDomains domains, int[] aggregatorOf, int cy
         }
         return twoPhase(
                 d,
-                all.length,
+                aggregators,
                 mapped ? cycleBytes : readCycleBytes(widest, cycleBytes),
                 forced == Strategy.AUTO ? costs : "forced");
     }
@@ -135,12 +155,53 @@ record IoPlan(Strategy strategy, FileDomains domains, int[] aggregatorOf, int cy
         return Math.min(cycleBytes, Math.max(MIN_READ_CYCLE_BYTES, overlapping));
     }
 
-    private static IoPlan twoPhase(FileDomains d, int ranks, long cycleBytes, String reason) {
-        int[] agg = new int[d.count()];
+    /**
+     * How many aggregators: {@code requested} (at most one per rank), or by default one per host, and
+     * every rank when all are on one host.
+     */
+    static int aggregatorCount(RankAccess[] all, int requested) {
+        if (requested > 0) {
+            return Math.min(requested, all.length);
+        }
+        long hosts = Arrays.stream(all).map(RankAccess::host).distinct().count();
+        return hosts > 1 ? (int) hosts : all.length;
+    }
+
+    /**
+     * {@code count} aggregator ranks ({@code 1 <= count <= ranks}), in the order domains are given to
+     * them: taken from the hosts in turn (the first host's first pick, the second host's first, ...,
+     * then each host's second), each host's picks spread evenly over its ranks.
+     */
+    static int[] aggregators(RankAccess[] all, int count) {
+        Map<String, List<Integer>> byHost = new LinkedHashMap<>();
+        for (int r = 0; r < all.length; r++) {
+            byHost.computeIfAbsent(all[r].host(), h -> new ArrayList<>()).add(r);
+        }
+        List<List<Integer>> hosts = new ArrayList<>(byHost.values());
+        int[] quota = new int[hosts.size()]; // picks per host, dealt in turn while a host has ranks left
+        for (int dealt = 0, h = 0; dealt < count; h = (h + 1) % hosts.size()) {
+            if (quota[h] < hosts.get(h).size()) {
+                quota[h]++;
+                dealt++;
+            }
+        }
+        int[] out = new int[count];
+        int n = 0;
+        for (int pick = 0; n < count; pick++) {
+            for (int h = 0; h < hosts.size(); h++) {
+                if (pick < quota[h]) {
+                    List<Integer> ranks = hosts.get(h);
+                    out[n++] = ranks.get((int) ((long) pick * ranks.size() / quota[h]));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static IoPlan twoPhase(FileDomains d, int[] aggregators, long cycleBytes, String reason) {
+        int[] agg = aggregators;
         long widest = 0;
         for (int i = 0; i < agg.length; i++) {
-            // Spread the aggregators over the ranks (and so over the executors ranks are placed on).
-            agg[i] = (int) ((long) i * ranks / agg.length);
             widest = Math.max(widest, d.end(i) - d.start(i));
         }
         int cycles = (int) ((widest + cycleBytes - 1) / cycleBytes);

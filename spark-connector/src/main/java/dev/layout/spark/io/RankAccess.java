@@ -17,6 +17,10 @@ import java.io.UncheckedIOException;
  * every rank's access ({@link #allgather}) and computes the same plan from them.
  *
  * @param failure null, or {@code "A"} (bad argument) / {@code "I"} (I/O) followed by the message
+ * @param host the machine the rank runs on ({@link dev.layout.transport.Transport#host}), for the
+ *     choice of aggregators
+ * @param options the plan's options as the rank was given them ({@link PlanOptions#toString}): the
+ *     plan is computed from them at every rank, so they must agree
  */
 record RankAccess(
         String failure,
@@ -29,7 +33,9 @@ record RankAccess(
         long fileEnd,
         long runs,
         long fileLength,
-        long blockSize) {
+        long blockSize,
+        String host,
+        String options) {
 
     static RankAccess failed(Exception e) {
         return new RankAccess(
@@ -43,7 +49,9 @@ record RankAccess(
                 0,
                 0,
                 0,
-                0);
+                0,
+                "",
+                "");
     }
 
     FileView view() {
@@ -61,6 +69,8 @@ record RankAccess(
             for (long v : new long[] {streamStart, length, fileStart, fileEnd, runs, fileLength, blockSize}) {
                 out.writeLong(v);
             }
+            writeString(out, host);
+            writeString(out, options);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -78,8 +88,22 @@ record RankAccess(
             for (int i = 0; i < v.length; i++) {
                 v[i] = in.readLong();
             }
+            String host = readString(in);
+            String options = readString(in);
             return new RankAccess(
-                    failed ? failure : null, disp, etype, filetype, v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+                    failed ? failure : null,
+                    disp,
+                    etype,
+                    filetype,
+                    v[0],
+                    v[1],
+                    v[2],
+                    v[3],
+                    v[4],
+                    v[5],
+                    v[6],
+                    host,
+                    options);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -131,6 +155,21 @@ record RankAccess(
     }
 
     /**
+     * Fails the call at every rank alike if a rank was given other plan options than rank 0, naming
+     * the rank and both: the ranks would compute different plans and disagree about what they
+     * exchange.
+     */
+    static void throwIfOptionsDiffer(String op, RankAccess[] all) {
+        for (int r = 1; r < all.length; r++) {
+            if (!all[r].options().equals(all[0].options())) {
+                throw new IllegalArgumentException(op + ": rank " + r + " of " + all.length + ": options "
+                        + all[r].options() + " (expected: rank 0's " + all[0].options()
+                        + "; every rank calls with the same CollectiveFile)");
+            }
+        }
+    }
+
+    /**
      * Agrees on the outcome of a phase: every rank passes its own failure (or null) and all throw
      * the first one (by rank), or all return.
      */
@@ -138,7 +177,7 @@ record RankAccess(
         byte[] status = mine == null ? new byte[0] : failed(mine).encode(); // nothing to say: an empty array
         byte[][] all = new byte[coll.communicator().size()][];
         coll.allgatherAny(status, all);
-        RankAccess ok = new RankAccess(null, 0, "", "", 0, 0, 0, 0, 0, 0, 0);
+        RankAccess ok = new RankAccess(null, 0, "", "", 0, 0, 0, 0, 0, 0, 0, "", "");
         RankAccess[] decoded = new RankAccess[all.length];
         for (int r = 0; r < all.length; r++) {
             decoded[r] = all[r].length == 0 ? ok : decode(all[r]);

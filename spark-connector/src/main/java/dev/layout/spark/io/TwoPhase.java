@@ -92,7 +92,7 @@ final class TwoPhase {
                     }
                     buf.exchanging();
                 }
-                coll.alltoallw(send, recv);
+                failure = exchange(coll, send, recv, failure);
                 if (buf != null) {
                     buf.exchanged();
                 }
@@ -169,7 +169,7 @@ final class TwoPhase {
                 DomainReader.Cycle cycle = null;
                 if (reader != null) {
                     cycle = reader.take(c);
-                    failure = cycle.failure();
+                    failure = failure != null ? failure : cycle.failure();
                     for (int r = 0; r < n; r++) {
                         ViewIntersection.Runs runs = cycle.runs()[r];
                         if (runs != null && failure == null) {
@@ -181,12 +181,26 @@ final class TwoPhase {
                         }
                     }
                 }
-                coll.alltoallw(send, recv);
+                failure = exchange(coll, send, recv, failure);
                 if (cycle != null) {
                     DomainReader.release(cycle); // the exchange has copied out of it
                 }
             }
             return failure;
+        }
+    }
+
+    /**
+     * One cycle's {@code alltoallw}; returns {@code failure}, or the exchange's if it failed (a
+     * peer's copy into this rank's memory, this rank's out of its own): the rank goes on with the
+     * remaining cycles, so that its peers, which wait for its blocks, stay in step.
+     */
+    private static Exception exchange(Collectives coll, Block[] send, Block[] recv, Exception failure) {
+        try {
+            coll.alltoallw(send, recv);
+            return failure;
+        } catch (RuntimeException e) {
+            return failure != null ? failure : e;
         }
     }
 

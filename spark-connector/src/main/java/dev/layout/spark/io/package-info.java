@@ -5,7 +5,9 @@
  * MPI_File_write_all} on HDFS and the local file system). The entry type is {@link
  * dev.layout.spark.io.CollectiveFile}; {@link dev.layout.spark.io.IoResult} says which {@link
  * dev.layout.spark.io.Strategy} ran, two-phase (ROMIO's aggregation over file domains aligned to the
- * file system's block size, joined with {@code concat}; on the local file system aggregators read
+ * file system's block size, joined with {@code concat}; one aggregator and domain per host by
+ * default, as ROMIO's {@code cb_nodes}, every rank when all are on one host, or {@code
+ * withAggregators(n)}; on the local file system aggregators read
  * their domains through a mapping, so the exchange copies from the page cache straight into the
  * ranks' memory) or independent, and how long it took. A call is one collective round to agree on
  * the plan (every rank's access, {@code RankAccess}), the exchange cycles, and one round to agree on

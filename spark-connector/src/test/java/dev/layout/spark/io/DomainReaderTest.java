@@ -35,7 +35,9 @@ class DomainReaderTest {
                     (r + 1L) * HALF,
                     1,
                     2L * HALF,
-                    HALF);
+                    HALF,
+                    "host",
+                    "");
         }
         return all;
     }
@@ -47,7 +49,7 @@ class DomainReaderTest {
         FileSystem fs = FileSystem.getLocal(new Configuration());
         Path path = new Path(file.toUri());
         RankAccess[] all = halves();
-        IoPlan plan = IoPlan.forRead(all, Strategy.TWO_PHASE, 1 << 20, 1, true);
+        IoPlan plan = IoPlan.forRead(all, new PlanOptions(Strategy.TWO_PHASE, 1 << 20, 1, 0, true));
         assertThat(plan.domains().count()).isEqualTo(2);
         ViewIntersection[] theirs = new ViewIntersection[2];
         for (int r = 0; r < 2; r++) {

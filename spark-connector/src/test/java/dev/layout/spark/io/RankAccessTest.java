@@ -28,7 +28,19 @@ class RankAccessTest {
         }
         Datatype filetype = Datatype.indexed(lengths, displs, Primitive.FLOAT64);
         return new RankAccess(
-                null, 8L * r, "float64", filetype.toString(), r, 3L * r, 7, 70 + r, blocks, 1 << 20, 4096);
+                null,
+                8L * r,
+                "float64",
+                filetype.toString(),
+                r,
+                3L * r,
+                7,
+                70 + r,
+                blocks,
+                1 << 20,
+                4096,
+                "host-" + r % 3,
+                "options " + r);
     }
 
     @Test

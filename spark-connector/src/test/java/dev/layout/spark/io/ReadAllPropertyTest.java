@@ -27,7 +27,8 @@ import org.apache.hadoop.conf.Configuration;
  * ranks may overlap) and a strided memory type, and must end with file byte {@code model(i)} at
  * memory byte {@code place(j)} for each of its data bytes, and every other memory byte untouched.
  * Random cycle sizes, domain sizes and block sizes make domains of one or many cycles (the read
- * ahead of the exchange) and ranks with and without data.
+ * ahead of the exchange) and ranks with and without data; a random aggregator count (1 to more than
+ * the ranks, or the default) makes any number of domains per rank and ranks without a domain.
  */
 class ReadAllPropertyTest {
 
@@ -51,6 +52,7 @@ class ReadAllPropertyTest {
             @ForAll @IntRange(min = 1, max = 300) int minDomainBytes,
             @ForAll @IntRange(min = 16, max = 600) int blockSize,
             @ForAll boolean twoPhase,
+            @ForAll @IntRange(min = 0, max = 6) int aggregators,
             @ForAll long seed)
             throws IOException {
         Random rnd = new Random(seed);
@@ -73,6 +75,7 @@ class ReadAllPropertyTest {
             CollectiveFile f = CollectiveFile.of(conf, file.toString())
                     .withCycleBytes(cycleBytes)
                     .withMinDomainBytes(minDomainBytes)
+                    .withAggregators(aggregators)
                     .withStrategy(twoPhase ? Strategy.TWO_PHASE : Strategy.INDEPENDENT);
             InProcessLauncher.run(ranks, Duration.ofSeconds(30), comm -> {
                 RankCase c = cases[comm.rank()];

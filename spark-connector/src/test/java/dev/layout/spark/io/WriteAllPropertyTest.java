@@ -37,7 +37,8 @@ import org.apache.hadoop.conf.Configuration;
  * byte, the data byte of the rank that owns it and zeros in the holes. Over the three exchanges a
  * write can take: ranks of one JVM copying straight into the aggregator's buffer (in process), the
  * same fabric packing and unpacking every message, and loopback TCP. Random cycle, domain and block
- * sizes make domains of one or many cycles and ranks with and without data.
+ * sizes make domains of one or many cycles and ranks with and without data; a random aggregator
+ * count (1 to more than the ranks, or the default) makes ranks with and without a domain.
  */
 class WriteAllPropertyTest {
 
@@ -66,6 +67,7 @@ class WriteAllPropertyTest {
             @ForAll @IntRange(min = 1, max = 300) int minDomainBytes,
             @ForAll @IntRange(min = 16, max = 600) int blockSize,
             @ForAll Exchange exchange,
+            @ForAll @IntRange(min = 0, max = 6) int aggregators,
             @ForAll long seed)
             throws IOException {
         Random rnd = new Random(seed);
@@ -90,6 +92,7 @@ class WriteAllPropertyTest {
             CollectiveFile f = CollectiveFile.of(conf, file.toString())
                     .withCycleBytes(cycleBytes)
                     .withMinDomainBytes(minDomainBytes)
+                    .withAggregators(aggregators)
                     .withStrategy(Strategy.TWO_PHASE);
             run(exchange, ranks, comm -> {
                 RankCase c = cases[comm.rank()];
