@@ -15,8 +15,9 @@ import java.util.Map;
  *
  * <p>Aggregators are chosen as ROMIO's {@code cb_nodes} hint does: by default one per host (the
  * ranks say theirs, {@link RankAccess#host}), taken from the hosts in turn. When every rank is on one
- * host, every rank is an aggregator: measured on one host, fewer aggregators were slower in every
- * case (one aggregator, a single stream, the slowest; benchmarks/collective-io.md, "Aggregators").
+ * host, every rank is an aggregator: measured on one host, one aggregator (a single stream) was
+ * the slowest for reads and no smaller count won consistently (benchmarks/collective-io.md,
+ * "Aggregators").
  * Never more aggregators than the ranks, nor domains than the file's blocks (a domain is whole
  * blocks); a count can be asked for ({@link CollectiveFile#withAggregators}).
  *
@@ -198,8 +199,7 @@ record IoPlan(Strategy strategy, FileDomains domains, int[] aggregatorOf, int cy
         return out;
     }
 
-    private static IoPlan twoPhase(FileDomains d, int[] aggregators, long cycleBytes, String reason) {
-        int[] agg = aggregators;
+    private static IoPlan twoPhase(FileDomains d, int[] agg, long cycleBytes, String reason) {
         long widest = 0;
         for (int i = 0; i < agg.length; i++) {
             widest = Math.max(widest, d.end(i) - d.start(i));
