@@ -220,8 +220,9 @@ public final class InProcessTransport implements Transport {
                 post.complete(from.length());
             } catch (RuntimeException | Error e) {
                 // The receiver must learn it whatever was thrown, or it waits for a copy that never
-                // ends. A fault in mapped memory reaches this thread as an InternalError at its next
-                // safepoint, which may be just after the copy returned: hence complete() inside too.
+                // ends. A fault in mapped memory inside compiled code reaches this thread as an
+                // InternalError only at a later safepoint: complete() is inside the try for one that
+                // comes as the copy returns; one that comes later is beyond this method.
                 IOException fault = new IOException(
                         "copying from process " + process + " into the receive process " + dest + " posted (context "
                                 + Long.toHexString(context) + ", tag " + tag + ") failed: " + e,
