@@ -225,7 +225,7 @@ class AdaptiveSendPolicyTest {
                     .as("seed %d", seed)
                     .isPositive()
                     .isLessThanOrEqualTo(
-                            1 + (int) (AdaptiveSendPolicy.BUDGET * total / (0.9 * 300 * pack - 1.1 * pack)));
+                            1 + (int) (ExplorationBudget.BUDGET * total / (0.9 * 300 * pack - 1.1 * pack)));
             assertThat(p.best(1, PACK_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
         }
     }
@@ -344,10 +344,10 @@ class AdaptiveSendPolicyTest {
             // (each try is measured with its neighbours, the send before it and those after it)
             assertThat(counts[3])
                     .as("seed %d: sends measured in the second half", seed)
-                    .isLessThanOrEqualTo(n / 2 / AdaptiveSendPolicy.SAMPLE_EVERY
-                            + (1 + AdaptiveSendPolicy.NEIGHBOURS) * counts[1]
+                    .isLessThanOrEqualTo(n / 2 / SendCell.SAMPLE_EVERY
+                            + (1 + PairedGap.NEIGHBOURS) * counts[1]
                             + 2)
-                    .isGreaterThanOrEqualTo((n / 2 - counts[1]) / AdaptiveSendPolicy.SAMPLE_EVERY - 2);
+                    .isGreaterThanOrEqualTo((n / 2 - counts[1]) / SendCell.SAMPLE_EVERY - 2);
             assertThat(p.best(1, PACK_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
         }
     }
@@ -374,7 +374,7 @@ class AdaptiveSendPolicyTest {
             assertThat(all[SendStrategy.GATHER.ordinal()])
                     .as("seed %d", seed)
                     .isLessThanOrEqualTo(
-                            1 + (int) (AdaptiveSendPolicy.BUDGET * total / (0.9 * 300 * pack - 1.1 * pack)));
+                            1 + (int) (ExplorationBudget.BUDGET * total / (0.9 * 300 * pack - 1.1 * pack)));
 
             int[] measuredAll = new int[3];
             run(
@@ -475,8 +475,8 @@ class AdaptiveSendPolicyTest {
                 int[] c = settled(p, o, GATHER_BLOCKS, n, from, slower);
                 assertThat(c[0])
                         .as("pack faster %s seed %d: explorations after send %d", packFaster, seed, from)
-                        .isGreaterThanOrEqualTo((n - from) / AdaptiveSendPolicy.REFRESH_EVERY / 2)
-                        .isLessThanOrEqualTo((n - from) * 3 / 2 / AdaptiveSendPolicy.REFRESH_EVERY);
+                        .isGreaterThanOrEqualTo((n - from) / ExplorationBudget.REFRESH_EVERY / 2)
+                        .isLessThanOrEqualTo((n - from) * 3 / 2 / ExplorationBudget.REFRESH_EVERY);
                 assertThat(c[2] * 0.01 / (n - from))
                         .as("pack faster %s seed %d: loss against the faster arm", packFaster, seed)
                         .isLessThan(0.01);
@@ -642,11 +642,11 @@ class AdaptiveSendPolicyTest {
                     // the tries' cost, as if every try were of the slower arm
                     assertThat(c[0] * (gap - 1) / (n - from))
                             .as("gap %s pack faster %s seed %d: exploring", gap, packFaster, seed)
-                            .isLessThanOrEqualTo(AdaptiveSendPolicy.BUDGET);
+                            .isLessThanOrEqualTo(ExplorationBudget.BUDGET);
                     if (gap >= 1.15) { // a gap the pairs resolve: no loss beyond the tries
                         assertThat(c[2] * (gap - 1) / (n - from))
                                 .as("gap %s pack faster %s seed %d: loss", gap, packFaster, seed)
-                                .isLessThanOrEqualTo(AdaptiveSendPolicy.BUDGET);
+                                .isLessThanOrEqualTo(ExplorationBudget.BUDGET);
                     }
                 }
             }

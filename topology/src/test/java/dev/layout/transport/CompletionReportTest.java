@@ -285,7 +285,7 @@ class CompletionReportTest {
         RawPeer p = raw(t, secret);
         Memory m = direct(N);
         // beyond the bound, as many as the policy measures in any case (the incumbent's first LEVEL)
-        int sends = CompletionReports.MAX_PENDING + AdaptiveSendPolicy.LEVEL;
+        int sends = CompletionReports.MAX_PENDING + RecentSends.LEVEL;
         Future<List<SendStrategy>> sender = pool.submit(() -> {
             List<SendStrategy> used = new ArrayList<>();
             for (int i = 0; i < sends; i++) {
@@ -360,7 +360,7 @@ class CompletionReportTest {
                 + policy.observed(1, blocks, bytes, false, SendStrategy.GATHER);
         // the model is sure of packing 128 blocks of 64 bytes: every exploration and one exploitation in SAMPLE_EVERY
         assertThat(learnt)
-                .isGreaterThanOrEqualTo(sends / AdaptiveSendPolicy.SAMPLE_EVERY)
+                .isGreaterThanOrEqualTo(sends / SendCell.SAMPLE_EVERY)
                 .isLessThan(sends * 3 / 4);
     }
 }
