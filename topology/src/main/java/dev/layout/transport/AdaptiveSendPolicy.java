@@ -1,7 +1,5 @@
 package dev.layout.transport;
 
-import java.util.concurrent.ConcurrentHashMap;
-
 /**
  * The pack-or-gather choice of {@link SendStrategy#ADAPTIVE} sends, learnt from the sends
  * themselves (Madeleine's lesson, Furmento and Mercier 2005: the best strategy depends on the
@@ -43,7 +41,7 @@ public final class AdaptiveSendPolicy {
     static final double WIRE_NS_PER_BYTE = 0.3;
 
     private final SendCostModel model;
-    private final ConcurrentHashMap<Long, SendCell> cells = new ConcurrentHashMap<>();
+    private final SendCells cells = new SendCells();
 
     public AdaptiveSendPolicy(SendCostModel model) {
         if (model == null) {
@@ -54,7 +52,7 @@ public final class AdaptiveSendPolicy {
 
     /** The strategy for the next message to {@code peer} of {@code bytes} bytes in {@code blocks} contiguous blocks. */
     public SendStrategy choose(int peer, long blocks, long bytes, boolean heap) {
-        return arm(cell(peer, blocks, bytes, heap).choose());
+        return SendCell.strategy(cell(peer, blocks, bytes, heap).choose());
     }
 
     /**
@@ -69,7 +67,7 @@ public final class AdaptiveSendPolicy {
         if (used != SendStrategy.PACK && used != SendStrategy.GATHER) {
             throw new IllegalArgumentException("sample: used " + used + " (expected: PACK or GATHER)");
         }
-        return cell(peer, blocks, bytes, heap).sample(used == SendStrategy.PACK ? 0 : 1);
+        return cell(peer, blocks, bytes, heap).sample(SendCell.arm(used));
     }
 
     /** Records that a send chosen by {@link #choose} with these arguments took {@code nanos} with {@code used}. */
@@ -77,20 +75,24 @@ public final class AdaptiveSendPolicy {
         if (used != SendStrategy.PACK && used != SendStrategy.GATHER) {
             throw new IllegalArgumentException("observe: used " + used + " (expected: PACK or GATHER)");
         }
-        cell(peer, blocks, bytes, heap).observe(used == SendStrategy.PACK ? 0 : 1, Math.max(1, nanos));
+        cell(peer, blocks, bytes, heap).observe(SendCell.arm(used), nanos);
     }
 
     /** The current incumbent (lower estimate) for such a message, without counting a decision or exploring. */
     public SendStrategy best(int peer, long blocks, long bytes, boolean heap) {
-        return arm(cell(peer, blocks, bytes, heap).incumbent());
+        return SendCell.strategy(cell(peer, blocks, bytes, heap).incumbent());
     }
 
     /** How many sends of such a message with {@code used} have been observed (for tests). */
     int observed(int peer, long blocks, long bytes, boolean heap, SendStrategy used) {
-        return cell(peer, blocks, bytes, heap).samples(used == SendStrategy.PACK ? 0 : 1);
+        return cell(peer, blocks, bytes, heap).samples(SendCell.arm(used));
     }
 
-    private SendCell cell(int peer, long blocks, long bytes, boolean heap) {
+    /**
+     * The cell of such a message: the transport asks it once per send and then chooses, samples and
+     * observes through it (one look-up, no allocation once the cell exists).
+     */
+    SendCell cell(int peer, long blocks, long bytes, boolean heap) {
         long key = ((long) peer << 32)
                 | ((long) sizeClass(bytes) << 16)
                 | ((long) sizeClass(blocks) << 1)
@@ -106,7 +108,7 @@ public final class AdaptiveSendPolicy {
                 gather = Math.max(gather, pack * 1.25);
             }
             double prior = Math.log(Math.max(1, gather)) - Math.log(Math.max(1, pack));
-            c = cells.computeIfAbsent(key, k -> new SendCell(prior));
+            c = cells.add(key, new SendCell(prior));
         }
         return c;
     }
@@ -114,9 +116,5 @@ public final class AdaptiveSendPolicy {
     /** ceil(log2(v)) for v >= 1, 0 below: messages within a factor of two share a cell. */
     static int sizeClass(long v) {
         return v <= 1 ? 0 : 64 - Long.numberOfLeadingZeros(v - 1);
-    }
-
-    private static SendStrategy arm(int a) {
-        return a == 0 ? SendStrategy.PACK : SendStrategy.GATHER;
     }
 }

@@ -30,19 +30,20 @@ final class ExplorationBudget {
     static final int CHEAP_TRY_EVERY = 16;
 
     private double total; // ns of every send (unmeasured ones at the incumbent's level)
-    private double measuredExcess; // ns that tries took beyond the incumbent's level (before the first pair)
-    private double triedTime; // the incumbent's level summed over the tries
+    // per arm tried, so that a change of incumbent does not charge the old challenger's tries to the new one
+    private final double[] measuredExcess = new double[2]; // ns tries took beyond the incumbent's level
+    private final double[] triedTime = new double[2]; // the incumbent's level summed over the tries
     private double credit; // tries owed: one is made when it reaches 1
     private double rate; // tries per send
 
     /**
-     * Adds a send's worth of credit; true if this send is to try the challenger: a whole try is owed
-     * and the tries so far, charged {@code loss} (log gap, NaN for their own times), are within the
-     * hard bound.
+     * Adds a send's worth of credit; true if this send is to try arm {@code challenger}: a whole try
+     * is owed and its tries so far, charged {@code loss} (log gap, NaN for their own times), are
+     * within the hard bound.
      */
-    boolean tryNow(double loss) {
+    boolean tryNow(int challenger, double loss) {
         credit = Math.min(credit + rate, 1);
-        if (credit >= 1 && !(excess(loss) > BUDGET * total)) {
+        if (credit >= 1 && !(excess(challenger, loss) > BUDGET * total)) {
             credit -= 1;
             return true;
         }
@@ -65,13 +66,14 @@ final class ExplorationBudget {
     }
 
     /**
-     * Charges a try that took {@code nanos} where the incumbent takes {@code level}: its own excess,
-     * at most the largest gap the model allows ({@code mostLoss}, a log gap), counts until pairs exist.
+     * Charges a try of arm a that took {@code nanos} where the incumbent takes {@code level}: its own
+     * excess, at most the largest gap the model allows ({@code mostLoss}, a log gap), counts until
+     * pairs exist.
      */
-    void tried(long nanos, double level, double mostLoss) {
+    void tried(int a, long nanos, double level, double mostLoss) {
         double most = level * Math.exp(mostLoss);
-        measuredExcess += Math.max(0, Math.min(nanos, most) - level);
-        triedTime += level;
+        measuredExcess[a] += Math.max(0, Math.min(nanos, most) - level);
+        triedTime[a] += level;
     }
 
     /**
@@ -84,8 +86,12 @@ final class ExplorationBudget {
         rate = cost <= budget / cap ? cap : budget / cost;
     }
 
-    /** What the tries cost beyond the incumbent's level: at the gap {@code loss} their pairs show, else their own times. */
-    private double excess(double loss) {
-        return Double.isNaN(loss) ? measuredExcess : triedTime * Math.expm1(loss);
+    /**
+     * What the tries of arm a cost beyond the incumbent's level: at the gap {@code loss} their pairs
+     * show, else their own times. Charged per arm: a cell whose incumbent changed after a thousand tries
+     * of the other arm once charged them all at the new gap, and did not try the old incumbent again.
+     */
+    private double excess(int a, double loss) {
+        return Double.isNaN(loss) ? measuredExcess[a] : triedTime[a] * Math.expm1(loss);
     }
 }

@@ -1,5 +1,7 @@
 package dev.layout.transport;
 
+import java.util.function.LongConsumer;
+
 /**
  * One cell's two-armed bandit (arm 0 PACK, arm 1 GATHER) of {@link AdaptiveSendPolicy}: the
  * incumbent is the arm the {@link PairedGap} puts lower, the challenger is tried as the {@link
@@ -27,10 +29,27 @@ final class SendCell {
     private int best; // the incumbent
     private double bestTime; // the incumbent's level, ns (0 before it is measured)
 
+    private final LongConsumer[] observers = {nanos -> observe(0, nanos), nanos -> observe(1, nanos)};
+
     /** A cell whose model puts the log gap (gather minus pack) at {@code prior}. */
     SendCell(double prior) {
         this.gap = new PairedGap(prior);
         update();
+    }
+
+    /** The arm of a strategy: 0 PACK, 1 GATHER. */
+    static int arm(SendStrategy s) {
+        return s == SendStrategy.PACK ? 0 : 1;
+    }
+
+    /** The strategy of an arm. */
+    static SendStrategy strategy(int a) {
+        return a == 0 ? SendStrategy.PACK : SendStrategy.GATHER;
+    }
+
+    /** {@link #observe} of arm a as a listener (made once: a sampled send allocates nothing for it). */
+    LongConsumer observer(int a) {
+        return observers[a];
     }
 
     synchronized int samples(int a) {
@@ -43,7 +62,7 @@ final class SendCell {
 
     /** The arm of the next send. */
     synchronized int choose() {
-        return budget.tryNow(gap.challengerLoss(best)) ? 1 - best : best;
+        return budget.tryNow(1 - best, gap.challengerLoss(best)) ? 1 - best : best;
     }
 
     /** Whether the send just chosen with arm a is to be measured and {@link #observe observed}. */
@@ -62,15 +81,16 @@ final class SendCell {
         return false;
     }
 
-    /** A measured send of arm a took {@code nanos}. */
+    /** A measured send of arm a took {@code nanos} (at least 1). */
     synchronized void observe(int a, long nanos) {
+        nanos = Math.max(1, nanos);
         double x = Math.log(nanos);
         budget.spent(nanos);
         if (gap.neighbour(a, x, recent.step(), best)) {
             budget.owe();
         }
         if (a != best) {
-            budget.tried(nanos, bestTime, Math.abs(gap.prior()) + 2 * PairedGap.MODEL_ERROR);
+            budget.tried(a, nanos, bestTime, Math.abs(gap.prior()) + 2 * PairedGap.MODEL_ERROR);
             gap.pend(a, x, recent);
         }
         recent.add(a, x);

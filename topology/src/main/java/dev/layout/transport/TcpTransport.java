@@ -344,17 +344,15 @@ public final class TcpTransport implements Transport {
         }
         Optional<ByteBuffer> view = strategy == SendStrategy.PACK ? Optional.empty() : memory.asByteBuffer();
         SendStrategy chosen = strategy;
-        long blocks = 0;
+        SendCell cell = null; // the policy's cell of an adaptive send: one look-up per send
         if (view.isEmpty()) {
             chosen = SendStrategy.PACK;
         } else if (strategy == SendStrategy.ADAPTIVE) {
-            blocks = estimateBlocks(seg);
-            chosen = sendPolicy.choose(dest, blocks, n, !view.get().isDirect());
+            cell = sendPolicy.cell(dest, estimateBlocks(seg), n, !view.get().isDirect());
+            chosen = SendCell.strategy(cell.choose());
         }
         // the policy learns from the sends it chose and samples (every exploration, some exploitations)
-        boolean learn = strategy == SendStrategy.ADAPTIVE
-                && view.isPresent()
-                && sendPolicy.sample(dest, blocks, n, !view.get().isDirect(), chosen);
+        boolean learn = cell != null && cell.sample(SendCell.arm(chosen));
         Connection c = connection(dest, "sendTyped");
         sentMessages.incrementAndGet();
         sentBytes.addAndGet(n);
@@ -372,7 +370,7 @@ public final class TcpTransport implements Transport {
                 c.reports.cancel(id);
                 throw e;
             }
-            learnt(c, id, report, learn, dest, blocks, n, v, chosen, t0, firstWrite);
+            learnt(c, id, report, learn, cell, chosen, t0, firstWrite);
             return count(chosen);
         }
         int id = c.nextMsgId.incrementAndGet();
@@ -389,7 +387,7 @@ public final class TcpTransport implements Transport {
         }
         long t0 = System.nanoTime();
         long firstWrite = c.writeTyped("sendTyped", DATA, (byte) 0, context, tag, id, seg, origin, chosen, v);
-        learnt(c, id, report, learn, dest, blocks, n, v, chosen, t0, firstWrite);
+        learnt(c, id, report, learn, cell, chosen, t0, firstWrite);
         return count(chosen);
     }
 
@@ -398,23 +396,12 @@ public final class TcpTransport implements Transport {
      * its header went out plus the receiver's time once the report is in; else (too many reports
      * awaited) the sender's own time.
      */
-    private void learnt(
-            Connection c,
-            int id,
-            boolean report,
-            boolean learn,
-            int dest,
-            long blocks,
-            long n,
-            ByteBuffer v,
-            SendStrategy used,
-            long t0,
-            long firstWrite) {
-        boolean heap = v != null && !v.isDirect();
+    private static void learnt(
+            Connection c, int id, boolean report, boolean learn, SendCell cell, SendStrategy used, long t0, long firstWrite) {
         if (report) {
-            c.reports.sent(id, firstWrite - t0, nanos -> sendPolicy.observe(dest, blocks, n, heap, used, nanos));
+            c.reports.sent(id, firstWrite - t0, cell.observer(SendCell.arm(used)));
         } else if (learn) {
-            sendPolicy.observe(dest, blocks, n, heap, used, System.nanoTime() - t0);
+            cell.observe(SendCell.arm(used), System.nanoTime() - t0);
         }
     }
 
