@@ -42,8 +42,9 @@ import java.util.concurrent.TimeUnit;
  *
  * The adaptive strategy is {@link AdaptiveSendPolicy}: it starts from the cost model (a calibration
  * file if there is one, else the built-in constants; the header says which) and learns from its own
- * sampled sends (eager or rendezvous, from what they cost end to end, which their receiver reports:
- * the transport's {@code CompletionReports}): {@link #learnRounds} unmeasured rounds per row (its
+ * sampled sends (rendezvous ones from what they cost end to end, which their receiver reports: the
+ * transport's {@code CompletionReports}; eager ones from the sender's time): {@link #learnRounds}
+ * unmeasured rounds per row (its
  * learning phase, interleaved like the measured rounds) and the measured rounds; a row's "choice" is the strategy it
  * used most in the measured rounds, with the share of those rounds it was used in. The last line is {@code min adaptive/best: X.XX}: the worst ratio, over
  * all rows, of the best fixed strategy's time to the adaptive one's (1.00 = adaptive always matched
@@ -189,8 +190,9 @@ public final class PingPongBenchmark {
                         Runtime.version(),
                         reps,
                         t.options().eagerThresholdBytes());
-                out.println("adaptive: AdaptiveSendPolicy learning from its sampled sends end to end (the"
-                        + " receiver's completion reports), starting from " + modelSource());
+                out.println("adaptive: AdaptiveSendPolicy learning from its sampled sends (rendezvous ones end to"
+                        + " end, from the receiver's completion reports; eager ones from the sender's time),"
+                        + " starting from " + modelSource());
                 out.printf(
                         Locale.ROOT,
                         "%-7s %9s %6s %11s %11s %11s %-10s %7s %11s %9s %5s  %s%n",

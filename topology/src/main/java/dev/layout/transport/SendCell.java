@@ -105,7 +105,8 @@ final class SendCell {
         boolean learning = Math.abs(g) <= Z * gap.error() && gap.window() < PairedGap.PAIRS;
         bestTime = recent.level(best, PairedGap.PAIR_SPAN);
         boolean cheap = bestTime > 0 && bestTime < SAMPLE_ALL_NANOS;
-        double cap = !learning ? 1.0 / ExplorationBudget.REFRESH_EVERY
+        double cap = !learning
+                ? 1.0 / ExplorationBudget.REFRESH_EVERY
                 : cheap ? 1.0 / ExplorationBudget.CHEAP_TRY_EVERY : 0.5;
         budget.rate(Math.abs(g) - gap.error(), learning, cap);
     }

@@ -393,7 +393,14 @@ public final class TcpTransport implements Transport {
      * reports awaited) the sender's own time.
      */
     private static void learnt(
-            Connection c, int id, boolean report, boolean learn, SendCell cell, SendStrategy used, long t0, long firstWrite) {
+            Connection c,
+            int id,
+            boolean report,
+            boolean learn,
+            SendCell cell,
+            SendStrategy used,
+            long t0,
+            long firstWrite) {
         if (report) {
             c.reports.sent(id, firstWrite - t0, cell.observer(SendCell.arm(used)));
         } else if (learn) {

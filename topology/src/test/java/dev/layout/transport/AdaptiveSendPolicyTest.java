@@ -344,9 +344,7 @@ class AdaptiveSendPolicyTest {
             // (each try is measured with its neighbours, the send before it and those after it)
             assertThat(counts[3])
                     .as("seed %d: sends measured in the second half", seed)
-                    .isLessThanOrEqualTo(n / 2 / SendCell.SAMPLE_EVERY
-                            + (1 + PairedGap.NEIGHBOURS) * counts[1]
-                            + 2)
+                    .isLessThanOrEqualTo(n / 2 / SendCell.SAMPLE_EVERY + (1 + PairedGap.NEIGHBOURS) * counts[1] + 2)
                     .isGreaterThanOrEqualTo((n / 2 - counts[1]) / SendCell.SAMPLE_EVERY - 2);
             assertThat(p.best(1, PACK_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
         }
@@ -689,7 +687,9 @@ class AdaptiveSendPolicyTest {
             assertThat(tries[0])
                     .as("seed %d: 16 MB cell, %d tries of 200 sends", seed, bigTries)
                     .isLessThanOrEqualTo(ExplorationBudget.BUDGET * time[0] + 800_000);
-            assertThat(tries[1]).as("seed %d: 1 KiB cell", seed).isLessThanOrEqualTo(ExplorationBudget.BUDGET * time[1]);
+            assertThat(tries[1])
+                    .as("seed %d: 1 KiB cell", seed)
+                    .isLessThanOrEqualTo(ExplorationBudget.BUDGET * time[1]);
             // and never frozen: the 1 KiB cell (200000 sends) ends on the faster arm, packing
             assertThat(p.best(1, 1, 1024, false)).as("seed %d", seed).isEqualTo(SendStrategy.PACK);
         }

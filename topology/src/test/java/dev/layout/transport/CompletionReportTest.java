@@ -321,8 +321,6 @@ class CompletionReportTest {
         int learnt = policy.observed(1, blocks, bytes, false, SendStrategy.PACK)
                 + policy.observed(1, blocks, bytes, false, SendStrategy.GATHER);
         // the model is sure of packing 128 blocks of 64 bytes: every exploration and one exploitation in SAMPLE_EVERY
-        assertThat(learnt)
-                .isGreaterThanOrEqualTo(sends / SendCell.SAMPLE_EVERY)
-                .isLessThan(sends * 3 / 4);
+        assertThat(learnt).isGreaterThanOrEqualTo(sends / SendCell.SAMPLE_EVERY).isLessThan(sends * 3 / 4);
     }
 }

@@ -32,7 +32,8 @@ class ExplorationBudgetTest {
         ExplorationBudget b = new ExplorationBudget();
         b.rate(Math.log(1.5), false, 1.0 / ExplorationBudget.REFRESH_EVERY);
         int tries = sends(b, 10_000, 1e5, Math.log(1.5));
-        assertThat(tries * 0.5 / 10_000).isBetween(0.9 * ExplorationBudget.SETTLED_BUDGET, ExplorationBudget.SETTLED_BUDGET);
+        assertThat(tries * 0.5 / 10_000)
+                .isBetween(0.9 * ExplorationBudget.SETTLED_BUDGET, ExplorationBudget.SETTLED_BUDGET);
         // a near tie: the refresh cap
         ExplorationBudget tie = new ExplorationBudget();
         tie.rate(0.001, false, 1.0 / ExplorationBudget.REFRESH_EVERY);
