@@ -42,8 +42,8 @@ import java.util.concurrent.TimeUnit;
  *
  * The adaptive strategy is {@link AdaptiveSendPolicy}: it starts from the cost model (a calibration
  * file if there is one, else the built-in constants; the header says which) and learns from its own
- * sampled sends (rendezvous ones from what they cost end to end, which their receiver reports: the
- * transport's {@code CompletionReports}; eager ones from the sender's time): {@link #learnRounds}
+ * sampled sends (from what they cost end to end, which their receiver reports: the transport's
+ * {@code CompletionReports}; eager ones under 16 KiB from the sender's time): {@link #learnRounds}
  * unmeasured rounds per row (its
  * learning phase, interleaved like the measured rounds) and the measured rounds; a row's "choice" is the strategy it
  * used most in the measured rounds, with the share of those rounds it was used in. The last line is {@code min adaptive/best: X.XX}: the worst ratio, over
@@ -190,8 +190,8 @@ public final class PingPongBenchmark {
                         Runtime.version(),
                         reps,
                         t.options().eagerThresholdBytes());
-                out.println("adaptive: AdaptiveSendPolicy learning from its sampled sends (rendezvous ones end to"
-                        + " end, from the receiver's completion reports; eager ones from the sender's time),"
+                out.println("adaptive: AdaptiveSendPolicy learning from its sampled sends end to end (the"
+                        + " receiver's completion reports; eager ones under 16 KiB from the sender's time),"
                         + " starting from " + modelSource());
                 out.printf(
                         Locale.ROOT,

@@ -7,8 +7,9 @@ import java.nio.ByteBuffer;
  * 40-byte header (type, flags, 2 zero bytes, source, context, tag, sequence, length, message id;
  * big endian) and, for {@link #EAGER} and {@link #DATA}, {@code length} body bytes.
  *
- * <p>The only flag is {@link #REPORT}, on a send request. A receiver that knows it answers with
- * {@link #DONE}; a sender never counts on the answer and a receiver never sends one unasked.
+ * <p>The only flag is {@link #REPORT}, on a send request or an eager message. A receiver that
+ * knows it answers with {@link #DONE}; a sender never counts on the answer and a receiver never
+ * sends one unasked.
  */
 record Frame(byte type, byte flags, int source, long context, int tag, long seq, long length, int id) {
     static final int HEADER = 40;
@@ -28,13 +29,13 @@ record Frame(byte type, byte flags, int source, long context, int tag, long seq,
     static final byte ABORT = 7;
     /**
      * Message {@code id}, sent with {@link #REPORT}, has been read to its last byte {@code length}
-     * nanoseconds after its data frame's header was read; no body.
+     * nanoseconds after its data frame's (or eager frame's) header was read; no body.
      */
     static final byte DONE = 8;
 
     /**
-     * Flag of a {@link #RTS}: answer with {@link #DONE} once the message's last byte is read (the
-     * sender learns from it).
+     * Flag of a {@link #RTS} or an {@link #EAGER} message (which then carries a message id): answer
+     * with {@link #DONE} once the message's last byte is read (the sender learns from it).
      */
     static final byte REPORT = 1;
 

@@ -25,8 +25,8 @@ import java.nio.ByteBuffer;
  * it (source, sequence, length, credit, pending requests; a violation drops the peer and is kept in
  * the transport's rejections) and dispatches it: eager messages and send requests to the match
  * queue, clear-to-send to the waiting send, data into the posted receive's sink, credit to the
- * connection, completion reports to the send that awaits them; a data frame whose sender asked for
- * a completion report is answered with the time from its header to its last byte.
+ * connection, completion reports to the send that awaits them; an eager or data frame whose sender
+ * asked for a completion report is answered with the time from its header to its last byte.
  */
 final class FrameReader implements Runnable {
     /** Most unmatched send requests a peer may have queued here. */
@@ -81,11 +81,11 @@ final class FrameReader implements Runnable {
                 if (length < 0) {
                     throw c.violation(frameOffset, "negative length " + length);
                 }
-                if (f.flags() != 0 && !(type == RTS && f.flags() == REPORT)) {
+                if (f.flags() != 0 && !((type == RTS || type == EAGER) && f.flags() == REPORT)) {
                     throw c.violation(
                             frameOffset,
                             "flags " + f.flags() + " on a frame of type " + type + " (expected: 0, or " + REPORT
-                                    + " on a send request)");
+                                    + " on a send request or an eager message)");
                 }
                 switch (type) {
                     case EAGER -> {
@@ -96,8 +96,13 @@ final class FrameReader implements Runnable {
                                             + c.credit.buffered() + " of " + ctx.options.peerBufferBytes()
                                             + " bytes in use)");
                         }
+                        long started = System.nanoTime();
                         byte[] data = new byte[(int) length];
                         c.readBody(ByteBuffer.wrap(data));
+                        if (f.flags() == REPORT) {
+                            // owed before the receive can take it: a reply its thread sends carries the report
+                            c.owe(context, tag, id, System.nanoTime() - started);
+                        }
                         mailbox.put(new Key(c.peer, context, tag), new Eager(c, data));
                     }
                     case RTS -> {

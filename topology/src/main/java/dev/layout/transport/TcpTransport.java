@@ -56,10 +56,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p><b>Typed sends</b> pack through the engine or hand the blocks to a gathering write, chosen per
  * message by an {@link AdaptiveSendPolicy} that starts from the {@link SendCostModel} and learns
- * from the sends it samples (Furmento and Mercier 2005). A sampled adaptive rendezvous send asks
- * its receiver for a completion report ({@link CompletionReports}), so that it is learnt from what
- * it cost end to end, until the receiver has read its last byte; a sampled eager send, whose bytes
- * and receiver's work are the same whichever way it was sent, from the sender's own time.
+ * from the sends it samples (Furmento and Mercier 2005). A sampled adaptive send of {@link
+ * #EAGER_REPORT_MIN_BYTES} or more, eager or rendezvous, asks its receiver for a completion report
+ * ({@link CompletionReports}), so that it is learnt from what it cost end to end, until the receiver
+ * has read its last byte; a smaller one, for which a report would be a visible share of the round
+ * trip, from the sender's own time.
  *
  * <p><b>Failures.</b> Every wait is bounded (connect, send and receive timeouts); errors are
  * {@link IOException}s naming the operation, the peer process and endpoint and the stream offset.
@@ -79,6 +80,15 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class TcpTransport implements Transport {
     /** Mean block size from which a typed receive scatters with a scattering read instead of unpacking chunks. */
     static final long SCATTER_MIN_BLOCK = 4096;
+
+    /**
+     * Eager messages from this size on ask for a completion report when sampled; smaller ones are
+     * learnt from the sender's own time. In the benchmark's ping-pong a report cost 1.5-3% of a 1-4
+     * KiB round trip (one sampled send in four), and there the sender's time ranked the arms as the
+     * round trips did; at 64 KiB in 100 blocks it did not (a run chose gathering, 8% slower by round
+     * trip, as the sender's time had in earlier rounds), and a report is under 1% of such a round trip.
+     */
+    static final long EAGER_REPORT_MIN_BYTES = 16 << 10;
 
     private final TcpContext ctx;
     private final int process;
@@ -359,14 +369,21 @@ public final class TcpTransport implements Transport {
         sentBytes.addAndGet(n);
         ByteBuffer v = view.orElse(null);
         if (n <= options.eagerThresholdBytes() && c.tryTakeCredit(n)) {
-            // a sampled eager send is learnt from the sender's own time: its bytes on the wire and the
-            // receiver's work are the same whichever arm sent them, only the sender's work differs (a
-            // completion report cost 2-3% of a 1 KiB ping-pong round trip at one send in four)
+            // a sampled eager send of EAGER_REPORT_MIN_BYTES or more is learnt from end to end: until
+            // the receiver has read its last byte; a smaller one from the sender's own time
+            boolean endToEnd = learn && n >= EAGER_REPORT_MIN_BYTES;
+            int id = endToEnd ? c.nextMsgId.incrementAndGet() : 0;
+            boolean report = endToEnd && c.reports.reserve(id);
             long t0 = System.nanoTime();
-            c.writeTyped("sendTyped", EAGER, (byte) 0, context, tag, 0, seg, origin, chosen, v);
-            if (learn) {
-                cell.observe(SendCell.arm(chosen), System.nanoTime() - t0);
+            long firstWrite;
+            try {
+                firstWrite = c.writeTyped(
+                        "sendTyped", EAGER, report ? Frame.REPORT : 0, context, tag, id, seg, origin, chosen, v);
+            } catch (IOException | RuntimeException e) {
+                c.reports.cancel(id);
+                throw e;
             }
+            learnt(c, id, report, learn, cell, chosen, t0, firstWrite);
             return count(chosen);
         }
         int id = c.nextMsgId.incrementAndGet();
@@ -388,9 +405,9 @@ public final class TcpTransport implements Transport {
     }
 
     /**
-     * Hands a sampled adaptive rendezvous send to the policy: with a report asked for, the sender's
-     * delay until its header went out plus the receiver's time once the report is in; else (too many
-     * reports awaited) the sender's own time.
+     * Hands a sampled adaptive send to the policy: with a report asked for, the sender's delay until
+     * its header went out plus the receiver's time once the report is in; else (too many reports
+     * awaited) the sender's own time.
      */
     private static void learnt(
             Connection c,

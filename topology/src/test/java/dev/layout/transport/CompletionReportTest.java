@@ -43,8 +43,12 @@ class CompletionReportTest {
     }
 
     private TcpTransport lonely(JobSecret secret) throws IOException {
+        return lonely(secret, SMALL);
+    }
+
+    private TcpTransport lonely(JobSecret secret, TcpOptions options) throws IOException {
         TcpTransport.Listener l = TcpTransport.listen(new Endpoint("127.0.0.1", 0));
-        TcpTransport t = l.open(0, List.of(l.endpoint(), new Endpoint("127.0.0.1", 1)), secret, SMALL);
+        TcpTransport t = l.open(0, List.of(l.endpoint(), new Endpoint("127.0.0.1", 1)), secret, options);
         toClose.add(t);
         return t;
     }
@@ -186,9 +190,11 @@ class CompletionReportTest {
     }
 
     static final int SMALL_N = 512; // an eager message under SMALL
+    /** An eager message under the default options that asks for a report. */
+    static final int EAGER_N = (int) TcpTransport.EAGER_REPORT_MIN_BYTES;
 
     @Test
-    void anAdaptiveEagerSendAsksForNoReportAndLearnsFromItsOwnTime() throws Exception {
+    void aSmallAdaptiveEagerSendAsksForNoReportAndLearnsFromItsOwnTime() throws Exception {
         JobSecret secret = JobSecret.random();
         TcpTransport t = lonely(secret);
         RawPeer p = raw(t, secret);
@@ -206,8 +212,67 @@ class CompletionReportTest {
     }
 
     @Test
+    void anAdaptiveEagerSendAsksForAReportAndLearnsWhenItComes() throws Exception {
+        JobSecret secret = JobSecret.random();
+        TcpTransport t = lonely(secret, TcpOptions.defaults());
+        RawPeer p = raw(t, secret);
+        Memory m = direct(EAGER_N);
+        SendStrategy used = t.sendTyped(1, 0L, 3, Primitive.BYTE, EAGER_N, m, 0, SendStrategy.ADAPTIVE);
+        Frame eager = p.readFrame();
+        assertThat(eager.type()).isEqualTo(Frame.EAGER);
+        assertThat(eager.flags()).isEqualTo(Frame.REPORT);
+        assertThat(eager.id()).as("a message id to report on").isNotZero();
+        assertThat(p.readFully(ByteBuffer.allocate(EAGER_N))).isTrue();
+        AdaptiveSendPolicy policy = t.sendPolicy();
+        long blocks = TcpTransport.estimateBlocks(dev.layout.dataloop.Segment.of(Primitive.BYTE, EAGER_N, m, 0));
+        assertThat(policy.observed(1, blocks, EAGER_N, false, used))
+                .as("nothing learnt before the report")
+                .isZero();
+
+        p.write(RawPeer.header(Frame.DONE, 1, 0L, 3, 0, 200_000, eager.id()));
+        p.write(RawPeer.header(Frame.EAGER, 1, 0L, 4, 1, 1, 0));
+        p.write(new byte[] {1});
+        assertThat(t.receive(1, 0L, 4, T)).containsExactly(1); // read after the report by the same thread
+        assertThat(policy.observed(1, blocks, EAGER_N, false, used)).isEqualTo(1);
+        // a second report for the same eager message is one nobody asked for
+        p.write(RawPeer.header(Frame.DONE, 1, 0L, 3, 2, 200_000, eager.id()));
+        assertThat(p.readFully(ByteBuffer.allocate(1 << 16))).as("dropped").isFalse();
+        assertThat(t.rejections())
+                .anySatisfy(r -> assertThat(r).contains("completion report for message " + eager.id()));
+    }
+
+    @Test
+    void aReceiverAnswersAnEagerMessagesRequestInFrontOfItsNextFrame() throws Exception {
+        JobSecret secret = JobSecret.random();
+        TcpTransport t = lonely(secret);
+        RawPeer p = raw(t, secret);
+        long before = System.nanoTime();
+        p.write(RawPeer.header(Frame.EAGER, Frame.REPORT, 1, 0L, 7, 0, 2, 5)); // asks for a report
+        p.write(new byte[] {1, 2});
+        p.write(RawPeer.header(Frame.EAGER, 1, 0L, 8, 1, 1, 6)); // does not
+        p.write(new byte[] {3});
+        assertThat(t.receive(1, 0L, 7, T)).containsExactly(1, 2);
+        assertThat(t.receive(1, 0L, 8, T)).containsExactly(3);
+        long elapsed = System.nanoTime() - before;
+        t.send(1, 0L, 9, new byte[] {42});
+        Frame done = p.readFrame();
+        assertThat(done.type()).isEqualTo(Frame.DONE);
+        assertThat(done.id()).isEqualTo(5);
+        assertThat(done.tag()).isEqualTo(7);
+        assertThat(done.length()).as("the receiver's time, ns").isBetween(0L, elapsed);
+        Frame reply = p.readFrame();
+        while (reply.type() == Frame.CREDIT) { // the receives returned the messages' credit
+            reply = p.readFrame();
+        }
+        assertThat(reply.type())
+                .as("one report only: the second message did not ask")
+                .isEqualTo(Frame.EAGER);
+        assertThat(reply.tag()).isEqualTo(9);
+    }
+
+    @Test
     void reportsNobodyAskedForAndMisplacedFlagsDropThePeer() throws Exception {
-        for (int c = 0; c < 4; c++) {
+        for (int c = 0; c < 3; c++) {
             JobSecret secret = JobSecret.random();
             TcpTransport t = lonely(secret);
             RawPeer p = raw(t, secret);
@@ -218,9 +283,6 @@ class CompletionReportTest {
             } else if (c == 1) { // a report request on a clear-to-send
                 p.write(RawPeer.header(Frame.CTS, Frame.REPORT, 1, 0L, 0, 0, 0, 0));
                 expected = "flags 1 on a frame of type 3";
-            } else if (c == 2) { // on an eager message (eager sends are learnt from the sender's time)
-                p.write(RawPeer.header(Frame.EAGER, Frame.REPORT, 1, 0L, 7, 0, 2, 5));
-                expected = "flags 1 on a frame of type 1";
             } else { // a second report for one message
                 Future<SendStrategy> send = sendTyped(t, 3, direct(N));
                 Frame rts = p.readFrame();
