@@ -342,13 +342,15 @@ public final class PingPongBenchmark {
     static final int WARMUP_MAX_FLOATS = 256 << 10;
 
     /**
-     * Unmeasured rounds per row before any row is measured: many for the small rows (a fraction of a
-     * second in all), so that every strategy's code path, the adaptive policy's included, is
-     * compiled by the JIT before the first measured row (with 3 rounds the first rows measured the
-     * adaptive sends' interpreted bookkeeping, 5-7% of a 4 KiB round trip); a few for the larger ones.
+     * Unmeasured rounds per row before any row is measured: many for the small rows (a few seconds
+     * in all), so that every strategy's code path, the adaptive policy's included, is compiled by the
+     * JIT before the first measured row (with 3 rounds the first rows measured the adaptive sends'
+     * interpreted bookkeeping, 5-7% of a 4 KiB round trip; with 100, on a loaded machine whose JIT
+     * threads get little cpu, the first three 1 KiB rows still trailed by 3-5% in three runs of four
+     * where the same sizes later in the run did not); a few for the larger ones.
      */
     static int warmupRounds(Row row) {
-        return row.floats <= (16 << 10) ? 100 : 3;
+        return row.floats <= (16 << 10) ? 1000 : 3;
     }
 
     /**
