@@ -259,7 +259,7 @@ public final class MemoryAccess {
         long sa = src.address() + srcOffset;
         Object db = dst.base();
         long da = dst.address() + dstOffset;
-        StridedLoops loops = StridedLoops.forKinds(sb, db);
+        StridedLoops loops = StridedLoops.of(sb, db, blockBytes);
         while (count > 0) {
             int n = (int) Math.min(count, 1 << 30);
             loops.strided(sb, sa, srcStride, db, da, dstStride, blockBytes, n);
@@ -321,7 +321,7 @@ public final class MemoryAccess {
         }
         Object sb = src.base();
         Object db = dst.base();
-        StridedLoops.forKinds(sb, db)
+        StridedLoops.of(sb, db, 16)
                 .columnTiles16(
                         sb,
                         src.address() + srcOffset,
@@ -448,7 +448,7 @@ public final class MemoryAccess {
         long sa = src.address() + srcOffset;
         Object db = dst.base();
         long da = dst.address() + dstOffset;
-        StridedLoops.forKinds(sb, db).planes(sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
+        StridedLoops.of(sb, db, blockBytes).planes(sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
     }
 
     /** Reverses the bytes of each {@code unit}-byte element in {@code [offset, offset + length)} (external32). */
