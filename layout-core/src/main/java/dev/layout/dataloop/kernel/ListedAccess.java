@@ -87,8 +87,7 @@ public final class ListedAccess {
             Object ub, long ua, long[] offsets, int from, int to, Object pb, long pa, long w, boolean gather) {
         sun.misc.Unsafe u = MemoryAccess.U;
         long p = pa;
-        // One loop per width class stays for speed: one loop with copyRaw's width test per block ran at 0.5-0.7 of
-        // these.
+        // One loop per width class: one loop with copyRaw's width test per block ran slower.
         if (w > 64) {
             for (int b = from; b < to; b++, p += w) {
                 if (gather) {

@@ -108,7 +108,7 @@ final class StridedLoopCode extends StridedLoops {
      * other widths up to 64 bytes the overlapping word moves of {@link MemoryAccess#copySmall}, over 64
      * bytes a bulk copy. In a hidden copy the class is a constant, so only its nest is compiled. The
      * nests are written out in this one method, too large for C2 to inline: the same moves through a
-     * small method per block, inlined into the callers' loops, ran at about half of this on hvector rows.
+     * small method per block, inlined into the callers' loops, ran slower on short rows (benchmarks/README.md).
      */
     void rowsOf(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, long w, int no, int ni) {
         sb = src(sb);
@@ -229,24 +229,15 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * Whether rows {@code outer} apart, each a run of blocks {@code inner} apart, interleave so that
-     * four consecutive rows' block j fill one 64-byte line: a transpose (FFT columns, a column type
-     * resized to one element). {@link #tiled16} then moves that line whole instead of touching it
-     * once per row.
-     */
-    static boolean lineTiled(long outer, long inner, long blockBytes) {
-        return outer == blockBytes && Math.abs(inner) >= 4 * blockBytes;
-    }
-
-    /**
-     * Whether {@code no} rows of {@code ni} 16-byte blocks go through {@link #tiled16}: when the
-     * destination is the transposed side (an unpack of FFT columns), whose lines then never overlap
-     * (|inner| >= 64), so the changed order of the moves cannot change the result. Not for a pack
-     * reading the transposed side, whose tiled form was unsteady from one JVM to the next where the row
-     * order is not.
+     * Whether {@code no} rows of {@code ni} 16-byte blocks go through {@link #tiled16}: a transpose
+     * (FFT columns, a column type resized to one element) unpacked into its transposed side, where
+     * rows {@code dO} = 16 bytes apart interleave so that four consecutive rows' block j fill one
+     * 64-byte line, and the lines never overlap (|di| >= 64), so the changed order of the moves cannot
+     * change the result. Not for a pack reading the transposed side, whose tiled form was unsteady
+     * from one JVM to the next where the row order is not.
      */
     static boolean tile16(long so, long si, long dO, long di, int no, int ni) {
-        return no >= 4 && lineTiled(dO, di, 16);
+        return no >= 4 && dO == 16 && Math.abs(di) >= 64;
     }
 
     /**
@@ -287,22 +278,6 @@ final class StridedLoopCode extends StridedLoops {
         }
         if (i < no) {
             rowsOf(sb, sa + i * so, so, si, db, da + i * dO, dO, di, 16, no - i, ni);
-        }
-    }
-
-    @Override
-    void columnTiles16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
-        sb = src(sb);
-        db = dst(db);
-        for (int i = 0; i < no; i++) {
-            long s = sa + i * so;
-            long d = da + i * dO;
-            for (int j = 0; j < ni; j++) {
-                MemoryAccess.U.putLong(db, d, MemoryAccess.U.getLong(sb, s));
-                MemoryAccess.U.putLong(db, d + 8, MemoryAccess.U.getLong(sb, s + 8));
-                s += si;
-                d += di;
-            }
         }
     }
 }

@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p>Why instances: the JIT compiles a loop for what its profile has seen. A loop that has moved
  * between {@code byte[]}s and then meets off-heap memory is recompiled for both, as a "mixed" access
  * C2 neither unrolls nor schedules freely; one method holding the loops of several width classes,
- * once C2 compiles more than one of them, runs each slower (the 20-byte rows of an hvector at 0.4-0.6
- * of the same loop compiled alone). {@link #of} therefore holds a copy of {@link StridedLoopCode} per
+ * once C2 compiles more than one of them, runs each slower than the same loop compiled alone
+ * (benchmarks/README.md). {@link #of} therefore holds a copy of {@link StridedLoopCode} per
  * combination of heap or off-heap source and destination and width class ({@link #widthClass}),
  * defined on first use as hidden classes from its class file; each copy is profiled and compiled on
  * its own.
@@ -38,14 +38,6 @@ abstract class StridedLoops {
 
     /** {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}. */
     abstract void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n);
-
-    /**
-     * Rows of 16-byte blocks gathered from short columns of a transposed side ({@code
-     * ni} small, {@code si} large), in a method of its own so that its compiled loop is not shared
-     * with the long rows of the same width.
-     */
-    abstract void columnTiles16(
-            Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni);
 
     /**
      * {@code n3} planes of {@code no} rows of {@code ni} blocks of up to 64 bytes, block (p, i, j) from
