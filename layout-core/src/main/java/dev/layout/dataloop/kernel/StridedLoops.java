@@ -33,7 +33,11 @@ abstract class StridedLoops {
      * 4, 5-7, 8, 9-16, 17-24, 25-32, 33-64 bytes, and over 64 (bulk copies).
      */
     static int widthClass(long w) {
-        return w > 64 ? 9 : w > 32 ? 8 : w > 24 ? 7 : w > 16 ? 6 : w > 8 ? 5 : w == 8 ? 4 : w > 4 ? 3 : w == 4 ? 2 : w > 1 ? 1 : 0;
+        return w > 64
+                ? 9
+                : w > 32
+                        ? 8
+                        : w > 24 ? 7 : w > 16 ? 6 : w > 8 ? 5 : w == 8 ? 4 : w > 4 ? 3 : w == 4 ? 2 : w > 1 ? 1 : 0;
     }
 
     /** {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}. */
@@ -63,6 +67,7 @@ abstract class StridedLoops {
     private static final class Copies {
         /** The class file; null without it (an unusual class loader) or with generation off: then one shared copy. */
         private static final byte[] BYTES = classFile();
+
         private static final StridedLoops SHARED = new StridedLoopCode();
         /** Indexed by {@code (src off-heap ? 1 : 0) | (dst off-heap ? 2 : 0) | widthClass << 2}. */
         private static final AtomicReferenceArray<StridedLoops> COPIES = new AtomicReferenceArray<>(4 * WIDTH_CLASSES);
