@@ -44,6 +44,14 @@ abstract class StridedLoops {
     abstract void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n);
 
     /**
+     * Blocks of {@code w} bytes at {@code ua + offsets[b]}, b in {@code [from, to)}, gathered ({@code
+     * gather}) into or scattered from the contiguous side at {@code pa}; the copy is the one for the
+     * direction's source and destination bases.
+     */
+    abstract void listed(
+            Object ub, long ua, long[] offsets, int from, int to, Object pb, long pa, long w, boolean gather);
+
+    /**
      * {@code n3} planes of {@code no} rows of {@code ni} blocks of up to 64 bytes, block (p, i, j) from
      * {@code sa + p * s3 + i * s2 + j * s1} to {@code da + p * d3 + i * d2 + j * d1}.
      */
