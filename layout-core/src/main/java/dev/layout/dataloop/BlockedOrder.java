@@ -50,7 +50,9 @@ final class BlockedOrder {
     /**
      * Planes are for blocks of up to 16 bytes; nests whose plane would have wider blocks stay in packed
      * order. The FFT transpose (2048 columns of 256 complex128, rows 32 KiB apart) packs as planes of
-     * 2048 x 4 blocks; its unpack stays in packed order (see {@link #unpackMayReorder}).
+     * 2048 x 4 blocks through a loop of its own ({@code StridedLoops.columnTiles16}), not the row loop
+     * shared with long rows, whose compiled code varies from one JVM to the next (see
+     * benchmarks/README.md); its unpack stays in packed order (see {@link #unpackMayReorder}).
      */
     static final long PLANE_MAX_BLOCK_BYTES = 16;
 

@@ -107,7 +107,23 @@ final class NativeKernel extends LeafKernel {
             long blockBytes,
             long outer,
             long inner) {
-        strided3(u, 0, userOuter, userInner, stream, 0, packedOuter, packedInner, blockBytes, 1, outer, inner);
+        if (pack) {
+            // A pack reading a transposed side may take the line-tiled loop.
+            MemoryAccess.stridedTile(
+                    user,
+                    u,
+                    userOuter,
+                    userInner,
+                    packed,
+                    delta + stream,
+                    packedOuter,
+                    packedInner,
+                    blockBytes,
+                    outer,
+                    inner);
+        } else {
+            strided3(u, 0, userOuter, userInner, stream, 0, packedOuter, packedInner, blockBytes, 1, outer, inner);
+        }
         return outer * inner * blockBytes;
     }
 

@@ -282,6 +282,57 @@ public final class MemoryAccess {
     }
 
     /**
+     * A transpose tile: one plane of {@link #strided3} of 16-byte blocks, {@code outer} rows of a few ({@code inner})
+     * blocks each, through a loop of its own (see {@link StridedLoops#columnTiles16}); other widths
+     * and shapes go to {@link #strided3}.
+     */
+    public static void stridedTile(
+            Memory src,
+            long srcOffset,
+            long srcOuter,
+            long srcInner,
+            Memory dst,
+            long dstOffset,
+            long dstOuter,
+            long dstInner,
+            long blockBytes,
+            long outer,
+            long inner) {
+        if (blockBytes != 16 || CHECK_EVERY_ACCESS || inner > Integer.MAX_VALUE || outer > Integer.MAX_VALUE) {
+            strided3(
+                    src,
+                    srcOffset,
+                    0,
+                    srcOuter,
+                    srcInner,
+                    dst,
+                    dstOffset,
+                    0,
+                    dstOuter,
+                    dstInner,
+                    blockBytes,
+                    1,
+                    outer,
+                    inner);
+            return;
+        }
+        Object sb = src.base();
+        Object db = dst.base();
+        StridedLoops.of(sb, db, 16)
+                .columnTiles16(
+                        sb,
+                        src.address() + srcOffset,
+                        srcOuter,
+                        srcInner,
+                        db,
+                        dst.address() + dstOffset,
+                        dstOuter,
+                        dstInner,
+                        (int) outer,
+                        (int) inner);
+    }
+
+    /**
      * Packs ({@code pack}) or unpacks the leading blocks of {@code count} blocks of a strided run (block
      * i at {@code userOffset + i * stride}, packed contiguously from {@code packedOffset}) through the
      * generated {@link PlaneKernel#strip} {@code kernel}. Returns how many blocks it moved: all of them,
