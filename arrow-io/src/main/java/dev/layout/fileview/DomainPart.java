@@ -33,6 +33,8 @@ public final class DomainPart implements Closeable {
     private static final int POLLS = 10;
     /** Stream buffer: whole checksum chunks per write to the file system, not io.file.buffer.size's 4 KiB. */
     private static final int BUFFER_BYTES = 1 << 16;
+    /** Zeros for the holes {@link #skipTo} writes (read only, shared by every part). */
+    private static final byte[] ZEROS = new byte[64 * 1024];
     /** The part's own HDFS client ({@link #ownClient}), closed with the part; null elsewhere. */
     private final FileSystem own;
 
@@ -197,10 +199,9 @@ public final class DomainPart implements Closeable {
             throw new IllegalArgumentException(
                     "DomainPart: skip to " + fileOffset + " (expected: " + position + " .. " + end + ")");
         }
-        byte[] zeros = new byte[(int) Math.min(64 * 1024, fileOffset - position)];
         while (position < fileOffset) {
-            int n = (int) Math.min(zeros.length, fileOffset - position);
-            out.write(zeros, 0, n);
+            int n = (int) Math.min(ZEROS.length, fileOffset - position);
+            out.write(ZEROS, 0, n);
             position += n;
         }
     }

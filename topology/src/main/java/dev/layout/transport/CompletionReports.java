@@ -6,14 +6,16 @@ import java.util.function.LongConsumer;
 
 /**
  * The completion reports ({@link Frame#DONE}) that one {@link Connection}'s sampled adaptive sends
- * (eager or rendezvous) are waiting for, so that a send is learnt from what it costs end to end: the
- * sender's delay until its data (or eager) frame's header went out (packing the first chunk, or
- * listing the first blocks to gather) plus the receiver's time from that header to the last byte
- * read, which the report carries. The sender's own write time is not that: a gathering write ends
- * once the socket buffer holds its tail, while the receiver still drains it. What comes after the
- * last byte (an eager message's unpack into the receive's memory) copies the same contiguous bytes
- * whichever strategy sent them, so it is left out: it would add noise and no signal. Sums of durations measured on each
- * side need no common clock, and the report may come late (it travels with the receiver's next frame).
+ * (rendezvous, and eager ones of {@link TcpTransport#EAGER_REPORT_MIN_BYTES} or more) are waiting
+ * for, so that a send is learnt from what it costs end to end: the sender's delay until its data
+ * (or eager) frame's header went out (packing the first chunk, or listing the first blocks to
+ * gather) plus the receiver's time from that header to the last byte read, which the report
+ * carries. The sender's own write time is not that: a gathering write ends once the socket buffer
+ * holds its tail, while the receiver still drains it. What comes after the last byte (an eager
+ * message's unpack into the receive's memory) copies the same contiguous bytes whichever strategy
+ * sent them, so it is left out: it would add noise and no signal. Sums of durations measured on
+ * each side need no common clock, and the report may come late (it travels with the receiver's
+ * next frame).
  *
  * <p>Bounded: at most {@link #MAX_PENDING} reports are awaited at once; a send that finds the table
  * full does not ask for one. A receiver that ignores the request (an older build) therefore costs

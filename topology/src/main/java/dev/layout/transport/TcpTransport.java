@@ -56,9 +56,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p><b>Typed sends</b> pack through the engine or hand the blocks to a gathering write, chosen per
  * message by an {@link AdaptiveSendPolicy} that starts from the {@link SendCostModel} and learns
- * from the sends it samples (Furmento and Mercier 2005). A sampled adaptive send, eager or
- * rendezvous, asks its receiver for a completion report ({@link CompletionReports}), so that it is
- * learnt from what it cost end to end, until the receiver has read its last byte.
+ * from the sends it samples (Furmento and Mercier 2005). A sampled adaptive send of {@link
+ * #EAGER_REPORT_MIN_BYTES} or more, eager or rendezvous, asks its receiver for a completion report
+ * ({@link CompletionReports}), so that it is learnt from what it cost end to end, until the receiver
+ * has read its last byte; a smaller one, for which a report would be a visible share of the round
+ * trip, from the sender's own time.
  *
  * <p><b>Failures.</b> Every wait is bounded (connect, send and receive timeouts); errors are
  * {@link IOException}s naming the operation, the peer process and endpoint and the stream offset.
@@ -78,6 +80,15 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class TcpTransport implements Transport {
     /** Mean block size from which a typed receive scatters with a scattering read instead of unpacking chunks. */
     static final long SCATTER_MIN_BLOCK = 4096;
+
+    /**
+     * Eager messages from this size on ask for a completion report when sampled; smaller ones are
+     * learnt from the sender's own time. In the benchmark's ping-pong a report cost 1.5-3% of a 1-4
+     * KiB round trip (one sampled send in four), and there the sender's time ranked the arms as the
+     * round trips did; at 64 KiB in 100 blocks it did not (a run chose gathering, 8% slower by round
+     * trip, as the sender's time had in earlier rounds), and a report is under 1% of such a round trip.
+     */
+    static final long EAGER_REPORT_MIN_BYTES = 16 << 10;
 
     private final TcpContext ctx;
     private final int process;
@@ -344,25 +355,25 @@ public final class TcpTransport implements Transport {
         }
         Optional<ByteBuffer> view = strategy == SendStrategy.PACK ? Optional.empty() : memory.asByteBuffer();
         SendStrategy chosen = strategy;
-        long blocks = 0;
+        SendCell cell = null; // the policy's cell of an adaptive send: one look-up per send
         if (view.isEmpty()) {
             chosen = SendStrategy.PACK;
         } else if (strategy == SendStrategy.ADAPTIVE) {
-            blocks = estimateBlocks(seg);
-            chosen = sendPolicy.choose(dest, blocks, n, !view.get().isDirect());
+            cell = sendPolicy.cell(dest, estimateBlocks(seg), n, !view.get().isDirect());
+            chosen = SendCell.strategy(cell.choose());
         }
         // the policy learns from the sends it chose and samples (every exploration, some exploitations)
-        boolean learn = strategy == SendStrategy.ADAPTIVE
-                && view.isPresent()
-                && sendPolicy.sample(dest, blocks, n, !view.get().isDirect(), chosen);
+        boolean learn = cell != null && cell.sample(SendCell.arm(chosen));
         Connection c = connection(dest, "sendTyped");
         sentMessages.incrementAndGet();
         sentBytes.addAndGet(n);
         ByteBuffer v = view.orElse(null);
         if (n <= options.eagerThresholdBytes() && c.tryTakeCredit(n)) {
-            // a sampled eager send is learnt from end to end too: until the receiver has read its last byte
-            int id = learn ? c.nextMsgId.incrementAndGet() : 0;
-            boolean report = learn && c.reports.reserve(id);
+            // a sampled eager send of EAGER_REPORT_MIN_BYTES or more is learnt from end to end: until
+            // the receiver has read its last byte; a smaller one from the sender's own time
+            boolean endToEnd = learn && n >= EAGER_REPORT_MIN_BYTES;
+            int id = endToEnd ? c.nextMsgId.incrementAndGet() : 0;
+            boolean report = endToEnd && c.reports.reserve(id);
             long t0 = System.nanoTime();
             long firstWrite;
             try {
@@ -372,7 +383,7 @@ public final class TcpTransport implements Transport {
                 c.reports.cancel(id);
                 throw e;
             }
-            learnt(c, id, report, learn, dest, blocks, n, v, chosen, t0, firstWrite);
+            learnt(c, id, report, learn, cell, chosen, t0, firstWrite);
             return count(chosen);
         }
         int id = c.nextMsgId.incrementAndGet();
@@ -389,7 +400,7 @@ public final class TcpTransport implements Transport {
         }
         long t0 = System.nanoTime();
         long firstWrite = c.writeTyped("sendTyped", DATA, (byte) 0, context, tag, id, seg, origin, chosen, v);
-        learnt(c, id, report, learn, dest, blocks, n, v, chosen, t0, firstWrite);
+        learnt(c, id, report, learn, cell, chosen, t0, firstWrite);
         return count(chosen);
     }
 
@@ -398,23 +409,19 @@ public final class TcpTransport implements Transport {
      * its header went out plus the receiver's time once the report is in; else (too many reports
      * awaited) the sender's own time.
      */
-    private void learnt(
+    private static void learnt(
             Connection c,
             int id,
             boolean report,
             boolean learn,
-            int dest,
-            long blocks,
-            long n,
-            ByteBuffer v,
+            SendCell cell,
             SendStrategy used,
             long t0,
             long firstWrite) {
-        boolean heap = v != null && !v.isDirect();
         if (report) {
-            c.reports.sent(id, firstWrite - t0, nanos -> sendPolicy.observe(dest, blocks, n, heap, used, nanos));
+            c.reports.sent(id, firstWrite - t0, cell.observer(SendCell.arm(used)));
         } else if (learn) {
-            sendPolicy.observe(dest, blocks, n, heap, used, System.nanoTime() - t0);
+            cell.observe(SendCell.arm(used), System.nanoTime() - t0);
         }
     }
 

@@ -14,7 +14,10 @@
  * send the policy samples (every exploration, one exploitation in a few once its estimate is made)
  * asks its receiver for a completion report (a flag on its send request or eager frame, answered by
  * a report frame that travels with the receiver's next frame), so that the policy learns what a
- * strategy costs end to end, not only what it costs the sender. Blocking
+ * strategy costs end to end, not only what it costs the sender (eager messages under 16 KiB, where
+ * a report costs a visible share of the round trip, are learnt from the sender's time). The policy's
+ * parts: {@link dev.layout.transport.SendCell} per (peer, size class, block class, heap), its {@link
+ * dev.layout.transport.PairedGap} and {@link dev.layout.transport.ExplorationBudget}. Blocking
  * java.nio channels with a reader thread per connection were chosen over Netty: no dependency, and
  * a gathering write over user memory is one JDK call. Nothing here knows about communicators,
  * topologies or collectives.

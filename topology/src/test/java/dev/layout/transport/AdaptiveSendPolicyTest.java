@@ -225,7 +225,7 @@ class AdaptiveSendPolicyTest {
                     .as("seed %d", seed)
                     .isPositive()
                     .isLessThanOrEqualTo(
-                            1 + (int) (AdaptiveSendPolicy.BUDGET * total / (0.9 * 300 * pack - 1.1 * pack)));
+                            1 + (int) (ExplorationBudget.BUDGET * total / (0.9 * 300 * pack - 1.1 * pack)));
             assertThat(p.best(1, PACK_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
         }
     }
@@ -344,10 +344,8 @@ class AdaptiveSendPolicyTest {
             // (each try is measured with its neighbours, the send before it and those after it)
             assertThat(counts[3])
                     .as("seed %d: sends measured in the second half", seed)
-                    .isLessThanOrEqualTo(n / 2 / AdaptiveSendPolicy.SAMPLE_EVERY
-                            + (1 + AdaptiveSendPolicy.NEIGHBOURS) * counts[1]
-                            + 2)
-                    .isGreaterThanOrEqualTo((n / 2 - counts[1]) / AdaptiveSendPolicy.SAMPLE_EVERY - 2);
+                    .isLessThanOrEqualTo(n / 2 / SendCell.SAMPLE_EVERY + (1 + PairedGap.NEIGHBOURS) * counts[1] + 2)
+                    .isGreaterThanOrEqualTo((n / 2 - counts[1]) / SendCell.SAMPLE_EVERY - 2);
             assertThat(p.best(1, PACK_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
         }
     }
@@ -374,7 +372,7 @@ class AdaptiveSendPolicyTest {
             assertThat(all[SendStrategy.GATHER.ordinal()])
                     .as("seed %d", seed)
                     .isLessThanOrEqualTo(
-                            1 + (int) (AdaptiveSendPolicy.BUDGET * total / (0.9 * 300 * pack - 1.1 * pack)));
+                            1 + (int) (ExplorationBudget.BUDGET * total / (0.9 * 300 * pack - 1.1 * pack)));
 
             int[] measuredAll = new int[3];
             run(
@@ -475,8 +473,8 @@ class AdaptiveSendPolicyTest {
                 int[] c = settled(p, o, GATHER_BLOCKS, n, from, slower);
                 assertThat(c[0])
                         .as("pack faster %s seed %d: explorations after send %d", packFaster, seed, from)
-                        .isGreaterThanOrEqualTo((n - from) / AdaptiveSendPolicy.REFRESH_EVERY / 2)
-                        .isLessThanOrEqualTo((n - from) * 3 / 2 / AdaptiveSendPolicy.REFRESH_EVERY);
+                        .isGreaterThanOrEqualTo((n - from) / ExplorationBudget.REFRESH_EVERY / 2)
+                        .isLessThanOrEqualTo((n - from) * 3 / 2 / ExplorationBudget.REFRESH_EVERY);
                 assertThat(c[2] * 0.01 / (n - from))
                         .as("pack faster %s seed %d: loss against the faster arm", packFaster, seed)
                         .isLessThan(0.01);
@@ -642,15 +640,87 @@ class AdaptiveSendPolicyTest {
                     // the tries' cost, as if every try were of the slower arm
                     assertThat(c[0] * (gap - 1) / (n - from))
                             .as("gap %s pack faster %s seed %d: exploring", gap, packFaster, seed)
-                            .isLessThanOrEqualTo(AdaptiveSendPolicy.BUDGET);
+                            .isLessThanOrEqualTo(ExplorationBudget.BUDGET);
                     if (gap >= 1.15) { // a gap the pairs resolve: no loss beyond the tries
                         assertThat(c[2] * (gap - 1) / (n - from))
                                 .as("gap %s pack faster %s seed %d: loss", gap, packFaster, seed)
-                                .isLessThanOrEqualTo(AdaptiveSendPolicy.BUDGET);
+                                .isLessThanOrEqualTo(ExplorationBudget.BUDGET);
                     }
                 }
             }
         }
+    }
+
+    @Test
+    void theBudgetHoldsInTimeWhereSizesMix() {
+        // a thousand 1 KiB sends (a 5% gap) per 16 MB send (a 10% gap, near the noise): tries are
+        // charged in nanoseconds of their own cell, so the big cell's tries are bounded by the big
+        // sends' time, not by a share of the message count that the small ones swell; each try (a
+        // send of the arm that was not the incumbent) is charged the gap of the oracles' mean costs
+        for (long seed = 0; seed < 6; seed++) {
+            Random r = new Random(seed);
+            AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+            Oracle big = new Oracle(8_000_000, 8_800_000, r);
+            Oracle little = new Oracle(60_000, 63_000, r);
+            double[] time = new double[2]; // mean cost of the sends of each size as made
+            double[] tries = new double[2]; // what the tries cost beyond the other arm
+            int bigTries = 0;
+            for (int i = 0; i < 200; i++) {
+                for (int j = 0; j < 1001; j++) {
+                    int k = j == 0 ? 0 : 1;
+                    long blocks = k == 0 ? GATHER_BLOCKS : 1;
+                    long bytes = k == 0 ? BYTES : 1024;
+                    Oracle o = k == 0 ? big : little;
+                    SendStrategy incumbent = p.best(1, blocks, bytes, false);
+                    SendStrategy s = p.choose(1, blocks, bytes, false);
+                    if (p.sample(1, blocks, bytes, false, s)) {
+                        p.observe(1, blocks, bytes, false, s, o.time(s));
+                    }
+                    time[k] += s == SendStrategy.PACK ? o.packNs() : o.gatherNs();
+                    if (s != incumbent) {
+                        tries[k] += Math.abs(o.packNs() - o.gatherNs());
+                        bigTries += k == 0 ? 1 : 0;
+                    }
+                }
+            }
+            // at most the budget of the cell's own time, and one try beyond it
+            assertThat(tries[0])
+                    .as("seed %d: 16 MB cell, %d tries of 200 sends", seed, bigTries)
+                    .isLessThanOrEqualTo(ExplorationBudget.BUDGET * time[0] + 800_000);
+            assertThat(tries[1])
+                    .as("seed %d: 1 KiB cell", seed)
+                    .isLessThanOrEqualTo(ExplorationBudget.BUDGET * time[1]);
+            // and never frozen: the 1 KiB cell (200000 sends) ends on the faster arm, packing
+            assertThat(p.best(1, 1, 1024, false)).as("seed %d", seed).isEqualTo(SendStrategy.PACK);
+        }
+    }
+
+    @Test
+    void aSendThroughItsCellAllocatesNothing() {
+        // the transport looks the cell up once per send and chooses, samples and observes through it
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        assertThat(threads.isThreadAllocatedMemorySupported()).isTrue();
+        AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+        Oracle o = new Oracle(60_000, 66_000, new Random(1));
+        long[] times = new long[1024];
+        for (int i = 0; i < times.length; i++) {
+            times[i] = o.time(i % 2 == 0 ? SendStrategy.PACK : SendStrategy.GATHER);
+        }
+        long before = 0;
+        for (int i = 0; i < 40_000; i++) {
+            if (i == 20_000) { // settled; the first half also warms the code up
+                before = threads.getCurrentThreadAllocatedBytes();
+            }
+            SendCell c = p.cell(1, 10, 16400, false);
+            int a = c.choose();
+            if (c.sample(a)) {
+                c.observer(a).accept(times[i & 1023] + (a == 1 ? 6_000 : 0));
+            }
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertThat(allocated).as("bytes allocated by 20000 sends").isLessThan(2_000);
+        assertThat(p.best(1, 10, 16400, false)).isEqualTo(SendStrategy.PACK);
     }
 
     @Test

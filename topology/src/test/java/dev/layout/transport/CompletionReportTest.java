@@ -43,8 +43,12 @@ class CompletionReportTest {
     }
 
     private TcpTransport lonely(JobSecret secret) throws IOException {
+        return lonely(secret, SMALL);
+    }
+
+    private TcpTransport lonely(JobSecret secret, TcpOptions options) throws IOException {
         TcpTransport.Listener l = TcpTransport.listen(new Endpoint("127.0.0.1", 0));
-        TcpTransport t = l.open(0, List.of(l.endpoint(), new Endpoint("127.0.0.1", 1)), secret, SMALL);
+        TcpTransport t = l.open(0, List.of(l.endpoint(), new Endpoint("127.0.0.1", 1)), secret, options);
         toClose.add(t);
         return t;
     }
@@ -186,9 +190,11 @@ class CompletionReportTest {
     }
 
     static final int SMALL_N = 512; // an eager message under SMALL
+    /** An eager message under the default options that asks for a report. */
+    static final int EAGER_N = (int) TcpTransport.EAGER_REPORT_MIN_BYTES;
 
     @Test
-    void anAdaptiveEagerSendAsksForAReportAndLearnsWhenItComes() throws Exception {
+    void aSmallAdaptiveEagerSendAsksForNoReportAndLearnsFromItsOwnTime() throws Exception {
         JobSecret secret = JobSecret.random();
         TcpTransport t = lonely(secret);
         RawPeer p = raw(t, secret);
@@ -196,12 +202,30 @@ class CompletionReportTest {
         SendStrategy used = t.sendTyped(1, 0L, 3, Primitive.BYTE, SMALL_N, m, 0, SendStrategy.ADAPTIVE);
         Frame eager = p.readFrame();
         assertThat(eager.type()).isEqualTo(Frame.EAGER);
+        assertThat(eager.flags()).isZero();
+        assertThat(eager.id()).isZero();
+        assertThat(p.readFully(ByteBuffer.allocate(SMALL_N))).isTrue();
+        long blocks = TcpTransport.estimateBlocks(dev.layout.dataloop.Segment.of(Primitive.BYTE, SMALL_N, m, 0));
+        assertThat(t.sendPolicy().observed(1, blocks, SMALL_N, false, used))
+                .as("learnt as the send returned")
+                .isEqualTo(1);
+    }
+
+    @Test
+    void anAdaptiveEagerSendAsksForAReportAndLearnsWhenItComes() throws Exception {
+        JobSecret secret = JobSecret.random();
+        TcpTransport t = lonely(secret, TcpOptions.defaults());
+        RawPeer p = raw(t, secret);
+        Memory m = direct(EAGER_N);
+        SendStrategy used = t.sendTyped(1, 0L, 3, Primitive.BYTE, EAGER_N, m, 0, SendStrategy.ADAPTIVE);
+        Frame eager = p.readFrame();
+        assertThat(eager.type()).isEqualTo(Frame.EAGER);
         assertThat(eager.flags()).isEqualTo(Frame.REPORT);
         assertThat(eager.id()).as("a message id to report on").isNotZero();
-        assertThat(p.readFully(ByteBuffer.allocate(SMALL_N))).isTrue();
+        assertThat(p.readFully(ByteBuffer.allocate(EAGER_N))).isTrue();
         AdaptiveSendPolicy policy = t.sendPolicy();
-        long blocks = TcpTransport.estimateBlocks(dev.layout.dataloop.Segment.of(Primitive.BYTE, SMALL_N, m, 0));
-        assertThat(policy.observed(1, blocks, SMALL_N, false, used))
+        long blocks = TcpTransport.estimateBlocks(dev.layout.dataloop.Segment.of(Primitive.BYTE, EAGER_N, m, 0));
+        assertThat(policy.observed(1, blocks, EAGER_N, false, used))
                 .as("nothing learnt before the report")
                 .isZero();
 
@@ -209,7 +233,7 @@ class CompletionReportTest {
         p.write(RawPeer.header(Frame.EAGER, 1, 0L, 4, 1, 1, 0));
         p.write(new byte[] {1});
         assertThat(t.receive(1, 0L, 4, T)).containsExactly(1); // read after the report by the same thread
-        assertThat(policy.observed(1, blocks, SMALL_N, false, used)).isEqualTo(1);
+        assertThat(policy.observed(1, blocks, EAGER_N, false, used)).isEqualTo(1);
         // a second report for the same eager message is one nobody asked for
         p.write(RawPeer.header(Frame.DONE, 1, 0L, 3, 2, 200_000, eager.id()));
         assertThat(p.readFully(ByteBuffer.allocate(1 << 16))).as("dropped").isFalse();
@@ -285,7 +309,7 @@ class CompletionReportTest {
         RawPeer p = raw(t, secret);
         Memory m = direct(N);
         // beyond the bound, as many as the policy measures in any case (the incumbent's first LEVEL)
-        int sends = CompletionReports.MAX_PENDING + AdaptiveSendPolicy.LEVEL;
+        int sends = CompletionReports.MAX_PENDING + RecentSends.LEVEL;
         Future<List<SendStrategy>> sender = pool.submit(() -> {
             List<SendStrategy> used = new ArrayList<>();
             for (int i = 0; i < sends; i++) {
@@ -359,8 +383,6 @@ class CompletionReportTest {
         int learnt = policy.observed(1, blocks, bytes, false, SendStrategy.PACK)
                 + policy.observed(1, blocks, bytes, false, SendStrategy.GATHER);
         // the model is sure of packing 128 blocks of 64 bytes: every exploration and one exploitation in SAMPLE_EVERY
-        assertThat(learnt)
-                .isGreaterThanOrEqualTo(sends / AdaptiveSendPolicy.SAMPLE_EVERY)
-                .isLessThan(sends * 3 / 4);
+        assertThat(learnt).isGreaterThanOrEqualTo(sends / SendCell.SAMPLE_EVERY).isLessThan(sends * 3 / 4);
     }
 }

@@ -1,6 +1,7 @@
 package dev.layout.bench.io;
 
 import dev.layout.cli.Options;
+import dev.layout.fileview.FileDomains;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -22,15 +23,19 @@ import org.apache.spark.storage.StorageLevel;
 /**
  * {@code bench dswrite}: the {@code fileview} DataSource's write of a 2D float64 field (rows of
  * coordinates and a value, cached in memory) on Spark {@code local[4]}, into the local file system
- * and into a MiniDFSCluster of 2 datanodes in the same JVM; file system blocks of 8 MiB, so the
- * write runs one task per 8 MiB domain. MB/s = 10^6 bytes of the field per second of {@code
- * save()} (the range partitioning's sampling, the shuffle and sort, the tasks' writes and the
- * driver's commit); median of the reps, each into a new file.
+ * and into a MiniDFSCluster of 2 datanodes in the same JVM; file system blocks of 8 MiB. Beside it,
+ * in the same run and alternating with it, the same rows written by Spark's {@code noop} format
+ * after the same distribution and ordering the fileview write asks for (Spark's floor for that
+ * shuffle and sort: what no writer can go below) and by a plain {@code df.write.parquet} (what
+ * users compare with). MB/s = 10^6 bytes of the field per second of {@code save()}; median of the
+ * reps, each into a new file.
  */
 public final class DataSourceWriteBenchmark {
     private static final long BLOCK = 8L << 20;
+    private static final int CORES = 4;
     private static final String USAGE = "usage: layout bench dswrite [--quick] [--reps N] [--mb M]\n"
-            + "  the fileview DataSource's write of a 2D float64 field on local[4], local file system and MiniDFS;\n"
+            + "  the fileview DataSource's write of a 2D float64 field on local[4], local file system and MiniDFS,\n"
+            + "  beside Spark's noop format after the same shuffle and a plain parquet write;\n"
             + "  defaults 5 reps, 32 MiB; --quick 3 reps, 16 MiB";
 
     private DataSourceWriteBenchmark() {}
@@ -56,7 +61,7 @@ public final class DataSourceWriteBenchmark {
         dconf.setLong("dfs.blocksize", BLOCK);
         MiniDFSCluster dfs = new MiniDFSCluster.Builder(dconf).numDataNodes(2).build();
         SparkSession spark = SparkSession.builder()
-                .master("local[4]")
+                .master("local[" + CORES + "]")
                 .appName("dswrite-bench")
                 .config("spark.driver.host", "127.0.0.1")
                 .config("spark.driver.bindAddress", "127.0.0.1")
@@ -72,7 +77,7 @@ public final class DataSourceWriteBenchmark {
                             "CAST(id DIV " + cols + " AS INT) AS i0",
                             "CAST(id % " + cols + " AS INT) AS i1",
                             "CAST(id AS DOUBLE) AS value")
-                    .repartition(4)
+                    .repartition(CORES)
                     .persist(StorageLevel.MEMORY_ONLY());
             field.count();
             out.printf(
@@ -86,29 +91,55 @@ public final class DataSourceWriteBenchmark {
                     mb,
                     BLOCK >> 20,
                     reps);
-            out.println("fs      MB/s (median)   min .. max");
+            out.println(
+                    "fs      noop MB/s   parquet MB/s   fileview MB/s (min .. max)   fileview/noop   fileview/parquet");
             String[] roots = {
                 new File(base, "local").toURI().toString(), dfs.getFileSystem().getUri() + "/bench"
             };
             String[] names = {"local", "hdfs"};
+            boolean[] hdfs = {false, true};
+            long bytes = rows * cols * 8;
             for (int f = 0; f < 2; f++) {
-                write(spark, field, roots[f] + "/warm-up.f64", rows, cols); // JIT, the sampling job's classes
-                double[] mbs = new double[reps];
-                for (int r = 0; r < reps; r++) {
-                    String path = roots[f] + "/field-" + r + ".f64";
-                    long t0 = System.nanoTime();
-                    write(spark, field, path, rows, cols);
-                    mbs[r] = rows * cols * 8 / ((System.nanoTime() - t0) / 1e3);
-                    Path p = new Path(path);
+                String root = roots[f];
+                boolean onHdfs = hdfs[f];
+                Runnable[] writers = {
+                    () -> noop(field, onHdfs, bytes),
+                    () -> field.write().mode("overwrite").parquet(root + "/field.parquet"),
+                    () -> fileview(field, root + "/field.f64", rows, cols)
+                };
+                double[][] mbs = new double[writers.length][reps];
+                for (int r = -1; r < reps; r++) { // r = -1: a warm-up of each (JIT, classes)
+                    for (int w = 0; w < writers.length; w++) {
+                        long t0 = System.nanoTime();
+                        writers[w].run();
+                        double s = (System.nanoTime() - t0) / 1e9;
+                        if (r >= 0) {
+                            mbs[w][r] = bytes / 1e6 / s;
+                        }
+                    }
+                    Path p = new Path(root + "/field.f64");
                     FileSystem fs = p.getFileSystem(spark.sparkContext().hadoopConfiguration());
-                    if (fs.getFileStatus(p).getLen() != rows * cols * 8) {
-                        throw new IllegalStateException("bench dswrite: " + path + " has the wrong length");
+                    if (fs.getFileStatus(p).getLen() != bytes) {
+                        throw new IllegalStateException("bench dswrite: " + p + " has the wrong length");
                     }
                     fs.delete(p, false);
                 }
-                Arrays.sort(mbs);
+                double[] med = new double[writers.length];
+                for (int w = 0; w < writers.length; w++) {
+                    Arrays.sort(mbs[w]);
+                    med[w] = mbs[w][reps / 2];
+                }
                 out.printf(
-                        Locale.ROOT, "%-6s  %13.1f   %.1f .. %.1f%n", names[f], mbs[reps / 2], mbs[0], mbs[reps - 1]);
+                        Locale.ROOT,
+                        "%-6s  %9.1f   %12.1f   %13.1f (%.1f .. %.1f)   %13.2f   %16.2f%n",
+                        names[f],
+                        med[0],
+                        med[1],
+                        med[2],
+                        mbs[2][0],
+                        mbs[2][reps - 1],
+                        med[2] / med[0],
+                        med[2] / med[1]);
             }
             out.printf(Locale.ROOT, "load %.1f at the end%n", load());
         } finally {
@@ -119,7 +150,24 @@ public final class DataSourceWriteBenchmark {
         return 0;
     }
 
-    private static void write(SparkSession spark, Dataset<Row> field, String path, long rows, long cols) {
+    /**
+     * Spark's floor: the rows after the distribution and ordering a fileview write of this field asks
+     * for, written nowhere: hashed on i0 into one task per core on the local file system, ranged on
+     * i0 into one task per file domain on HDFS; sorted by i0 (the slab) within each task.
+     */
+    private static void noop(Dataset<Row> field, boolean hdfs, long bytes) {
+        Dataset<Row> shuffled = hdfs
+                ? field.repartitionByRange(
+                        FileDomains.aligned(bytes, CORES, BLOCK, 1L << 20).count(), field.col("i0"))
+                : field.repartition(CORES, field.col("i0"));
+        shuffled.sortWithinPartitions("i0")
+                .write()
+                .format("noop")
+                .mode("overwrite")
+                .save();
+    }
+
+    private static void fileview(Dataset<Row> field, String path, long rows, long cols) {
         field.write()
                 .format("fileview")
                 .option("path", path)

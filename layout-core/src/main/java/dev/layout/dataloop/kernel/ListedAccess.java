@@ -16,7 +16,7 @@ public final class ListedAccess {
      * Packs ({@code pack}) or unpacks blocks {@code [from, to)} of an indexed leaf: block b is {@code
      * lengths[b]} bytes (or {@code uniform} when {@code lengths} is null) at {@code user[userBase +
      * offsets[b]]}, packed back to back from {@code packed[packedOffset]}. Exploits: for uniform blocks
-     * the width test is hoisted out of the loop ({@link #listed}); for varying lengths each block takes
+     * one loop of the width class's moves ({@link StridedLoops#listed}); for varying lengths each block takes
      * the width switch of {@link MemoryAccess#copyRaw}, which branch prediction learns for repeating
      * patterns. With {@code paced} (blocks in one cache set that need pacing, {@link
      * MemoryAccess#paces(long[], long)}) an unpack moves each block with the pad's stores after it ({@link
@@ -75,93 +75,10 @@ public final class ListedAccess {
         }
     }
 
-    /**
-     * Blocks of one width {@code w} at listed offsets {@code ua + offsets[b]}, to or from ({@code
-     * gather}) the contiguous side at {@code pa}: whole words for 4, 8 and 24 bytes (scalars, doubles,
-     * 3-vectors of a gather list), otherwise the overlapping word moves of {@link
-     * MemoryAccess#copySmall} (16 bytes: two exact ones), the width class chosen once per call, one loop
-     * per class and no branch per block; over 64 bytes a bulk copy per block. Each loop tests the
-     * direction with an {@code if}, which C2 hoists out of the loop (a select it would leave in).
-     */
+    /** Blocks of one width {@code w} at {@code ua + offsets[b]} to ({@code gather}) or from the contiguous side at {@code pa}. */
     static void listed(
             Object ub, long ua, long[] offsets, int from, int to, Object pb, long pa, long w, boolean gather) {
-        sun.misc.Unsafe u = MemoryAccess.U;
-        long p = pa;
-        // One loop per width class stays for speed: one loop with copyRaw's width test per block ran at 0.5-0.7 of
-        // these.
-        if (w > 64) {
-            for (int b = from; b < to; b++, p += w) {
-                if (gather) {
-                    u.copyMemory(ub, ua + offsets[b], pb, p, w);
-                } else {
-                    u.copyMemory(pb, p, ub, ua + offsets[b], w);
-                }
-            }
-        } else if (w > 32) {
-            for (int b = from; b < to; b++, p += w) {
-                if (gather) {
-                    MemoryAccess.move32x2(ub, ua + offsets[b], pb, p, w - 32);
-                } else {
-                    MemoryAccess.move32x2(pb, p, ub, ua + offsets[b], w - 32);
-                }
-            }
-        } else if (w > 24) {
-            for (int b = from; b < to; b++, p += w) {
-                if (gather) {
-                    MemoryAccess.move16x2(ub, ua + offsets[b], pb, p, w - 16);
-                } else {
-                    MemoryAccess.move16x2(pb, p, ub, ua + offsets[b], w - 16);
-                }
-            }
-        } else if (w > 16) {
-            for (int b = from; b < to; b++, p += w) {
-                if (gather) {
-                    MemoryAccess.move8x3(ub, ua + offsets[b], pb, p, w - 8);
-                } else {
-                    MemoryAccess.move8x3(pb, p, ub, ua + offsets[b], w - 8);
-                }
-            }
-        } else if (w == 8) {
-            for (int b = from; b < to; b++, p += 8) {
-                if (gather) {
-                    u.putLong(pb, p, u.getLong(ub, ua + offsets[b]));
-                } else {
-                    u.putLong(ub, ua + offsets[b], u.getLong(pb, p));
-                }
-            }
-        } else if (w > 8) {
-            for (int b = from; b < to; b++, p += w) {
-                if (gather) {
-                    MemoryAccess.move8x2(ub, ua + offsets[b], pb, p, w - 8);
-                } else {
-                    MemoryAccess.move8x2(pb, p, ub, ua + offsets[b], w - 8);
-                }
-            }
-        } else if (w == 4) {
-            for (int b = from; b < to; b++, p += 4) {
-                if (gather) {
-                    u.putInt(pb, p, u.getInt(ub, ua + offsets[b]));
-                } else {
-                    u.putInt(ub, ua + offsets[b], u.getInt(pb, p));
-                }
-            }
-        } else if (w > 4) {
-            for (int b = from; b < to; b++, p += w) {
-                if (gather) {
-                    MemoryAccess.move4x2(ub, ua + offsets[b], pb, p, w - 4);
-                } else {
-                    MemoryAccess.move4x2(pb, p, ub, ua + offsets[b], w - 4);
-                }
-            }
-        } else {
-            for (int b = from; b < to; b++, p += w) {
-                if (gather) {
-                    MemoryAccess.copySmall(ub, ua + offsets[b], pb, p, w);
-                } else {
-                    MemoryAccess.copySmall(pb, p, ub, ua + offsets[b], w);
-                }
-            }
-        }
+        StridedLoops.of(gather ? ub : pb, gather ? pb : ub, w).listed(ub, ua, offsets, from, to, pb, pa, w, gather);
     }
 
     /**

@@ -65,12 +65,11 @@ public final class MemoryAccess {
 
     /**
      * {@link #paces} for stores to blocks at {@code offsets} (two or more, all in one cache set: {@link
-     * #oneSet(long[])}) of up to {@code width} bytes: in listed order the hardware's stride prefetcher
-     * does not also fill the set ahead of the loop, so blocks of up to 24 bytes (three moves) need
-     * pacing; loads from listed blocks in one set (a pack) ran faster unpaced at every width.
+     * #oneSet(long[])}) of up to {@code width} bytes: the same width bound as for strided blocks; loads
+     * from listed blocks in one set (a pack) ran faster unpaced at every width.
      */
     public static boolean paces(long[] offsets, long width) {
-        return oneSet(offsets) && width <= 24;
+        return oneSet(offsets) && width <= 32;
     }
 
     /** Stores to the thread's own pad ({@link #pad}) per paced block. */
@@ -235,10 +234,8 @@ public final class MemoryAccess {
     /**
      * Gathers {@code count} blocks of {@code blockBytes} at {@code srcOffset + i * srcStride} into
      * {@code dst} at {@code dstOffset + i * dstStride}. This one loop is both pack (dstStride =
-     * blockBytes) and unpack (srcStride = blockBytes) of a vector leaf. Exploits: a constant block
-     * width hoisted out of the loop, so the 4-, 8- and 16-byte cases (strided floats, doubles and
-     * complex doubles) become a plain load/store loop with an {@code int} counter the JIT unrolls;
-     * blocks over 64 bytes are bulk copies.
+     * blockBytes) and unpack (srcStride = blockBytes) of a vector leaf, through the copy of the strided
+     * loops compiled for these memory kinds and this width class ({@link StridedLoops#of}).
      */
     public static void strided(
             Memory src,
@@ -259,7 +256,7 @@ public final class MemoryAccess {
         long sa = src.address() + srcOffset;
         Object db = dst.base();
         long da = dst.address() + dstOffset;
-        StridedLoops loops = StridedLoops.forKinds(sb, db);
+        StridedLoops loops = StridedLoops.of(sb, db, blockBytes);
         while (count > 0) {
             int n = (int) Math.min(count, 1 << 30);
             loops.strided(sb, sa, srcStride, db, da, dstStride, blockBytes, n);
@@ -321,7 +318,7 @@ public final class MemoryAccess {
         }
         Object sb = src.base();
         Object db = dst.base();
-        StridedLoops.forKinds(sb, db)
+        StridedLoops.of(sb, db, 16)
                 .columnTiles16(
                         sb,
                         src.address() + srcOffset,
@@ -448,7 +445,7 @@ public final class MemoryAccess {
         long sa = src.address() + srcOffset;
         Object db = dst.base();
         long da = dst.address() + dstOffset;
-        StridedLoops.forKinds(sb, db).planes(sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
+        StridedLoops.of(sb, db, blockBytes).planes(sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
     }
 
     /** Reverses the bytes of each {@code unit}-byte element in {@code [offset, offset + length)} (external32). */

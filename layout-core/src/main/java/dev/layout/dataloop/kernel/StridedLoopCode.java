@@ -12,20 +12,28 @@ import java.util.Objects;
  */
 final class StridedLoopCode extends StridedLoops {
     /**
-     * The kinds of memory this copy serves (bit 0: source off-heap, bit 1: destination off-heap), from
-     * the hidden class's class data; -1 in the plain class, which serves all. A constant to the JIT.
+     * What this copy serves, from the hidden class's class data: bits 0-1 the kinds of memory (bit 0:
+     * source off-heap, bit 1: destination off-heap), the bits above the width class ({@link
+     * StridedLoops#widthClass}); -1 in the plain class, which serves all. A constant to the JIT.
      */
-    private static final int KINDS = kinds();
+    private static final int COPY = copy();
+
+    private static final int KINDS = COPY < 0 ? -1 : COPY & 3;
 
     StridedLoopCode() {}
 
-    private static int kinds() {
+    private static int copy() {
         try {
             Integer k = MethodHandles.classData(MethodHandles.lookup(), ConstantDescs.DEFAULT_NAME, Integer.class);
             return k == null ? -1 : k;
         } catch (IllegalAccessException e) {
             return -1;
         }
+    }
+
+    /** The width class of {@code w}: this copy's own, a constant, in a hidden copy. */
+    private static int copyClass(long w) {
+        return COPY < 0 ? StridedLoops.widthClass(w) : COPY >> 2;
     }
 
     /**
@@ -46,26 +54,14 @@ final class StridedLoopCode extends StridedLoops {
 
     /**
      * {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}:
-     * blocks to pace ({@link #paced}), bulk copies over 64 bytes, 4-, 8- and 16-byte blocks with one
-     * side contiguous through {@link #packedSide}, else the width class's loop of word moves ({@link
-     * #overlapped}).
+     * blocks to pace ({@link #paced}), else one row of {@link #rowsOf}.
      */
     @Override
     void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
-        sb = src(sb);
-        db = dst(db);
         if (MemoryAccess.paces(ss, blockBytes) || MemoryAccess.paces(ds, blockBytes)) {
             paced(sb, sa, ss, db, da, ds, blockBytes, n);
-        } else if (blockBytes > 64) {
-            for (int i = 0; i < n; i++) {
-                MemoryAccess.U.copyMemory(sb, sa + i * ss, db, da + i * ds, blockBytes);
-            }
-        } else if (blockBytes <= 16 && ds == blockBytes) {
-            packedSide(sb, sa, ss, db, da, blockBytes, n, true);
-        } else if (blockBytes <= 16 && ss == blockBytes) {
-            packedSide(db, da, ds, sb, sa, blockBytes, n, false);
         } else {
-            overlapped(sb, sa, ss, db, da, ds, blockBytes, n);
+            rowsOf(sb, sa, 0, ss, db, da, 0, ds, blockBytes, 1, n);
         }
     }
 
@@ -77,114 +73,6 @@ final class StridedLoopCode extends StridedLoops {
         for (int i = 0; i < n; i++) {
             MemoryAccess.copyRaw(sb, sa + i * ss, db, da + i * ds, w);
             MemoryAccess.pad(pad, i);
-        }
-    }
-
-    /**
-     * Blocks of 4, 8 or 16 bytes between a strided side ({@code ub}, {@code ua}, {@code us}) and a
-     * contiguous one ({@code pb}, {@code pa}), gathered into the contiguous side when {@code gather}.
-     * The contiguous side's addresses use the width as a literal, so C2 folds them into the
-     * addressing mode as it does for a hand loop's constant strides.
-     */
-    void packedSide(Object ub, long ua, long us, Object pb, long pa, long blockBytes, int n, boolean gather) {
-        if (gather) {
-            ub = src(ub);
-            pb = dst(pb);
-        } else {
-            pb = src(pb);
-            ub = dst(ub);
-        }
-        if (gather) {
-            if (blockBytes == 4) {
-                for (int i = 0; i < n; i++) {
-                    MemoryAccess.U.putInt(pb, pa + 4L * i, MemoryAccess.U.getInt(ub, ua + i * us));
-                }
-            } else if (blockBytes == 8) {
-                for (int i = 0; i < n; i++) {
-                    MemoryAccess.U.putLong(pb, pa + 8L * i, MemoryAccess.U.getLong(ub, ua + i * us));
-                }
-            } else if (blockBytes == 16) {
-                for (int i = 0; i < n; i++) {
-                    long u = ua + i * us;
-                    MemoryAccess.U.putLong(pb, pa + 16L * i, MemoryAccess.U.getLong(ub, u));
-                    MemoryAccess.U.putLong(pb, pa + 16L * i + 8, MemoryAccess.U.getLong(ub, u + 8));
-                }
-            } else {
-                overlapped(ub, ua, us, pb, pa, blockBytes, blockBytes, n);
-            }
-        } else {
-            if (blockBytes == 4) {
-                for (int i = 0; i < n; i++) {
-                    MemoryAccess.U.putInt(ub, ua + i * us, MemoryAccess.U.getInt(pb, pa + 4L * i));
-                }
-            } else if (blockBytes == 8) {
-                for (int i = 0; i < n; i++) {
-                    MemoryAccess.U.putLong(ub, ua + i * us, MemoryAccess.U.getLong(pb, pa + 8L * i));
-                }
-            } else if (blockBytes == 16) {
-                for (int i = 0; i < n; i++) {
-                    long u = ua + i * us;
-                    MemoryAccess.U.putLong(ub, u, MemoryAccess.U.getLong(pb, pa + 16L * i));
-                    MemoryAccess.U.putLong(ub, u + 8, MemoryAccess.U.getLong(pb, pa + 16L * i + 8));
-                }
-            } else {
-                overlapped(pb, pa, blockBytes, ub, ua, us, blockBytes, n);
-            }
-        }
-    }
-
-    /**
-     * Blocks of any width up to 64 bytes by the overlapping word moves of {@link
-     * MemoryAccess#copySmall} (4 and 8 bytes: one exact move), the width class chosen once per call:
-     * per class one loop of at most eight loads and eight stores per block, no branch per block, the
-     * addresses bumped by the strides.
-     */
-    void overlapped(Object sb, long sa, long ss, Object db, long da, long ds, long w, int n) {
-        sb = src(sb);
-        db = dst(db);
-        sun.misc.Unsafe u = MemoryAccess.U;
-        long s = sa;
-        long d = da;
-        if (w > 32) {
-            for (int i = 0; i < n; i++, s += ss, d += ds) {
-                MemoryAccess.move32x2(sb, s, db, d, w - 32);
-            }
-        } else if (w > 24) {
-            for (int i = 0; i < n; i++, s += ss, d += ds) {
-                MemoryAccess.move16x2(sb, s, db, d, w - 16);
-            }
-        } else if (w > 16) {
-            for (int i = 0; i < n; i++, s += ss, d += ds) {
-                MemoryAccess.move8x3(sb, s, db, d, w - 8);
-            }
-        } else if (w == 8) {
-            for (int i = 0; i < n; i++, s += ss, d += ds) {
-                u.putLong(db, d, u.getLong(sb, s));
-            }
-        } else if (w > 8) {
-            for (int i = 0; i < n; i++, s += ss, d += ds) {
-                MemoryAccess.move8x2(sb, s, db, d, w - 8);
-            }
-        } else if (w == 4) {
-            for (int i = 0; i < n; i++, s += ss, d += ds) {
-                u.putInt(db, d, u.getInt(sb, s));
-            }
-        } else if (w > 4) {
-            for (int i = 0; i < n; i++, s += ss, d += ds) {
-                MemoryAccess.move4x2(sb, s, db, d, w - 4);
-            }
-        } else if (w >= 2) {
-            long e = w - 2;
-            for (int i = 0; i < n; i++, s += ss, d += ds) {
-                short a = u.getShort(sb, s);
-                short b = u.getShort(sb, s + e);
-                u.putShort(db, d, a);
-                u.putShort(db, d + e, b);
-            }
-        } else {
-            for (int i = 0; i < n; i++, s += ss, d += ds) {
-                u.putByte(db, d, u.getByte(sb, s));
-            }
         }
     }
 
@@ -209,18 +97,202 @@ final class StridedLoopCode extends StridedLoops {
         if (blockBytes == 16 && tile16(so, si, dO, di, no, ni)) {
             tiled16(sb, sa, so, si, db, da, dO, di, no, ni);
         } else {
-            rowsOverlapped(sb, sa, so, si, db, da, dO, di, blockBytes, no, ni);
+            rowsOf(sb, sa, so, si, db, da, dO, di, blockBytes, no, ni);
         }
     }
 
     /**
-     * {@code no} rows of blocks of any width up to 64 bytes, each row one {@link #overlapped} loop.
-     * Exploits: the rows run in one compiled loop nest without returning to the walk per row.
+     * {@code no} rows of {@code ni} blocks of {@code w} bytes, block (i, j) from {@code sa + i * so + j
+     * * si} to {@code da + i * dO + j * di}: per width class ({@link StridedLoops#widthClass}) one nest
+     * of two loops, the addresses bumped by the strides; 1, 4 and 8 bytes one exact move per block,
+     * other widths up to 64 bytes the overlapping word moves of {@link MemoryAccess#copySmall}, over 64
+     * bytes a bulk copy. In a hidden copy the class is a constant, so only its nest is compiled. The
+     * nests are written out in this one method, too large for C2 to inline: the same moves through a
+     * small method per block, inlined into the callers' loops, ran slower on short rows (benchmarks/README.md).
      */
-    void rowsOverlapped(
-            Object sb, long sa, long so, long si, Object db, long da, long dO, long di, long w, int no, int ni) {
-        for (int i = 0; i < no; i++) {
-            overlapped(sb, sa + i * so, si, db, da + i * dO, di, w, ni);
+    void rowsOf(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, long w, int no, int ni) {
+        sb = src(sb);
+        db = dst(db);
+        sun.misc.Unsafe u = MemoryAccess.U;
+        int c = copyClass(w);
+        if (c == 9) {
+            for (int i = 0; i < no; i++) {
+                long s = sa + i * so;
+                long d = da + i * dO;
+                for (int j = 0; j < ni; j++, s += si, d += di) {
+                    u.copyMemory(sb, s, db, d, w);
+                }
+            }
+        } else if (c == 8) {
+            for (int i = 0; i < no; i++) {
+                long s = sa + i * so;
+                long d = da + i * dO;
+                for (int j = 0; j < ni; j++, s += si, d += di) {
+                    MemoryAccess.move32x2(sb, s, db, d, w - 32);
+                }
+            }
+        } else if (c == 7) {
+            for (int i = 0; i < no; i++) {
+                long s = sa + i * so;
+                long d = da + i * dO;
+                for (int j = 0; j < ni; j++, s += si, d += di) {
+                    MemoryAccess.move16x2(sb, s, db, d, w - 16);
+                }
+            }
+        } else if (c == 6) {
+            for (int i = 0; i < no; i++) {
+                long s = sa + i * so;
+                long d = da + i * dO;
+                for (int j = 0; j < ni; j++, s += si, d += di) {
+                    MemoryAccess.move8x3(sb, s, db, d, w - 8);
+                }
+            }
+        } else if (c == 5) {
+            for (int i = 0; i < no; i++) {
+                long s = sa + i * so;
+                long d = da + i * dO;
+                for (int j = 0; j < ni; j++, s += si, d += di) {
+                    MemoryAccess.move8x2(sb, s, db, d, w - 8);
+                }
+            }
+        } else if (c == 4) {
+            for (int i = 0; i < no; i++) {
+                long s = sa + i * so;
+                long d = da + i * dO;
+                for (int j = 0; j < ni; j++, s += si, d += di) {
+                    u.putLong(db, d, u.getLong(sb, s));
+                }
+            }
+        } else if (c == 3) {
+            for (int i = 0; i < no; i++) {
+                long s = sa + i * so;
+                long d = da + i * dO;
+                for (int j = 0; j < ni; j++, s += si, d += di) {
+                    MemoryAccess.move4x2(sb, s, db, d, w - 4);
+                }
+            }
+        } else if (c == 2) {
+            for (int i = 0; i < no; i++) {
+                long s = sa + i * so;
+                long d = da + i * dO;
+                for (int j = 0; j < ni; j++, s += si, d += di) {
+                    u.putInt(db, d, u.getInt(sb, s));
+                }
+            }
+        } else if (c == 1) {
+            for (int i = 0; i < no; i++) {
+                long s = sa + i * so;
+                long d = da + i * dO;
+                for (int j = 0; j < ni; j++, s += si, d += di) {
+                    short a = u.getShort(sb, s);
+                    short b = u.getShort(sb, s + w - 2);
+                    u.putShort(db, d, a);
+                    u.putShort(db, d + w - 2, b);
+                }
+            }
+        } else {
+            for (int i = 0; i < no; i++) {
+                long s = sa + i * so;
+                long d = da + i * dO;
+                for (int j = 0; j < ni; j++, s += si, d += di) {
+                    u.putByte(db, d, u.getByte(sb, s));
+                }
+            }
+        }
+    }
+
+    /**
+     * Blocks of one width {@code w} at listed offsets {@code ua + offsets[b]}, to or from ({@code
+     * gather}) the contiguous side at {@code pa}: whole words for 4, 8 and 24 bytes (scalars, doubles,
+     * 3-vectors of a gather list), otherwise the overlapping word moves of {@link
+     * MemoryAccess#copySmall} (16 bytes: two exact ones), the width class chosen once per call, one loop
+     * per class and no branch per block; over 64 bytes a bulk copy per block. Each loop tests the
+     * direction with an {@code if}, which C2 hoists out of the loop (a select it would leave in).
+     */
+    @Override
+    void listed(Object ub, long ua, long[] offsets, int from, int to, Object pb, long pa, long w, boolean gather) {
+        if (gather) {
+            ub = src(ub);
+            pb = dst(pb);
+        } else {
+            pb = src(pb);
+            ub = dst(ub);
+        }
+        int c = copyClass(w);
+        sun.misc.Unsafe u = MemoryAccess.U;
+        long p = pa;
+        if (c == 9) {
+            for (int b = from; b < to; b++, p += w) {
+                if (gather) {
+                    u.copyMemory(ub, ua + offsets[b], pb, p, w);
+                } else {
+                    u.copyMemory(pb, p, ub, ua + offsets[b], w);
+                }
+            }
+        } else if (c == 8) {
+            for (int b = from; b < to; b++, p += w) {
+                if (gather) {
+                    MemoryAccess.move32x2(ub, ua + offsets[b], pb, p, w - 32);
+                } else {
+                    MemoryAccess.move32x2(pb, p, ub, ua + offsets[b], w - 32);
+                }
+            }
+        } else if (c == 7) {
+            for (int b = from; b < to; b++, p += w) {
+                if (gather) {
+                    MemoryAccess.move16x2(ub, ua + offsets[b], pb, p, w - 16);
+                } else {
+                    MemoryAccess.move16x2(pb, p, ub, ua + offsets[b], w - 16);
+                }
+            }
+        } else if (c == 6) {
+            for (int b = from; b < to; b++, p += w) {
+                if (gather) {
+                    MemoryAccess.move8x3(ub, ua + offsets[b], pb, p, w - 8);
+                } else {
+                    MemoryAccess.move8x3(pb, p, ub, ua + offsets[b], w - 8);
+                }
+            }
+        } else if (c == 4) {
+            for (int b = from; b < to; b++, p += 8) {
+                if (gather) {
+                    u.putLong(pb, p, u.getLong(ub, ua + offsets[b]));
+                } else {
+                    u.putLong(ub, ua + offsets[b], u.getLong(pb, p));
+                }
+            }
+        } else if (c == 5) {
+            for (int b = from; b < to; b++, p += w) {
+                if (gather) {
+                    MemoryAccess.move8x2(ub, ua + offsets[b], pb, p, w - 8);
+                } else {
+                    MemoryAccess.move8x2(pb, p, ub, ua + offsets[b], w - 8);
+                }
+            }
+        } else if (c == 2) {
+            for (int b = from; b < to; b++, p += 4) {
+                if (gather) {
+                    u.putInt(pb, p, u.getInt(ub, ua + offsets[b]));
+                } else {
+                    u.putInt(ub, ua + offsets[b], u.getInt(pb, p));
+                }
+            }
+        } else if (c == 3) {
+            for (int b = from; b < to; b++, p += w) {
+                if (gather) {
+                    MemoryAccess.move4x2(ub, ua + offsets[b], pb, p, w - 4);
+                } else {
+                    MemoryAccess.move4x2(pb, p, ub, ua + offsets[b], w - 4);
+                }
+            }
+        } else {
+            for (int b = from; b < to; b++, p += w) {
+                if (gather) {
+                    MemoryAccess.copySmall(ub, ua + offsets[b], pb, p, w);
+                } else {
+                    MemoryAccess.copySmall(pb, p, ub, ua + offsets[b], w);
+                }
+            }
         }
     }
 
@@ -252,24 +324,15 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * Whether rows {@code outer} apart, each a run of blocks {@code inner} apart, interleave so that
-     * four consecutive rows' block j fill one 64-byte line: a transpose (FFT columns, a column type
-     * resized to one element). {@link #tiled16} then moves that line whole instead of touching it
-     * once per row.
-     */
-    static boolean lineTiled(long outer, long inner, long blockBytes) {
-        return outer == blockBytes && Math.abs(inner) >= 4 * blockBytes;
-    }
-
-    /**
-     * Whether {@code no} rows of {@code ni} 16-byte blocks go through {@link #tiled16}: when the
-     * destination is the transposed side (an unpack of FFT columns), whose lines then never overlap
-     * (|inner| >= 64), so the changed order of the moves cannot change the result. Not for a pack
-     * reading the transposed side, whose tiled form was unsteady from one JVM to the next where the row
-     * order is not.
+     * Whether {@code no} rows of {@code ni} 16-byte blocks go through {@link #tiled16}: a transpose
+     * (FFT columns, a column type resized to one element) unpacked into its transposed side, where
+     * rows {@code dO} = 16 bytes apart interleave so that four consecutive rows' block j fill one
+     * 64-byte line, and the lines never overlap (|di| >= 64), so the changed order of the moves cannot
+     * change the result. Not for a pack reading the transposed side, whose tiled form was unsteady
+     * from one JVM to the next where the row order is not.
      */
     static boolean tile16(long so, long si, long dO, long di, int no, int ni) {
-        return no >= 4 && lineTiled(dO, di, 16);
+        return no >= 4 && dO == 16 && Math.abs(di) >= 64;
     }
 
     /**
@@ -278,7 +341,7 @@ final class StridedLoopCode extends StridedLoops {
      * a quarter at a time in four passes over the rows; with rows 32 KiB apart (a 2048-column complex
      * slab) every pass would otherwise miss, because all of a column's lines fall in the same cache
      * sets. The other side reads (or writes) four sequential streams. Leftover rows (fewer than four)
-     * go through {@link #rowsOverlapped}.
+     * go through {@link #rowsOf}.
      */
     void tiled16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
         sb = src(sb);
@@ -309,7 +372,7 @@ final class StridedLoopCode extends StridedLoops {
             }
         }
         if (i < no) {
-            rowsOverlapped(sb, sa + i * so, so, si, db, da + i * dO, dO, di, 16, no - i, ni);
+            rowsOf(sb, sa + i * so, so, si, db, da + i * dO, dO, di, 16, no - i, ni);
         }
     }
 

@@ -2,32 +2,59 @@ package dev.layout.dataloop.kernel;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The loops behind {@link MemoryAccess#strided} and {@link MemoryAccess#strided3}: rows of strided blocks. Bases and addresses are
  * already resolved and the footprint checked; a wrong offset here is a wrong memory access.
  *
- * <p>Why instances: the JIT compiles a loop for the kinds of base it has seen. A loop that has
- * moved between {@code byte[]}s and then meets off-heap memory is recompiled for both, as a
- * "mixed" access C2 neither unrolls nor schedules freely. {@link #forKinds} therefore holds four copies of {@link StridedLoopCode},
- * defined as hidden classes from its class file, one per combination of heap or off-heap
- * source and destination; each copy is profiled and compiled on its own.
+ * <p>Why instances: the JIT compiles a loop for what its profile has seen. A loop that has moved
+ * between {@code byte[]}s and then meets off-heap memory is recompiled for both, as a "mixed" access
+ * C2 neither unrolls nor schedules freely; one method holding the loops of several width classes,
+ * once C2 compiles more than one of them, runs each slower than the same loop compiled alone
+ * (benchmarks/README.md). {@link #of} therefore holds a copy of {@link StridedLoopCode} per
+ * combination of heap or off-heap source and destination and width class ({@link #widthClass}),
+ * defined on first use as hidden classes from its class file; each copy is profiled and compiled on
+ * its own.
  */
 abstract class StridedLoops {
     StridedLoops() {}
 
-    /** The copy for these bases. */
-    static StridedLoops forKinds(Object srcBase, Object dstBase) {
-        return Copies.COPIES[(srcBase == null ? 1 : 0) | (dstBase == null ? 2 : 0)];
+    /** The copy for these bases and blocks of {@code blockBytes}. */
+    static StridedLoops of(Object srcBase, Object dstBase, long blockBytes) {
+        return Copies.get((srcBase == null ? 1 : 0) | (dstBase == null ? 2 : 0) | widthClass(blockBytes) << 2);
+    }
+
+    /** Width classes ({@link #widthClass}). */
+    static final int WIDTH_CLASSES = 10;
+
+    /**
+     * The class of a block width, each moved by its own loop ({@link StridedLoopCode#rowsOf}): 1, 2-3,
+     * 4, 5-7, 8, 9-16, 17-24, 25-32, 33-64 bytes, and over 64 (bulk copies).
+     */
+    static int widthClass(long w) {
+        return w > 64
+                ? 9
+                : w > 32
+                        ? 8
+                        : w > 24 ? 7 : w > 16 ? 6 : w > 8 ? 5 : w == 8 ? 4 : w > 4 ? 3 : w == 4 ? 2 : w > 1 ? 1 : 0;
     }
 
     /** {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}. */
     abstract void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n);
 
     /**
-     * Rows of 16-byte blocks gathered from short columns of a transposed side ({@code
-     * ni} small, {@code si} large), in a method of its own so that its compiled loop is not shared
-     * with the long rows of the same width.
+     * Blocks of {@code w} bytes at {@code ua + offsets[b]}, b in {@code [from, to)}, gathered ({@code
+     * gather}) into or scattered from the contiguous side at {@code pa}; the copy is the one for the
+     * direction's source and destination bases.
+     */
+    abstract void listed(
+            Object ub, long ua, long[] offsets, int from, int to, Object pb, long pa, long w, boolean gather);
+
+    /**
+     * Rows of 16-byte blocks gathered from short columns of a transposed side ({@code ni} small, {@code
+     * si} large), in a method of its own so that its compiled loop is not shared with the long rows of
+     * the same width.
      */
     abstract void columnTiles16(
             Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni);
@@ -52,31 +79,39 @@ abstract class StridedLoops {
             int no,
             int ni);
 
-    /** The four copies of {@link StridedLoopCode}, defined on first use (a holder, so that merely loading this class defines nothing). */
+    /** The copies of {@link StridedLoopCode}, each defined on first use (a holder, so that merely loading this class defines nothing). */
     private static final class Copies {
-        /** Indexed by {@code (src off-heap ? 1 : 0) | (dst off-heap ? 2 : 0)}. */
-        static final StridedLoops[] COPIES = copies();
+        /** The class file; null without it (an unusual class loader) or with generation off: then one shared copy. */
+        private static final byte[] BYTES = classFile();
+
+        private static final StridedLoops SHARED = new StridedLoopCode();
+        /** Indexed by {@code (src off-heap ? 1 : 0) | (dst off-heap ? 2 : 0) | widthClass << 2}. */
+        private static final AtomicReferenceArray<StridedLoops> COPIES = new AtomicReferenceArray<>(4 * WIDTH_CLASSES);
 
         private Copies() {}
 
-        private static StridedLoops[] copies() {
-            StridedLoops[] c = new StridedLoops[4];
-            byte[] bytes = null;
-            if (GeneratedKernels.ENABLED) {
-                try (InputStream in = StridedLoops.class.getResourceAsStream("StridedLoopCode.class")) {
-                    bytes = in == null ? null : in.readAllBytes();
-                } catch (IOException e) {
-                    bytes = null;
+        static StridedLoops get(int k) {
+            StridedLoops c = COPIES.get(k);
+            if (c == null) {
+                c = BYTES == null
+                        ? SHARED
+                        : (StridedLoops) GeneratedKernels.instantiate(BYTES, k, "strided loops (copy " + k + ")");
+                if (!COPIES.compareAndSet(k, null, c)) {
+                    c = COPIES.get(k);
                 }
             }
-            StridedLoops shared = new StridedLoopCode();
-            for (int k = 0; k < 4; k++) {
-                // Without the class file (an unusual class loader) or with generation off: one shared copy.
-                c[k] = bytes == null
-                        ? shared
-                        : (StridedLoops) GeneratedKernels.instantiate(bytes, k, "strided loops (kinds " + k + ")");
-            }
             return c;
+        }
+
+        private static byte[] classFile() {
+            if (!GeneratedKernels.ENABLED) {
+                return null;
+            }
+            try (InputStream in = StridedLoops.class.getResourceAsStream("StridedLoopCode.class")) {
+                return in == null ? null : in.readAllBytes();
+            } catch (IOException e) {
+                return null;
+            }
         }
     }
 }

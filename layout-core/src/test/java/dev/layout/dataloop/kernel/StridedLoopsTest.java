@@ -227,19 +227,21 @@ class StridedLoopsTest {
     }
 
     @Test
-    void eachCombinationOfMemoryKindsHasItsOwnCopy() {
+    void eachCombinationOfMemoryKindsAndWidthClassHasItsOwnCopy() {
         Set<Class<?>> classes = new HashSet<>();
         byte[] heap = new byte[8];
         for (Object src : new Object[] {heap, null}) {
             for (Object dst : new Object[] {heap, null}) {
-                StridedLoops loops = StridedLoops.forKinds(src, dst);
-                assertThat(loops).isSameAs(StridedLoops.forKinds(src, dst));
-                classes.add(loops.getClass());
-                if (GeneratedKernels.ENABLED) {
-                    assertThat(loops.getClass().isHidden()).isTrue();
+                for (long w : new long[] {1, 3, 4, 7, 8, 12, 20, 28, 40, 100}) {
+                    StridedLoops loops = StridedLoops.of(src, dst, w);
+                    assertThat(loops).isSameAs(StridedLoops.of(src, dst, w));
+                    classes.add(loops.getClass());
+                    if (GeneratedKernels.ENABLED) {
+                        assertThat(loops.getClass().isHidden()).isTrue();
+                    }
                 }
             }
         }
-        assertThat(classes).hasSize(GeneratedKernels.ENABLED ? 4 : 1);
+        assertThat(classes).hasSize(GeneratedKernels.ENABLED ? 4 * StridedLoops.WIDTH_CLASSES : 1);
     }
 }

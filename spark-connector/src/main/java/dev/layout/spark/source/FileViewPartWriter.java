@@ -2,13 +2,11 @@ package dev.layout.spark.source;
 
 import dev.layout.datatype.Primitive;
 import dev.layout.fileview.FileDomains;
-import dev.layout.spark.io.DomainOutput;
 import dev.layout.spark.io.HadoopConf;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.fs.FileSystem;
@@ -17,17 +15,25 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.write.DataWriter;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * One task of a {@link FileViewWrite}: streams the task's rows, which Spark delivers sorted by
- * their coordinates in storage order, through one {@link DomainOutput} per file domain the rows
- * fall in: on the local file system in place into the write's one shared file, elsewhere into a
- * part beside the target ({@code .NAME.JOBID.task-NNNNN.domain-DDDDD} once committed) with zeros
- * between rows. A coordinate given twice is refused naming it. Commits the file ranges it wrote
- * to the driver.
+ * One task of a {@link FileViewWrite}. Spark delivers the task's rows sorted by their first {@code
+ * slabPrefix} coordinates in storage order, so the rows of one slab (the elements sharing those
+ * coordinates, a contiguous range of the file) come together, in any order among themselves. The
+ * task assembles each slab in a reused buffer, with a bit per element that refuses a coordinate
+ * given twice (naming it), and hands the slab's runs of given elements, in file order, to a {@link
+ * FileOrderOutput}: on the local file system positional writes into the write's one shared file,
+ * elsewhere a part per file domain with zeros between the runs. Per row: the index by strides, one
+ * bit, the values stored; no object is made. Commits the file ranges it wrote to the driver.
  */
 final class FileViewPartWriter implements DataWriter<InternalRow> {
     record Factory(
@@ -38,7 +44,8 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
             HadoopConf conf,
             String jobId,
             FileDomains domains,
-            long blockSize)
+            long blockSize,
+            int slabPrefix)
             implements DataWriterFactory {
         @Override
         public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
@@ -46,191 +53,231 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
         }
     }
 
-    /** Bytes gathered before a write to the output. */
-    private static final int BUFFER_BYTES = 1 << 16;
+    /** Bytes gathered before a positional write. */
+    static final int BUFFER_BYTES = 1 << 16;
 
-    private final FileViewSpec spec;
-    private final DataType[] types;
+    /** How a column is read without boxing: as a long, as a double, or (any other type) as a Number. */
+    private static final int LONG = 0;
+
+    private static final int DOUBLE = 1;
+    private static final int OTHER = 2;
+
+    private final ElementIndex index;
     private final int[] coordColumns;
+    private final int[] coordKinds;
     private final int[] memberColumns;
-    private final List<FileViewSpec.Member> members;
-    private final int esize;
-    private final FileSystem fs;
-    private final Path target;
-    private final String jobId;
-    private final String partPrefix;
-    private final FileDomains domains;
-    private final long blockSize;
-    private final ByteBuffer buf;
-    /** The ranges written and committed. */
-    private final List<FileViewWrite.Part> done = new ArrayList<>();
-    /** The output being written: its domain, its first file byte, the file byte of buf's first byte. */
-    private DomainOutput out;
+    private final int[] memberKinds;
+    private final Primitive[] memberTypes;
+    private final int[] memberOffsets;
+    private final DataType[] types;
+    /** True if the members leave bytes of an element unset (they must be zeros). */
+    private final boolean gaps;
 
-    private int domain;
-    private long pieceStart;
-    private long bufStart;
-    private long first = -1;
-    private long next;
+    private final int esize;
+    private final long disp;
+    private final long slabElements;
+    /** The slab being assembled: its elements' bytes and a bit per element given. */
+    private final byte[] slab;
+
+    private final ByteBuffer slabView;
+    private final long[] given;
+    private final FileOrderOutput out;
+
+    /** The slab in the buffer (-1: none); the first and last bitmap words touched. */
+    private long slabIndex = -1;
+
+    private int lowWord = Integer.MAX_VALUE;
+    private int highWord = -1;
 
     FileViewPartWriter(Factory f, int partitionId) {
-        this.spec = f.spec();
+        FileViewSpec spec = f.spec();
+        this.index = new ElementIndex(spec.shape, spec.order);
         this.types =
                 Arrays.stream(f.schema().fields()).map(StructField::dataType).toArray(DataType[]::new);
         this.coordColumns = f.coordColumns();
+        this.coordKinds = Arrays.stream(coordColumns).map(c -> kind(types[c])).toArray();
         this.memberColumns = f.memberColumns();
-        this.members = spec.members();
-        this.esize = (int) spec.etypeType().byteSize();
-        this.buf = ByteBuffer.allocate(Math.max(esize, BUFFER_BYTES / esize * esize))
-                .order(ByteOrder.LITTLE_ENDIAN);
-        this.target = new Path(spec.path);
+        this.memberKinds = Arrays.stream(memberColumns).map(c -> kind(types[c])).toArray();
+        List<FileViewSpec.Member> members = spec.members();
+        this.memberTypes = members.stream().map(FileViewSpec.Member::type).toArray(Primitive[]::new);
+        this.memberOffsets =
+                members.stream().mapToInt(FileViewSpec.Member::packedOffset).toArray();
+        this.esize = Math.toIntExact(spec.etypeType().byteSize());
+        this.gaps = members.stream().mapToLong(m -> m.type().byteSize()).sum() < esize;
+        this.disp = spec.disp;
+        this.slabElements = Math.max(1, index.slabElements(f.slabPrefix()));
+        this.slab = new byte[Math.multiplyExact(Math.toIntExact(slabElements), esize)];
+        this.slabView = ByteBuffer.wrap(slab).order(ByteOrder.LITTLE_ENDIAN);
+        this.given = new long[(int) ((slabElements + 63) / 64)];
+        Path target = new Path(spec.path);
+        FileSystem fs;
         try {
-            this.fs = f.conf().fileSystem(target);
+            fs = f.conf().fileSystem(target);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        this.jobId = f.jobId();
-        this.partPrefix = "task-" + String.format("%05d", partitionId) + ".domain-";
-        this.domains = f.domains();
-        this.blockSize = f.blockSize();
+        this.out = new FileOrderOutput(
+                fs,
+                target,
+                f.jobId(),
+                "task-" + String.format("%05d", partitionId) + ".domain-",
+                f.domains(),
+                f.blockSize(),
+                Math.max(esize, BUFFER_BYTES / esize * esize));
+    }
+
+    private static int kind(DataType t) {
+        if (t instanceof ByteType || t instanceof ShortType || t instanceof IntegerType || t instanceof LongType) {
+            return LONG;
+        }
+        return t instanceof FloatType || t instanceof DoubleType ? DOUBLE : OTHER;
     }
 
     @Override
     public void write(InternalRow r) throws IOException {
         long lin = linearIndex(r);
-        if (first >= 0 && lin < next) {
-            if (lin == next - 1) {
-                throw new IllegalArgumentException("fileview: coordinate " + coordinates(spec, lin)
-                        + " is given twice (expected: each element once)");
+        long s = lin / slabElements;
+        if (s != slabIndex) {
+            if (s < slabIndex) {
+                throw new IllegalStateException(
+                        "fileview: rows of the task are not in storage order at " + index.coordinates(lin));
             }
-            throw new IllegalStateException(
-                    "fileview: rows of the task are not in storage order at " + coordinates(spec, lin));
+            flushSlab();
+            slabIndex = s;
         }
-        long at = spec.disp + lin * esize;
-        int d = domains.domainOf(at);
-        if (out != null && d != domain) {
-            finishPiece();
+        int k = (int) (lin - s * slabElements);
+        int w = k >>> 6;
+        long bit = 1L << k;
+        if ((given[w] & bit) != 0) {
+            throw new IllegalArgumentException(
+                    "fileview: coordinate " + index.coordinates(lin) + " is given twice (expected: each element once)");
         }
-        if (out == null) {
-            out = DomainOutput.openRange(
-                    fs, target, jobId, partPrefix + String.format("%05d", d), domains, d, at, blockSize);
-            domain = d;
-            pieceStart = at;
-            bufStart = at;
-            if (first < 0) {
-                first = lin;
-            }
-        } else if (lin > next) {
-            flush();
-            out.skipTo(at); // zeros between the rows
-            bufStart = at;
+        given[w] |= bit;
+        lowWord = Math.min(lowWord, w);
+        highWord = Math.max(highWord, w);
+        int base = k * esize;
+        if (gaps) {
+            Arrays.fill(slab, base, base + esize, (byte) 0);
         }
-        if (buf.remaining() < esize) {
-            flush();
-        }
-        int base = buf.position();
-        for (int k = 0; k < esize; k++) {
-            buf.put(base + k, (byte) 0);
-        }
-        for (int m = 0; m < members.size(); m++) {
-            int c = memberColumns[m];
-            Number v = r.isNullAt(c) ? 0 : (Number) r.get(c, types[c]);
-            int o = base + members.get(m).packedOffset();
-            Primitive p = members.get(m).type();
-            switch (p) {
-                case BYTE, INT8, UINT8 -> buf.put(o, v.byteValue());
-                case INT16, UINT16 -> buf.putShort(o, v.shortValue());
-                case INT32, UINT32 -> buf.putInt(o, v.intValue());
-                case INT64, UINT64 -> buf.putLong(o, v.longValue());
-                case FLOAT32 -> buf.putFloat(o, v.floatValue());
-                case FLOAT64 -> buf.putDouble(o, v.doubleValue());
-                default -> throw new IllegalStateException("fileview: type " + p);
-            }
-        }
-        buf.position(base + esize);
-        next = lin + 1;
-    }
-
-    private void flush() throws IOException {
-        if (buf.position() > 0) {
-            out.write(bufStart, buf.array(), 0, buf.position());
-            bufStart += buf.position();
-            buf.clear();
+        for (int m = 0; m < memberColumns.length; m++) {
+            put(r, m, base + memberOffsets[m]);
         }
     }
 
+    /** Stores member {@code m} of row {@code r} at byte {@code at} of the slab, converted as {@link Number} would. */
+    private void put(InternalRow r, int m, int at) {
+        int c = memberColumns[m];
+        Primitive p = memberTypes[m];
+        if (r.isNullAt(c)) {
+            Arrays.fill(slab, at, at + (int) p.byteSize(), (byte) 0);
+            return;
+        }
+        switch (memberKinds[m]) {
+            case LONG -> {
+                long v = integral(r, c);
+                switch (p) {
+                    case BYTE, INT8, UINT8 -> slabView.put(at, (byte) v);
+                    case INT16, UINT16 -> slabView.putShort(at, (short) v);
+                    case INT32, UINT32 -> slabView.putInt(at, (int) v);
+                    case INT64, UINT64 -> slabView.putLong(at, v);
+                    case FLOAT32 -> slabView.putFloat(at, (float) v);
+                    case FLOAT64 -> slabView.putDouble(at, (double) v);
+                }
+            }
+            case DOUBLE -> {
+                double v = types[c] instanceof FloatType ? r.getFloat(c) : r.getDouble(c);
+                switch (p) {
+                    case BYTE, INT8, UINT8 -> slabView.put(at, (byte) v);
+                    case INT16, UINT16 -> slabView.putShort(at, (short) v);
+                    case INT32, UINT32 -> slabView.putInt(at, (int) v);
+                    case INT64, UINT64 -> slabView.putLong(at, (long) v);
+                    case FLOAT32 -> slabView.putFloat(at, (float) v);
+                    case FLOAT64 -> slabView.putDouble(at, v);
+                }
+            }
+            default -> {
+                Number v = (Number) r.get(c, types[c]);
+                switch (p) {
+                    case BYTE, INT8, UINT8 -> slabView.put(at, v.byteValue());
+                    case INT16, UINT16 -> slabView.putShort(at, v.shortValue());
+                    case INT32, UINT32 -> slabView.putInt(at, v.intValue());
+                    case INT64, UINT64 -> slabView.putLong(at, v.longValue());
+                    case FLOAT32 -> slabView.putFloat(at, v.floatValue());
+                    case FLOAT64 -> slabView.putDouble(at, v.doubleValue());
+                }
+            }
+        }
+    }
+
+    private long integral(InternalRow r, int c) {
+        DataType t = types[c];
+        if (t instanceof IntegerType) {
+            return r.getInt(c);
+        }
+        if (t instanceof LongType) {
+            return r.getLong(c);
+        }
+        return t instanceof ShortType ? r.getShort(c) : r.getByte(c);
+    }
+
+    /** The row's element index in storage order: its coordinates times their strides. */
     private long linearIndex(InternalRow r) {
-        int dims = coordColumns.length;
-        long l = 0;
-        for (int k = 0; k < dims; k++) {
-            int d = spec.order == dev.layout.datatype.Order.C ? k : dims - 1 - k;
+        long lin = 0;
+        for (int d = 0; d < coordColumns.length; d++) {
             int c = coordColumns[d];
             if (r.isNullAt(c)) {
                 throw new IllegalArgumentException("fileview: null coordinate " + FileViewSpec.coordinateName(d));
             }
-            long x = ((Number) r.get(c, types[c])).longValue();
-            if (x < 0 || x >= spec.shape[d]) {
+            long x = coordKinds[d] == LONG ? integral(r, c) : ((Number) r.get(c, types[c])).longValue();
+            if (x < 0 || x >= index.size(d)) {
                 throw new IllegalArgumentException("fileview: coordinate " + FileViewSpec.coordinateName(d) + " = " + x
-                        + " (expected: 0 <= " + FileViewSpec.coordinateName(d) + " < " + spec.shape[d] + ")");
+                        + " (expected: 0 <= " + FileViewSpec.coordinateName(d) + " < " + index.size(d) + ")");
             }
-            l = l * spec.shape[d] + x;
+            lin += x * index.stride(d);
         }
-        return l;
+        return lin;
     }
 
-    /** The coordinates of linear index {@code lin}, e.g. {@code (i0 = 3, i1 = 5)}. */
-    static String coordinates(FileViewSpec spec, long lin) {
-        int dims = spec.shape.length;
-        long[] x = new long[dims];
-        for (int k = dims - 1; k >= 0; k--) {
-            int d = spec.order == dev.layout.datatype.Order.C ? k : dims - 1 - k;
-            x[d] = lin % spec.shape[d];
-            lin /= spec.shape[d];
+    /** Hands the slab's runs of given elements to the output, in file order, and clears its bits. */
+    private void flushSlab() throws IOException {
+        if (highWord < 0) {
+            return;
         }
-        StringBuilder b = new StringBuilder("(");
-        for (int d = 0; d < dims; d++) {
-            b.append(d == 0 ? "" : ", ")
-                    .append(FileViewSpec.coordinateName(d))
-                    .append(" = ")
-                    .append(x[d]);
+        long first = disp + slabIndex * slabElements * esize;
+        int limit = (highWord + 1) * 64;
+        for (int a = nextBit(lowWord * 64, limit, 0L); a < limit; ) {
+            int b = nextBit(a, limit, -1L);
+            out.write(first + (long) a * esize, slab, a * esize, (b - a) * esize);
+            a = nextBit(b, limit, 0L);
         }
-        return b.append(")").toString();
+        Arrays.fill(given, lowWord, highWord + 1, 0L);
+        lowWord = Integer.MAX_VALUE;
+        highWord = -1;
     }
 
-    private void finishPiece() throws IOException {
-        DomainOutput o = out;
-        try (o) {
-            flush();
-            out = null;
-            long end = spec.disp + next * esize;
-            try {
-                o.commit();
-            } catch (IOException e) {
-                if (!DomainOutput.shared(fs) && fs.exists(part(domain))) {
-                    // Another attempt of this task committed the same rows first (its part is whole).
-                } else {
-                    throw e;
-                }
+    /**
+     * The first element at or after {@code from} whose bit is set ({@code flip} 0) or clear ({@code
+     * flip} -1), or {@code limit} (a multiple of 64) if none is before it.
+     */
+    private int nextBit(int from, int limit, long flip) {
+        if (from >= limit) {
+            return limit;
+        }
+        int w = from >>> 6;
+        long bits = (given[w] ^ flip) & (-1L << from);
+        while (bits == 0) {
+            if (++w == limit >>> 6) {
+                return limit;
             }
-            done.add(new FileViewWrite.Part(part(domain).toString(), pieceStart, end));
-        } finally {
-            out = null;
-            buf.clear();
+            bits = given[w] ^ flip;
         }
-    }
-
-    private Path part(int d) {
-        return DomainOutput.rangePart(target, jobId, partPrefix + String.format("%05d", d));
+        return w * 64 + Long.numberOfTrailingZeros(bits);
     }
 
     @Override
     public WriterCommitMessage commit() throws IOException {
-        if (out != null) {
-            finishPiece();
-        }
-        List<FileViewWrite.Part> parts = List.copyOf(done);
-        done.clear();
-        return new FileViewWrite.Parts(parts);
+        flushSlab();
+        return new FileViewWrite.Parts(out.commit());
     }
 
     @Override
@@ -241,11 +288,6 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
     /** Without {@link #commit()}: closes the output (a part not committed is deleted). */
     @Override
     public void close() throws IOException {
-        if (out != null) {
-            DomainOutput o = out;
-            out = null;
-            buf.clear();
-            o.close();
-        }
+        out.close();
     }
 }

@@ -35,7 +35,8 @@ import org.apache.spark.sql.types.StructType;
  * Writes (coordinates, values) rows into a dense array file of {@code shape} in storage order,
  * from the executors, with the write path of {@link dev.layout.spark.io.CollectiveFile} ({@link
  * DomainOutput}). The file is split into file domains (of whole file system blocks, one per core at
- * most); each task streams its rows, sorted by their coordinates in storage order: on the local file system in place into one hidden shared file ({@code .NAME.JOBID.whole},
+ * most); each task streams its rows in file order, slab by slab (see {@link FileViewPartWriter}):
+ * on the local file system in place into one hidden shared file ({@code .NAME.JOBID.whole},
  * made before the tasks run), elsewhere into one part per domain beside the target ({@code
  * .NAME.JOBID.task-NNNNN.domain-DDDDD}), zeros between rows. The driver's commit checks that no
  * element was given by two tasks (naming its coordinates), then renames the shared file, or orders
@@ -47,9 +48,10 @@ import org.apache.spark.sql.types.StructType;
  * a new file and refuses an existing one; mode {@code overwrite} replaces it in one rename on the
  * local file system and HDFS (a reader sees the old file or the new one, never none).
  *
- * <p>On the local file system the rows are only clustered (hashed on their slowest coordinates)
- * and sorted within each task: a range partitioning would cost a sampling job over the input that
- * an in-place write does not need. See {@link #requiredDistribution}.
+ * <p>On the local file system the rows are only clustered (hashed on their slowest coordinates):
+ * a range partitioning would cost a sampling job over the input that an in-place write does not
+ * need. Within a task Spark sorts them only by their slab. See {@link #requiredDistribution} and
+ * {@link #requiredOrdering}.
  */
 final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite {
     private final FileViewSpec spec;
@@ -172,31 +174,25 @@ final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite
     }
 
     /**
-     * The weakest distribution each sink needs. On the local file system the tasks write in place
-     * into the one shared file, anywhere in it, so rows need only be clustered so that equal
-     * coordinates meet in one task (hashed on the slowest coordinates in storage order: one shuffle,
-     * no sampling job). Elsewhere each task streams parts of whole ranges that the commit joins, so
-     * the rows are ranged by their coordinates (a range partitioning on sampled bounds): without a
-     * function catalog, a path-based write cannot cluster on a computed domain number.
+     * The weakest distribution each sink needs, on the slowest coordinates in storage order (as many
+     * of them as give 64 values per task, so the rows spread evenly even when the slowest dimension
+     * is short). On the local file system the tasks write in place into the one shared file, anywhere
+     * in it, so rows need only be clustered so that equal coordinates meet in one task (hashed: one
+     * shuffle, no sampling job). Elsewhere each task streams parts of whole ranges that the commit
+     * joins, so the rows are ranged (a range partitioning on sampled bounds): without a function
+     * catalog, a path-based write cannot cluster on a computed domain number.
      */
     @Override
     public Distribution requiredDistribution() {
+        SortOrder[] order = Arrays.copyOf(storageOrder(), clusterPrefix());
         if (!sharedFile()) {
-            return Distributions.ordered(storageOrder());
+            return Distributions.ordered(order);
         }
-        SortOrder[] order = storageOrder();
-        int prefix = clusterPrefix();
-        Expression[] cluster = new Expression[prefix];
-        for (int k = 0; k < prefix; k++) {
-            cluster[k] = order[k].expression();
-        }
-        return Distributions.clustered(cluster);
+        return Distributions.clustered(
+                Arrays.stream(order).map(SortOrder::expression).toArray(Expression[]::new));
     }
 
-    /**
-     * How many of the slowest coordinates (in storage order) to cluster by: enough for at least 64
-     * distinct values per task, so the hash spreads rows evenly even when the slowest dimension is short.
-     */
+    /** How many of the slowest coordinates (in storage order) to distribute by: enough for 64 values per task. */
     private int clusterPrefix() {
         int d = coordColumns.length;
         long values = 1;
@@ -211,10 +207,23 @@ final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite
         return d;
     }
 
-    /** Within a task, rows in file order: a part is one stream in file order, and a duplicate is two rows in a row. */
+    /**
+     * Within a task, rows by their slab: the fewest slowest coordinates whose slabs (contiguous in the
+     * file) fit the task's slab buffer of {@value #MAX_SLAB_BYTES} bytes. The task orders the rows of
+     * a slab itself, so Spark sorts on one or two keys, not on every coordinate: with one integral key
+     * Spark sorts by its prefix alone (a radix sort), several times faster than comparing rows.
+     */
     @Override
     public SortOrder[] requiredOrdering() {
-        return storageOrder();
+        return Arrays.copyOf(storageOrder(), slabPrefix());
+    }
+
+    /** Bytes of a slab a write task assembles (see {@link #requiredOrdering}). */
+    static final long MAX_SLAB_BYTES = 4L << 20;
+
+    private int slabPrefix() {
+        return new ElementIndex(spec.shape, spec.order)
+                .slabPrefix(spec.etypeType().byteSize(), MAX_SLAB_BYTES);
     }
 
     private boolean sharedFile() {
@@ -279,7 +288,8 @@ final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite
                     HadoopConf.of(hadoopConf()),
                     jobId,
                     domains(),
-                    fs.getDefaultBlockSize(path));
+                    fs.getDefaultBlockSize(path),
+                    slabPrefix());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -316,7 +326,7 @@ final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite
                 if (p.start() < pos) {
                     long lin = (p.start() - spec.disp) / spec.etypeType().byteSize();
                     throw new IllegalArgumentException("fileview: coordinate "
-                            + FileViewPartWriter.coordinates(spec, lin) + " of " + path
+                            + new ElementIndex(spec.shape, spec.order).coordinates(lin) + " of " + path
                             + " is given twice, by two tasks (expected: each element once)");
                 }
                 pos = p.end();

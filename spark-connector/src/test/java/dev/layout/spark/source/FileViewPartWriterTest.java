@@ -35,7 +35,7 @@ class FileViewPartWriterTest {
 
     private FileViewPartWriter.Factory factory(FileViewSpec spec, FileDomains domains) {
         return new FileViewPartWriter.Factory(
-                spec, spec.schema(), new int[] {0, 1}, new int[] {2}, HadoopConf.of(conf), "job1", domains, 1 << 20);
+                spec, spec.schema(), new int[] {0, 1}, new int[] {2}, HadoopConf.of(conf), "job1", domains, 1 << 20, 1);
     }
 
     private static InternalRow row(int i0, int i1, double v) {
@@ -111,7 +111,7 @@ class FileViewPartWriterTest {
         DomainOutput.begin(fs, target, "job1", 512);
         DataWriter<InternalRow> w = factory(spec, FileDomains.of(0, 128, 512)).createWriter(0, 1);
         w.write(row(1, 7, 1.0));
-        w.write(row(2, 0, 2.0)); // a second domain: the first output is committed
+        w.write(row(2, 0, 2.0)); // a second slab: the first is written
         assertThatThrownBy(() -> w.write(row(2, 0, 3.0)))
                 .hasMessage("fileview: coordinate (i0 = 2, i1 = 0) is given twice (expected: each element once)");
         w.abort();
@@ -135,8 +135,8 @@ class FileViewPartWriterTest {
                 DomainOutput.abort(fs, target, "job1");
             }
             DataWriter<InternalRow> late = factory(spec, FileDomains.of(0, 512)).createWriter(0, 9);
-            assertThatThrownBy(() -> late.write(row(3, 3, 1.0)))
-                    .hasMessageContaining(".c-" + commit + ".f64.job1.whole is missing");
+            late.write(row(3, 3, 1.0)); // into its slab buffer: the output opens when the slab is done
+            assertThatThrownBy(late::commit).hasMessageContaining(".c-" + commit + ".f64.job1.whole is missing");
             late.abort();
             late.close();
         }
@@ -153,7 +153,8 @@ class FileViewPartWriterTest {
         org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(spec.path);
         DomainOutput.begin(fs, target, "job1", 512);
         DataWriter<InternalRow> stray = factory(spec, FileDomains.of(0, 512)).createWriter(0, 9);
-        stray.write(row(0, 0, 7.0)); // its output is open: it holds the write's lease
+        stray.write(row(0, 0, 7.0));
+        stray.write(row(1, 0, 8.0)); // slab 0 is written: its output is open, it holds the write's lease
         CompletableFuture<Long> commit = CompletableFuture.supplyAsync(() -> {
             try {
                 return DomainOutput.commit(fs, target, "job1", FileDomains.of(0, 512));
@@ -173,6 +174,7 @@ class FileViewPartWriterTest {
         assertThat(commit.get(60, TimeUnit.SECONDS)).isEqualTo(512);
         ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(dir.resolve("d.f64"))).order(ByteOrder.LITTLE_ENDIAN);
         assertThat(b.getDouble(0)).isEqualTo(7.0);
+        assertThat(b.getDouble(8 * 8)).isEqualTo(8.0);
         assertThat(b.getDouble(63 * 8)).isEqualTo(9.0);
         try (var files = Files.list(dir)) {
             assertThat(files.map(p -> p.getFileName().toString())).containsExactly("d.f64");

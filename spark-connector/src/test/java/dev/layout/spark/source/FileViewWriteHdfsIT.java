@@ -191,13 +191,15 @@ class FileViewWriteHdfsIT {
                     DataWriter<org.apache.spark.sql.catalyst.InternalRow> w = factory.createWriter(1, 7);
                     try {
                         try {
-                            w.write(new GenericInternalRow(new Object[] {4, 0, 9.0})); // opens its part of domain 1
+                            w.write(new GenericInternalRow(new Object[] {4, 0, 9.0}));
+                            // the next slab: slab 4 is written, which opens the task's part of domain 1
+                            w.write(new GenericInternalRow(new Object[] {5, 0, 9.0}));
                             opened.countDown();
                             if (!committed.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
                                 return "the commit did not come within 60 s";
                             }
                             for (int j = 1; j < 8; j++) {
-                                w.write(new GenericInternalRow(new Object[] {4, j, 9.0}));
+                                w.write(new GenericInternalRow(new Object[] {5, j, 9.0}));
                             }
                             w.commit();
                             return "wrote";
@@ -290,6 +292,7 @@ class FileViewWriteHdfsIT {
                 HadoopConf.of(spark.sparkContext().hadoopConfiguration()),
                 writeId,
                 domains,
-                1 << 20);
+                1 << 20,
+                1);
     }
 }

@@ -1,0 +1,113 @@
+package dev.layout.transport;
+
+import java.util.function.LongConsumer;
+
+/**
+ * One cell's two-armed bandit (arm 0 PACK, arm 1 GATHER) of {@link AdaptiveSendPolicy}: the
+ * incumbent is the arm the {@link PairedGap} puts lower, the challenger is tried as the {@link
+ * ExplorationBudget} allows, and the cell says which sends are to be measured.
+ *
+ * <p>Measuring a send costs a completion report each way and this bookkeeping, about a microsecond,
+ * some 5% of a 1 KiB round trip on a loaded machine. Every send is measured where the incumbent's
+ * take {@link #SAMPLE_ALL_NANOS} or more; below, the tries, their neighbours, the incumbent's first
+ * {@link RecentSends#LEVEL} sends and one other send in {@link #SAMPLE_EVERY}. The decision is
+ * recomputed once per observed send (a few hundred nanoseconds); {@link #choose} only adds to the
+ * credit. Thread-safe.
+ */
+final class SendCell {
+    /** While the incumbent's sends take less, only one exploitation in {@link #SAMPLE_EVERY} is measured. */
+    static final long SAMPLE_ALL_NANOS = 250_000;
+    /** See {@link #SAMPLE_ALL_NANOS}. */
+    static final int SAMPLE_EVERY = 8;
+    /** A gap is resolved when its estimate lies this many standard errors from zero. */
+    static final double Z = 2;
+
+    private final RecentSends recent = new RecentSends();
+    private final PairedGap gap;
+    private final ExplorationBudget budget = new ExplorationBudget();
+    private int unsampled; // exploitations not measured since the last measured one
+    private int best; // the incumbent
+    private double bestTime; // the incumbent's level, ns (0 before it is measured)
+
+    private final LongConsumer[] observers = {nanos -> observe(0, nanos), nanos -> observe(1, nanos)};
+
+    /** A cell whose model puts the log gap (gather minus pack) at {@code prior}. */
+    SendCell(double prior) {
+        this.gap = new PairedGap(prior);
+        update();
+    }
+
+    /** The arm of a strategy: 0 PACK, 1 GATHER. */
+    static int arm(SendStrategy s) {
+        return s == SendStrategy.PACK ? 0 : 1;
+    }
+
+    /** The strategy of an arm. */
+    static SendStrategy strategy(int a) {
+        return a == 0 ? SendStrategy.PACK : SendStrategy.GATHER;
+    }
+
+    /** {@link #observe} of arm a as a listener (made once: a sampled send allocates nothing for it). */
+    LongConsumer observer(int a) {
+        return observers[a];
+    }
+
+    synchronized int samples(int a) {
+        return recent.count(a);
+    }
+
+    synchronized int incumbent() {
+        return best;
+    }
+
+    /** The arm of the next send. */
+    synchronized int choose() {
+        return budget.tryNow(1 - best, gap.challengerLoss(best)) ? 1 - best : best;
+    }
+
+    /** Whether the send just chosen with arm a is to be measured and {@link #observe observed}. */
+    synchronized boolean sample(int a) {
+        // tries, their neighbours (the send before a try and those after it), a level, expensive sends
+        if (a != best
+                || recent.count(best) < RecentSends.LEVEL
+                || bestTime >= SAMPLE_ALL_NANOS
+                || gap.pending()
+                || budget.tryDue()
+                || ++unsampled >= SAMPLE_EVERY) {
+            unsampled = 0;
+            return true;
+        }
+        budget.spent(bestTime);
+        return false;
+    }
+
+    /** A measured send of arm a took {@code nanos} (at least 1). */
+    synchronized void observe(int a, long nanos) {
+        nanos = Math.max(1, nanos);
+        double x = Math.log(nanos);
+        budget.spent(nanos);
+        if (gap.neighbour(a, x, recent.step(), best)) {
+            budget.owe();
+        }
+        if (a != best) {
+            budget.tried(a, nanos, bestTime, Math.abs(gap.prior()) + 2 * PairedGap.MODEL_ERROR);
+            gap.pend(a, x, recent);
+        }
+        recent.add(a, x);
+        update();
+    }
+
+    /** The incumbent, the rate of tries and the incumbent's level. */
+    private void update() {
+        double g = gap.gap();
+        best = g < 0 ? 1 : 0;
+        // unresolved and the window not full
+        boolean learning = Math.abs(g) <= Z * gap.error() && gap.window() < PairedGap.PAIRS;
+        bestTime = recent.level(best, PairedGap.PAIR_SPAN);
+        boolean cheap = bestTime > 0 && bestTime < SAMPLE_ALL_NANOS;
+        double cap = !learning
+                ? 1.0 / ExplorationBudget.REFRESH_EVERY
+                : cheap ? 1.0 / ExplorationBudget.CHEAP_TRY_EVERY : 0.5;
+        budget.rate(Math.abs(g) - gap.error(), learning, cap);
+    }
+}

@@ -1,0 +1,67 @@
+package dev.layout.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+class SendCellsTest {
+    @Test
+    void findsEveryCellAddedAndNoOther() {
+        SendCells t = new SendCells();
+        List<SendCell> added = new ArrayList<>();
+        for (long k = 0; k < 1000; k++) {
+            long key = (k % 7) << 32 | k * 131;
+            assertThat(t.get(key)).isNull();
+            SendCell c = new SendCell(0.1);
+            assertThat(t.add(key, c)).isSameAs(c);
+            added.add(c);
+        }
+        for (long k = 0; k < 1000; k++) {
+            assertThat(t.get((k % 7) << 32 | k * 131)).isSameAs(added.get((int) k));
+        }
+        assertThat(t.get(-1)).isNull();
+        SendCell again = new SendCell(0.1);
+        assertThat(t.add(0, again)).isSameAs(added.get(0)); // the first added wins
+    }
+
+    @Test
+    void threadsAddingTheSameKeysGetOneCellEach() throws Exception {
+        SendCells t = new SendCells();
+        ConcurrentHashMap<Long, SendCell> seen = new ConcurrentHashMap<>();
+        List<Throwable> failures = new ArrayList<>();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            Thread th = new Thread(() -> {
+                try {
+                    start.await();
+                    for (long k = 0; k < 500; k++) {
+                        SendCell c = t.get(k);
+                        c = c != null ? c : t.add(k, new SendCell(0));
+                        SendCell first = seen.putIfAbsent(k, c);
+                        if (first != null && first != c) {
+                            throw new AssertionError("two cells for key " + k);
+                        }
+                    }
+                } catch (Throwable e) {
+                    synchronized (failures) {
+                        failures.add(e);
+                    }
+                }
+            });
+            th.start();
+            threads.add(th);
+        }
+        start.countDown();
+        for (Thread th : threads) {
+            th.join(30_000);
+            assertThat(th.isAlive()).isFalse();
+        }
+        assertThat(failures).isEmpty();
+        assertThat(seen).hasSize(500);
+    }
+}
