@@ -253,6 +253,16 @@ public final class TcpTransport implements Transport {
         return endpoints.size();
     }
 
+    /**
+     * The host this process advertised to its peers (its endpoint's): processes of one machine that
+     * advertise one address are one host, and workers placed on distinct addresses (127.0.0.2,
+     * 127.0.0.3, ...) are told apart as separate hosts, as their peers see them.
+     */
+    @Override
+    public String host() {
+        return endpoints.get(process).host();
+    }
+
     /** The endpoints of all processes, index = process. */
     public List<Endpoint> endpoints() {
         return endpoints;

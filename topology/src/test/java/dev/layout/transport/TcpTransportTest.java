@@ -194,6 +194,20 @@ class TcpTransportTest {
     }
 
     @Test
+    void eachProcessIsOnTheHostItAdvertised() throws IOException {
+        TcpTransport.Listener l0 = TcpTransport.listen(new Endpoint("127.0.0.2", 0));
+        TcpTransport.Listener l1 = TcpTransport.listen(new Endpoint("127.0.0.3", 0));
+        List<Endpoint> eps = List.of(l0.endpoint(), l1.endpoint());
+        JobSecret secret = JobSecret.random();
+        TcpTransport t0 = l0.open(0, eps, secret, SMALL);
+        TcpTransport t1 = l1.open(1, eps, secret, SMALL);
+        toClose.add(t0);
+        toClose.add(t1);
+        assertThat(t0.host()).isEqualTo("127.0.0.2");
+        assertThat(t1.host()).isEqualTo("127.0.0.3");
+    }
+
+    @Test
     void aPeerWithTheWrongSecretIsRefusedOnBothSides() throws IOException {
         TcpTransport.Listener l0 = TcpTransport.listen(new Endpoint("127.0.0.1", 0));
         TcpTransport.Listener l1 = TcpTransport.listen(new Endpoint("127.0.0.1", 0));
