@@ -30,6 +30,9 @@
  * dev.layout.transport.SameJvmTransport} puts a network transport and an in-process fabric together
  * for processes that share a JVM (Spark runs several ranks in one executor): they talk in process,
  * everybody else over the network.
+ * {@link dev.layout.transport.ForwardingTransport} is the base of wrappers that hand their messages
+ * to another endpoint ({@link dev.layout.transport.PackingTransport}: the packed path on an
+ * in-process fabric).
  *
  * <p>A frame is a header and payload bytes: typed sends put the packed (or gathered) bytes on the
  * wire and typed receives unpack them with the receiver's own datatype, so no datatype description

@@ -1,5 +1,6 @@
 package dev.layout.spark.io;
 
+import dev.layout.transport.ForwardingTransport;
 import dev.layout.transport.Transport;
 import dev.layout.transport.TypedRegion;
 import java.io.IOException;
@@ -10,11 +11,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * An endpoint whose process dies at its {@code n}-th single-copy send of data (counting from 1;
  * data: a region whose text contains {@code marker}, e.g. its memory type's name, so that the
  * collectives' own messages do not count): the endpoint closes, as a dead rank's would, and the
- * send fails. Everything else is the wrapped endpoint's.
+ * send fails. Everything else is the wrapped endpoint's, its posted receives included.
  */
-record DyingTransport(Transport transport, String marker, int n, AtomicInteger sends) implements Transport {
+final class DyingTransport extends ForwardingTransport {
+    private final String marker;
+    private final int n;
+    private final AtomicInteger sends = new AtomicInteger();
+
     DyingTransport(Transport transport, String marker, int n) {
-        this(transport, marker, n, new AtomicInteger());
+        super(transport);
+        this.marker = marker;
+        this.n = n;
     }
 
     @Override
@@ -29,45 +36,5 @@ record DyingTransport(Transport transport, String marker, int n, AtomicInteger s
     @Override
     public PostedReceive postReceive(int source, long context, int tag, TypedRegion into) throws IOException {
         return transport.postReceive(source, context, tag, into);
-    }
-
-    @Override
-    public int process() {
-        return transport.process();
-    }
-
-    @Override
-    public int size() {
-        return transport.size();
-    }
-
-    @Override
-    public void send(int dest, long context, int tag, byte[] payload) throws IOException {
-        transport.send(dest, context, tag, payload);
-    }
-
-    @Override
-    public void sendOwned(int dest, long context, int tag, byte[] payload) throws IOException {
-        transport.sendOwned(dest, context, tag, payload);
-    }
-
-    @Override
-    public byte[] receive(int source, long context, int tag, Duration timeout) throws IOException {
-        return transport.receive(source, context, tag, timeout);
-    }
-
-    @Override
-    public long sentMessages() {
-        return transport.sentMessages();
-    }
-
-    @Override
-    public long sentBytes() {
-        return transport.sentBytes();
-    }
-
-    @Override
-    public void close() {
-        transport.close();
     }
 }
