@@ -23,6 +23,8 @@ final class CycleBuffer implements AutoCloseable {
     private final ByteBuffer buffer;
     private final Memory memory;
     private boolean exchangeOpen;
+    /** An earlier exchange into the buffer did not end normally. */
+    private boolean abandoned;
 
     private CycleBuffer(ByteBuffer buffer) {
         this.buffer = buffer;
@@ -41,10 +43,11 @@ final class CycleBuffer implements AutoCloseable {
 
     /**
      * Marks the start of an exchange into the buffer; {@link #exchanged()} marks its normal end. A
-     * buffer whose exchange did not end normally is never freed early: a late sender's copy may
-     * still be running into it.
+     * buffer any of whose exchanges did not end normally is never freed early: a late sender's copy
+     * may still be running into it.
      */
     void exchanging() {
+        abandoned |= exchangeOpen;
         exchangeOpen = true;
     }
 
@@ -71,7 +74,7 @@ final class CycleBuffer implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (buffer.isDirect() && !exchangeOpen) {
+        if (buffer.isDirect() && !exchangeOpen && !abandoned) {
             Memory.unmap((MappedByteBuffer) buffer); // a direct buffer is a MappedByteBuffer; its cleaner frees it
         }
     }

@@ -3,8 +3,10 @@ package dev.layout.spark.io;
 import dev.layout.fileview.SharedFile;
 import dev.layout.fileview.ViewIntersection;
 import dev.layout.memory.Memory;
+import java.io.EOFException;
 import java.io.File;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
@@ -18,6 +20,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.StreamCapabilities;
 
 /**
  * An aggregator's reads of its file domain in a two-phase read, one cycle ahead of the exchange:
@@ -31,7 +34,10 @@ import org.apache.hadoop.fs.Path;
  * the read-ahead only faults the next cycle's pages in. A cycle's mapping is unmapped as soon as
  * its exchange has returned ({@link #release}): mappings left to the garbage collector hold the
  * file's pages and slowed the next writes of the same process to a third. Elsewhere (HDFS) each
- * cycle is one sequential read into one of two buffers.
+ * cycle is one sequential read into one of two buffers, direct ones where the stream reads into a
+ * {@link ByteBuffer} (HDFS), freed when the reader closes: two heap arrays of a cycle each per
+ * aggregator and call were large objects the garbage collector collected during the next calls
+ * (benchmarks/collective-io.md, session 27).
  *
  * <p>After a failure no more bytes are read, but every cycle still has its runs, so the exchange
  * keeps every rank in step until the failure is agreed on ({@link TwoPhase} then sends zeros).
@@ -52,10 +58,12 @@ final class DomainReader implements AutoCloseable {
     private final int domain;
     private final ViewIntersection[] theirs;
     private final Duration timeout;
-    private final byte[][] buffers;
+    private final ByteBuffer[] buffers;
     private final ExecutorService ahead;
     private Future<Cycle> next;
     private Exception failure;
+    /** A read or an exchange of a buffer did not end normally: it may still be in use, leave it to the GC. */
+    private boolean abandoned;
 
     private DomainReader(
             FSDataInputStream in,
@@ -77,9 +85,12 @@ final class DomainReader implements AutoCloseable {
         long length = plan.domains().end(domain) - plan.domains().start(domain);
         int cycles = (int) ((length + plan.cycleBytes() - 1) / plan.cycleBytes());
         int size = (int) Math.min(plan.cycleBytes(), length);
-        this.buffers = in == null
-                ? null
-                : cycles > 1 ? new byte[][] {new byte[size], new byte[size]} : new byte[][] {new byte[size]};
+        this.buffers = in == null ? null : new ByteBuffer[cycles > 1 ? 2 : 1];
+        for (int i = 0; buffers != null && i < buffers.length; i++) {
+            buffers[i] = in.hasCapability(StreamCapabilities.READBYTEBUFFER)
+                    ? ByteBuffer.allocateDirect(size)
+                    : ByteBuffer.allocate(size);
+        }
         this.ahead = cycles > 1
                 ? Executors.newSingleThreadExecutor(r -> {
                     Thread t = new Thread(r, "layout-readAll-" + path.getName() + "-domain-" + domain);
@@ -200,7 +211,7 @@ final class DomainReader implements AutoCloseable {
             checkSize(end);
             return cycle;
         } catch (IOException e) {
-            release(cycle);
+            Memory.unmap(cycle.mapping()); // not exchanged: no one has touched it
             long spanLo = end;
             for (int r = 0; r < cycle.runs().length; r++) {
                 if (cycle.runs()[r] != null) {
@@ -218,22 +229,35 @@ final class DomainReader implements AutoCloseable {
     }
 
     /**
-     * Unmaps {@code cycle}'s mapping, if it has one. Only once every access to it is over: after
-     * the cycle's exchange returned (a sender's region is copied or packed before its send returns,
-     * and nothing else reads it); after a failed exchange the mapping is left to the garbage
-     * collector.
+     * The exchange of {@code cycle} is over: unmaps its mapping, if it has one, once the exchange
+     * returned normally (a sender's region is copied or packed before its send returns, and nothing
+     * else reads it). After a failed exchange a late peer may still be copying out of the cycle's
+     * memory: its mapping, and the read buffers, are left to the garbage collector.
      */
-    static void release(Cycle cycle) {
-        if (cycle.mapping() != null) {
+    void release(Cycle cycle, boolean exchanged) {
+        if (!exchanged) {
+            abandoned = true;
+        } else if (cycle.mapping() != null) {
             Memory.unmap(cycle.mapping());
         }
     }
 
     private Memory stream(int c, long lo, long spanLo, long spanHi) throws IOException {
-        byte[] buf = buffers[c % buffers.length];
+        ByteBuffer buf = buffers[c % buffers.length];
         in.seek(lo + spanLo);
-        in.readFully(buf, (int) spanLo, (int) (spanHi - spanLo));
-        return Memory.ofArray(buf);
+        if (buf.isDirect()) {
+            ByteBuffer b = buf.duplicate();
+            b.limit((int) spanHi).position((int) spanLo);
+            while (b.hasRemaining()) {
+                if (in.read(b) < 0) {
+                    throw new EOFException("the file ended at byte " + (lo + b.position()) + " (expected: at least "
+                            + (lo + spanHi) + " bytes)");
+                }
+            }
+        } else {
+            in.readFully(buf.array(), (int) spanLo, (int) (spanHi - spanLo));
+        }
+        return Memory.ofBuffer(buf);
     }
 
     /** The read started for cycle {@code c}; waits at most the communicator's timeout. */
@@ -242,11 +266,13 @@ final class DomainReader implements AutoCloseable {
             return pending.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             pending.cancel(true);
+            abandoned = true; // the read may still be writing into its buffer
             failure = new IOException("readAll: reading cycle " + c + " of domain " + domain + " of " + path
                     + " took longer than " + timeout + " (expected: within the communicator's timeout)");
         } catch (ExecutionException e) {
             failure = e.getCause() instanceof Exception x ? x : new IOException(e.getCause());
         } catch (InterruptedException e) {
+            abandoned = true;
             Thread.currentThread().interrupt();
             failure = new IOException("readAll: interrupted while reading " + path, e);
         }
@@ -254,6 +280,11 @@ final class DomainReader implements AutoCloseable {
         return read(c, false);
     }
 
+    /**
+     * Closes the file and frees the direct read buffers at once (their native memory would
+     * otherwise wait for the garbage collector), unless one may still be in use: a read still
+     * running or an exchange that did not end normally.
+     */
     @Override
     public void close() throws IOException {
         if (ahead != null) {
@@ -266,6 +297,13 @@ final class DomainReader implements AutoCloseable {
         } finally {
             if (mapped != null) {
                 mapped.close();
+            }
+            if (buffers != null && !abandoned && (next == null || next.isDone())) {
+                for (ByteBuffer b : buffers) {
+                    if (b.isDirect()) { // a direct buffer is a MappedByteBuffer; its cleaner frees it
+                        Memory.unmap((MappedByteBuffer) b);
+                    }
+                }
             }
         }
     }

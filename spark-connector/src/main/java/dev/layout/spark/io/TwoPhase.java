@@ -92,8 +92,9 @@ final class TwoPhase {
                     }
                     buf.exchanging();
                 }
-                failure = exchange(coll, send, recv, failure);
-                if (buf != null) {
+                RuntimeException failed = exchange(coll, send, recv);
+                failure = failure != null ? failure : failed;
+                if (buf != null && failed == null) {
                     buf.exchanged();
                 }
                 if (myDomain >= 0 && lo < hi && failure == null) {
@@ -181,9 +182,10 @@ final class TwoPhase {
                         }
                     }
                 }
-                failure = exchange(coll, send, recv, failure);
+                RuntimeException failed = exchange(coll, send, recv);
+                failure = failure != null ? failure : failed;
                 if (cycle != null) {
-                    DomainReader.release(cycle); // the exchange has copied out of it
+                    reader.release(cycle, failed == null);
                 }
             }
             return failure;
@@ -191,16 +193,16 @@ final class TwoPhase {
     }
 
     /**
-     * One cycle's {@code alltoallw}; returns {@code failure}, or the exchange's if it failed (a
-     * peer's copy into this rank's memory, this rank's out of its own): the rank goes on with the
-     * remaining cycles, so that its peers, which wait for its blocks, stay in step.
+     * One cycle's {@code alltoallw}; returns its failure (a peer's copy into this rank's memory,
+     * this rank's out of its own), null if it ended normally: the rank goes on with the remaining
+     * cycles, so that its peers, which wait for its blocks, stay in step.
      */
-    private static Exception exchange(Collectives coll, Block[] send, Block[] recv, Exception failure) {
+    private static RuntimeException exchange(Collectives coll, Block[] send, Block[] recv) {
         try {
             coll.alltoallw(send, recv);
-            return failure;
+            return null;
         } catch (RuntimeException e) {
-            return failure != null ? failure : e;
+            return e;
         }
     }
 
