@@ -55,6 +55,35 @@ public final class SparkJobs {
     public static final JobOptions.Option PROCS =
             new JobOptions.Option("procs", "", "process grid like 2x2 (default: balanced over the available slots)");
 
+    /** {@code --aggregators N}: see {@link #aggregators}. */
+    public static final JobOptions.Option AGGREGATORS = new JobOptions.Option(
+            "aggregators",
+            "0",
+            "ranks that read the --init file and write the output field in two-phase collective I/O, a file domain"
+                    + " each (ROMIO's cb_nodes; at most one per rank; checkpoints keep the default); 0: one per host,"
+                    + " every rank when all are on one host");
+
+    /**
+     * {@code --aggregators N}: the aggregator count of the job's collective reads and writes of its
+     * field ({@link dev.layout.spark.io.CollectiveFile#withAggregators}); 0 for the default.
+     *
+     * @throws IllegalArgumentException for a count that is not an integer >= 0
+     */
+    public static int aggregators(String job, JobOptions o) {
+        String v = o.get("aggregators").trim();
+        int n;
+        try {
+            n = Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                    job + ": --aggregators " + v + " (expected: an integer >= 0, 0 for one per host)");
+        }
+        if (n < 0) {
+            throw new IllegalArgumentException(job + ": --aggregators " + n + " (expected: >= 0, 0 for one per host)");
+        }
+        return n;
+    }
+
     /**
      * A grid job's own options followed by those {@link #checkpoints} and {@link #openOutput} read:
      * {@code --checkpoint-interval} (counted in {@code steps}), {@code --checkpoint-dir}, {@code

@@ -178,6 +178,80 @@ class JobsIT {
                 .contains("heat [#######.......................] 1/4", "heat [###############...............] 2/4");
     }
 
+    /**
+     * {@code --aggregators 1} reaches the collective read of the {@code raw:} input and the write of
+     * {@code field.f64}: a 2.9 MB field split 1x2 (interleaved rows, so written two-phase) has one
+     * file domain, where the default (every rank on one host) gives two.
+     */
+    @Test
+    void heatReadsAndWritesWithTheAggregatorsAsked(@TempDir Path dir) throws Exception {
+        int[] grid = {600, 600};
+        double[] init = new double[600 * 600];
+        for (int i = 0; i < init.length; i++) {
+            init[i] = (i * 31 % 17) / 16.0;
+        }
+        Path raw = dir.resolve("init.f64");
+        RawField.write(init, raw);
+        Path out = dir.resolve("out");
+        Run r = submit(
+                dir.resolve("log"),
+                "heat",
+                "--master",
+                "local[2]",
+                "--grid",
+                "600x600",
+                "--stencil",
+                "5",
+                "--steps",
+                "2",
+                "--procs",
+                "1x2",
+                "--aggregators",
+                "1",
+                "--init",
+                "raw:" + raw,
+                "--out",
+                out.toString());
+        assertThat(r.code()).as(r.output()).isZero();
+        assertThat(RawField.read(out.resolve("field.f64"), init.length))
+                .isEqualTo(SequentialHeat.run(grid, 5, false, init, 2));
+        assertThat(Files.readString(out.resolve("summary.json"))).contains("\"field_write\": \"two-phase, 1 domains,");
+    }
+
+    /** {@code --aggregators 1} reaches the collective write of {@code board.u8} (2.25 MB: two domains by default). */
+    @Test
+    void lifeWritesWithTheAggregatorsAsked(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("out");
+        Run r = submit(
+                dir.resolve("log"),
+                "life",
+                "--master",
+                "local[2]",
+                "--grid",
+                "1500x1500",
+                "--steps",
+                "2",
+                "--procs",
+                "1x2",
+                "--aggregators",
+                "1",
+                "--init",
+                "random:3:0.3",
+                "--out",
+                out.toString());
+        assertThat(r.code()).as(r.output()).isZero();
+        boolean[] b = SequentialLife.random(1500, 1500, 3, 0.3);
+        for (int g = 0; g < 2; g++) {
+            b = SequentialLife.step(b, 1500, 1500, true);
+        }
+        byte[] expected = new byte[b.length];
+        for (int i = 0; i < b.length; i++) {
+            expected[i] = (byte) (b[i] ? 1 : 0);
+        }
+        assertThat(Files.readAllBytes(out.resolve("board.u8"))).isEqualTo(expected);
+        assertThat(Files.readString(out.resolve("summary.json"))).contains("\"board_write\": \"two-phase, 1 domains,");
+    }
+
     @Test
     void lifeOnATorusMatchesTheSequentialBoardAndCounts(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("out");

@@ -119,6 +119,8 @@ class JobsSafetyIT {
                 List.of("heat", "--grid", "4x4", "--procs", "3x3", "--out", out.toString()),
                 List.of("heat", "--grid", "1x8", "--procs", "2x1", "--out", out.toString()),
                 List.of("heat", "--grid", "16x16", "--checkpoint-interval", "5", "--out", out.toString()),
+                List.of("heat", "--grid", "16x16", "--aggregators", "-1", "--out", out.toString()),
+                List.of("life", "--grid", "16x16", "--aggregators", "two", "--out", out.toString()),
                 List.of(
                         "heat",
                         "--grid",
@@ -161,6 +163,8 @@ class JobsSafetyIT {
                         + " (expected: fewer processes or a wider grid)",
                 "heat: error: --checkpoint-interval 5 without --checkpoint-dir (expected: a directory to write barrier-mode checkpoints to and"
                         + " resume from, e.g. --checkpoint-dir hdfs:///tmp/heat-ckpt)",
+                "heat: error: --aggregators -1 (expected: >= 0, 0 for one per host)",
+                "life: error: --aggregators two (expected: an integer >= 0, 0 for one per host)",
                 "heat: error: --init " + dir.resolve("missing.f64") + ": no such file (expected: 2048 bytes)",
                 "life: error: --init rle:" + dir.resolve("big.rle")
                         + ": pattern of x = 46340, y = 46340 does not fit the 64x64 board (expected: a"

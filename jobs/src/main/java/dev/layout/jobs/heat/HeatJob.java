@@ -55,6 +55,7 @@ public final class HeatJob {
                                 "barrier",
                                 "barrier (one barrier stage, network halo exchange) or shuffle (a Spark stage per iteration)"),
                         SparkJobs.PROCS,
+                        SparkJobs.AGGREGATORS,
                         new JobOptions.Option(
                                 "periodic",
                                 "false",
@@ -99,6 +100,7 @@ public final class HeatJob {
             throw new IllegalArgumentException("heat: --init " + init + " (expected: plate or raw:PATH)");
         }
         CheckpointPolicy checkpoints = SparkJobs.checkpoints("heat", o, mode);
+        int aggregators = SparkJobs.aggregators("heat", o);
         o.getBoolean("overwrite");
         Progress.Style progressStyle = Progress.Style.fromEnvironment();
 
@@ -132,12 +134,18 @@ public final class HeatJob {
                         jsc.sc(), kernel); // another run's checkpoints are refused before the initial field is read
                 JavaRDD<GridBlock> blocks = initFile == null
                         ? dg.parallelize(jsc, boundary)
-                        : GridFiles.read(jsc, dg, boundary, CollectiveFile.of(conf, initFile), SparkJobs.TIMEOUT);
+                        : GridFiles.read(
+                                jsc,
+                                dg,
+                                boundary,
+                                CollectiveFile.of(conf, initFile).withAggregators(aggregators),
+                                SparkJobs.TIMEOUT);
                 HaloExchange.Result r = ex.run(blocks, kernel, steps);
                 long wall = bar.finish();
 
                 CollectiveFile field = CollectiveFile.of(
                                 conf, out.path("field.f64").toString())
+                        .withAggregators(aggregators)
                         .deferCommit();
                 SparkJobs.onInterrupt(() -> SparkJobs.quietly(field::abort));
                 GridFiles.Closing c = GridFiles.close(

@@ -70,6 +70,7 @@ public final class LifeJob {
                                 "halo (halo exchange + a Life kernel per block) or allreduce (the sparse allreduce of"
                                         + " Traff et al. 2021 on the Chebyshev neighbourhood; barrier mode, no checkpoints)"),
                         SparkJobs.PROCS,
+                        SparkJobs.AGGREGATORS,
                         new JobOptions.Option(
                                 "periodic", "true", "true: torus; false: cells outside the board are dead"),
                         new JobOptions.Option(
@@ -97,6 +98,7 @@ public final class LifeJob {
                     + " with --method allreduce (expected: 0; checkpoints are implemented for --method halo)");
         }
         CheckpointPolicy checkpoints = SparkJobs.checkpoints("life", o, mode);
+        int aggregators = SparkJobs.aggregators("life", o);
         Initial initial = initialBoard(o);
         int rows = initial.rows();
         int cols = initial.cols();
@@ -137,7 +139,8 @@ public final class LifeJob {
                                 jsc,
                                 dg,
                                 initial.cells(),
-                                CollectiveFile.of(spark.sparkContext().hadoopConfiguration(), initial.file()),
+                                CollectiveFile.of(spark.sparkContext().hadoopConfiguration(), initial.file())
+                                        .withAggregators(aggregators),
                                 Pbm.p4Blocks(dg, initial.p4()),
                                 SparkJobs.TIMEOUT);
                 JavaRDD<GridBlock> result;
@@ -172,6 +175,7 @@ public final class LifeJob {
                 CollectiveFile board = CollectiveFile.of(
                                 spark.sparkContext().hadoopConfiguration(),
                                 out.path("board.u8").toString())
+                        .withAggregators(aggregators)
                         .deferCommit();
                 SparkJobs.onInterrupt(() -> SparkJobs.quietly(board::abort));
                 GridFiles.Closing c = GridFiles.close(
