@@ -161,7 +161,8 @@ public interface Transport extends AutoCloseable {
      * fails to pack is sent as an empty message.
      *
      * @throws TransportTimeoutException if dest posts no matching receive in time
-     * @throws IOException as {@link #send}, or if reading the region faulted (a truncated mapping)
+     * @throws IOException as {@link #send}, or if reading the region faulted (a truncated mapping), or
+     *     the region did not fit this heap as one array
      * @throws IllegalArgumentException as {@link #send}
      */
     default void sendToPosted(int dest, long context, int tag, TypedRegion from, Duration timeout) throws IOException {
@@ -171,16 +172,17 @@ public interface Transport extends AutoCloseable {
         byte[] packed;
         try {
             packed = from.pack();
-        } catch (RuntimeException | InternalError e) {
+        } catch (RuntimeException | InternalError | OutOfMemoryError e) {
             // An empty message tells the receiver at once (a message shorter than its region), where
             // sending nothing would leave it waiting for its timeout. InternalError: the JVM's report
-            // of a fault in the memory (a truncated mapping).
+            // of a fault in the memory (a truncated mapping); OutOfMemoryError: the packed message
+            // does not fit this heap (the JVM goes on: only that array was refused).
             try {
                 sendOwned(dest, context, tag, new byte[0]);
             } catch (IOException | RuntimeException s) {
                 e.addSuppressed(s);
             }
-            if (e instanceof InternalError) {
+            if (e instanceof Error) {
                 throw new IOException("sendToPosted: packing the region for process " + dest + " failed: " + e, e);
             }
             throw e;
