@@ -32,6 +32,10 @@ public final class ViewIntersection {
     private final long length;
     private final RangePlanner planner;
     private final Segment tile;
+    /** {@link #fileStart} and {@link #fileEnd}, computed on first use (-1 before). */
+    private long fileStart = -1;
+
+    private long fileEnd = -1;
 
     private ViewIntersection(FileView view, long streamStart, long length) {
         this.view = view;
@@ -74,22 +78,36 @@ public final class ViewIntersection {
             throw new IndexOutOfBoundsException(
                     "intersection: data byte " + i + " (expected: 0 <= byte < " + length + ")");
         }
+        return runAt(i).offset();
+    }
+
+    /**
+     * The contiguous file bytes from data byte {@code i} on: the file byte of data byte {@code i}
+     * and how many data bytes from {@code i} follow it contiguously (at least 1; within one tile).
+     */
+    private Piece runAt(long i) {
         long s = streamStart + i;
         long size = view.tileByteSize();
         long t = s / size;
         tile.seek(s - t * size);
         Piece p = tile.flatten(1).get(0);
-        return Math.addExact(planner.tileBase(t), p.offset());
+        return new Piece(Math.addExact(planner.tileBase(t), p.offset()), Math.min(p.length(), length - i));
     }
 
     /** File byte of the first data byte (0 without data). */
     public long fileStart() {
-        return length == 0 ? 0 : fileOffsetOf(0);
+        if (fileStart < 0) {
+            fileStart = length == 0 ? 0 : fileOffsetOf(0);
+        }
+        return fileStart;
     }
 
     /** One past the file byte of the last data byte (0 without data). */
     public long fileEnd() {
-        return planner.fileEnd(streamStart, length);
+        if (fileEnd < 0) {
+            fileEnd = planner.fileEnd(streamStart, length);
+        }
+        return fileEnd;
     }
 
     /**
@@ -101,21 +119,36 @@ public final class ViewIntersection {
             throw new IllegalArgumentException(
                     "intersection: file range [" + lo + ", " + hi + ") (expected: lo <= hi)");
         }
-        long from = firstAtOrAfter(lo);
-        long to = Math.max(from, firstAtOrAfter(hi));
+        // the data's file bytes increase (runCount checks it), so all lie in [fileStart, fileEnd):
+        // ranges outside it or covering an end need no search (a two-phase call asks for every
+        // domain's cycles, most of them outside a rank's part of the file)
+        if (length == 0 || hi <= fileStart()) {
+            return new long[] {0, 0};
+        }
+        if (lo >= fileEnd()) {
+            return new long[] {length, length};
+        }
+        long from = lo <= fileStart() ? 0 : firstAtOrAfter(lo);
+        long to = hi >= fileEnd() ? length : Math.max(from, firstAtOrAfter(hi));
         return new long[] {from, to};
     }
 
-    /** The first data byte whose file byte is at or after {@code fileOffset} ({@code length()} if none): a binary search. */
+    /**
+     * The first data byte whose file byte is at or after {@code fileOffset} ({@code length()} if
+     * none): a binary search that skips a probed byte's whole contiguous run at once.
+     */
     private long firstAtOrAfter(long fileOffset) {
         long a = 0;
         long b = length;
         while (a < b) {
             long m = (a + b) >>> 1;
-            if (fileOffsetOf(m) < fileOffset) {
-                a = m + 1;
-            } else {
+            Piece run = runAt(m);
+            if (run.offset() + run.length() <= fileOffset) {
+                a = m + run.length(); // the whole run lies before fileOffset
+            } else if (run.offset() >= fileOffset) {
                 b = m;
+            } else {
+                return m + (fileOffset - run.offset()); // fileOffset is inside the run
             }
         }
         return a;
@@ -199,7 +232,13 @@ public final class ViewIntersection {
         }
     }
 
-    /** Contiguous file runs of the whole data (adjacent pieces merged): the independent path's number of accesses. */
+    /**
+     * Contiguous file runs of the whole data (adjacent pieces merged): the independent path's number
+     * of accesses. Walking the data's pieces checks that their file offsets do not go back, as
+     * collective I/O requires (and {@link #streamRange} assumes); collective calls count first.
+     *
+     * @throws IllegalArgumentException if they go back ({@link RangePlanner})
+     */
     public long runCount() {
         if (length == 0) {
             return 0;

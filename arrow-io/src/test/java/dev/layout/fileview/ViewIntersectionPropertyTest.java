@@ -1,6 +1,7 @@
 package dev.layout.fileview;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.layout.dataloop.Packing;
 import dev.layout.dataloop.Piece;
@@ -11,6 +12,7 @@ import dev.layout.datatype.Primitive;
 import dev.layout.memory.Memory;
 import java.util.ArrayList;
 import java.util.List;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -120,6 +122,17 @@ class ViewIntersectionPropertyTest {
             }
         }
         assertThat(ViewIntersection.of(view, 0, 8L * etypes).runCount()).isEqualTo(runs);
+    }
+
+    /** A view whose file offsets go back is refused by {@code runCount} (which collective I/O calls first), naming the byte. */
+    @Example
+    void runCountRefusesAViewWhoseFileOffsetsGoBack() {
+        FileView view = new FileView(
+                0, Primitive.BYTE, Datatype.hindexed(new long[] {8, 8}, new long[] {16, 0}, Primitive.BYTE));
+        assertThatThrownBy(() -> ViewIntersection.of(view, 0, 16).runCount())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(
+                        "file byte 0 comes after file byte 23 (expected: monotonically non-decreasing file order)");
     }
 
     @Property(tries = 500)
