@@ -41,7 +41,8 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
  * thread. A collective call's time is its slowest rank's, from a barrier just before the call (as
  * IOR times its phases). Each figure is the median of {@code --reps} runs taken in turn, so that the ratios
  * compare runs under the same load. File system blocks of 8 MiB (the two-phase domains are aligned
- * to them); reads follow the writes, so both sides read from the page cache. The two-phase read runs
+ * to them); reads follow the writes, so both sides read from the page cache, each rank into the same
+ * array every time (as the ceiling reads into one reused chunk). The two-phase read runs
  * twice per rep, alternating: over the in-process transport's single-copy path, and over the same
  * transport with its pack, send and unpack (what a network transport does) for comparison. The
  * write runs twice per rep the same way (the last column, into a second file deleted at once; the
@@ -150,6 +151,12 @@ public final class CollectiveIoBenchmark {
             blocks[r] = new byte[(int) split.filetype(r).byteSize()];
             random.nextBytes(blocks[r]);
         }
+        // each rank reads into the same array every time (as the ceiling reads into one chunk): a
+        // fresh array per call is a large object the garbage collector may collect inside a timed call
+        byte[][] into = new byte[blocks.length][];
+        for (int r = 0; r < blocks.length; r++) {
+            into[r] = new byte[blocks[r].length];
+        }
         double[][] t = new double[7][reps];
         for (int k = 0; k < reps; k++) {
             Path seq = new Path(root + "/seq-" + k + ".f64");
@@ -178,27 +185,27 @@ public final class CollectiveIoBenchmark {
             for (int w = 0; w < 2; w++) { // the two writes alternate which goes first
                 if ((w + k) % 2 == 0) {
                     t[2][k] = slowest(InProcessLauncher.run(
-                            split.ranks(), Duration.ofSeconds(120), comm -> io(file, comm, split, blocks, true)));
+                            split.ranks(), Duration.ofSeconds(120), comm -> io(file, comm, split, blocks, null)));
                 } else {
                     t[6][k] = slowest(InProcessLauncher.runOn(
                             PackingTransport.inProcess(split.ranks()),
                             Duration.ofSeconds(120),
-                            comm -> io(packed, comm, split, blocks, true)));
+                            comm -> io(packed, comm, split, blocks, null)));
                     fs.delete(new Path(packed.path()), false);
                 }
             }
             t[3][k] = slowest(InProcessLauncher.run(
                     split.ranks(),
                     Duration.ofSeconds(120),
-                    comm -> io(file.withStrategy(Strategy.TWO_PHASE), comm, split, blocks, false)));
+                    comm -> io(file.withStrategy(Strategy.TWO_PHASE), comm, split, blocks, into)));
             t[4][k] = slowest(InProcessLauncher.run(
                     split.ranks(),
                     Duration.ofSeconds(120),
-                    comm -> io(file.withStrategy(Strategy.INDEPENDENT), comm, split, blocks, false)));
+                    comm -> io(file.withStrategy(Strategy.INDEPENDENT), comm, split, blocks, into)));
             t[5][k] = slowest(InProcessLauncher.runOn(
                     PackingTransport.inProcess(split.ranks()),
                     Duration.ofSeconds(120),
-                    comm -> io(file.withStrategy(Strategy.TWO_PHASE), comm, split, blocks, false)));
+                    comm -> io(file.withStrategy(Strategy.TWO_PHASE), comm, split, blocks, into)));
             fs.delete(new Path(file.path()), false);
         }
         double[] mbs = new double[7];
@@ -226,9 +233,16 @@ public final class CollectiveIoBenchmark {
                 mbs[6] / mbs[0]);
     }
 
-    /** One rank's write or read (checked against what was written); returns its time in the collective call. */
-    private static double io(CollectiveFile file, Communicator comm, Split split, byte[][] blocks, boolean write) {
-        byte[] mine = write ? blocks[comm.rank()] : new byte[blocks[comm.rank()].length];
+    /**
+     * One rank's write ({@code into} null) or read into {@code into[rank]} (cleared first, then checked
+     * against what was written); returns its time in the collective call.
+     */
+    private static double io(CollectiveFile file, Communicator comm, Split split, byte[][] blocks, byte[][] into) {
+        boolean write = into == null;
+        byte[] mine = write ? blocks[comm.rank()] : into[comm.rank()];
+        if (!write) {
+            Arrays.fill(mine, (byte) 0);
+        }
         FileView view = new FileView(0, Primitive.FLOAT64, split.filetype(comm.rank()));
         try {
             // all ranks enter the timed call together (as IOR does), so a late-starting rank thread is not timed
