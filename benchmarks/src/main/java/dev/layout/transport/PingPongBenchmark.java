@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * The ping-pong of Furmento and Mercier (2005), appendix B, between two JVMs over loopback: process
@@ -195,7 +196,7 @@ public final class PingPongBenchmark {
                         + " starting from " + modelSource());
                 out.printf(
                         Locale.ROOT,
-                        "%-7s %9s %6s %11s %11s %11s %-10s %7s %11s %9s %5s  %s%n",
+                        "%-7s %9s %6s %11s %11s %11s %-10s %7s %6s %11s %9s %5s %5s  %s%n",
                         "type",
                         "floats",
                         "blocks",
@@ -204,14 +205,14 @@ public final class PingPongBenchmark {
                         "adapt_us",
                         "choice",
                         "best/ad",
+                        "paired",
                         "contig_us",
                         "ad/contig",
                         "p/p",
+                        "pp/p",
                         "min_us(p/g/a/c)");
-                double worst = Double.MAX_VALUE;
-                double twins = Double.MAX_VALUE;
-                int decisive = 0;
-                int right = 0;
+                Summary unpaired = new Summary();
+                Summary paired = new Summary();
                 int[] tag = {0};
                 for (Row row : rows(quick)) {
                     if (row.floats <= WARMUP_MAX_FLOATS) {
@@ -234,45 +235,45 @@ public final class PingPongBenchmark {
                             null); // the adaptive policy's learning, not reported
                     int[] used = new int[SendStrategy.values().length];
                     double[][] samples = measure(t, 0, row, repsFor(row, reps), tag, used);
-                    SendStrategy[] chosen = {
-                        used[0] == 0 && used[1] == 0
-                                ? null
-                                : used[0] >= used[1] ? SendStrategy.PACK : SendStrategy.GATHER
-                    };
-                    double[] best = new double[STRATEGIES];
+                    SendStrategy chosen = used[0] == 0 && used[1] == 0
+                            ? null
+                            : used[0] >= used[1] ? SendStrategy.PACK : SendStrategy.GATHER;
+                    double[] mean = new double[STRATEGIES];
                     double[] min = new double[STRATEGIES];
                     for (int s = 0; s < STRATEGIES; s++) {
-                        best[s] = middleMean(samples[s]);
+                        mean[s] = RoundTripRatios.middleMean(samples[s]);
                         min[s] = java.util.Arrays.stream(samples[s]).min().orElse(Double.NaN);
                     }
-                    double ratio = Math.min(best[0], best[1]) / best[2];
-                    worst = Math.min(worst, ratio);
-                    twins = Math.min(twins, Math.min(best[0] / best[4], best[4] / best[0]));
-                    if (Math.abs(best[0] - best[1]) > 0.10 * Math.min(best[0], best[1])) {
-                        decisive++;
-                        SendStrategy faster = best[0] < best[1] ? SendStrategy.PACK : SendStrategy.GATHER;
-                        if (faster == chosen[0]) {
-                            right++;
-                        }
-                    }
+                    double ratio = unpaired.add(
+                            RoundTripRatios.unpaired(samples[0], samples[1]),
+                            best -> RoundTripRatios.unpaired(samples[best], samples[2]),
+                            RoundTripRatios.unpaired(samples[0], samples[4]),
+                            chosen);
+                    double pairedRatio = paired.add(
+                            RoundTripRatios.paired(samples[0], samples[1]),
+                            best -> RoundTripRatios.paired(samples[best], samples[2]),
+                            RoundTripRatios.paired(samples[0], samples[4]),
+                            chosen);
                     out.printf(
                             Locale.ROOT,
-                            "%-7s %9d %6d %11.1f %11.1f %11.1f %-10s %7.2f %11.1f %9.2f %5.2f  %.0f/%.0f/%.0f/%.0f%n",
+                            "%-7s %9d %6d %11.1f %11.1f %11.1f %-10s %7.2f %6.2f %11.1f %9.2f %5.2f %5.2f  %.0f/%.0f/%.0f/%.0f%n",
                             row.kind,
                             row.floats,
                             row.blocks,
-                            best[0],
-                            best[1],
-                            best[2],
-                            chosen[0] == null
+                            mean[0],
+                            mean[1],
+                            mean[2],
+                            chosen == null
                                     ? "-"
-                                    : chosen[0].name().toLowerCase(Locale.ROOT) + " "
-                                            + Math.round(100.0 * used[chosen[0].ordinal()] / (used[0] + used[1]))
+                                    : chosen.name().toLowerCase(Locale.ROOT) + " "
+                                            + Math.round(100.0 * used[chosen.ordinal()] / (used[0] + used[1]))
                                             + "%",
                             ratio,
-                            best[3],
-                            best[2] / best[3],
-                            best[0] / best[4],
+                            pairedRatio,
+                            mean[3],
+                            mean[2] / mean[3],
+                            RoundTripRatios.unpaired(samples[0], samples[4]),
+                            RoundTripRatios.paired(samples[0], samples[4]),
                             min[0],
                             min[1],
                             min[2],
@@ -280,17 +281,12 @@ public final class PingPongBenchmark {
                 }
                 out.printf(
                         Locale.ROOT,
-                        "adaptive chose the faster strategy in %d of %d rows where pack and gather differ by"
-                                + " more than 10%%; load average %.1f on %d cpus%n",
-                        right,
-                        decisive,
+                        "load average %.1f on %d cpus at the end%n",
                         ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
                         Runtime.getRuntime().availableProcessors());
-                out.printf(
-                        Locale.ROOT,
-                        "noise floor: min pack/pack (one strategy measured twice, the lower of its two ratios): %.2f%n",
-                        twins);
-                out.printf(Locale.ROOT, "min adaptive/best: %.2f%n", worst);
+                unpaired.print(out, "unpaired (interquartile means per strategy, then their quotient)");
+                paired.print(out, "paired (interquartile mean of the per-round quotients)");
+                out.printf(Locale.ROOT, "min adaptive/best: %.2f%n", paired.worst);
             }
             if (!child.waitFor(30, TimeUnit.SECONDS)) {
                 err.println("layout: pingpong: partner JVM did not exit within 30 s");
@@ -302,6 +298,46 @@ public final class PingPongBenchmark {
             throw new IOException("interrupted", e);
         } finally {
             child.destroyForcibly();
+        }
+    }
+
+    /** One estimator's figures over the rows: the last lines of the output. */
+    private static final class Summary {
+        double worst = Double.MAX_VALUE; // min adaptive/best
+        double twins = Double.MAX_VALUE; // the noise floor: min pack/pack, the lower of its two ratios
+        int decisive; // rows where pack and gather differ by more than 10%
+        int right; // of those, rows where the adaptive sends mostly used the faster
+
+        /**
+         * Adds a row from its ratios, time over time: pack over gather, the best arm's (0 pack, 1
+         * gather) over adaptive, pack over its twin; {@code chosen} is what the adaptive sends mostly
+         * used. Returns the row's best over adaptive.
+         */
+        double add(double packOverGather, IntToDoubleFunction bestOverAdaptive, double packOverPack, SendStrategy chosen) {
+            SendStrategy faster = packOverGather <= 1 ? SendStrategy.PACK : SendStrategy.GATHER;
+            double ratio = bestOverAdaptive.applyAsDouble(faster == SendStrategy.PACK ? 0 : 1);
+            worst = Math.min(worst, ratio);
+            twins = Math.min(twins, Math.min(packOverPack, 1 / packOverPack));
+            if (Math.max(packOverGather, 1 / packOverGather) > 1.10) {
+                decisive++;
+                if (faster == chosen) {
+                    right++;
+                }
+            }
+            return ratio;
+        }
+
+        void print(PrintStream out, String estimator) {
+            out.printf(
+                    Locale.ROOT,
+                    "%s: adaptive chose the faster strategy in %d of %d rows where pack and gather differ by"
+                            + " more than 10%%; noise floor (min pack/pack, one strategy measured twice, the lower"
+                            + " of its two ratios) %.2f; min adaptive/best %.2f%n",
+                    estimator,
+                    right,
+                    decisive,
+                    twins,
+                    worst);
         }
     }
 
@@ -432,24 +468,6 @@ public final class PingPongBenchmark {
             }
         }
         return samples;
-    }
-
-    /**
-     * The interquartile mean of {@code v}: the mean of its middle half. Steadier than the median when
-     * round trips fall into two clusters (the threads of both JVMs scheduled at once or not), and
-     * blind to the tails like it.
-     */
-    static double middleMean(double[] v) {
-        double[] s = v.clone();
-        java.util.Arrays.sort(s);
-        int n = s.length;
-        int from = n / 4;
-        int to = Math.max(from + 1, n - n / 4);
-        double sum = 0;
-        for (int i = from; i < to; i++) {
-            sum += s[i];
-        }
-        return sum / (to - from);
     }
 
     private static Memory direct(long bytes) {
