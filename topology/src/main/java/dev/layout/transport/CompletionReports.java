@@ -31,6 +31,7 @@ final class CompletionReports {
 
     private static final class Pending {
         long headerDelay = UNKNOWN;
+        long senderNanos;
         long receiverNanos = UNKNOWN;
         LongConsumer listener;
     }
@@ -48,24 +49,25 @@ final class CompletionReports {
 
     /**
      * The data frame of {@code id} was written, its header {@code headerDelay} ns after the send
-     * started; {@code listener} is told the end-to-end nanoseconds once the report is in.
+     * started and its last byte {@code senderNanos} after; {@code listener} is told the end-to-end
+     * nanoseconds once the report is in.
      */
-    void sent(int id, long headerDelay, LongConsumer listener) {
-        long r;
+    void sent(int id, long headerDelay, long senderNanos, LongConsumer listener) {
+        Pending p;
         synchronized (this) {
-            Pending p = pending.get(id);
+            p = pending.get(id);
             if (p == null) {
                 return;
             }
             p.headerDelay = Math.max(0, headerDelay);
+            p.senderNanos = senderNanos;
             p.listener = listener;
             if (p.receiverNanos == UNKNOWN) {
                 return;
             }
             pending.remove(id);
-            r = p.receiverNanos;
         }
-        listener.accept(Math.max(1, headerDelay + r));
+        listener.accept(endToEnd(p));
     }
 
     /** Message {@code id} will not be sent (its send failed or timed out): no report is awaited. */
@@ -90,8 +92,20 @@ final class CompletionReports {
             }
             pending.remove(id);
         }
-        p.listener.accept(Math.max(1, p.headerDelay + p.receiverNanos));
+        p.listener.accept(endToEnd(p));
         return true;
+    }
+
+    /**
+     * From the send's start to the receiver's last byte, as far as two clocks can tell: at least
+     * the header's delay plus the receiver's time, and at least the sender's own time (its last
+     * byte cannot be read before it was written). The first alone missed the write call itself
+     * whenever the whole message arrived at once (loopback, up to 64 KiB): the receiver's clock
+     * starts only once the sender's call has delivered it, and gathering 100 blocks costs its
+     * call more than writing one packed buffer does.
+     */
+    private static long endToEnd(Pending p) {
+        return Math.max(1, Math.max(p.senderNanos, p.headerDelay + p.receiverNanos));
     }
 
     /** The connection is gone: no report will come. */

@@ -415,9 +415,9 @@ public final class TcpTransport implements Transport {
     }
 
     /**
-     * Hands a sampled adaptive send to the policy: with a report asked for, the sender's delay until
-     * its header went out plus the receiver's time once the report is in; else (too many reports
-     * awaited) the sender's own time.
+     * Hands a sampled adaptive send to the policy: with a report asked for, its end-to-end time once
+     * the report is in (see {@link CompletionReports}); else (too many reports awaited, or a small
+     * eager send) the sender's own time.
      */
     private static void learnt(
             Connection c,
@@ -429,7 +429,7 @@ public final class TcpTransport implements Transport {
             long t0,
             long firstWrite) {
         if (report) {
-            c.reports.sent(id, firstWrite - t0, cell.observer(SendCell.arm(used)));
+            c.reports.sent(id, firstWrite - t0, System.nanoTime() - t0, cell.observer(SendCell.arm(used)));
         } else if (learn) {
             cell.observe(SendCell.arm(used), System.nanoTime() - t0);
         }
