@@ -385,6 +385,7 @@ public final class TcpTransport implements Transport {
             int id = endToEnd ? c.nextMsgId.incrementAndGet() : 0;
             boolean report = endToEnd && c.reports.reserve(id);
             long t0 = System.nanoTime();
+            long cpu0 = report ? CompletionReports.threadCpuNanos() : 0;
             long firstWrite;
             try {
                 firstWrite = c.writeTyped(
@@ -393,7 +394,7 @@ public final class TcpTransport implements Transport {
                 c.reports.cancel(id);
                 throw e;
             }
-            learnt(c, id, report, learn, cell, chosen, t0, firstWrite);
+            learnt(c, id, report, learn, cell, chosen, t0, cpu0, firstWrite);
             return count(chosen);
         }
         int id = c.nextMsgId.incrementAndGet();
@@ -409,15 +410,16 @@ public final class TcpTransport implements Transport {
             throw e;
         }
         long t0 = System.nanoTime();
+        long cpu0 = report ? CompletionReports.threadCpuNanos() : 0;
         long firstWrite = c.writeTyped("sendTyped", DATA, (byte) 0, context, tag, id, seg, origin, chosen, v);
-        learnt(c, id, report, learn, cell, chosen, t0, firstWrite);
+        learnt(c, id, report, learn, cell, chosen, t0, cpu0, firstWrite);
         return count(chosen);
     }
 
     /**
      * Hands a sampled adaptive send to the policy: with a report asked for, its end-to-end time once
      * the report is in (see {@link CompletionReports}); else (too many reports awaited, or a small
-     * eager send) the sender's own time.
+     * eager send) the sender's own time; {@code cpu0} is the thread's CPU time at {@code t0}.
      */
     private static void learnt(
             Connection c,
@@ -427,9 +429,11 @@ public final class TcpTransport implements Transport {
             SendCell cell,
             SendStrategy used,
             long t0,
+            long cpu0,
             long firstWrite) {
         if (report) {
-            c.reports.sent(id, firstWrite - t0, System.nanoTime() - t0, cell.observer(SendCell.arm(used)));
+            long cpu = CompletionReports.threadCpuNanos() - cpu0;
+            c.reports.sent(id, firstWrite - t0, cpu, cell.observer(SendCell.arm(used)));
         } else if (learn) {
             cell.observe(SendCell.arm(used), System.nanoTime() - t0);
         }
