@@ -23,19 +23,20 @@ import java.util.function.IntToDoubleFunction;
 /**
  * The ping-pong of Furmento and Mercier (2005), appendix B, between two JVMs over loopback: process
  * 0 sends {@code n} floats described by an index, vector or struct type to process 1, which
- * receives them contiguously and sends them back with the same type; the round-trip time is the
- * interquartile mean over repetitions (the mean of the middle half; the strategies interleaved in a
- * fresh order every round), for the pack,
- * gather and adaptive strategies, next to a contiguous message of the same size (the floor). The
- * middle, not the minimum: loopback round trips on a small machine have a long tail of lucky
- * rounds (both JVMs' threads scheduled at once), so the minimum of many rounds is an outlier that
- * moves by 20% between runs of identical code, and the best of two such minima is biased low
- * against any single strategy. The minima are printed too. Each round also sends the packed message a
- * second time (column {@code p/p}, pack's time over its twin's): two identical strategies measured the
- * same way, whose ratio shows how far apart identical code lands on this machine (the
- * benchmark's noise floor, against which a row's {@code best/ad} is to be read). Unlike the paper's types, whose blocks are adjacent (the
- * engine would merge them into one), ours leave a gap after every block, so the data really is
- * non-contiguous.
+ * receives them contiguously and sends them back with the same type, for the pack, gather and
+ * adaptive strategies, next to a contiguous message of the same size (the floor), the strategies
+ * interleaved in a fresh order every round. A row prints each strategy's interquartile mean over
+ * the rounds (the mean of the middle half) and its minimum; its ratios ({@code best/ad}, {@code
+ * p/p}, and which of pack and gather is faster) are paired: the interquartile mean over the rounds
+ * of the per-round ratio ({@link RoundTripRatios#paired}), so that a load shared by the strategies
+ * of a round cancels out, however it drifts between rounds. The middle, not the minimum: loopback
+ * round trips on a small machine have a long tail of lucky rounds (both JVMs' threads scheduled at
+ * once), so the minimum of many rounds is an outlier that moves by 20% between runs of identical
+ * code. Each round also sends the packed message a second time (column {@code p/p}, pack's time
+ * over its twin's): two identical strategies measured the same way, whose ratio shows how far apart
+ * identical code lands on this machine (the benchmark's noise floor, against which a row's {@code
+ * best/ad} is to be read). Unlike the paper's types, whose blocks are adjacent (the engine would
+ * merge them into one), ours leave a gap after every block, so the data really is non-contiguous.
  *
  * <pre>
  *   layout bench pingpong [--quick] [--reps N]
@@ -49,7 +50,9 @@ import java.util.function.IntToDoubleFunction;
  * learning phase, interleaved like the measured rounds) and the measured rounds; a row's "choice" is the strategy it
  * used most in the measured rounds, with the share of those rounds it was used in. The last line is {@code min adaptive/best: X.XX}: the worst ratio, over
  * all rows, of the best fixed strategy's time to the adaptive one's (1.00 = adaptive always matched
- * the best).
+ * the best); the line before gives the noise floor and that figure as the benchmark computed them up
+ * to session 26 (each strategy's interquartile mean, then their quotient), whose noise floor was
+ * looser in the same runs.
  */
 public final class PingPongBenchmark {
     private static final Duration T = Duration.ofSeconds(60);
@@ -187,7 +190,7 @@ public final class PingPongBenchmark {
             try (TcpTransport t = l.open(0, List.of(l.endpoint(), other), secret, TcpOptions.defaults())) {
                 out.printf(
                         Locale.ROOT,
-                        "ping-pong over loopback TCP, 2 JVMs, %s, interquartile means of %d+ interleaved rounds, eager <= %d B%n",
+                        "ping-pong over loopback TCP, 2 JVMs, %s, %d+ interleaved rounds: interquartile means, ratios paired per round, eager <= %d B%n",
                         Runtime.version(),
                         reps,
                         t.options().eagerThresholdBytes());
@@ -196,7 +199,7 @@ public final class PingPongBenchmark {
                         + " starting from " + modelSource());
                 out.printf(
                         Locale.ROOT,
-                        "%-7s %9s %6s %11s %11s %11s %-10s %7s %6s %11s %9s %5s %5s  %s%n",
+                        "%-7s %9s %6s %11s %11s %11s %-10s %7s %11s %9s %5s  %s%n",
                         "type",
                         "floats",
                         "blocks",
@@ -205,11 +208,9 @@ public final class PingPongBenchmark {
                         "adapt_us",
                         "choice",
                         "best/ad",
-                        "paired",
                         "contig_us",
                         "ad/contig",
                         "p/p",
-                        "pp/p",
                         "min_us(p/g/a/c)");
                 Summary unpaired = new Summary();
                 Summary paired = new Summary();
@@ -244,19 +245,19 @@ public final class PingPongBenchmark {
                         mean[s] = RoundTripRatios.middleMean(samples[s]);
                         min[s] = java.util.Arrays.stream(samples[s]).min().orElse(Double.NaN);
                     }
-                    double ratio = unpaired.add(
+                    unpaired.add(
                             RoundTripRatios.unpaired(samples[0], samples[1]),
                             best -> RoundTripRatios.unpaired(samples[best], samples[2]),
                             RoundTripRatios.unpaired(samples[0], samples[4]),
                             chosen);
-                    double pairedRatio = paired.add(
+                    double ratio = paired.add(
                             RoundTripRatios.paired(samples[0], samples[1]),
                             best -> RoundTripRatios.paired(samples[best], samples[2]),
                             RoundTripRatios.paired(samples[0], samples[4]),
                             chosen);
                     out.printf(
                             Locale.ROOT,
-                            "%-7s %9d %6d %11.1f %11.1f %11.1f %-10s %7.2f %6.2f %11.1f %9.2f %5.2f %5.2f  %.0f/%.0f/%.0f/%.0f%n",
+                            "%-7s %9d %6d %11.1f %11.1f %11.1f %-10s %7.2f %11.1f %9.2f %5.2f  %.0f/%.0f/%.0f/%.0f%n",
                             row.kind,
                             row.floats,
                             row.blocks,
@@ -269,10 +270,8 @@ public final class PingPongBenchmark {
                                             + Math.round(100.0 * used[chosen.ordinal()] / (used[0] + used[1]))
                                             + "%",
                             ratio,
-                            pairedRatio,
                             mean[3],
-                            mean[2] / mean[3],
-                            RoundTripRatios.unpaired(samples[0], samples[4]),
+                            RoundTripRatios.paired(samples[2], samples[3]),
                             RoundTripRatios.paired(samples[0], samples[4]),
                             min[0],
                             min[1],
@@ -281,11 +280,22 @@ public final class PingPongBenchmark {
                 }
                 out.printf(
                         Locale.ROOT,
-                        "load average %.1f on %d cpus at the end%n",
+                        "adaptive chose the faster strategy in %d of %d rows where pack and gather differ by"
+                                + " more than 10%%; load average %.1f on %d cpus%n",
+                        paired.right,
+                        paired.decisive,
                         ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
                         Runtime.getRuntime().availableProcessors());
-                unpaired.print(out, "unpaired (interquartile means per strategy, then their quotient)");
-                paired.print(out, "paired (interquartile mean of the per-round quotients)");
+                out.printf(
+                        Locale.ROOT,
+                        "noise floor: min pack/pack (one strategy measured twice, the lower of its two ratios): %.2f%n",
+                        paired.twins);
+                out.printf(
+                        Locale.ROOT,
+                        "unpaired, as up to session 26 (interquartile means per strategy, then their quotient):"
+                                + " noise floor %.2f, min adaptive/best %.2f%n",
+                        unpaired.twins,
+                        unpaired.worst);
                 out.printf(Locale.ROOT, "min adaptive/best: %.2f%n", paired.worst);
             }
             if (!child.waitFor(30, TimeUnit.SECONDS)) {
@@ -325,19 +335,6 @@ public final class PingPongBenchmark {
                 }
             }
             return ratio;
-        }
-
-        void print(PrintStream out, String estimator) {
-            out.printf(
-                    Locale.ROOT,
-                    "%s: adaptive chose the faster strategy in %d of %d rows where pack and gather differ by"
-                            + " more than 10%%; noise floor (min pack/pack, one strategy measured twice, the lower"
-                            + " of its two ratios) %.2f; min adaptive/best %.2f%n",
-                    estimator,
-                    right,
-                    decisive,
-                    twins,
-                    worst);
         }
     }
 

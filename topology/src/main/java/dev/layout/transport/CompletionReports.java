@@ -1,7 +1,5 @@
 package dev.layout.transport;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.LongConsumer;
@@ -12,7 +10,7 @@ import java.util.function.LongConsumer;
  * for, so that a send is learnt from what it costs end to end: the sender's delay until its data
  * (or eager) frame's header went out (packing the first chunk, or listing the first blocks to
  * gather) plus the receiver's time from that header to the last byte read, which the report
- * carries, and at least the sender's CPU time over the send (see {@link #endToEnd}). The sender's
+ * carries, and at least the sender's own time where it counts (see {@link #endToEnd}). The sender's
  * own time alone is not that: a gathering write ends once the socket buffer holds its tail, while
  * the receiver still drains it. What comes after the last byte (an eager
  * message's unpack into the receive's memory) copies the same contiguous bytes whichever strategy
@@ -32,12 +30,9 @@ final class CompletionReports {
 
     private static final long UNKNOWN = -1;
 
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    private static final boolean CPU_TIME = THREADS.isCurrentThreadCpuTimeSupported();
-
     private static final class Pending {
         long headerDelay = UNKNOWN;
-        long senderCpu;
+        long senderNanos;
         long receiverNanos = UNKNOWN;
         LongConsumer listener;
     }
@@ -53,17 +48,12 @@ final class CompletionReports {
         return true;
     }
 
-    /** The current thread's CPU time in ns (user and system), or 0 where the JVM cannot tell. */
-    static long threadCpuNanos() {
-        return CPU_TIME ? THREADS.getCurrentThreadCpuTime() : 0;
-    }
-
     /**
      * The data frame of {@code id} was written, its header {@code headerDelay} ns after the send
-     * started, the sending thread having spent {@code senderCpu} ns of CPU on the send; {@code
-     * listener} is told the end-to-end nanoseconds once the report is in.
+     * started and its last byte {@code senderNanos} after (0 where that is not to count);
+     * {@code listener} is told the end-to-end nanoseconds once the report is in.
      */
-    void sent(int id, long headerDelay, long senderCpu, LongConsumer listener) {
+    void sent(int id, long headerDelay, long senderNanos, LongConsumer listener) {
         Pending p;
         synchronized (this) {
             p = pending.get(id);
@@ -71,7 +61,7 @@ final class CompletionReports {
                 return;
             }
             p.headerDelay = Math.max(0, headerDelay);
-            p.senderCpu = senderCpu;
+            p.senderNanos = senderNanos;
             p.listener = listener;
             if (p.receiverNanos == UNKNOWN) {
                 return;
@@ -109,17 +99,14 @@ final class CompletionReports {
 
     /**
      * From the send's start to the receiver's last byte, as far as two clocks can tell: at least
-     * the header's delay plus the receiver's time, and at least the CPU the sender spent (its last
+     * the header's delay plus the receiver's time, and at least the sender's own time (its last
      * byte cannot be read before it was written). The first alone left out the write call whenever
      * the whole message arrived at once (loopback, some 64 KiB): the receiver's clock starts only
      * once the call has delivered it, and writing 100 gathered blocks costs the call more than one
      * packed buffer does (64 KiB in 100 blocks: the arms' pairs 0-2% apart, their round trips 5-7%).
-     * CPU time, not the sender's wall time: on a loaded machine the receiver the write wakes often
-     * takes the sender's cpu before the call returns, and 1 MB rows split between the arms when
-     * those moments counted.
      */
     private static long endToEnd(Pending p) {
-        return Math.max(1, Math.max(p.senderCpu, p.headerDelay + p.receiverNanos));
+        return Math.max(1, Math.max(p.senderNanos, p.headerDelay + p.receiverNanos));
     }
 
     /** The connection is gone: no report will come. */

@@ -385,7 +385,6 @@ public final class TcpTransport implements Transport {
             int id = endToEnd ? c.nextMsgId.incrementAndGet() : 0;
             boolean report = endToEnd && c.reports.reserve(id);
             long t0 = System.nanoTime();
-            long cpu0 = report ? CompletionReports.threadCpuNanos() : 0;
             long firstWrite;
             try {
                 firstWrite = c.writeTyped(
@@ -394,7 +393,7 @@ public final class TcpTransport implements Transport {
                 c.reports.cancel(id);
                 throw e;
             }
-            learnt(c, id, report, learn, cell, chosen, t0, cpu0, firstWrite);
+            learnt(c, id, report, learn, cell, chosen, t0, firstWrite);
             return count(chosen);
         }
         int id = c.nextMsgId.incrementAndGet();
@@ -410,16 +409,20 @@ public final class TcpTransport implements Transport {
             throw e;
         }
         long t0 = System.nanoTime();
-        long cpu0 = report ? CompletionReports.threadCpuNanos() : 0;
         long firstWrite = c.writeTyped("sendTyped", DATA, (byte) 0, context, tag, id, seg, origin, chosen, v);
-        learnt(c, id, report, learn, cell, chosen, t0, cpu0, firstWrite);
+        learnt(c, id, report, learn, cell, chosen, t0, firstWrite);
         return count(chosen);
     }
 
     /**
      * Hands a sampled adaptive send to the policy: with a report asked for, its end-to-end time once
      * the report is in (see {@link CompletionReports}); else (too many reports awaited, or a small
-     * eager send) the sender's own time; {@code cpu0} is the thread's CPU time at {@code t0}.
+     * eager send) the sender's own time. Where the cell's sends are {@linkplain SendCell#cheap()
+     * cheap} the report's figure is at least the sender's own time: such a message (up to some 64
+     * KiB on loopback) arrives whole, and the receiver's clock, which starts once it is there,
+     * misses the write call. A longer message streams to a receiver already reading, whose time
+     * covers the call; its sender's time would only add the moments a loaded machine took its cpu
+     * (1 MB rows split between the arms when it counted).
      */
     private static void learnt(
             Connection c,
@@ -429,11 +432,10 @@ public final class TcpTransport implements Transport {
             SendCell cell,
             SendStrategy used,
             long t0,
-            long cpu0,
             long firstWrite) {
         if (report) {
-            long cpu = CompletionReports.threadCpuNanos() - cpu0;
-            c.reports.sent(id, firstWrite - t0, cpu, cell.observer(SendCell.arm(used)));
+            long senderNanos = cell.cheap() ? System.nanoTime() - t0 : 0;
+            c.reports.sent(id, firstWrite - t0, senderNanos, cell.observer(SendCell.arm(used)));
         } else if (learn) {
             cell.observe(SendCell.arm(used), System.nanoTime() - t0);
         }

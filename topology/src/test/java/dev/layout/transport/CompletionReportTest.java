@@ -100,14 +100,14 @@ class CompletionReportTest {
     }
 
     @Test
-    void aSendIsLearntFromTheLongerOfTheSendersCpuAndTheHeadersDelayPlusTheReceiversTime() {
+    void aSendIsLearntFromTheLongerOfTheSendersTimeAndTheHeadersDelayPlusTheReceivers() {
         CompletionReports r = new CompletionReports();
         long[] got = new long[2];
         r.reserve(1);
         r.reserve(2);
         // the whole message arrived at once (loopback, 64 KiB): the receiver's clock started only once
         // the sender's write call had delivered it, so the header's delay plus the receiver's time (100 +
-        // 200) leaves out most of that call; the CPU the sender spent on it does not
+        // 200) leaves out most of that call; the sender's own time does not
         r.sent(1, 100, 5000, n -> got[0] = n);
         r.complete(1, 200);
         assertThat(got[0]).isEqualTo(5000);
