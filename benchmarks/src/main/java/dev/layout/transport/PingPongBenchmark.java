@@ -323,7 +323,8 @@ public final class PingPongBenchmark {
          * gather) over adaptive, pack over its twin; {@code chosen} is what the adaptive sends mostly
          * used. Returns the row's best over adaptive.
          */
-        double add(double packOverGather, IntToDoubleFunction bestOverAdaptive, double packOverPack, SendStrategy chosen) {
+        double add(
+                double packOverGather, IntToDoubleFunction bestOverAdaptive, double packOverPack, SendStrategy chosen) {
             SendStrategy faster = packOverGather <= 1 ? SendStrategy.PACK : SendStrategy.GATHER;
             double ratio = bestOverAdaptive.applyAsDouble(faster == SendStrategy.PACK ? 0 : 1);
             worst = Math.min(worst, ratio);

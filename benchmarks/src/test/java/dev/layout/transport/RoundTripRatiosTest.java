@@ -59,7 +59,8 @@ class RoundTripRatiosTest {
 
     @Test
     void theMiddleMeanIsTheMeanOfTheMiddleHalf() {
-        assertThat(RoundTripRatios.middleMean(new double[] {9, 1, 3, 2, 100, 4, 5, 0})).isEqualTo(3.5);
+        assertThat(RoundTripRatios.middleMean(new double[] {9, 1, 3, 2, 100, 4, 5, 0}))
+                .isEqualTo(3.5);
         assertThat(RoundTripRatios.middleMean(new double[] {2, 4, 9})).isEqualTo(5);
         assertThat(RoundTripRatios.middleMean(new double[] {7})).isEqualTo(7);
     }
