@@ -54,14 +54,10 @@ public final class Dataloop {
     final int swapUnit;
     /** Extent of the type this loop stands for (the distance between instances in a count). */
     final long extent;
-    /** Leaf: lowest and one-past-highest byte its blocks touch, relative to its base (a cheap guard per leaf call). */
-    final long leafLo;
+    /** The lowest and one-past-highest byte one instance touches, relative to its base (the walk's footprint guard). */
+    final long lo;
 
-    final long leafHi;
-    /** BLOCK_INDEXED, INDEXED, STRUCT: lowest and highest block offset (a whole-node guard for batched leaves). */
-    final long offLo;
-
-    final long offHi;
+    final long hi;
     /**
      * BLOCK_INDEXED and INDEXED leaves that fit: the blocks as word moves for {@link
      * dev.layout.dataloop.kernel.ListedAccess#words}, else null. Pairs (user offset, packed offset):
@@ -113,43 +109,20 @@ public final class Dataloop {
             this.prefix = null;
             this.size = Math.multiplyExact(nblocks, Math.multiplyExact(blocklen, leaf ? 1 : child.size));
         }
-        long lo = 0;
-        long hi = 0;
-        if (leaf) {
-            lo = Long.MAX_VALUE;
-            hi = Long.MIN_VALUE;
-            switch (kind) {
-                case CONTIG -> {
-                    lo = 0;
-                    hi = blocklen;
-                }
-                case VECTOR -> {
-                    long last = Math.multiplyExact(nblocks - 1, stride);
-                    lo = Math.min(0, last);
-                    hi = Math.addExact(Math.max(0, last), blocklen);
-                }
-                default -> {
-                    for (int b = 0; b < offsets.length; b++) {
-                        lo = Math.min(lo, offsets[b]);
-                        hi = Math.max(hi, Math.addExact(offsets[b], blockLen(b)));
-                    }
-                }
-            }
+        // Per block: its offset, the spread of its child instances, and what one of them touches; a
+        // vector's first and last blocks bound the rest.
+        long lo = Long.MAX_VALUE;
+        long hi = Long.MIN_VALUE;
+        for (int i = 0; i < (kind == Kind.VECTOR ? Math.min(nblocks, 2) : nblocks); i++) {
+            long b = kind == Kind.VECTOR && i == 1 ? nblocks - 1 : i;
+            long at = kind == Kind.VECTOR ? Math.multiplyExact(b, stride) : blockOffset(b);
+            long spread = leaf ? 0 : Math.multiplyExact(blockLen(b) - 1, extOf(b));
+            Dataloop c = childOf(b);
+            lo = Math.min(lo, Math.addExact(at + Math.min(0, spread), leaf ? 0 : c.disp + c.lo));
+            hi = Math.max(hi, Math.addExact(at + Math.max(0, spread), leaf ? blockLen(b) : c.disp + c.hi));
         }
-        this.leafLo = lo;
-        this.leafHi = hi;
-        long ol = 0;
-        long oh = 0;
-        if (offsets != null && offsets.length > 0) {
-            ol = Long.MAX_VALUE;
-            oh = Long.MIN_VALUE;
-            for (long o : offsets) {
-                ol = Math.min(ol, o);
-                oh = Math.max(oh, o);
-            }
-        }
-        this.offLo = ol;
-        this.offHi = oh;
+        this.lo = nblocks == 0 ? 0 : lo;
+        this.hi = nblocks == 0 ? 0 : hi;
         long[] w = leaf && offsets != null ? wordMoves(offsets, blocklens, blocklen) : null;
         this.words = w;
         this.wordLongs = w == null ? 0 : (int) w[w.length - 2];

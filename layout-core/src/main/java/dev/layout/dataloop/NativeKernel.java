@@ -12,17 +12,18 @@ import dev.layout.memory.Memory;
  * registers ({@link ListedAccess#records}) or generated word moves ({@link ListedAccess#words}).
  */
 final class NativeKernel extends LeafKernel {
-    final Memory user;
     final boolean pack;
+    Memory user;
     Memory packed;
     long delta;
 
-    NativeKernel(Memory user, boolean pack) {
-        this.user = user;
+    NativeKernel(boolean pack) {
         this.pack = pack;
     }
 
-    void aim(Memory packed, long delta, Plan plan) {
+    /** Re-aims this kernel (made once per segment and direction, so that a steady-state call allocates nothing). */
+    void aim(Memory user, Memory packed, long delta, Plan plan) {
+        this.user = user;
         this.packed = packed;
         this.delta = delta;
         this.plan = plan;
@@ -32,7 +33,7 @@ final class NativeKernel extends LeafKernel {
     boolean mayReorder(BlockedOrder order) {
         // Packing only reads the user memory: any order writes the same packed bytes. Overlapping blocks
         // are unpacked in packed order (the last write wins); the plan says when not.
-        return pack || order.unpackMayReorder;
+        return pack || order.unpackMayReorder();
     }
 
     @Override
