@@ -15,35 +15,16 @@ import java.util.Map;
  * branches.
  */
 public final class ClassBytes {
-    public static final int ACC_PUBLIC = 0x0001;
-    public static final int ACC_STATIC = 0x0008;
-    public static final int ACC_FINAL = 0x0010;
-    public static final int ACC_SUPER = 0x0020;
+    public static final int ACC_PUBLIC = 0x0001, ACC_STATIC = 0x0008, ACC_FINAL = 0x0010, ACC_SUPER = 0x0020;
 
     // opcodes used by the generators
-    public static final int ALOAD = 0x19, ASTORE = 0x3a, LLOAD = 0x16, ILOAD = 0x15, FLOAD = 0x17, DLOAD = 0x18;
-    public static final int LADD = 0x61, NEW = 0xbb, DUP = 0x59, CHECKCAST = 0xc0, GETFIELD = 0xb4, PUTFIELD = 0xb5;
-    public static final int GETSTATIC = 0xb2,
-            INVOKEVIRTUAL = 0xb6,
-            INVOKESPECIAL = 0xb7,
-            INVOKESTATIC = 0xb8,
-            AALOAD = 0x32;
-    public static final int I2S = 0x93,
-            I2C = 0x92,
-            I2B = 0x91,
-            RETURN = 0xb1,
-            ARETURN = 0xb0,
-            IRETURN = 0xac,
-            LRETURN = 0xad;
-    public static final int FRETURN = 0xae, DRETURN = 0xaf;
-    public static final int ISTORE = 0x36,
-            LSTORE = 0x37,
-            IINC = 0x84,
-            IADD = 0x60,
-            I2L = 0x85,
-            LMUL = 0x69,
-            LALOAD = 0x2f;
-    public static final int GOTO = 0xa7, IF_ICMPGE = 0xa2, IFLE = 0x9e, ICONST_0 = 0x03, POP = 0x57, ACONST_NULL = 0x01;
+    public static final int ALOAD = 0x19, ASTORE = 0x3a, LLOAD = 0x16, ILOAD = 0x15, ISTORE = 0x36, LSTORE = 0x37;
+    public static final int LADD = 0x61, IADD = 0x60, LMUL = 0x69, I2L = 0x85, I2S = 0x93, I2C = 0x92, IINC = 0x84;
+    public static final int NEW = 0xbb, DUP = 0x59, CHECKCAST = 0xc0, GETFIELD = 0xb4, PUTFIELD = 0xb5;
+    public static final int GETSTATIC = 0xb2, INVOKEVIRTUAL = 0xb6, INVOKESPECIAL = 0xb7, INVOKESTATIC = 0xb8;
+    public static final int AALOAD = 0x32, LALOAD = 0x2f, ICONST_0 = 0x03, ACONST_NULL = 0x01;
+    public static final int RETURN = 0xb1, ARETURN = 0xb0, IRETURN = 0xac, LRETURN = 0xad;
+    public static final int GOTO = 0xa7, IF_ICMPGE = 0xa2;
 
     private final ByteArrayOutputStream pool = new ByteArrayOutputStream();
     private final DataOutputStream cp = new DataOutputStream(pool);
@@ -376,21 +357,7 @@ public final class ClassBytes {
     }
 
     public static String descriptor(Class<?> c) {
-        if (c.isPrimitive()) {
-            if (c == int.class) return "I";
-            if (c == long.class) return "J";
-            if (c == boolean.class) return "Z";
-            if (c == byte.class) return "B";
-            if (c == short.class) return "S";
-            if (c == char.class) return "C";
-            if (c == float.class) return "F";
-            if (c == double.class) return "D";
-            if (c == void.class) return "V";
-        }
-        if (c.isArray()) {
-            return c.getName().replace('.', '/');
-        }
-        return "L" + internalName(c) + ";";
+        return c.descriptorString();
     }
 
     /** The class-file name of a class to be defined in {@code host}'s package. */

@@ -70,7 +70,6 @@ public final class Dataloop {
 
     private Dataloop(
             Kind kind,
-            boolean leaf,
             long disp,
             long nblocks,
             long blocklen,
@@ -84,7 +83,7 @@ public final class Dataloop {
             int swapUnit,
             long extent) {
         this.kind = kind;
-        this.leaf = leaf;
+        this.leaf = child == null && children == null;
         this.disp = disp;
         this.nblocks = nblocks;
         this.blocklen = blocklen;
@@ -197,18 +196,17 @@ public final class Dataloop {
     // ---- factories used by the compiler ----------------------------------------------------------
 
     static Dataloop bytes(long length, long disp, int swapUnit, long extent) {
-        return new Dataloop(Kind.CONTIG, true, disp, 1, length, null, 0, null, 0, null, null, null, swapUnit, extent);
+        return new Dataloop(Kind.CONTIG, disp, 1, length, null, 0, null, 0, null, null, null, swapUnit, extent);
     }
 
     static Dataloop leafVector(long count, long blockBytes, long stride, long disp, int swapUnit, long extent) {
         return new Dataloop(
-                Kind.VECTOR, true, disp, count, blockBytes, null, stride, null, 0, null, null, null, swapUnit, extent);
+                Kind.VECTOR, disp, count, blockBytes, null, stride, null, 0, null, null, null, swapUnit, extent);
     }
 
     static Dataloop leafBlockIndexed(long blockBytes, long[] offsets, long disp, int swapUnit, long extent) {
         return new Dataloop(
                 Kind.BLOCK_INDEXED,
-                true,
                 disp,
                 offsets.length,
                 blockBytes,
@@ -225,75 +223,37 @@ public final class Dataloop {
 
     static Dataloop leafIndexed(long[] lengths, long[] offsets, long disp, int swapUnit, long extent) {
         return new Dataloop(
-                Kind.INDEXED,
-                true,
-                disp,
-                offsets.length,
-                0,
-                lengths,
-                0,
-                offsets,
-                0,
-                null,
-                null,
-                null,
-                swapUnit,
-                extent);
+                Kind.INDEXED, disp, offsets.length, 0, lengths, 0, offsets, 0, null, null, null, swapUnit, extent);
     }
 
     static Dataloop contig(long count, long ext, Dataloop child, long disp, long extent) {
-        return new Dataloop(Kind.CONTIG, false, disp, 1, count, null, 0, null, ext, null, child, null, 0, extent);
+        return new Dataloop(Kind.CONTIG, disp, 1, count, null, 0, null, ext, null, child, null, 0, extent);
     }
 
     static Dataloop vector(long count, long blocklen, long stride, long ext, Dataloop child, long disp, long extent) {
-        return new Dataloop(
-                Kind.VECTOR, false, disp, count, blocklen, null, stride, null, ext, null, child, null, 0, extent);
+        return new Dataloop(Kind.VECTOR, disp, count, blocklen, null, stride, null, ext, null, child, null, 0, extent);
     }
 
     static Dataloop blockIndexed(long blocklen, long[] offsets, long ext, Dataloop child, long disp, long extent) {
-        return new Dataloop(
-                Kind.BLOCK_INDEXED,
-                false,
-                disp,
-                offsets.length,
-                blocklen,
-                null,
-                0,
-                offsets,
-                ext,
-                null,
-                child,
-                null,
-                0,
-                extent);
+        int n = offsets.length;
+        return new Dataloop(Kind.BLOCK_INDEXED, disp, n, blocklen, null, 0, offsets, ext, null, child, null, 0, extent);
     }
 
     static Dataloop indexed(long[] blocklens, long[] offsets, long ext, Dataloop child, long disp, long extent) {
         return new Dataloop(
-                Kind.INDEXED, false, disp, offsets.length, 0, blocklens, 0, offsets, ext, null, child, null, 0, extent);
+                Kind.INDEXED, disp, offsets.length, 0, blocklens, 0, offsets, ext, null, child, null, 0, extent);
     }
 
     static Dataloop struct(long[] blocklens, long[] offsets, long[] exts, Dataloop[] children, long disp, long extent) {
         return new Dataloop(
-                Kind.STRUCT, false, disp, offsets.length, 0, blocklens, 0, offsets, 0, exts, null, children, 0, extent);
+                Kind.STRUCT, disp, offsets.length, 0, blocklens, 0, offsets, 0, exts, null, children, 0, extent);
     }
 
     /** The same loop entered at {@code disp + delta}, standing for a type of extent {@code extent}. */
     Dataloop shifted(long delta, long newExtent) {
+        long d = Math.addExact(disp, delta);
         return new Dataloop(
-                kind,
-                leaf,
-                Math.addExact(disp, delta),
-                nblocks,
-                blocklen,
-                blocklens,
-                stride,
-                offsets,
-                ext,
-                exts,
-                child,
-                children,
-                swapUnit,
+                kind, d, nblocks, blocklen, blocklens, stride, offsets, ext, exts, child, children, swapUnit,
                 newExtent);
     }
 

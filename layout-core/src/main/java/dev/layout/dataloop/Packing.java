@@ -2,7 +2,6 @@ package dev.layout.dataloop;
 
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -110,20 +109,6 @@ public final class Packing {
 
     /** All contiguous runs of {@code count} elements in pack order, adjacent runs merged, offsets from the origin. */
     public static List<Piece> flatten(Datatype type, long count) {
-        Segment s = Segment.layout(type, count);
-        List<Piece> all = new ArrayList<>();
-        while (s.remaining() > 0) {
-            List<Piece> next = s.flatten(1 << 16);
-            if (!all.isEmpty() && !next.isEmpty()) {
-                Piece last = all.get(all.size() - 1);
-                Piece first = next.get(0);
-                if (last.offset() + last.length() == first.offset()) {
-                    all.set(all.size() - 1, new Piece(last.offset(), last.length() + first.length()));
-                    next = next.subList(1, next.size());
-                }
-            }
-            all.addAll(next);
-        }
-        return all;
+        return Segment.layout(type, count).flatten(Integer.MAX_VALUE);
     }
 }

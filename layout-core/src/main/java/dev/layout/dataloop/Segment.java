@@ -296,9 +296,7 @@ public final class Segment {
                 position += done;
                 if (blk[top] < d.nblocks) {
                     if (done < want && position < end) {
-                        // The kernel stopped early (flatten is full): re-establish the stack at the new position.
-                        seek(position);
-                        break;
+                        seek(position); // the kernel stopped early (flatten is full): the stack at the new position
                     }
                     break;
                 }
@@ -473,30 +471,22 @@ public final class Segment {
         // Whole blocks: one kernel call for the lot.
         if (in == 0 && b < d.nblocks && done < budget) {
             long left = budget - done;
-            long got;
+            // As many whole blocks as the budget holds (of varying lengths: a binary search in the prefix sums).
             long nb;
-            switch (d.kind) {
-                case CONTIG -> {
-                    nb = d.blocklen <= left ? 1 : 0;
-                    got = nb == 0 ? 0 : k.run(ub, d.blocklen, stream + done, unit, 0);
-                }
-                case VECTOR -> {
-                    nb = Math.min(d.nblocks - b, left / d.blocklen);
-                    got = nb == 0 ? 0 : k.vectorLeaf(d, ub + b * d.stride, nb, stream + done, unit);
-                }
-                case BLOCK_INDEXED -> {
-                    nb = Math.min(d.nblocks - b, left / d.blocklen);
-                    got = nb == 0 ? 0 : k.blocks(d, ub, null, d.blocklen, (int) b, (int) (b + nb), stream + done, unit);
-                }
-                default -> {
-                    // INDEXED leaf: as many whole blocks as the budget holds (binary search in the prefix sums).
-                    long limit = d.prefix[(int) b] + left;
-                    int hiIdx = java.util.Arrays.binarySearch(d.prefix, (int) b, d.prefix.length, limit);
-                    int last = hiIdx >= 0 ? hiIdx : -hiIdx - 2;
-                    nb = last - b;
-                    got = nb == 0 ? 0 : k.blocks(d, ub, d.blocklens, 0, (int) b, last, stream + done, unit);
-                }
+            if (d.prefix == null) {
+                nb = Math.min(d.nblocks - b, left / d.blocklen);
+            } else {
+                int i = java.util.Arrays.binarySearch(d.prefix, (int) b, d.prefix.length, d.prefix[(int) b] + left);
+                nb = (i >= 0 ? i : -i - 2) - b;
             }
+            long got = nb == 0
+                    ? 0
+                    : switch (d.kind) {
+                        case CONTIG -> k.run(ub, d.blocklen, stream + done, unit, 0);
+                        case VECTOR -> k.vectorLeaf(d, ub + b * d.stride, nb, stream + done, unit);
+                        default ->
+                            k.blocks(d, ub, d.blocklens, d.blocklen, (int) b, (int) (b + nb), stream + done, unit);
+                    };
             long expect = d.packedBefore(b + nb) - d.packedBefore(b);
             done += got;
             if (got < expect) {
