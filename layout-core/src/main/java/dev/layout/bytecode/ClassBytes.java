@@ -27,7 +27,6 @@ public final class ClassBytes {
     public static final int GOTO = 0xa7, IF_ICMPGE = 0xa2;
 
     private final ByteArrayOutputStream pool = new ByteArrayOutputStream();
-    private final DataOutputStream cp = new DataOutputStream(pool);
     private final Map<String, Integer> entries = new HashMap<>();
     private int cpCount = 1;
     private final List<byte[]> fields = new ArrayList<>();
@@ -68,11 +67,7 @@ public final class ClassBytes {
             return i;
         }
         int idx = cpCount;
-        try {
-            w.write(cp);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
+        pool.writeBytes(bytes(w));
         cpCount += slots;
         entries.put(key, idx);
         return idx;
@@ -82,6 +77,16 @@ public final class ClassBytes {
         void write(DataOutputStream out) throws IOException;
     }
 
+    private static byte[] bytes(IoWriter w) {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        try {
+            w.write(new DataOutputStream(b));
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+        return b.toByteArray();
+    }
+
     public int utf8(String s) {
         return entry("U" + s, 1, o -> {
             o.writeByte(1);
@@ -89,20 +94,22 @@ public final class ClassBytes {
         });
     }
 
-    public int classRef(String internalName) {
-        int n = utf8(internalName);
-        return entry("C" + internalName, 1, o -> {
-            o.writeByte(7);
-            o.writeShort(n);
+    /** A constant whose body after the tag is two-byte pool indices. */
+    private int refs(String key, int tag, int... refs) {
+        return entry(key, 1, o -> {
+            o.writeByte(tag);
+            for (int r : refs) {
+                o.writeShort(r);
+            }
         });
     }
 
+    public int classRef(String internalName) {
+        return refs("C" + internalName, 7, utf8(internalName));
+    }
+
     public int string(String s) {
-        int n = utf8(s);
-        return entry("S" + s, 1, o -> {
-            o.writeByte(8);
-            o.writeShort(n);
-        });
+        return refs("S" + s, 8, utf8(s));
     }
 
     public int integer(int v) {
@@ -120,49 +127,26 @@ public final class ClassBytes {
     }
 
     private int nameAndType(String name, String desc) {
-        int n = utf8(name);
-        int d = utf8(desc);
-        return entry("N" + name + ":" + desc, 1, o -> {
-            o.writeByte(12);
-            o.writeShort(n);
-            o.writeShort(d);
-        });
+        return refs("N" + name + ":" + desc, 12, utf8(name), utf8(desc));
     }
 
     public int fieldRef(String owner, String name, String desc) {
-        int c = classRef(owner);
-        int nt = nameAndType(name, desc);
-        return entry("F" + owner + "." + name + ":" + desc, 1, o -> {
-            o.writeByte(9);
-            o.writeShort(c);
-            o.writeShort(nt);
-        });
+        return refs("F" + owner + "." + name + ":" + desc, 9, classRef(owner), nameAndType(name, desc));
     }
 
     public int methodRef(String owner, String name, String desc) {
-        int c = classRef(owner);
-        int nt = nameAndType(name, desc);
-        return entry("M" + owner + "." + name + ":" + desc, 1, o -> {
-            o.writeByte(10);
-            o.writeShort(c);
-            o.writeShort(nt);
-        });
+        return refs("M" + owner + "." + name + ":" + desc, 10, classRef(owner), nameAndType(name, desc));
     }
 
     // ---- members ------------------------------------------------------------------------------------
 
     public void field(int access, String name, String desc) {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        DataOutputStream o = new DataOutputStream(b);
-        try {
+        fields.add(bytes(o -> {
             o.writeShort(access);
             o.writeShort(utf8(name));
             o.writeShort(utf8(desc));
             o.writeShort(0);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-        fields.add(b.toByteArray());
+        }));
     }
 
     /**
@@ -290,9 +274,7 @@ public final class ClassBytes {
                                 + version);
             }
             byte[] c = resolved();
-            ByteArrayOutputStream b = new ByteArrayOutputStream();
-            DataOutputStream o = new DataOutputStream(b);
-            try {
+            methods.add(bytes(o -> {
                 o.writeShort(access);
                 o.writeShort(utf8(name));
                 o.writeShort(utf8(desc));
@@ -305,10 +287,7 @@ public final class ClassBytes {
                 o.write(c);
                 o.writeShort(0); // exception table
                 o.writeShort(0); // attributes
-            } catch (IOException e) {
-                throw new AssertionError(e);
-            }
-            methods.add(b.toByteArray());
+            }));
         }
     }
 
@@ -325,9 +304,7 @@ public final class ClassBytes {
     }
 
     public byte[] toBytes() {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        DataOutputStream o = new DataOutputStream(b);
-        try {
+        return bytes(o -> {
             o.writeInt(0xCAFEBABE);
             o.writeShort(0);
             o.writeShort(version);
@@ -346,10 +323,7 @@ public final class ClassBytes {
                 o.write(m);
             }
             o.writeShort(0);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-        return b.toByteArray();
+        });
     }
 
     public static String internalName(Class<?> c) {

@@ -321,44 +321,29 @@ public final class DataloopCompiler {
         Dataloop c = n.child;
         if (isRun(c)) {
             long el = c.blocklen;
-            long cd = c.disp;
+            long at = Math.addExact(n.disp, c.disp);
             int u = c.swapUnit;
             boolean dense = n.ext == el;
-            switch (n.kind) {
-                case CONTIG:
-                    return dense
-                            ? Dataloop.bytes(Math.multiplyExact(n.blocklen, el), Math.addExact(n.disp, cd), u, n.extent)
-                            : optimizeLeaf(
-                                    Dataloop.leafVector(n.blocklen, el, n.ext, Math.addExact(n.disp, cd), u, n.extent));
-                case VECTOR:
-                    if (dense || n.blocklen == 1) {
-                        return optimizeLeaf(Dataloop.leafVector(
-                                n.nblocks,
-                                Math.multiplyExact(n.blocklen, el),
-                                n.stride,
-                                Math.addExact(n.disp, cd),
-                                u,
-                                n.extent));
-                    }
-                    break;
-                case BLOCK_INDEXED:
-                case INDEXED:
-                    if (dense || allOnes(n)) {
-                        long[] lens = new long[(int) n.nblocks];
-                        for (int b = 0; b < lens.length; b++) {
-                            lens[b] = Math.multiplyExact(n.blockLen(b), el);
-                        }
-                        return optimizeLeaf(
-                                Dataloop.leafIndexed(lens, n.offsets, Math.addExact(n.disp, cd), u, n.extent));
-                    }
-                    break;
-                default:
-                    break;
+            if (n.kind == Dataloop.Kind.CONTIG) {
+                return dense
+                        ? Dataloop.bytes(Math.multiplyExact(n.blocklen, el), at, u, n.extent)
+                        : optimizeLeaf(Dataloop.leafVector(n.blocklen, el, n.ext, at, u, n.extent));
+            }
+            if (n.kind == Dataloop.Kind.VECTOR && (dense || n.blocklen == 1)) {
+                long width = Math.multiplyExact(n.blocklen, el);
+                return optimizeLeaf(Dataloop.leafVector(n.nblocks, width, n.stride, at, u, n.extent));
+            }
+            if ((n.kind == Dataloop.Kind.BLOCK_INDEXED || n.kind == Dataloop.Kind.INDEXED) && (dense || allOnes(n))) {
+                long[] lens = new long[(int) n.nblocks];
+                for (int b = 0; b < lens.length; b++) {
+                    lens[b] = Math.multiplyExact(n.blockLen(b), el);
+                }
+                return optimizeLeaf(Dataloop.leafIndexed(lens, n.offsets, at, u, n.extent));
             }
             // Elements spaced apart and several per block: the inner loop is a vector leaf per block.
             if (n.kind == Dataloop.Kind.VECTOR || n.kind == Dataloop.Kind.BLOCK_INDEXED) {
                 Dataloop inner = optimizeLeaf(
-                        Dataloop.leafVector(n.blocklen, el, n.ext, cd, u, Math.multiplyExact(n.blocklen, n.ext)));
+                        Dataloop.leafVector(n.blocklen, el, n.ext, c.disp, u, Math.multiplyExact(n.blocklen, n.ext)));
                 return n.kind == Dataloop.Kind.VECTOR
                         ? Dataloop.vector(n.nblocks, 1, n.stride, 0, inner, n.disp, n.extent)
                         : Dataloop.blockIndexed(1, n.offsets, 0, inner, n.disp, n.extent);
@@ -376,13 +361,9 @@ public final class DataloopCompiler {
                 && c.leaf
                 && c.kind == Dataloop.Kind.VECTOR
                 && spacing == Math.multiplyExact(c.nblocks, c.stride)) {
+            long blocks = Math.multiplyExact(repeats, c.nblocks);
             return Dataloop.leafVector(
-                    Math.multiplyExact(repeats, c.nblocks),
-                    c.blocklen,
-                    c.stride,
-                    Math.addExact(n.disp, c.disp),
-                    c.swapUnit,
-                    n.extent);
+                    blocks, c.blocklen, c.stride, Math.addExact(n.disp, c.disp), c.swapUnit, n.extent);
         }
         // The same for a vector of single instances (a periodic pattern found in an indexed leaf): a
         // count of it whose extent is a whole number of periods is a longer vector of the pattern.
@@ -392,14 +373,8 @@ public final class DataloopCompiler {
                 && c.blocklen == 1
                 && c.child.leaf
                 && n.ext == Math.multiplyExact(c.nblocks, c.stride)) {
-            return Dataloop.vector(
-                    Math.multiplyExact(n.blocklen, c.nblocks),
-                    1,
-                    c.stride,
-                    c.ext,
-                    c.child,
-                    Math.addExact(n.disp, c.disp),
-                    n.extent);
+            long blocks = Math.multiplyExact(n.blocklen, c.nblocks);
+            return Dataloop.vector(blocks, 1, c.stride, c.ext, c.child, Math.addExact(n.disp, c.disp), n.extent);
         }
         return regularize(n);
     }
