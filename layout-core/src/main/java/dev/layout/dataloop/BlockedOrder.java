@@ -129,15 +129,12 @@ record BlockedOrder(
         Dataloop leaf = n;
         // The moved loop: the outermost one whose user stride is finer than every loop inside it.
         int moved = -1;
-        for (int i = 0; i < dims.size() && moved < 0; i++) {
-            long s = Math.abs(dims.get(i).user);
+        for (int i = 0; i + 1 < dims.size() && moved < 0; i++) {
             boolean finest = true;
             for (int j = i + 1; j < dims.size() && finest; j++) {
-                finest = s < Math.abs(dims.get(j).user);
+                finest = Math.abs(dims.get(i).user) < Math.abs(dims.get(j).user);
             }
-            if (finest && i + 1 < dims.size()) {
-                moved = i;
-            }
+            moved = finest ? i : -1;
         }
         if (moved < 0) {
             return null;
@@ -194,7 +191,7 @@ record BlockedOrder(
             chunkLoop = outer.size();
             outer.add(new Dim(
                     (first + q - 1) / q,
-                    Math.multiplyExact(q, firstUserStride(innerLoop)),
+                    Math.multiplyExact(q, innerLoop.kind == Dataloop.Kind.VECTOR ? innerLoop.stride : innerLoop.ext),
                     Math.multiplyExact(q, innerLoop.size / first),
                     innerNode,
                     true));
@@ -232,11 +229,6 @@ record BlockedOrder(
     /** Trip count of a node's first (outermost) loop: blocks of a vector, elements of a contig, 1 for a contiguous leaf. */
     static long firstCount(Dataloop d) {
         return d.kind == Dataloop.Kind.VECTOR ? d.nblocks : d.leaf ? 1 : d.blocklen;
-    }
-
-    /** User bytes between iterations of a node's first loop. */
-    static long firstUserStride(Dataloop d) {
-        return d.kind == Dataloop.Kind.VECTOR ? d.stride : d.ext;
     }
 
     private static void addDim(List<Dim> dims, long count, long user, long packed, int node, boolean first) {

@@ -317,10 +317,7 @@ public final class Dataloop {
         return nblocks;
     }
 
-    /**
-     * How whole instances of this loop run: "blocked: " and the permuted loops (see {@link
-     * BlockedOrder}), or "packed order".
-     */
+    /** How whole instances run: "blocked: " and the permuted loops (see {@link BlockedOrder}), or "packed order". */
     public String runOrder() {
         BlockedOrder b = BlockedOrder.of(this, KernelCost.CACHE_BYTES);
         return b == null ? "packed order" : "blocked: " + b;

@@ -394,14 +394,8 @@ public final class DataloopCompiler {
             Dataloop c = n.childOf(0);
             return c.shifted(Math.addExact(n.disp, n.blockOffset(0)), n.extent);
         }
-        if (n.kind == Dataloop.Kind.INDEXED) {
-            boolean equal = true;
-            for (int b = 1; b < n.nblocks && equal; b++) {
-                equal = n.blocklens[b] == n.blocklens[0];
-            }
-            if (equal) {
-                n = Dataloop.blockIndexed(n.blocklens[0], n.offsets, n.ext, n.child, n.disp, n.extent);
-            }
+        if (n.kind == Dataloop.Kind.INDEXED && allEqual(n.blocklens, n.blocklens.length)) {
+            n = Dataloop.blockIndexed(n.blocklens[0], n.offsets, n.ext, n.child, n.disp, n.extent);
         }
         if (n.kind == Dataloop.Kind.BLOCK_INDEXED && n.nblocks >= 2) {
             long step = n.offsets[1] - n.offsets[0];
@@ -414,6 +408,15 @@ public final class DataloopCompiler {
             n = Dataloop.contig(Math.multiplyExact(n.nblocks, n.blocklen), n.ext, n.child, n.disp, n.extent);
         }
         return n;
+    }
+
+    private static boolean allEqual(long[] values, int n) {
+        for (int i = 1; i < n; i++) {
+            if (values[i] != values[0]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean evenlySpaced(long[] offsets, long step) {
@@ -482,19 +485,11 @@ public final class DataloopCompiler {
                     no[n++] = offs[b];
                 }
             }
-            boolean equal = true;
-            for (int b = 1; b < n && equal; b++) {
-                equal = nl[b] == nl[0];
-            }
             no = Arrays.copyOf(no, n);
-            if (!equal) {
+            if (!allEqual(nl, n)) {
                 Dataloop merged =
                         periodic(Dataloop.leafIndexed(Arrays.copyOf(nl, n), no, d.disp, d.swapUnit, d.extent));
-                boolean uniform = merged.leaf;
-                for (int b = 1; b < lens.length && uniform; b++) {
-                    uniform = lens[b] == lens[0];
-                }
-                if (uniform && n > lens.length / 2) {
+                if (merged.leaf && allEqual(lens, lens.length) && n > lens.length / 2) {
                     // Equal blocks of which only a few touch, with no pattern (a random gather list): merging
                     // those few would trade the uniform-width kernel for a per-block width switch on every
                     // block. Keep the blocks as they are; pieces (flatten) still merge adjacent runs.

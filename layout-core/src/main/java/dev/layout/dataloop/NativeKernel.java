@@ -110,18 +110,9 @@ final class NativeKernel extends LeafKernel {
             long inner) {
         if (pack) {
             // A pack reading a transposed side may take the line-tiled loop.
+            long p = delta + stream;
             MemoryAccess.stridedTile(
-                    user,
-                    u,
-                    userOuter,
-                    userInner,
-                    packed,
-                    delta + stream,
-                    packedOuter,
-                    packedInner,
-                    blockBytes,
-                    outer,
-                    inner);
+                    user, u, userOuter, userInner, packed, p, packedOuter, packedInner, blockBytes, outer, inner);
         } else {
             strided3(u, 0, userOuter, userInner, stream, 0, packedOuter, packedInner, blockBytes, 1, outer, inner);
         }
@@ -167,20 +158,9 @@ final class NativeKernel extends LeafKernel {
         }
         // Unpacking into one cache set: every block of every instance (one, or instances a one-set stride apart).
         boolean paced = !pack && plan.paced(c) && (count == 1 || (outer == null && MemoryAccess.oneSet(spacing)));
+        long p = delta + stream;
         return ListedAccess.records(
-                user,
-                u,
-                spacing,
-                outer,
-                from,
-                count,
-                c.offsets,
-                c.blocklens,
-                c.blocklen,
-                packed,
-                delta + stream,
-                pack,
-                paced);
+                user, u, spacing, outer, from, count, c.offsets, c.blocklens, c.blocklen, packed, p, pack, paced);
     }
 
     @Override
@@ -194,19 +174,8 @@ final class NativeKernel extends LeafKernel {
         long plane = p.nblocks * row;
         long at = u + c.disp;
         if (!MemoryAccess.planes(plan.plane(p, count), user, at, spacing, count, packed, delta + stream, pack)) {
-            strided3(
-                    at,
-                    spacing,
-                    p.stride,
-                    c.stride,
-                    stream,
-                    plane,
-                    row,
-                    c.blocklen,
-                    c.blocklen,
-                    count,
-                    p.nblocks,
-                    c.nblocks);
+            long w = c.blocklen;
+            strided3(at, spacing, p.stride, c.stride, stream, plane, row, w, w, count, p.nblocks, c.nblocks);
         }
         return count * plane;
     }

@@ -313,19 +313,19 @@ public final class Segment {
                 if (order != null && k.mayReorder(order)) {
                     if (b == 0 && elem[top] == 0 && d.size <= end - position) {
                         // A whole instance not yet begun: a strided nest may run in its cache-blocked order.
-                        position += blocked(k, order, base[top], 0, order.counts()[order.counts().length - 1]);
+                        position += BlockedWalk.run(
+                                k, order, base[top], position, 0, order.counts()[order.counts().length - 1]);
                         blk[top] = d.nblocks;
                         continue;
                     }
                     if (order.movedIsHeadLoop() && (d.kind == Dataloop.Kind.CONTIG || elem[top] == 0)) {
-                        // Whole iterations of the moved loop, which is this loop's own (a segment in pieces): those run
-                        // blocked.
+                        // Whole iterations of the moved loop, the head's own (a segment in pieces): those run blocked.
                         boolean vector = d.kind == Dataloop.Kind.VECTOR;
                         long at = vector ? b : elem[top];
                         long per = vector ? d.blocklen * d.child.size : d.child.size;
                         long m = Math.min(BlockedOrder.firstCount(d) - at, (end - position) / per);
                         if (m >= 2) {
-                            position += blocked(k, order, base[top], at, m);
+                            position += BlockedWalk.run(k, order, base[top], position, at, m);
                             if (vector) {
                                 blk[top] = b + m;
                             } else {
@@ -344,8 +344,7 @@ public final class Segment {
                         && d.children == null
                         && c.size <= end - position
                         && (c.leaf || (d.kind == Dataloop.Kind.VECTOR && d.blocklen == 1 && BlockedWalk.planes(c)))) {
-                    // Whole leaves, or planes, under this loop: batched into kernel calls, no stack traffic per
-                    // instance.
+                    // Whole leaves or planes under this loop: batched into kernel calls, no stack traffic per instance.
                     position += nest(k, d, end - position);
                     continue;
                 }
@@ -360,13 +359,10 @@ public final class Segment {
     }
 
     /**
-     * Processes whole instances of the child of the loop {@code d} on top of the stack (leaves, or planes
-     * under a vector of one plane per block, see {@link BlockedWalk#planes}), from its current (block,
-     * element), for at most {@code budget} bytes; advances (block, element) and returns the bytes done.
-     * Runs of instances at a constant spacing (the elements of a block, or the blocks of a vector with
-     * one instance per block) go to the kernel as one {@link LeafKernel#repeat} or {@link
-     * LeafKernel#repeatPlanes} call; single-instance blocks at listed offsets as one {@link
-     * LeafKernel#repeatAt} call.
+     * Processes whole instances of the child of the loop {@code d} on top of the stack (leaves, or
+     * planes under a vector of one plane per block), from its current (block, element), for at most
+     * {@code budget} bytes, in one kernel call per run of instances at a constant spacing or at listed
+     * offsets; advances (block, element) and returns the bytes done.
      */
     private long nest(LeafKernel k, Dataloop d, long budget) {
         Dataloop c = d.child;
@@ -399,24 +395,6 @@ public final class Segment {
         blk[top] = b;
         elem[top] = j;
         return done;
-    }
-
-    /**
-     * Iterations {@code [from, from + count)} of the moved loop of a nest in its blocked order (see
-     * {@link BlockedOrder}; all of them for a whole instance), the head's base at {@code u}, packed from
-     * the current position (where iteration {@code from} starts when the moved loop is the head's own);
-     * returns the bytes done.
-     */
-    private long blocked(LeafKernel k, BlockedOrder order, long u, long from, long count) {
-        int movedLoop = order.counts().length - 1;
-        return BlockedWalk.blockedLoops(
-                k,
-                order,
-                0,
-                u + from * order.userStrides()[movedLoop],
-                position,
-                BlockedOrder.firstCount(order.inner()),
-                count);
     }
 
     /**
