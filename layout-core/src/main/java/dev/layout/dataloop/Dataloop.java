@@ -193,8 +193,6 @@ public final class Dataloop {
         return w;
     }
 
-    // ---- factories used by the compiler ----------------------------------------------------------
-
     static Dataloop bytes(long length, long disp, int swapUnit, long extent) {
         return new Dataloop(Kind.CONTIG, disp, 1, length, null, 0, null, 0, null, null, null, swapUnit, extent);
     }
@@ -257,8 +255,6 @@ public final class Dataloop {
                 newExtent);
     }
 
-    // ---- block geometry ------------------------------------------------------------------------
-
     long blockOffset(long b) {
         return switch (kind) {
             case CONTIG -> 0;
@@ -297,8 +293,6 @@ public final class Dataloop {
         // prefix has no repeated values (blocks are never empty), so an exact hit is the block start.
         return i >= 0 ? i : -i - 2;
     }
-
-    // ---- public introspection ------------------------------------------------------------------
 
     public Kind kind() {
         return kind;

@@ -45,10 +45,8 @@ public final class Segment {
     private long inner;
     private int top;
     private long position;
-    /** Native kernels, re-aimed per call, so that a steady-state pack or unpack allocates nothing. */
-    private final NativeKernel packKernel = new NativeKernel(true);
-
-    private final NativeKernel unpackKernel = new NativeKernel(false);
+    /** The native pack and unpack kernels, made at first use and re-aimed per call: a steady-state call allocates nothing. */
+    private final NativeKernel[] kernels = new NativeKernel[2];
     /** Per memory kinds ({@link MemoryAccess#baseKinds}): the kernels native pack and unpack run, made at first use. */
     private final Plan[] plans = new Plan[4];
 
@@ -112,8 +110,11 @@ public final class Segment {
     /** Lets go of the memories (a per-thread segment of {@link Packing} between calls). */
     void release() {
         user = null;
-        packKernel.aim(null, null, 0, null);
-        unpackKernel.aim(null, null, 0, null);
+        for (NativeKernel k : kernels) {
+            if (k != null) {
+                k.aim(null, null, 0, null);
+            }
+        }
     }
 
     /** A segment over {@code count} elements whose origin is byte {@code origin} of {@code user}, native representation. */
@@ -224,7 +225,10 @@ public final class Segment {
         if (representation == Representation.EXTERNAL32) {
             return walk(new External32Kernel(user, packed, packedOffset - position, pack), n);
         }
-        NativeKernel k = pack ? packKernel : unpackKernel;
+        NativeKernel k = kernels[pack ? 0 : 1];
+        if (k == null) {
+            k = kernels[pack ? 0 : 1] = new NativeKernel(pack);
+        }
         k.aim(user, packed, packedOffset - position, plan(MemoryAccess.baseKinds(user, packed)));
         return walk(k, n);
     }
