@@ -18,23 +18,25 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * The ping-pong of Furmento and Mercier (2005), appendix B, between two JVMs over loopback: process
  * 0 sends {@code n} floats described by an index, vector or struct type to process 1, which
- * receives them contiguously and sends them back with the same type; the round-trip time is the
- * interquartile mean over repetitions (the mean of the middle half; the strategies interleaved in a
- * fresh order every round), for the pack,
- * gather and adaptive strategies, next to a contiguous message of the same size (the floor). The
- * middle, not the minimum: loopback round trips on a small machine have a long tail of lucky
- * rounds (both JVMs' threads scheduled at once), so the minimum of many rounds is an outlier that
- * moves by 20% between runs of identical code, and the best of two such minima is biased low
- * against any single strategy. The minima are printed too. Each round also sends the packed message a
- * second time (column {@code p/p}, pack's time over its twin's): two identical strategies measured the
- * same way, whose ratio shows how far apart identical code lands on this machine (the
- * benchmark's noise floor, against which a row's {@code best/ad} is to be read). Unlike the paper's types, whose blocks are adjacent (the
- * engine would merge them into one), ours leave a gap after every block, so the data really is
- * non-contiguous.
+ * receives them contiguously and sends them back with the same type, for the pack, gather and
+ * adaptive strategies, next to a contiguous message of the same size (the floor), the strategies
+ * interleaved in a fresh order every round. A row prints each strategy's interquartile mean over
+ * the rounds (the mean of the middle half) and its minimum; its ratios ({@code best/ad}, {@code
+ * p/p}, and which of pack and gather is faster) are paired: the interquartile mean over the rounds
+ * of the per-round ratio ({@link RoundTripRatios#paired}), so that a load shared by the strategies
+ * of a round cancels out, however it drifts between rounds. The middle, not the minimum: loopback
+ * round trips on a small machine have a long tail of lucky rounds (both JVMs' threads scheduled at
+ * once), so the minimum of many rounds is an outlier that moves by 20% between runs of identical
+ * code. Each round also sends the packed message a second time (column {@code p/p}, pack's time
+ * over its twin's): two identical strategies measured the same way, whose ratio shows how far apart
+ * identical code lands on this machine (the benchmark's noise floor, against which a row's {@code
+ * best/ad} is to be read). Unlike the paper's types, whose blocks are adjacent (the engine would
+ * merge them into one), ours leave a gap after every block, so the data really is non-contiguous.
  *
  * <pre>
  *   layout bench pingpong [--quick] [--reps N]
@@ -48,7 +50,9 @@ import java.util.concurrent.TimeUnit;
  * learning phase, interleaved like the measured rounds) and the measured rounds; a row's "choice" is the strategy it
  * used most in the measured rounds, with the share of those rounds it was used in. The last line is {@code min adaptive/best: X.XX}: the worst ratio, over
  * all rows, of the best fixed strategy's time to the adaptive one's (1.00 = adaptive always matched
- * the best).
+ * the best); the line before gives the noise floor and that figure as the benchmark computed them up
+ * to session 26 (each strategy's interquartile mean, then their quotient), whose noise floor was
+ * looser in the same runs.
  */
 public final class PingPongBenchmark {
     private static final Duration T = Duration.ofSeconds(60);
@@ -186,7 +190,7 @@ public final class PingPongBenchmark {
             try (TcpTransport t = l.open(0, List.of(l.endpoint(), other), secret, TcpOptions.defaults())) {
                 out.printf(
                         Locale.ROOT,
-                        "ping-pong over loopback TCP, 2 JVMs, %s, interquartile means of %d+ interleaved rounds, eager <= %d B%n",
+                        "ping-pong over loopback TCP, 2 JVMs, %s, %d+ interleaved rounds: interquartile means, ratios paired per round, eager <= %d B%n",
                         Runtime.version(),
                         reps,
                         t.options().eagerThresholdBytes());
@@ -208,10 +212,8 @@ public final class PingPongBenchmark {
                         "ad/contig",
                         "p/p",
                         "min_us(p/g/a/c)");
-                double worst = Double.MAX_VALUE;
-                double twins = Double.MAX_VALUE;
-                int decisive = 0;
-                int right = 0;
+                Summary unpaired = new Summary();
+                Summary paired = new Summary();
                 int[] tag = {0};
                 for (Row row : rows(quick)) {
                     if (row.floats <= WARMUP_MAX_FLOATS) {
@@ -234,45 +236,43 @@ public final class PingPongBenchmark {
                             null); // the adaptive policy's learning, not reported
                     int[] used = new int[SendStrategy.values().length];
                     double[][] samples = measure(t, 0, row, repsFor(row, reps), tag, used);
-                    SendStrategy[] chosen = {
-                        used[0] == 0 && used[1] == 0
-                                ? null
-                                : used[0] >= used[1] ? SendStrategy.PACK : SendStrategy.GATHER
-                    };
-                    double[] best = new double[STRATEGIES];
+                    SendStrategy chosen = used[0] == 0 && used[1] == 0
+                            ? null
+                            : used[0] >= used[1] ? SendStrategy.PACK : SendStrategy.GATHER;
+                    double[] mean = new double[STRATEGIES];
                     double[] min = new double[STRATEGIES];
                     for (int s = 0; s < STRATEGIES; s++) {
-                        best[s] = middleMean(samples[s]);
+                        mean[s] = RoundTripRatios.middleMean(samples[s]);
                         min[s] = java.util.Arrays.stream(samples[s]).min().orElse(Double.NaN);
                     }
-                    double ratio = Math.min(best[0], best[1]) / best[2];
-                    worst = Math.min(worst, ratio);
-                    twins = Math.min(twins, Math.min(best[0] / best[4], best[4] / best[0]));
-                    if (Math.abs(best[0] - best[1]) > 0.10 * Math.min(best[0], best[1])) {
-                        decisive++;
-                        SendStrategy faster = best[0] < best[1] ? SendStrategy.PACK : SendStrategy.GATHER;
-                        if (faster == chosen[0]) {
-                            right++;
-                        }
-                    }
+                    unpaired.add(
+                            RoundTripRatios.unpaired(samples[0], samples[1]),
+                            best -> RoundTripRatios.unpaired(samples[best], samples[2]),
+                            RoundTripRatios.unpaired(samples[0], samples[4]),
+                            chosen);
+                    double ratio = paired.add(
+                            RoundTripRatios.paired(samples[0], samples[1]),
+                            best -> RoundTripRatios.paired(samples[best], samples[2]),
+                            RoundTripRatios.paired(samples[0], samples[4]),
+                            chosen);
                     out.printf(
                             Locale.ROOT,
                             "%-7s %9d %6d %11.1f %11.1f %11.1f %-10s %7.2f %11.1f %9.2f %5.2f  %.0f/%.0f/%.0f/%.0f%n",
                             row.kind,
                             row.floats,
                             row.blocks,
-                            best[0],
-                            best[1],
-                            best[2],
-                            chosen[0] == null
+                            mean[0],
+                            mean[1],
+                            mean[2],
+                            chosen == null
                                     ? "-"
-                                    : chosen[0].name().toLowerCase(Locale.ROOT) + " "
-                                            + Math.round(100.0 * used[chosen[0].ordinal()] / (used[0] + used[1]))
+                                    : chosen.name().toLowerCase(Locale.ROOT) + " "
+                                            + Math.round(100.0 * used[chosen.ordinal()] / (used[0] + used[1]))
                                             + "%",
                             ratio,
-                            best[3],
-                            best[2] / best[3],
-                            best[0] / best[4],
+                            mean[3],
+                            RoundTripRatios.paired(samples[2], samples[3]),
+                            RoundTripRatios.paired(samples[0], samples[4]),
                             min[0],
                             min[1],
                             min[2],
@@ -282,15 +282,21 @@ public final class PingPongBenchmark {
                         Locale.ROOT,
                         "adaptive chose the faster strategy in %d of %d rows where pack and gather differ by"
                                 + " more than 10%%; load average %.1f on %d cpus%n",
-                        right,
-                        decisive,
+                        paired.right,
+                        paired.decisive,
                         ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
                         Runtime.getRuntime().availableProcessors());
                 out.printf(
                         Locale.ROOT,
                         "noise floor: min pack/pack (one strategy measured twice, the lower of its two ratios): %.2f%n",
-                        twins);
-                out.printf(Locale.ROOT, "min adaptive/best: %.2f%n", worst);
+                        paired.twins);
+                out.printf(
+                        Locale.ROOT,
+                        "unpaired, as up to session 26 (interquartile means per strategy, then their quotient):"
+                                + " noise floor %.2f, min adaptive/best %.2f%n",
+                        unpaired.twins,
+                        unpaired.worst);
+                out.printf(Locale.ROOT, "min adaptive/best: %.2f%n", paired.worst);
             }
             if (!child.waitFor(30, TimeUnit.SECONDS)) {
                 err.println("layout: pingpong: partner JVM did not exit within 30 s");
@@ -302,6 +308,34 @@ public final class PingPongBenchmark {
             throw new IOException("interrupted", e);
         } finally {
             child.destroyForcibly();
+        }
+    }
+
+    /** One estimator's figures over the rows: the last lines of the output. */
+    private static final class Summary {
+        double worst = Double.MAX_VALUE; // min adaptive/best
+        double twins = Double.MAX_VALUE; // the noise floor: min pack/pack, the lower of its two ratios
+        int decisive; // rows where pack and gather differ by more than 10%
+        int right; // of those, rows where the adaptive sends mostly used the faster
+
+        /**
+         * Adds a row from its ratios, time over time: pack over gather, the best arm's (0 pack, 1
+         * gather) over adaptive, pack over its twin; {@code chosen} is what the adaptive sends mostly
+         * used. Returns the row's best over adaptive.
+         */
+        double add(
+                double packOverGather, IntToDoubleFunction bestOverAdaptive, double packOverPack, SendStrategy chosen) {
+            SendStrategy faster = packOverGather <= 1 ? SendStrategy.PACK : SendStrategy.GATHER;
+            double ratio = bestOverAdaptive.applyAsDouble(faster == SendStrategy.PACK ? 0 : 1);
+            worst = Math.min(worst, ratio);
+            twins = Math.min(twins, Math.min(packOverPack, 1 / packOverPack));
+            if (Math.max(packOverGather, 1 / packOverGather) > 1.10) {
+                decisive++;
+                if (faster == chosen) {
+                    right++;
+                }
+            }
+            return ratio;
         }
     }
 
@@ -432,24 +466,6 @@ public final class PingPongBenchmark {
             }
         }
         return samples;
-    }
-
-    /**
-     * The interquartile mean of {@code v}: the mean of its middle half. Steadier than the median when
-     * round trips fall into two clusters (the threads of both JVMs scheduled at once or not), and
-     * blind to the tails like it.
-     */
-    static double middleMean(double[] v) {
-        double[] s = v.clone();
-        java.util.Arrays.sort(s);
-        int n = s.length;
-        int from = n / 4;
-        int to = Math.max(from + 1, n - n / 4);
-        double sum = 0;
-        for (int i = from; i < to; i++) {
-            sum += s[i];
-        }
-        return sum / (to - from);
     }
 
     private static Memory direct(long bytes) {

@@ -15,38 +15,18 @@ import java.util.Map;
  * branches.
  */
 public final class ClassBytes {
-    public static final int ACC_PUBLIC = 0x0001;
-    public static final int ACC_STATIC = 0x0008;
-    public static final int ACC_FINAL = 0x0010;
-    public static final int ACC_SUPER = 0x0020;
+    public static final int ACC_PUBLIC = 0x0001, ACC_STATIC = 0x0008, ACC_FINAL = 0x0010, ACC_SUPER = 0x0020;
 
     // opcodes used by the generators
-    public static final int ALOAD = 0x19, ASTORE = 0x3a, LLOAD = 0x16, ILOAD = 0x15, FLOAD = 0x17, DLOAD = 0x18;
-    public static final int LADD = 0x61, NEW = 0xbb, DUP = 0x59, CHECKCAST = 0xc0, GETFIELD = 0xb4, PUTFIELD = 0xb5;
-    public static final int GETSTATIC = 0xb2,
-            INVOKEVIRTUAL = 0xb6,
-            INVOKESPECIAL = 0xb7,
-            INVOKESTATIC = 0xb8,
-            AALOAD = 0x32;
-    public static final int I2S = 0x93,
-            I2C = 0x92,
-            I2B = 0x91,
-            RETURN = 0xb1,
-            ARETURN = 0xb0,
-            IRETURN = 0xac,
-            LRETURN = 0xad;
-    public static final int FRETURN = 0xae, DRETURN = 0xaf;
-    public static final int ISTORE = 0x36,
-            LSTORE = 0x37,
-            IINC = 0x84,
-            IADD = 0x60,
-            I2L = 0x85,
-            LMUL = 0x69,
-            LALOAD = 0x2f;
-    public static final int GOTO = 0xa7, IF_ICMPGE = 0xa2, IFLE = 0x9e, ICONST_0 = 0x03, POP = 0x57, ACONST_NULL = 0x01;
+    public static final int ALOAD = 0x19, ASTORE = 0x3a, LLOAD = 0x16, ILOAD = 0x15, ISTORE = 0x36, LSTORE = 0x37;
+    public static final int LADD = 0x61, IADD = 0x60, LMUL = 0x69, I2L = 0x85, I2S = 0x93, I2C = 0x92, IINC = 0x84;
+    public static final int NEW = 0xbb, DUP = 0x59, CHECKCAST = 0xc0, GETFIELD = 0xb4, PUTFIELD = 0xb5, POP = 0x57;
+    public static final int GETSTATIC = 0xb2, INVOKEVIRTUAL = 0xb6, INVOKESPECIAL = 0xb7, INVOKESTATIC = 0xb8;
+    public static final int AALOAD = 0x32, LALOAD = 0x2f, ICONST_0 = 0x03, ACONST_NULL = 0x01, I2B = 0x91;
+    public static final int RETURN = 0xb1, ARETURN = 0xb0, IRETURN = 0xac, LRETURN = 0xad, FRETURN = 0xae;
+    public static final int GOTO = 0xa7, IF_ICMPGE = 0xa2, IFLE = 0x9e, FLOAD = 0x17, DLOAD = 0x18, DRETURN = 0xaf;
 
     private final ByteArrayOutputStream pool = new ByteArrayOutputStream();
-    private final DataOutputStream cp = new DataOutputStream(pool);
     private final Map<String, Integer> entries = new HashMap<>();
     private int cpCount = 1;
     private final List<byte[]> fields = new ArrayList<>();
@@ -87,11 +67,7 @@ public final class ClassBytes {
             return i;
         }
         int idx = cpCount;
-        try {
-            w.write(cp);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
+        pool.writeBytes(bytes(w));
         cpCount += slots;
         entries.put(key, idx);
         return idx;
@@ -101,6 +77,16 @@ public final class ClassBytes {
         void write(DataOutputStream out) throws IOException;
     }
 
+    private static byte[] bytes(IoWriter w) {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        try {
+            w.write(new DataOutputStream(b));
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+        return b.toByteArray();
+    }
+
     public int utf8(String s) {
         return entry("U" + s, 1, o -> {
             o.writeByte(1);
@@ -108,20 +94,22 @@ public final class ClassBytes {
         });
     }
 
-    public int classRef(String internalName) {
-        int n = utf8(internalName);
-        return entry("C" + internalName, 1, o -> {
-            o.writeByte(7);
-            o.writeShort(n);
+    /** A constant whose body after the tag is two-byte pool indices. */
+    private int refs(String key, int tag, int... refs) {
+        return entry(key, 1, o -> {
+            o.writeByte(tag);
+            for (int r : refs) {
+                o.writeShort(r);
+            }
         });
     }
 
+    public int classRef(String internalName) {
+        return refs("C" + internalName, 7, utf8(internalName));
+    }
+
     public int string(String s) {
-        int n = utf8(s);
-        return entry("S" + s, 1, o -> {
-            o.writeByte(8);
-            o.writeShort(n);
-        });
+        return refs("S" + s, 8, utf8(s));
     }
 
     public int integer(int v) {
@@ -139,49 +127,26 @@ public final class ClassBytes {
     }
 
     private int nameAndType(String name, String desc) {
-        int n = utf8(name);
-        int d = utf8(desc);
-        return entry("N" + name + ":" + desc, 1, o -> {
-            o.writeByte(12);
-            o.writeShort(n);
-            o.writeShort(d);
-        });
+        return refs("N" + name + ":" + desc, 12, utf8(name), utf8(desc));
     }
 
     public int fieldRef(String owner, String name, String desc) {
-        int c = classRef(owner);
-        int nt = nameAndType(name, desc);
-        return entry("F" + owner + "." + name + ":" + desc, 1, o -> {
-            o.writeByte(9);
-            o.writeShort(c);
-            o.writeShort(nt);
-        });
+        return refs("F" + owner + "." + name + ":" + desc, 9, classRef(owner), nameAndType(name, desc));
     }
 
     public int methodRef(String owner, String name, String desc) {
-        int c = classRef(owner);
-        int nt = nameAndType(name, desc);
-        return entry("M" + owner + "." + name + ":" + desc, 1, o -> {
-            o.writeByte(10);
-            o.writeShort(c);
-            o.writeShort(nt);
-        });
+        return refs("M" + owner + "." + name + ":" + desc, 10, classRef(owner), nameAndType(name, desc));
     }
 
     // ---- members ------------------------------------------------------------------------------------
 
     public void field(int access, String name, String desc) {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        DataOutputStream o = new DataOutputStream(b);
-        try {
+        fields.add(bytes(o -> {
             o.writeShort(access);
             o.writeShort(utf8(name));
             o.writeShort(utf8(desc));
             o.writeShort(0);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-        fields.add(b.toByteArray());
+        }));
     }
 
     /**
@@ -309,9 +274,7 @@ public final class ClassBytes {
                                 + version);
             }
             byte[] c = resolved();
-            ByteArrayOutputStream b = new ByteArrayOutputStream();
-            DataOutputStream o = new DataOutputStream(b);
-            try {
+            methods.add(bytes(o -> {
                 o.writeShort(access);
                 o.writeShort(utf8(name));
                 o.writeShort(utf8(desc));
@@ -324,10 +287,7 @@ public final class ClassBytes {
                 o.write(c);
                 o.writeShort(0); // exception table
                 o.writeShort(0); // attributes
-            } catch (IOException e) {
-                throw new AssertionError(e);
-            }
-            methods.add(b.toByteArray());
+            }));
         }
     }
 
@@ -344,9 +304,7 @@ public final class ClassBytes {
     }
 
     public byte[] toBytes() {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        DataOutputStream o = new DataOutputStream(b);
-        try {
+        return bytes(o -> {
             o.writeInt(0xCAFEBABE);
             o.writeShort(0);
             o.writeShort(version);
@@ -365,10 +323,7 @@ public final class ClassBytes {
                 o.write(m);
             }
             o.writeShort(0);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-        return b.toByteArray();
+        });
     }
 
     public static String internalName(Class<?> c) {
@@ -376,21 +331,7 @@ public final class ClassBytes {
     }
 
     public static String descriptor(Class<?> c) {
-        if (c.isPrimitive()) {
-            if (c == int.class) return "I";
-            if (c == long.class) return "J";
-            if (c == boolean.class) return "Z";
-            if (c == byte.class) return "B";
-            if (c == short.class) return "S";
-            if (c == char.class) return "C";
-            if (c == float.class) return "F";
-            if (c == double.class) return "D";
-            if (c == void.class) return "V";
-        }
-        if (c.isArray()) {
-            return c.getName().replace('.', '/');
-        }
-        return "L" + internalName(c) + ";";
+        return c.descriptorString();
     }
 
     /** The class-file name of a class to be defined in {@code host}'s package. */

@@ -24,104 +24,53 @@ import java.util.List;
  * only when {@link #unpackMayReorder}: no two blocks share a user byte, so the order of writes cannot
  * matter.
  *
- * <p>Immutable; made by {@link #of}, held per nest by a segment's {@link Plan}.
+ * <p>Made by {@link #of}, held per nest by a segment's {@link Plan}; the arrays are never written.
  */
-final class BlockedOrder {
+record BlockedOrder(
+        long[] counts,
+        long[] userStrides,
+        long[] packedStrides,
+        int chunkLoop,
+        long chunk,
+        Dataloop inner,
+        long innerDisp,
+        boolean plane,
+        boolean movedIsHeadLoop,
+        boolean disjoint) {
+    /*
+     * counts, userStrides, packedStrides: the permuted outer loops, outermost first (trip count, and the
+     * user and packed distances between iterations). chunkLoop: the outer loop that runs over groups of
+     * chunk iterations of the inner node's first loop (strip-mining it when all would not fit the budget),
+     * or -1. inner: the node below the permuted loops, innerDisp the user bytes from the head's base to
+     * its base. plane: the inner node is a vector leaf in short runs, and the moved loop and the run go
+     * to the kernel as one plane per call. movedIsHeadLoop: the moved loop is the head's own first loop,
+     * so a run of its iterations (a segment in pieces) can run blocked too. disjoint: no two blocks
+     * overlap in user memory.
+     */
+
     /** The subtree below the permuted loops always runs whole; smaller than this it is not worth a call. */
     static final long MIN_INNER_BYTES = 512;
 
-    /**
-     * Blocking saves re-fetching each line once per iteration of the moved loop: with two iterations
-     * (complex128 split into real and imaginary parts) that saving does not pay for the extra loop.
-     */
+    /** With two iterations of the moved loop (real and imaginary parts) the saving does not pay for the extra loop. */
     static final long MIN_MOVED_COUNT = 3;
 
     /** Narrower blocks (bytes of RGBA pixels) are bound by the moves, not by the cache: blocking cannot help. */
     static final long MIN_BLOCK_BYTES = 4;
 
     /**
-     * Runs of a vector leaf shorter than this go to the kernel as planes (moved loop x run, one call),
-     * longer ones as one vector-leaf call per iteration of the moved loop (a generated strip of constant
-     * stride). A 1024 x 2048 float32 transpose by column types blocks into runs of 16 rows: planes of
-     * 2048 x 16 blocks per call, pack and unpack.
+     * Runs of a vector leaf shorter than this go to the kernel as planes (moved loop x run, one call; a
+     * transpose's tile), longer ones as one vector-leaf call per iteration of the moved loop. Planes are
+     * for blocks of 4, 8 and 16 bytes; nests whose plane would have other widths stay in packed order.
      */
     static final long PLANE_MAX_RUN = 32;
 
     /**
-     * Planes are for blocks of up to 16 bytes; nests whose plane would have wider blocks stay in packed
-     * order. The FFT transpose (2048 columns of 256 complex128, rows 32 KiB apart) packs as planes of
-     * 2048 x 4 blocks through a loop of its own ({@code StridedLoops.columnTiles16}), not the row loop
-     * shared with long rows, whose compiled code varies from one JVM to the next (see
-     * benchmarks/README.md); its unpack stays in packed order (see {@link #unpackMayReorder}).
-     */
-    static final long PLANE_MAX_BLOCK_BYTES = 16;
-
-    /** The permuted outer loops, outermost first: trip counts and the user and packed distances between iterations. */
-    final long[] counts;
-
-    final long[] userStrides;
-    final long[] packedStrides;
-    /**
-     * Which outer loop runs over groups of {@link #chunk} iterations of the inner node's first loop
-     * (strip-mining it when all of them would not fit the budget), or -1: the inner node runs whole.
-     */
-    final int chunkLoop;
-
-    final long chunk;
-    /** The inner node (its first loop in groups of {@link #chunk}), and the user bytes from the head's base to its base (the disps between). */
-    final Dataloop inner;
-
-    final long innerDisp;
-    /** The inner node is a vector leaf run in short runs: the moved loop and the run go to the kernel as one plane per call. */
-    final boolean plane;
-    /**
-     * The moved loop is the head's own first loop (Flash I/O's variables): then a run of its
-     * iterations, not only a whole instance, can run blocked (a segment processed in pieces).
-     */
-    final boolean movedIsHeadLoop;
-    /**
      * Whether unpack may run in this order too: the blocks are {@link #disjoint} (so the order of the
-     * writes cannot matter), and it is not a plane of 16-byte blocks. The packed-order unpack of those
-     * (FFT columns) already writes whole lines ({@code StridedLoopCode.tiled16}), which planes of 2048 x 4
-     * blocks would not.
+     * writes cannot matter), and it is not a plane of 16-byte blocks, whose packed-order unpack already
+     * writes whole lines.
      */
-    final boolean unpackMayReorder;
-    /** No two blocks overlap in user memory. */
-    final boolean disjoint;
-    /** The leaf, and the lowest and highest leaf base relative to the head's base (for the footprint guard). */
-    final Dataloop leaf;
-
-    final long leafBaseLo;
-    final long leafBaseHi;
-
-    private BlockedOrder(
-            long[] counts,
-            long[] userStrides,
-            long[] packedStrides,
-            int chunkLoop,
-            long chunk,
-            Dataloop inner,
-            long innerDisp,
-            boolean plane,
-            boolean movedIsHeadLoop,
-            boolean disjoint,
-            Dataloop leaf,
-            long leafBaseLo,
-            long leafBaseHi) {
-        this.counts = counts;
-        this.userStrides = userStrides;
-        this.packedStrides = packedStrides;
-        this.chunkLoop = chunkLoop;
-        this.chunk = chunk;
-        this.movedIsHeadLoop = movedIsHeadLoop;
-        this.plane = plane;
-        this.unpackMayReorder = disjoint && !(plane && inner.blocklen == 16);
-        this.inner = inner;
-        this.innerDisp = innerDisp;
-        this.disjoint = disjoint;
-        this.leaf = leaf;
-        this.leafBaseLo = leafBaseLo;
-        this.leafBaseHi = leafBaseHi;
+    boolean unpackMayReorder() {
+        return disjoint && !(plane && inner.blocklen == 16);
     }
 
     /** E.g. {@code 4 x 786432 B, 24 x 8 B around vector(count=8, ...)}: the permuted loops (trip count x user stride), then the inner unit. */
@@ -180,15 +129,12 @@ final class BlockedOrder {
         Dataloop leaf = n;
         // The moved loop: the outermost one whose user stride is finer than every loop inside it.
         int moved = -1;
-        for (int i = 0; i < dims.size() && moved < 0; i++) {
-            long s = Math.abs(dims.get(i).user);
+        for (int i = 0; i + 1 < dims.size() && moved < 0; i++) {
             boolean finest = true;
             for (int j = i + 1; j < dims.size() && finest; j++) {
-                finest = s < Math.abs(dims.get(j).user);
+                finest = Math.abs(dims.get(i).user) < Math.abs(dims.get(j).user);
             }
-            if (finest && i + 1 < dims.size()) {
-                moved = i;
-            }
+            moved = finest ? i : -1;
         }
         if (moved < 0) {
             return null;
@@ -226,10 +172,7 @@ final class BlockedOrder {
         long first = firstCount(innerLoop);
         // A short run of a vector leaf's blocks under the moved loop goes as one plane per call (a transpose tile).
         boolean plane = innerLoop.leaf && innerLoop.kind == Dataloop.Kind.VECTOR && q < PLANE_MAX_RUN;
-        if (plane
-                && innerLoop.blocklen != 4
-                && innerLoop.blocklen != 8
-                && innerLoop.blocklen != PLANE_MAX_BLOCK_BYTES) {
+        if (plane && innerLoop.blocklen != 4 && innerLoop.blocklen != 8 && innerLoop.blocklen != 16) {
             return null;
         }
         if ((plane ? m.count : 1) * q * (innerLoop.size / first) < MIN_INNER_BYTES) {
@@ -248,7 +191,7 @@ final class BlockedOrder {
             chunkLoop = outer.size();
             outer.add(new Dim(
                     (first + q - 1) / q,
-                    Math.multiplyExact(q, firstUserStride(innerLoop)),
+                    Math.multiplyExact(q, innerLoop.kind == Dataloop.Kind.VECTOR ? innerLoop.stride : innerLoop.ext),
                     Math.multiplyExact(q, innerLoop.size / first),
                     innerNode,
                     true));
@@ -270,20 +213,6 @@ final class BlockedOrder {
         for (int c = 1; c <= innerNode; c++) {
             innerDisp = Math.addExact(innerDisp, chain.get(c).disp);
         }
-        long leafDisp = innerDisp;
-        for (int c = innerNode + 1; c < chain.size(); c++) {
-            leafDisp = Math.addExact(leafDisp, chain.get(c).disp);
-        }
-        long lo = leafDisp;
-        long hi = leafDisp;
-        for (Dim d : dims) {
-            if (d.node < chain.size() - 1) {
-                // The leaf's own loop is inside its leafLo/leafHi.
-                long span = Math.multiplyExact(d.count - 1, d.user);
-                lo += Math.min(0, span);
-                hi += Math.max(0, span);
-            }
-        }
         return new BlockedOrder(
                 counts,
                 us,
@@ -294,20 +223,12 @@ final class BlockedOrder {
                 innerDisp,
                 plane,
                 m.node == 0 && m.first,
-                disjoint(dims, leaf.blocklen),
-                leaf,
-                lo,
-                hi);
+                disjoint(dims, leaf.blocklen));
     }
 
     /** Trip count of a node's first (outermost) loop: blocks of a vector, elements of a contig, 1 for a contiguous leaf. */
     static long firstCount(Dataloop d) {
         return d.kind == Dataloop.Kind.VECTOR ? d.nblocks : d.leaf ? 1 : d.blocklen;
-    }
-
-    /** User bytes between iterations of a node's first loop. */
-    static long firstUserStride(Dataloop d) {
-        return d.kind == Dataloop.Kind.VECTOR ? d.stride : d.ext;
     }
 
     private static void addDim(List<Dim> dims, long count, long user, long packed, int node, boolean first) {

@@ -10,26 +10,37 @@ final class BlockedWalk {
     private BlockedWalk() {}
 
     /**
+     * Iterations {@code [from, from + count)} of the moved loop of {@code order} (all of them for a whole
+     * instance), the head's base at {@code u}, packed from {@code stream} (where iteration {@code from}
+     * starts when the moved loop is the head's own); returns the bytes done.
+     */
+    static long run(LeafKernel k, BlockedOrder order, long u, long stream, long from, long count) {
+        long first = u + from * order.userStrides()[order.counts().length - 1];
+        return blockedLoops(k, order, 0, first, stream, BlockedOrder.firstCount(order.inner()), count);
+    }
+
+    /**
      * The permuted loops from {@code dim} inward, then the inner node's first {@code runs} iterations
      * (fewer than all in the last group of a strip-mined loop). Recursion at most as deep as the stack
      * has levels (two loops per level at most).
      */
-    static long blockedLoops(LeafKernel k, BlockedOrder order, int dim, long u, long stream, long runs, long moved) {
-        if (dim == order.counts.length) {
-            return firstLoop(k, order.inner, u + order.innerDisp, stream, runs);
+    private static long blockedLoops(
+            LeafKernel k, BlockedOrder order, int dim, long u, long stream, long runs, long moved) {
+        if (dim == order.counts().length) {
+            return firstLoop(k, order.inner(), u + order.innerDisp(), stream, runs);
         }
-        long n = dim == order.counts.length - 1 ? moved : order.counts[dim];
-        long us = order.userStrides[dim];
-        long ps = order.packedStrides[dim];
-        if (order.plane && dim == order.counts.length - 1) {
+        long n = dim == order.counts().length - 1 ? moved : order.counts()[dim];
+        long us = order.userStrides()[dim];
+        long ps = order.packedStrides()[dim];
+        if (order.plane() && dim == order.counts().length - 1) {
             // The moved loop over a short run of leaf blocks: one plane (a transpose tile) per call.
-            Dataloop leaf = order.inner;
-            return k.plane(u + order.innerDisp, us, leaf.stride, stream, ps, leaf.blocklen, leaf.blocklen, n, runs);
+            Dataloop leaf = order.inner();
+            return k.plane(u + order.innerDisp(), us, leaf.stride, stream, ps, leaf.blocklen, leaf.blocklen, n, runs);
         }
         long done = 0;
         for (long i = 0; i < n; i++) {
-            long r = dim == order.chunkLoop
-                    ? Math.min(order.chunk, BlockedOrder.firstCount(order.inner) - i * order.chunk)
+            long r = dim == order.chunkLoop()
+                    ? Math.min(order.chunk(), BlockedOrder.firstCount(order.inner()) - i * order.chunk())
                     : runs;
             done += blockedLoops(k, order, dim + 1, u + i * us, stream + i * ps, r, moved);
         }

@@ -54,14 +54,10 @@ public final class Dataloop {
     final int swapUnit;
     /** Extent of the type this loop stands for (the distance between instances in a count). */
     final long extent;
-    /** Leaf: lowest and one-past-highest byte its blocks touch, relative to its base (a cheap guard per leaf call). */
-    final long leafLo;
+    /** The lowest and one-past-highest byte one instance touches, relative to its base (the walk's footprint guard). */
+    final long lo;
 
-    final long leafHi;
-    /** BLOCK_INDEXED, INDEXED, STRUCT: lowest and highest block offset (a whole-node guard for batched leaves). */
-    final long offLo;
-
-    final long offHi;
+    final long hi;
     /**
      * BLOCK_INDEXED and INDEXED leaves that fit: the blocks as word moves for {@link
      * dev.layout.dataloop.kernel.ListedAccess#words}, else null. Pairs (user offset, packed offset):
@@ -74,7 +70,6 @@ public final class Dataloop {
 
     private Dataloop(
             Kind kind,
-            boolean leaf,
             long disp,
             long nblocks,
             long blocklen,
@@ -88,7 +83,7 @@ public final class Dataloop {
             int swapUnit,
             long extent) {
         this.kind = kind;
-        this.leaf = leaf;
+        this.leaf = child == null && children == null;
         this.disp = disp;
         this.nblocks = nblocks;
         this.blocklen = blocklen;
@@ -113,43 +108,20 @@ public final class Dataloop {
             this.prefix = null;
             this.size = Math.multiplyExact(nblocks, Math.multiplyExact(blocklen, leaf ? 1 : child.size));
         }
-        long lo = 0;
-        long hi = 0;
-        if (leaf) {
-            lo = Long.MAX_VALUE;
-            hi = Long.MIN_VALUE;
-            switch (kind) {
-                case CONTIG -> {
-                    lo = 0;
-                    hi = blocklen;
-                }
-                case VECTOR -> {
-                    long last = Math.multiplyExact(nblocks - 1, stride);
-                    lo = Math.min(0, last);
-                    hi = Math.addExact(Math.max(0, last), blocklen);
-                }
-                default -> {
-                    for (int b = 0; b < offsets.length; b++) {
-                        lo = Math.min(lo, offsets[b]);
-                        hi = Math.max(hi, Math.addExact(offsets[b], blockLen(b)));
-                    }
-                }
-            }
+        // Per block: its offset, the spread of its child instances, and what one of them touches; a
+        // vector's first and last blocks bound the rest.
+        long lo = Long.MAX_VALUE;
+        long hi = Long.MIN_VALUE;
+        for (int i = 0; i < (kind == Kind.VECTOR ? Math.min(nblocks, 2) : nblocks); i++) {
+            long b = kind == Kind.VECTOR && i == 1 ? nblocks - 1 : i;
+            long at = kind == Kind.VECTOR ? Math.multiplyExact(b, stride) : blockOffset(b);
+            long spread = leaf ? 0 : Math.multiplyExact(blockLen(b) - 1, extOf(b));
+            Dataloop c = childOf(b);
+            lo = Math.min(lo, Math.addExact(at + Math.min(0, spread), leaf ? 0 : c.disp + c.lo));
+            hi = Math.max(hi, Math.addExact(at + Math.max(0, spread), leaf ? blockLen(b) : c.disp + c.hi));
         }
-        this.leafLo = lo;
-        this.leafHi = hi;
-        long ol = 0;
-        long oh = 0;
-        if (offsets != null && offsets.length > 0) {
-            ol = Long.MAX_VALUE;
-            oh = Long.MIN_VALUE;
-            for (long o : offsets) {
-                ol = Math.min(ol, o);
-                oh = Math.max(oh, o);
-            }
-        }
-        this.offLo = ol;
-        this.offHi = oh;
+        this.lo = nblocks == 0 ? 0 : lo;
+        this.hi = nblocks == 0 ? 0 : hi;
         long[] w = leaf && offsets != null ? wordMoves(offsets, blocklens, blocklen) : null;
         this.words = w;
         this.wordLongs = w == null ? 0 : (int) w[w.length - 2];
@@ -221,21 +193,18 @@ public final class Dataloop {
         return w;
     }
 
-    // ---- factories used by the compiler ----------------------------------------------------------
-
     static Dataloop bytes(long length, long disp, int swapUnit, long extent) {
-        return new Dataloop(Kind.CONTIG, true, disp, 1, length, null, 0, null, 0, null, null, null, swapUnit, extent);
+        return new Dataloop(Kind.CONTIG, disp, 1, length, null, 0, null, 0, null, null, null, swapUnit, extent);
     }
 
     static Dataloop leafVector(long count, long blockBytes, long stride, long disp, int swapUnit, long extent) {
         return new Dataloop(
-                Kind.VECTOR, true, disp, count, blockBytes, null, stride, null, 0, null, null, null, swapUnit, extent);
+                Kind.VECTOR, disp, count, blockBytes, null, stride, null, 0, null, null, null, swapUnit, extent);
     }
 
     static Dataloop leafBlockIndexed(long blockBytes, long[] offsets, long disp, int swapUnit, long extent) {
         return new Dataloop(
                 Kind.BLOCK_INDEXED,
-                true,
                 disp,
                 offsets.length,
                 blockBytes,
@@ -252,79 +221,39 @@ public final class Dataloop {
 
     static Dataloop leafIndexed(long[] lengths, long[] offsets, long disp, int swapUnit, long extent) {
         return new Dataloop(
-                Kind.INDEXED,
-                true,
-                disp,
-                offsets.length,
-                0,
-                lengths,
-                0,
-                offsets,
-                0,
-                null,
-                null,
-                null,
-                swapUnit,
-                extent);
+                Kind.INDEXED, disp, offsets.length, 0, lengths, 0, offsets, 0, null, null, null, swapUnit, extent);
     }
 
     static Dataloop contig(long count, long ext, Dataloop child, long disp, long extent) {
-        return new Dataloop(Kind.CONTIG, false, disp, 1, count, null, 0, null, ext, null, child, null, 0, extent);
+        return new Dataloop(Kind.CONTIG, disp, 1, count, null, 0, null, ext, null, child, null, 0, extent);
     }
 
     static Dataloop vector(long count, long blocklen, long stride, long ext, Dataloop child, long disp, long extent) {
-        return new Dataloop(
-                Kind.VECTOR, false, disp, count, blocklen, null, stride, null, ext, null, child, null, 0, extent);
+        return new Dataloop(Kind.VECTOR, disp, count, blocklen, null, stride, null, ext, null, child, null, 0, extent);
     }
 
     static Dataloop blockIndexed(long blocklen, long[] offsets, long ext, Dataloop child, long disp, long extent) {
-        return new Dataloop(
-                Kind.BLOCK_INDEXED,
-                false,
-                disp,
-                offsets.length,
-                blocklen,
-                null,
-                0,
-                offsets,
-                ext,
-                null,
-                child,
-                null,
-                0,
-                extent);
+        int n = offsets.length;
+        return new Dataloop(Kind.BLOCK_INDEXED, disp, n, blocklen, null, 0, offsets, ext, null, child, null, 0, extent);
     }
 
     static Dataloop indexed(long[] blocklens, long[] offsets, long ext, Dataloop child, long disp, long extent) {
         return new Dataloop(
-                Kind.INDEXED, false, disp, offsets.length, 0, blocklens, 0, offsets, ext, null, child, null, 0, extent);
+                Kind.INDEXED, disp, offsets.length, 0, blocklens, 0, offsets, ext, null, child, null, 0, extent);
     }
 
     static Dataloop struct(long[] blocklens, long[] offsets, long[] exts, Dataloop[] children, long disp, long extent) {
         return new Dataloop(
-                Kind.STRUCT, false, disp, offsets.length, 0, blocklens, 0, offsets, 0, exts, null, children, 0, extent);
+                Kind.STRUCT, disp, offsets.length, 0, blocklens, 0, offsets, 0, exts, null, children, 0, extent);
     }
 
     /** The same loop entered at {@code disp + delta}, standing for a type of extent {@code extent}. */
     Dataloop shifted(long delta, long newExtent) {
+        long d = Math.addExact(disp, delta);
         return new Dataloop(
-                kind,
-                leaf,
-                Math.addExact(disp, delta),
-                nblocks,
-                blocklen,
-                blocklens,
-                stride,
-                offsets,
-                ext,
-                exts,
-                child,
-                children,
-                swapUnit,
+                kind, d, nblocks, blocklen, blocklens, stride, offsets, ext, exts, child, children, swapUnit,
                 newExtent);
     }
-
-    // ---- block geometry ------------------------------------------------------------------------
 
     long blockOffset(long b) {
         return switch (kind) {
@@ -365,8 +294,6 @@ public final class Dataloop {
         return i >= 0 ? i : -i - 2;
     }
 
-    // ---- public introspection ------------------------------------------------------------------
-
     public Kind kind() {
         return kind;
     }
@@ -384,10 +311,7 @@ public final class Dataloop {
         return nblocks;
     }
 
-    /**
-     * How whole instances of this loop run: "blocked: " and the permuted loops (see {@link
-     * BlockedOrder}), or "packed order".
-     */
+    /** How whole instances run: "blocked: " and the permuted loops (see {@link BlockedOrder}), or "packed order". */
     public String runOrder() {
         BlockedOrder b = BlockedOrder.of(this, KernelCost.CACHE_BYTES);
         return b == null ? "packed order" : "blocked: " + b;

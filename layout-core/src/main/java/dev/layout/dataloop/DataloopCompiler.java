@@ -9,39 +9,27 @@ import dev.layout.datatype.Primitive;
 import dev.layout.datatype.Struct;
 import dev.layout.datatype.Subarray;
 import dev.layout.datatype.Vector;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Compiles datatypes into {@link Dataloop}s. A type is first normalized (Träff 2014: its least-cost
- * con/vec/idx description under the processing model, never with a longer index list than it
- * stores, for descriptions of at most {@code EngineNormalization.MAX_LIST_ENTRIES} (2^16) list entries),
- * and the normalized description is compiled, unless the type as given compiles to a single
- * fixed-width leaf and the normalized one does not ({@code EngineNormalization}). Normalization
- * finds what the rewrites below cannot: vectors hidden in index lists above the leaves (nested
- * loops of rows given as a list of row starts), index lists of blocks of one width for {@code
- * indexed} types with short varying blocks, merged nested vectors. Compilation then applies the
- * build-time optimizations of Ross, Miller and Gropp (2003), which still matter on normalized
- * forms (coalescing, the periodic patterns the word kernels use, runs for dense types) and do all
- * the work beyond the bound:
+ * Compiles datatypes into {@link Dataloop}s. A type is first normalized ({@code EngineNormalization}:
+ * its least-cost description under the processing model, within bounds), which finds vectors hidden
+ * in index lists and merges nested vectors; the build-time optimizations of Ross, Miller and Gropp
+ * (2003) then run on the result, and do all the work beyond the bounds:
  *
  * <ul>
- *   <li>a type whose data is one contiguous run becomes a single byte run ("bytes" leaf), whatever
- *       its description (a packed struct, a full subarray, a contig of contigs);
- *   <li>a loop over a byte run becomes a leaf: blocks of consecutive elements merge into one run,
- *       and when elements are spaced apart (resized, padded structs) each element becomes a block;
- *   <li>structs whose members are all byte runs become an indexed leaf (struct to indexed);
- *       heterogeneous structs keep a struct loop only where members are not runs;
- *   <li>adjacent blocks of an indexed leaf coalesce; equal lengths make it block-indexed; evenly
- *       spaced blocks make it a vector (regular-stride detection); a vector whose stride equals its
- *       block is one run;
- *   <li>at segment creation a count of a type becomes a larger run or a vector when the type's
- *       extent allows it (the "Struct Vector" case: {@code resized(0, 8, float32)} with count n is
- *       a vector leaf of n 4-byte blocks at stride 8), and a count of a vector leaf whose extent is a
- *       whole number of strides becomes a longer vector.
+ *   <li>a type whose data is one contiguous run becomes a single byte run ("bytes" leaf);
+ *   <li>a loop over a byte run becomes a leaf: consecutive elements merge into one run, elements
+ *       spaced apart (resized, padded structs) are a block each;
+ *   <li>structs whose members are all byte runs become an indexed leaf; others keep a struct loop;
+ *   <li>adjacent blocks of an indexed leaf coalesce; equal lengths make it block-indexed, even
+ *       spacing a vector, a repeated pattern a vector of records ({@link #periodic});
+ *   <li>at segment creation a count of a type becomes a longer run or vector where the extent allows
+ *       it ({@code resized(0, 8, float32)} with count n is a vector leaf of n 4-byte blocks at stride 8).
  * </ul>
  *
  * For {@link Representation#EXTERNAL32} runs only merge across primitives of one size, so that a
@@ -262,69 +250,61 @@ public final class DataloopCompiler {
         }
 
         private Dataloop struct(Struct s) {
-            List<Long> bl = new ArrayList<>();
-            List<Long> off = new ArrayList<>();
-            List<Long> ext = new ArrayList<>();
-            List<Dataloop> kids = new ArrayList<>();
+            int n = s.memberCount();
+            long[] bls = new long[n];
+            long[] offs = new long[n];
+            long[] exts = new long[n];
+            Dataloop[] kids = new Dataloop[n];
+            int m = 0;
             boolean allRuns = true;
             int commonUnit = -1;
             long expanded = 0;
-            for (int i = 0; i < s.memberCount(); i++) {
+            for (int i = 0; i < n; i++) {
                 Datatype t = s.type(i);
                 if (s.blocklength(i) == 0 || t.isEmpty()) {
                     continue;
                 }
                 Dataloop c = compile(t);
-                bl.add(s.blocklength(i));
-                off.add(s.byteDisplacement(i));
-                ext.add(t.extent());
-                kids.add(c);
-                if (isRun(c)) {
-                    if (commonUnit >= 0 && commonUnit != c.swapUnit) {
-                        allRuns = false;
-                    }
+                bls[m] = s.blocklength(i);
+                offs[m] = s.byteDisplacement(i);
+                exts[m] = t.extent();
+                kids[m++] = c;
+                if (isRun(c) && (commonUnit < 0 || commonUnit == c.swapUnit)) {
                     commonUnit = c.swapUnit;
                     expanded += c.blocklen == t.extent() ? 1 : s.blocklength(i);
                 } else {
                     allRuns = false;
                 }
             }
-            int m = kids.size();
             if (allRuns && expanded <= MAX_EXPANDED_BLOCKS) {
-                // Struct to indexed: every member is a byte run, so the struct is a list of runs.
+                // Struct to indexed: every member is a byte run, so the struct is a list of runs (a member's
+                // elements one run when they are back to back, else one each).
                 long[] lens = new long[(int) expanded];
-                long[] offs = new long[(int) expanded];
+                long[] at = new long[(int) expanded];
                 int k = 0;
                 for (int i = 0; i < m; i++) {
-                    Dataloop c = kids.get(i);
-                    long e = ext.get(i);
-                    if (c.blocklen == e) {
-                        lens[k] = Math.multiplyExact(bl.get(i), c.blocklen);
-                        offs[k++] = Math.addExact(off.get(i), c.disp);
-                    } else {
-                        for (long j = 0; j < bl.get(i); j++) {
-                            lens[k] = c.blocklen;
-                            offs[k++] = Math.addExact(Math.addExact(off.get(i), Math.multiplyExact(j, e)), c.disp);
-                        }
+                    boolean whole = kids[i].blocklen == exts[i];
+                    for (long j = 0; j < (whole ? 1 : bls[i]); j++) {
+                        lens[k] = whole ? Math.multiplyExact(bls[i], kids[i].blocklen) : kids[i].blocklen;
+                        at[k++] = Math.addExact(Math.addExact(offs[i], Math.multiplyExact(j, exts[i])), kids[i].disp);
                     }
                 }
-                return optimizeLeaf(Dataloop.leafIndexed(lens, offs, 0, commonUnit, s.extent()));
+                return optimizeLeaf(Dataloop.leafIndexed(lens, at, 0, commonUnit, s.extent()));
             }
-            long[] bls = new long[m];
-            long[] offs = new long[m];
-            long[] exts = new long[m];
-            Dataloop[] cs = new Dataloop[m];
             for (int i = 0; i < m; i++) {
-                bls[i] = bl.get(i);
-                offs[i] = off.get(i);
-                exts[i] = ext.get(i);
-                cs[i] = over(Dataloop.contig(bls[i], exts[i], kids.get(i), 0, Math.multiplyExact(bls[i], exts[i])));
+                kids[i] = over(Dataloop.contig(bls[i], exts[i], kids[i], 0, Math.multiplyExact(bls[i], exts[i])));
                 bls[i] = 1;
             }
             if (m == 1) {
-                return cs[0].shifted(offs[0], s.extent());
+                return kids[0].shifted(offs[0], s.extent());
             }
-            return Dataloop.struct(bls, offs, exts, cs, 0, s.extent());
+            return Dataloop.struct(
+                    Arrays.copyOf(bls, m),
+                    Arrays.copyOf(offs, m),
+                    Arrays.copyOf(exts, m),
+                    Arrays.copyOf(kids, m),
+                    0,
+                    s.extent());
         }
     }
 
@@ -341,44 +321,29 @@ public final class DataloopCompiler {
         Dataloop c = n.child;
         if (isRun(c)) {
             long el = c.blocklen;
-            long cd = c.disp;
+            long at = Math.addExact(n.disp, c.disp);
             int u = c.swapUnit;
             boolean dense = n.ext == el;
-            switch (n.kind) {
-                case CONTIG:
-                    return dense
-                            ? Dataloop.bytes(Math.multiplyExact(n.blocklen, el), Math.addExact(n.disp, cd), u, n.extent)
-                            : optimizeLeaf(
-                                    Dataloop.leafVector(n.blocklen, el, n.ext, Math.addExact(n.disp, cd), u, n.extent));
-                case VECTOR:
-                    if (dense || n.blocklen == 1) {
-                        return optimizeLeaf(Dataloop.leafVector(
-                                n.nblocks,
-                                Math.multiplyExact(n.blocklen, el),
-                                n.stride,
-                                Math.addExact(n.disp, cd),
-                                u,
-                                n.extent));
-                    }
-                    break;
-                case BLOCK_INDEXED:
-                case INDEXED:
-                    if (dense || allOnes(n)) {
-                        long[] lens = new long[(int) n.nblocks];
-                        for (int b = 0; b < lens.length; b++) {
-                            lens[b] = Math.multiplyExact(n.blockLen(b), el);
-                        }
-                        return optimizeLeaf(
-                                Dataloop.leafIndexed(lens, n.offsets, Math.addExact(n.disp, cd), u, n.extent));
-                    }
-                    break;
-                default:
-                    break;
+            if (n.kind == Dataloop.Kind.CONTIG) {
+                return dense
+                        ? Dataloop.bytes(Math.multiplyExact(n.blocklen, el), at, u, n.extent)
+                        : optimizeLeaf(Dataloop.leafVector(n.blocklen, el, n.ext, at, u, n.extent));
+            }
+            if (n.kind == Dataloop.Kind.VECTOR && (dense || n.blocklen == 1)) {
+                long width = Math.multiplyExact(n.blocklen, el);
+                return optimizeLeaf(Dataloop.leafVector(n.nblocks, width, n.stride, at, u, n.extent));
+            }
+            if ((n.kind == Dataloop.Kind.BLOCK_INDEXED || n.kind == Dataloop.Kind.INDEXED) && (dense || allOnes(n))) {
+                long[] lens = new long[(int) n.nblocks];
+                for (int b = 0; b < lens.length; b++) {
+                    lens[b] = Math.multiplyExact(n.blockLen(b), el);
+                }
+                return optimizeLeaf(Dataloop.leafIndexed(lens, n.offsets, at, u, n.extent));
             }
             // Elements spaced apart and several per block: the inner loop is a vector leaf per block.
             if (n.kind == Dataloop.Kind.VECTOR || n.kind == Dataloop.Kind.BLOCK_INDEXED) {
                 Dataloop inner = optimizeLeaf(
-                        Dataloop.leafVector(n.blocklen, el, n.ext, cd, u, Math.multiplyExact(n.blocklen, n.ext)));
+                        Dataloop.leafVector(n.blocklen, el, n.ext, c.disp, u, Math.multiplyExact(n.blocklen, n.ext)));
                 return n.kind == Dataloop.Kind.VECTOR
                         ? Dataloop.vector(n.nblocks, 1, n.stride, 0, inner, n.disp, n.extent)
                         : Dataloop.blockIndexed(1, n.offsets, 0, inner, n.disp, n.extent);
@@ -396,13 +361,9 @@ public final class DataloopCompiler {
                 && c.leaf
                 && c.kind == Dataloop.Kind.VECTOR
                 && spacing == Math.multiplyExact(c.nblocks, c.stride)) {
+            long blocks = Math.multiplyExact(repeats, c.nblocks);
             return Dataloop.leafVector(
-                    Math.multiplyExact(repeats, c.nblocks),
-                    c.blocklen,
-                    c.stride,
-                    Math.addExact(n.disp, c.disp),
-                    c.swapUnit,
-                    n.extent);
+                    blocks, c.blocklen, c.stride, Math.addExact(n.disp, c.disp), c.swapUnit, n.extent);
         }
         // The same for a vector of single instances (a periodic pattern found in an indexed leaf): a
         // count of it whose extent is a whole number of periods is a longer vector of the pattern.
@@ -412,14 +373,8 @@ public final class DataloopCompiler {
                 && c.blocklen == 1
                 && c.child.leaf
                 && n.ext == Math.multiplyExact(c.nblocks, c.stride)) {
-            return Dataloop.vector(
-                    Math.multiplyExact(n.blocklen, c.nblocks),
-                    1,
-                    c.stride,
-                    c.ext,
-                    c.child,
-                    Math.addExact(n.disp, c.disp),
-                    n.extent);
+            long blocks = Math.multiplyExact(n.blocklen, c.nblocks);
+            return Dataloop.vector(blocks, 1, c.stride, c.ext, c.child, Math.addExact(n.disp, c.disp), n.extent);
         }
         return regularize(n);
     }
@@ -439,14 +394,8 @@ public final class DataloopCompiler {
             Dataloop c = n.childOf(0);
             return c.shifted(Math.addExact(n.disp, n.blockOffset(0)), n.extent);
         }
-        if (n.kind == Dataloop.Kind.INDEXED) {
-            boolean equal = true;
-            for (int b = 1; b < n.nblocks && equal; b++) {
-                equal = n.blocklens[b] == n.blocklens[0];
-            }
-            if (equal) {
-                n = Dataloop.blockIndexed(n.blocklens[0], n.offsets, n.ext, n.child, n.disp, n.extent);
-            }
+        if (n.kind == Dataloop.Kind.INDEXED && allEqual(n.blocklens, n.blocklens.length)) {
+            n = Dataloop.blockIndexed(n.blocklens[0], n.offsets, n.ext, n.child, n.disp, n.extent);
         }
         if (n.kind == Dataloop.Kind.BLOCK_INDEXED && n.nblocks >= 2) {
             long step = n.offsets[1] - n.offsets[0];
@@ -459,6 +408,15 @@ public final class DataloopCompiler {
             n = Dataloop.contig(Math.multiplyExact(n.nblocks, n.blocklen), n.ext, n.child, n.disp, n.extent);
         }
         return n;
+    }
+
+    private static boolean allEqual(long[] values, int n) {
+        for (int i = 1; i < n; i++) {
+            if (values[i] != values[0]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean evenlySpaced(long[] offsets, long step) {
@@ -501,7 +459,7 @@ public final class DataloopCompiler {
             for (int b = 0; b < p; b++) {
                 io[b] = offs[b] - offs[0];
             }
-            long[] il = lens == null ? null : java.util.Arrays.copyOf(lens, p);
+            long[] il = lens == null ? null : Arrays.copyOf(lens, p);
             Dataloop inner = il == null
                     ? Dataloop.leafBlockIndexed(d.blocklen, io, 0, d.swapUnit, shift)
                     : Dataloop.leafIndexed(il, io, 0, d.swapUnit, shift);
@@ -527,19 +485,11 @@ public final class DataloopCompiler {
                     no[n++] = offs[b];
                 }
             }
-            boolean equal = true;
-            for (int b = 1; b < n && equal; b++) {
-                equal = nl[b] == nl[0];
-            }
-            no = java.util.Arrays.copyOf(no, n);
-            if (!equal) {
-                Dataloop merged = periodic(
-                        Dataloop.leafIndexed(java.util.Arrays.copyOf(nl, n), no, d.disp, d.swapUnit, d.extent));
-                boolean uniform = merged.leaf;
-                for (int b = 1; b < lens.length && uniform; b++) {
-                    uniform = lens[b] == lens[0];
-                }
-                if (uniform && n > lens.length / 2) {
+            no = Arrays.copyOf(no, n);
+            if (!allEqual(nl, n)) {
+                Dataloop merged =
+                        periodic(Dataloop.leafIndexed(Arrays.copyOf(nl, n), no, d.disp, d.swapUnit, d.extent));
+                if (merged.leaf && allEqual(lens, lens.length) && n > lens.length / 2) {
                     // Equal blocks of which only a few touch, with no pattern (a random gather list): merging
                     // those few would trade the uniform-width kernel for a per-block width switch on every
                     // block. Keep the blocks as they are; pieces (flatten) still merge adjacent runs.

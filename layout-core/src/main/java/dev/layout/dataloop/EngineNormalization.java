@@ -17,41 +17,26 @@ import java.util.Map;
  * <p><b>Model.</b> The processing model of section 4 with the constants of {@code
  * conf/normalizer.properties} ({@code normalizer.processing.*}, identical to {@link
  * CostModel#DEFAULTS}): a node visited M times costs {@code M·(K + c·C)}, so the normalized form
- * minimizes loop entries and per-element work, and an index entry (a load, then the move) costs
- * twice a vector step. The storage model (the default, right for what ships to other processes)
- * is not used here: it ignores visits and splits a flat list of equal blocks into a nest of short
- * loops ({@code vec(a, vec(8, idx(4)))} given as a list), each paying a loop set-up.
+ * minimizes loop entries and per-element work. The storage model (right for what ships to other
+ * processes) ignores visits and would split a flat list of equal blocks into a nest of short loops.
  *
- * <p><b>No list growth.</b> Under the processing model alone a vector of short vectors ({@code
- * vec(a, vec(2, con(1)))}) is cheaper as one index list of 2a entries, and a list of small records
- * as one list of all their blocks. Normalization is therefore limited ({@link
- * CostModel#withIdxLimit}) to index nodes no longer than the longest list the description already
- * stores: the compiler never trades vectors for a list, a compiled type's memory stays
- * proportional to its description, and a list of records keeps its record pattern, which the
- * word kernels hold in registers.
+ * <p><b>No list growth.</b> Under the processing model alone a vector of short vectors is cheaper as
+ * one index list, and a list of small records as one list of all their blocks. Normalization is
+ * therefore limited ({@link CostModel#withIdxLimit}) to index nodes no longer than the longest list
+ * the description already stores: a compiled type's memory stays proportional to its description,
+ * and a list of records keeps its record pattern, which the word kernels hold in registers.
  *
- * <p><b>Bounds.</b> Normalization reads every index list of the description, in {@code O(n·d(n))}
- * for a list of n entries (d(n) divisors), with a larger constant than compilation: at the bound (2^16
- * list entries) compiling stays in milliseconds. Descriptions storing more than
- * {@link #MAX_LIST_ENTRIES} list entries in all are compiled as given, with the compiler's own O(n)
- * regularity detection (coalescing, stride detection, periodic patterns), so committing an n-block
- * type stays O(n) (issue 3's irregular type of 10^6 and 10^7 blocks is not normalized). Types of
- * more than {@link #MAX_BYTES} bytes are compiled as given too: their processing cost could
- * overflow 64 bits.
+ * <p><b>Bounds.</b> Normalization reads every index list, in {@code O(n·d(n))} for a list of n
+ * entries (d(n) divisors). Descriptions storing more than {@link #MAX_LIST_ENTRIES} list entries in
+ * all are compiled as given, with the compiler's own O(n) regularity detection, so committing an
+ * n-block type stays O(n); types of more than {@link #MAX_BYTES} bytes too (their processing cost
+ * could overflow 64 bits).
  *
- * <p><b>Which dataloop is kept.</b> The normalized description is compiled, and the compiler's
- * leaf rewrites still run on it (coalescing adjacent runs, periodic patterns for the word kernels,
- * runs for dense types). One case compiles worse, and is decided on the two dataloops ({@link
- * #keepsDirect}): when the description as given compiles to a single fixed-width leaf (one strided
- * or gather loop over blocks of one width, or a record of words) and the normalized one does not
- * (a loop over short leaves, or a leaf of varying widths), the given one is kept. That is a kernel
- * effect the cost model cannot see: the gather loop over 8-byte blocks moves a block in about half
- * a nanosecond, while a loop over strided rows pays a set-up per row ({@code vec(a, vec(20,
- * con(1)))} given as a list), and a leaf of varying widths pays a width switch per block (the
- * reverse case: an {@code indexed} type of 1- and 2-element blocks, section 6, is better compiled
- * from its element list). Where the normalized form finds vectors above the leaves it wins (row
- * starts given as a list over strided rows, compiled as the nested vectors the three-level strided
- * kernel runs in one call).
+ * <p><b>Which dataloop is kept.</b> The normalized description is compiled, unless the description
+ * as given compiles to a single fixed-width leaf (one strided or gather loop over blocks of one
+ * width, or a record of words) and the normalized one does not ({@link #keepsDirect}): a kernel
+ * effect the cost model cannot see (a loop over short strided rows pays a set-up per row, a leaf of
+ * varying widths a width switch per block, where the gather loop moves a block at a time).
  */
 final class EngineNormalization {
     private EngineNormalization() {}

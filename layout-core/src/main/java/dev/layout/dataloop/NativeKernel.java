@@ -12,17 +12,18 @@ import dev.layout.memory.Memory;
  * registers ({@link ListedAccess#records}) or generated word moves ({@link ListedAccess#words}).
  */
 final class NativeKernel extends LeafKernel {
-    final Memory user;
     final boolean pack;
+    Memory user;
     Memory packed;
     long delta;
 
-    NativeKernel(Memory user, boolean pack) {
-        this.user = user;
+    NativeKernel(boolean pack) {
         this.pack = pack;
     }
 
-    void aim(Memory packed, long delta, Plan plan) {
+    /** Re-aims this kernel (made once per segment and direction, so that a steady-state call allocates nothing). */
+    void aim(Memory user, Memory packed, long delta, Plan plan) {
+        this.user = user;
         this.packed = packed;
         this.delta = delta;
         this.plan = plan;
@@ -32,7 +33,7 @@ final class NativeKernel extends LeafKernel {
     boolean mayReorder(BlockedOrder order) {
         // Packing only reads the user memory: any order writes the same packed bytes. Overlapping blocks
         // are unpacked in packed order (the last write wins); the plan says when not.
-        return pack || order.unpackMayReorder;
+        return pack || order.unpackMayReorder();
     }
 
     @Override
@@ -109,18 +110,9 @@ final class NativeKernel extends LeafKernel {
             long inner) {
         if (pack) {
             // A pack reading a transposed side may take the line-tiled loop.
+            long p = delta + stream;
             MemoryAccess.stridedTile(
-                    user,
-                    u,
-                    userOuter,
-                    userInner,
-                    packed,
-                    delta + stream,
-                    packedOuter,
-                    packedInner,
-                    blockBytes,
-                    outer,
-                    inner);
+                    user, u, userOuter, userInner, packed, p, packedOuter, packedInner, blockBytes, outer, inner);
         } else {
             strided3(u, 0, userOuter, userInner, stream, 0, packedOuter, packedInner, blockBytes, 1, outer, inner);
         }
@@ -166,20 +158,9 @@ final class NativeKernel extends LeafKernel {
         }
         // Unpacking into one cache set: every block of every instance (one, or instances a one-set stride apart).
         boolean paced = !pack && plan.paced(c) && (count == 1 || (outer == null && MemoryAccess.oneSet(spacing)));
+        long p = delta + stream;
         return ListedAccess.records(
-                user,
-                u,
-                spacing,
-                outer,
-                from,
-                count,
-                c.offsets,
-                c.blocklens,
-                c.blocklen,
-                packed,
-                delta + stream,
-                pack,
-                paced);
+                user, u, spacing, outer, from, count, c.offsets, c.blocklens, c.blocklen, packed, p, pack, paced);
     }
 
     @Override
@@ -193,19 +174,8 @@ final class NativeKernel extends LeafKernel {
         long plane = p.nblocks * row;
         long at = u + c.disp;
         if (!MemoryAccess.planes(plan.plane(p, count), user, at, spacing, count, packed, delta + stream, pack)) {
-            strided3(
-                    at,
-                    spacing,
-                    p.stride,
-                    c.stride,
-                    stream,
-                    plane,
-                    row,
-                    c.blocklen,
-                    c.blocklen,
-                    count,
-                    p.nblocks,
-                    c.nblocks);
+            long w = c.blocklen;
+            strided3(at, spacing, p.stride, c.stride, stream, plane, row, w, w, count, p.nblocks, c.nblocks);
         }
         return count * plane;
     }

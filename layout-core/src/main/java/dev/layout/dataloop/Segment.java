@@ -29,12 +29,14 @@ public final class Segment {
     private final Datatype type;
     private final long count;
     private final Representation representation;
-    private final Memory user;
-    private final long origin;
     private final Dataloop root;
     private final long total;
-    private final long footLo;
-    private final long footHi;
+    /** The user memory and origin, and the footprint checked in them; re-aimed only by {@link Packing}'s per-thread segments. */
+    private Memory user;
+
+    private long origin;
+    private long footLo;
+    private long footHi;
 
     private final Dataloop[] node;
     private final long[] base;
@@ -43,14 +45,12 @@ public final class Segment {
     private long inner;
     private int top;
     private long position;
-    /** Native kernels, made once and re-aimed per call, so that a steady-state pack or unpack allocates nothing. */
-    private NativeKernel packKernel;
-
-    private NativeKernel unpackKernel;
+    /** The native pack and unpack kernels, made at first use and re-aimed per call: a steady-state call allocates nothing. */
+    private final NativeKernel[] kernels = new NativeKernel[2];
     /** Per memory kinds ({@link MemoryAccess#baseKinds}): the kernels native pack and unpack run, made at first use. */
     private final Plan[] plans = new Plan[4];
 
-    private Segment(Datatype type, long count, Representation rep, Memory user, long origin) {
+    Segment(Datatype type, long count, Representation rep, Memory user, long origin) {
         if (type == null) {
             throw new NullPointerException("segment: type is null");
         }
@@ -60,24 +60,10 @@ public final class Segment {
         this.type = type;
         this.count = count;
         this.representation = rep;
-        this.user = user;
-        this.origin = origin;
-        this.total = multiply(type.byteSize(), count);
-        long lo = 0;
-        long hi = 0;
-        if (total > 0) {
-            long span = multiply(count - 1, type.extent());
-            lo = add(add(origin, type.trueLb()), Math.min(0, span));
-            hi = add(add(origin, type.trueUb()), Math.max(0, span));
-        }
-        this.footLo = lo;
-        this.footHi = hi;
-        if (user != null && total > 0 && (lo < 0 || hi > user.byteSize())) {
-            throw new IndexOutOfBoundsException(
-                    "segment: type " + abbreviate(type) + " count " + count + " at origin " + origin
-                            + " needs bytes [" + lo + ", " + hi + ") of the buffer (" + (hi - lo)
-                            + " bytes), but the buffer has " + user.byteSize()
-                            + " bytes");
+        try {
+            this.total = Math.multiplyExact(type.byteSize(), count);
+        } catch (ArithmeticException e) {
+            throw overflow(type, count);
         }
         this.root = total == 0 ? null : DataloopCompiler.compileCount(type, count, rep);
         int depth = root == null ? 1 : root.depth();
@@ -85,7 +71,50 @@ public final class Segment {
         this.base = new long[depth];
         this.blk = new long[depth];
         this.elem = new long[depth];
+        aim(user, origin);
+    }
+
+    /**
+     * Points this segment at {@code user} with the origin at byte {@code origin}, at packed position 0:
+     * checks the type's true footprint for the count against the memory first.
+     */
+    void aim(Memory user, long origin) {
+        long lo = 0;
+        long hi = 0;
+        if (total > 0) {
+            try {
+                long span = Math.multiplyExact(count - 1, type.extent());
+                lo = Math.addExact(Math.addExact(origin, type.trueLb()), Math.min(0, span));
+                hi = Math.addExact(Math.addExact(origin, type.trueUb()), Math.max(0, span));
+            } catch (ArithmeticException e) {
+                throw overflow(type, count);
+            }
+        }
+        if (user != null && total > 0 && (lo < 0 || hi > user.byteSize())) {
+            throw new IndexOutOfBoundsException("segment: type " + abbreviate(type) + " count " + count + " at origin "
+                    + origin + " needs bytes [" + lo + ", " + hi + ") of the buffer (" + (hi - lo)
+                    + " bytes), but the buffer has " + user.byteSize() + " bytes");
+        }
+        this.user = user;
+        this.origin = origin;
+        this.footLo = lo;
+        this.footHi = hi;
         seek(0);
+    }
+
+    /** Whether {@link Packing} may re-aim this segment for an operation on {@code count} elements of {@code type}. */
+    boolean serves(Datatype type, long count, Representation rep) {
+        return this.count == count && representation == rep && this.type.equals(type);
+    }
+
+    /** Lets go of the memories (a per-thread segment of {@link Packing} between calls). */
+    void release() {
+        user = null;
+        for (NativeKernel k : kernels) {
+            if (k != null) {
+                k.aim(null, null, 0, null);
+            }
+        }
     }
 
     /** A segment over {@code count} elements whose origin is byte {@code origin} of {@code user}, native representation. */
@@ -148,8 +177,7 @@ public final class Segment {
             return;
         }
         top = 0;
-        node[0] = root;
-        base[0] = origin + root.disp;
+        push(root, origin + root.disp);
         long r = bytePosition;
         while (true) {
             Dataloop n = node[top];
@@ -170,9 +198,8 @@ public final class Segment {
             long j = r / c.size;
             r -= j * c.size;
             elem[top] = j;
-            node[top + 1] = c;
-            base[top + 1] = base[top] + n.blockOffset(b) + j * n.extOf(b) + c.disp;
             top++;
+            push(c, base[top - 1] + n.blockOffset(b) + j * n.extOf(b) + c.disp);
         }
     }
 
@@ -195,22 +222,14 @@ public final class Segment {
         if (n == 0) {
             return 0;
         }
-        LeafKernel k;
-        if (representation == Representation.NATIVE) {
-            NativeKernel nk = pack ? packKernel : unpackKernel;
-            if (nk == null) {
-                nk = new NativeKernel(user, pack);
-                if (pack) {
-                    packKernel = nk;
-                } else {
-                    unpackKernel = nk;
-                }
-            }
-            nk.aim(packed, packedOffset - position, plan(MemoryAccess.baseKinds(user, packed)));
-            k = nk;
-        } else {
-            k = new External32Kernel(user, packed, packedOffset - position, pack);
+        if (representation == Representation.EXTERNAL32) {
+            return walk(new External32Kernel(user, packed, packedOffset - position, pack), n);
         }
+        NativeKernel k = kernels[pack ? 0 : 1];
+        if (k == null) {
+            k = kernels[pack ? 0 : 1] = new NativeKernel(pack);
+        }
+        k.aim(user, packed, packedOffset - position, plan(MemoryAccess.baseKinds(user, packed)));
         return walk(k, n);
     }
 
@@ -281,9 +300,7 @@ public final class Segment {
                 position += done;
                 if (blk[top] < d.nblocks) {
                     if (done < want && position < end) {
-                        // The kernel stopped early (flatten is full): re-establish the stack at the new position.
-                        seek(position);
-                        break;
+                        seek(position); // the kernel stopped early (flatten is full): the stack at the new position
                     }
                     break;
                 }
@@ -300,19 +317,19 @@ public final class Segment {
                 if (order != null && k.mayReorder(order)) {
                     if (b == 0 && elem[top] == 0 && d.size <= end - position) {
                         // A whole instance not yet begun: a strided nest may run in its cache-blocked order.
-                        position += blocked(k, order, base[top], 0, order.counts[order.counts.length - 1]);
+                        position += BlockedWalk.run(
+                                k, order, base[top], position, 0, order.counts()[order.counts().length - 1]);
                         blk[top] = d.nblocks;
                         continue;
                     }
-                    if (order.movedIsHeadLoop && (d.kind == Dataloop.Kind.CONTIG || elem[top] == 0)) {
-                        // Whole iterations of the moved loop, which is this loop's own (a segment in pieces): those run
-                        // blocked.
+                    if (order.movedIsHeadLoop() && (d.kind == Dataloop.Kind.CONTIG || elem[top] == 0)) {
+                        // Whole iterations of the moved loop, the head's own (a segment in pieces): those run blocked.
                         boolean vector = d.kind == Dataloop.Kind.VECTOR;
                         long at = vector ? b : elem[top];
                         long per = vector ? d.blocklen * d.child.size : d.child.size;
                         long m = Math.min(BlockedOrder.firstCount(d) - at, (end - position) / per);
                         if (m >= 2) {
-                            position += blocked(k, order, base[top], at, m);
+                            position += BlockedWalk.run(k, order, base[top], position, at, m);
                             if (vector) {
                                 blk[top] = b + m;
                             } else {
@@ -327,68 +344,52 @@ public final class Segment {
                     }
                 }
                 Dataloop c = d.childOf(b);
-                if (c.leaf && d.children == null && k.whole && c.size <= end - position) {
-                    // Whole leaves under this loop: batch them into kernel calls, no stack traffic per leaf.
+                if (k.whole
+                        && d.children == null
+                        && c.size <= end - position
+                        && (c.leaf || (d.kind == Dataloop.Kind.VECTOR && d.blocklen == 1 && BlockedWalk.planes(c)))) {
+                    // Whole leaves or planes under this loop: batched into kernel calls, no stack traffic per instance.
                     position += nest(k, d, end - position);
                     continue;
                 }
-                if (k.whole
-                        && d.kind == Dataloop.Kind.VECTOR
-                        && d.blocklen == 1
-                        && BlockedWalk.planes(c)
-                        && c.size <= end - position) {
-                    // A vector of planes (vectors of leaves, one leaf per block): three loop levels per kernel call.
-                    position += nest2(k, d, end - position);
-                    continue;
-                }
-                node[top + 1] = c;
-                base[top + 1] = base[top] + d.blockOffset(b) + elem[top] * d.extOf(b) + c.disp;
-                blk[top + 1] = 0;
-                elem[top + 1] = 0;
-                inner = 0;
                 top++;
+                push(c, base[top - 1] + d.blockOffset(b) + elem[top - 1] * d.extOf(b) + c.disp);
+                blk[top] = 0;
+                elem[top] = 0;
+                inner = 0;
             }
         }
         return position - start;
     }
 
     /**
-     * Processes whole instances of the leaf child of the loop {@code d} on top of the stack, from its
-     * current (block, element), for at most {@code budget} bytes; advances (block, element) and returns
-     * the bytes done. Runs of instances at a constant spacing (the elements of a block, or the blocks
-     * of a vector with one instance per block) go to the kernel as one {@link LeafKernel#repeat} call;
-     * single-instance blocks at listed offsets as one {@link LeafKernel#repeatAt} call.
+     * Processes whole instances of the child of the loop {@code d} on top of the stack (leaves, or
+     * planes under a vector of one plane per block), from its current (block, element), for at most
+     * {@code budget} bytes, in one kernel call per run of instances at a constant spacing or at listed
+     * offsets; advances (block, element) and returns the bytes done.
      */
     private long nest(LeafKernel k, Dataloop d, long budget) {
         Dataloop c = d.child;
-        long csize = c.size;
         long b = blk[top];
         long j = elem[top];
         long ub = base[top] + c.disp;
-        int unit = representation == Representation.NATIVE ? 1 : c.swapUnit;
-        long stream = position;
-        long done = 0;
-        if ((d.kind == Dataloop.Kind.BLOCK_INDEXED || (d.kind == Dataloop.Kind.VECTOR)) && d.blocklen == 1) {
-            long m = Math.min(d.nblocks - b, budget / csize);
-            if (d.kind == Dataloop.Kind.VECTOR) {
-                long first = ub + b * d.stride;
-                long last = first + (m - 1) * d.stride;
-                guard(c, Math.min(first, last), Math.max(first, last));
-                done = k.repeat(c, first, d.stride, m, stream, unit);
-            } else {
-                guard(c, ub + d.offLo, ub + d.offHi);
-                done = k.repeatAt(c, ub, d.offsets, (int) b, (int) (b + m), stream, unit);
-            }
+        int unit = representation == Representation.NATIVE ? 1 : (c.leaf ? c : c.child).swapUnit;
+        if ((d.kind == Dataloop.Kind.BLOCK_INDEXED || d.kind == Dataloop.Kind.VECTOR) && d.blocklen == 1) {
+            long m = Math.min(d.nblocks - b, budget / c.size);
             blk[top] = b + m;
-            return done;
+            if (d.kind == Dataloop.Kind.BLOCK_INDEXED) {
+                return k.repeatAt(c, ub, d.offsets, (int) b, (int) (b + m), position, unit);
+            }
+            long first = ub + b * d.stride;
+            return c.leaf
+                    ? k.repeat(c, first, d.stride, m, position, unit)
+                    : k.repeatPlanes(c, first, d.stride, m, position, unit);
         }
-        while (b < d.nblocks && budget - done >= csize) {
+        long done = 0;
+        while (b < d.nblocks && budget - done >= c.size) {
             long bl = d.blockLen(b);
-            long m = Math.min(bl - j, (budget - done) / csize);
-            long first = ub + d.blockOffset(b) + j * d.ext;
-            long last = first + (m - 1) * d.ext;
-            guard(c, Math.min(first, last), Math.max(first, last));
-            done += k.repeat(c, first, d.ext, m, stream + done, unit);
+            long m = Math.min(bl - j, (budget - done) / c.size);
+            done += k.repeat(c, ub + d.blockOffset(b) + j * d.ext, d.ext, m, position + done, unit);
             j += m;
             if (j == bl) {
                 b++;
@@ -401,53 +402,16 @@ public final class Segment {
     }
 
     /**
-     * Iterations {@code [from, from + count)} of the moved loop of a nest in its blocked order (see
-     * {@link BlockedOrder}; all of them for a whole instance), the head's base at {@code u}, packed from
-     * the current position (where iteration {@code from} starts when the moved loop is the head's own);
-     * returns the bytes done.
+     * Puts the node {@code d} with base {@code u} on top of the stack, after checking that the instance
+     * lies in the checked footprint (an internal invariant: every kernel call under it then does).
      */
-    private long blocked(LeafKernel k, BlockedOrder order, long u, long from, long count) {
-        // The whole instance lies in the checked footprint, so any run of its iterations does.
-        guard(order.leaf, u + order.leafBaseLo, u + order.leafBaseHi);
-        int movedLoop = order.counts.length - 1;
-        return BlockedWalk.blockedLoops(
-                k,
-                order,
-                0,
-                u + from * order.userStrides[movedLoop],
-                position,
-                BlockedOrder.firstCount(order.inner),
-                count);
-    }
-
-    /**
-     * Processes whole planes (see {@link BlockedWalk#planes}) under the vector {@code d} on top of the stack, from
-     * its current block, for at most {@code budget} bytes: one {@link LeafKernel#repeatPlanes} call covers
-     * all of them, so the walk does no stack traffic per plane. Returns the bytes done.
-     */
-    private long nest2(LeafKernel k, Dataloop d, long budget) {
-        Dataloop c = d.child;
-        Dataloop leaf = c.child;
-        long b = blk[top];
-        long m = Math.min(d.nblocks - b, budget / c.size);
-        long first = base[top] + c.disp + b * d.stride;
-        long lastPlane = first + (m - 1) * d.stride;
-        long rowSpan = (c.nblocks - 1) * c.stride;
-        long lo = Math.min(first, lastPlane) + Math.min(0, rowSpan) + leaf.disp;
-        long hi = Math.max(first, lastPlane) + Math.max(0, rowSpan) + leaf.disp;
-        guard(leaf, lo, hi);
-        int unit = representation == Representation.NATIVE ? 1 : leaf.swapUnit;
-        long done = k.repeatPlanes(c, first, d.stride, m, position, unit);
-        blk[top] = b + m;
-        return done;
-    }
-
-    /** Leaf instances placed from {@code lo} to {@code hi} must lie in the checked footprint (an internal invariant, checked once per batch). */
-    private void guard(Dataloop c, long lo, long hi) {
-        if (user != null && (lo + c.leafLo < footLo || hi + c.leafHi > footHi)) {
-            throw new IllegalStateException("internal error: leaves " + c + " at [" + lo + ", " + hi
-                    + "] outside the checked footprint [" + footLo + ", " + footHi + ") of " + abbreviate(type));
+    private void push(Dataloop d, long u) {
+        if (user != null && (u + d.lo < footLo || u + d.hi > footHi)) {
+            throw new IllegalStateException("internal error: " + d + " at " + u + " outside the checked footprint ["
+                    + footLo + ", " + footHi + ") of " + abbreviate(type));
         }
+        node[top] = d;
+        base[top] = u;
     }
 
     /** After a child finished: the next instance of the loop now on top of the stack. */
@@ -468,10 +432,6 @@ public final class Segment {
         long b = blk[top];
         long in = inner;
         long ub = base[top];
-        if (user != null && (ub + d.leafLo < footLo || ub + d.leafHi > footHi)) {
-            throw new IllegalStateException("internal error: leaf " + d + " at " + ub
-                    + " outside the checked footprint [" + footLo + ", " + footHi + ") of " + abbreviate(type));
-        }
         int unit = representation == Representation.NATIVE ? 1 : d.swapUnit;
         long done = 0;
         long stream = position;
@@ -493,30 +453,22 @@ public final class Segment {
         // Whole blocks: one kernel call for the lot.
         if (in == 0 && b < d.nblocks && done < budget) {
             long left = budget - done;
-            long got;
+            // As many whole blocks as the budget holds (of varying lengths: a binary search in the prefix sums).
             long nb;
-            switch (d.kind) {
-                case CONTIG -> {
-                    nb = d.blocklen <= left ? 1 : 0;
-                    got = nb == 0 ? 0 : k.run(ub, d.blocklen, stream + done, unit, 0);
-                }
-                case VECTOR -> {
-                    nb = Math.min(d.nblocks - b, left / d.blocklen);
-                    got = nb == 0 ? 0 : k.vectorLeaf(d, ub + b * d.stride, nb, stream + done, unit);
-                }
-                case BLOCK_INDEXED -> {
-                    nb = Math.min(d.nblocks - b, left / d.blocklen);
-                    got = nb == 0 ? 0 : k.blocks(d, ub, null, d.blocklen, (int) b, (int) (b + nb), stream + done, unit);
-                }
-                default -> {
-                    // INDEXED leaf: as many whole blocks as the budget holds (binary search in the prefix sums).
-                    long limit = d.prefix[(int) b] + left;
-                    int hiIdx = java.util.Arrays.binarySearch(d.prefix, (int) b, d.prefix.length, limit);
-                    int last = hiIdx >= 0 ? hiIdx : -hiIdx - 2;
-                    nb = last - b;
-                    got = nb == 0 ? 0 : k.blocks(d, ub, d.blocklens, 0, (int) b, last, stream + done, unit);
-                }
+            if (d.prefix == null) {
+                nb = Math.min(d.nblocks - b, left / d.blocklen);
+            } else {
+                int i = java.util.Arrays.binarySearch(d.prefix, (int) b, d.prefix.length, d.prefix[(int) b] + left);
+                nb = (i >= 0 ? i : -i - 2) - b;
             }
+            long got = nb == 0
+                    ? 0
+                    : switch (d.kind) {
+                        case CONTIG -> k.run(ub, d.blocklen, stream + done, unit, 0);
+                        case VECTOR -> k.vectorLeaf(d, ub + b * d.stride, nb, stream + done, unit);
+                        default ->
+                            k.blocks(d, ub, d.blocklens, d.blocklen, (int) b, (int) (b + nb), stream + done, unit);
+                    };
             long expect = d.packedBefore(b + nb) - d.packedBefore(b);
             done += got;
             if (got < expect) {
@@ -540,22 +492,9 @@ public final class Segment {
         return done;
     }
 
-    private static long multiply(long a, long b) {
-        try {
-            return Math.multiplyExact(a, b);
-        } catch (ArithmeticException e) {
-            throw new IllegalArgumentException(
-                    "segment: " + a + " * " + b + " overflows 64 bits (expected: byte counts within 2^63)");
-        }
-    }
-
-    private static long add(long a, long b) {
-        try {
-            return Math.addExact(a, b);
-        } catch (ArithmeticException e) {
-            throw new IllegalArgumentException(
-                    "segment: " + a + " + " + b + " overflows 64 bits (expected: byte offsets within 2^63)");
-        }
+    private static IllegalArgumentException overflow(Datatype type, long count) {
+        return new IllegalArgumentException("segment: type " + abbreviate(type) + " count " + count
+                + " spans more than 2^63 bytes (expected: byte counts and offsets within 64 bits)");
     }
 
     static String abbreviate(Datatype t) {

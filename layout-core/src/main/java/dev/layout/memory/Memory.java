@@ -134,21 +134,14 @@ public final class Memory {
         int n = (int) byteSize;
         ByteBuffer view = null;
         if (base instanceof byte[] array) {
-            view = ByteBuffer.wrap(array, (int) (address - BYTE_ARRAY_BASE), n).slice();
+            view = ByteBuffer.wrap(array).slice((int) (address - BYTE_ARRAY_BASE), n);
         } else if (base == null && owner instanceof ByteBuffer b && b.isDirect()) {
             long rel = address - U.getLong(b, BUFFER_ADDRESS);
             if (rel >= 0 && rel + n <= b.capacity()) {
-                view = b.duplicate()
-                        .clear()
-                        .position((int) rel)
-                        .limit((int) rel + n)
-                        .slice();
+                view = b.slice((int) rel, n);
             }
         }
-        if (view == null) {
-            return java.util.Optional.empty();
-        }
-        return java.util.Optional.of(readOnly ? view.asReadOnlyBuffer() : view);
+        return java.util.Optional.ofNullable(view).map(v -> readOnly ? v.asReadOnlyBuffer() : v);
     }
 
     public boolean isReadOnly() {

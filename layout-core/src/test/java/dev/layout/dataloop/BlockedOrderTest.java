@@ -39,16 +39,16 @@ class BlockedOrderTest {
         BlockedOrder order = BlockedOrder.of(d, KernelCost.CACHE_BYTES);
         assertThat(order).as("blocked order of %s", d.toTreeString()).isNotNull();
         // For each of the 4 blocks, for each of the 24 variables: the block's 8^3 interior (4096 packed bytes).
-        assertThat(order.counts).containsExactly(4, 24);
-        assertThat(order.userStrides).containsExactly(786432, 8);
-        assertThat(order.packedStrides).containsExactly(4096, 4 * 4096);
-        assertThat(order.inner.size).isEqualTo(4096);
-        assertThat(order.disjoint).isTrue();
+        assertThat(order.counts()).containsExactly(4, 24);
+        assertThat(order.userStrides()).containsExactly(786432, 8);
+        assertThat(order.packedStrides()).containsExactly(4096, 4 * 4096);
+        assertThat(order.inner().size).isEqualTo(4096);
+        assertThat(order.disjoint()).isTrue();
         // A budget too small for one block's cells blocks at a finer level; none at all turns it off.
         BlockedOrder fine = BlockedOrder.of(d, 16 * 1024);
         assertThat(fine).isNotNull();
-        assertThat(fine.counts).containsExactly(4, 8, 24);
-        assertThat(fine.inner.size).isEqualTo(512);
+        assertThat(fine.counts()).containsExactly(4, 8, 24);
+        assertThat(fine.inner().size).isEqualTo(512);
         assertThat(BlockedOrder.of(d, 0)).isNull();
     }
 
@@ -67,8 +67,8 @@ class BlockedOrderTest {
         BlockedOrder planes =
                 BlockedOrder.of(DataloopCompiler.compileCount(rgb, 1, Representation.NATIVE), KernelCost.CACHE_BYTES);
         assertThat(planes).isNotNull();
-        assertThat(planes.chunkLoop).isZero();
-        assertThat(planes.counts[planes.counts.length - 1]).isEqualTo(3);
+        assertThat(planes.chunkLoop()).isZero();
+        assertThat(planes.counts()[planes.counts().length - 1]).isEqualTo(3);
     }
 
     @Test
@@ -96,8 +96,8 @@ class BlockedOrderTest {
         BlockedOrder order =
                 BlockedOrder.of(DataloopCompiler.compileCount(t, 1, Representation.NATIVE), KernelCost.CACHE_BYTES);
         assertThat(order).isNotNull();
-        assertThat(order.chunkLoop).as("records in groups").isZero();
-        assertThat(order.disjoint).isFalse();
+        assertThat(order.chunkLoop()).as("records in groups").isZero();
+        assertThat(order.disjoint()).isFalse();
         check(t, 1, 8, userOff, packedOff, new Random(3));
     }
 
@@ -119,10 +119,12 @@ class BlockedOrderTest {
             BlockedOrder order = BlockedOrder.of(
                     DataloopCompiler.compileCount(column, cols, Representation.NATIVE), KernelCost.CACHE_BYTES);
             assertThat(order).as("%d columns of %d x %d-byte", cols, rows, w).isNotNull();
-            assertThat(order.plane).isTrue();
-            assertThat(order.chunk).isLessThan(BlockedOrder.PLANE_MAX_RUN);
-            assertThat(order.counts[order.counts.length - 1]).isEqualTo(cols);
-            assertThat(order.unpackMayReorder).as("unpack of %d-byte planes", w).isEqualTo(w != 16);
+            assertThat(order.plane()).isTrue();
+            assertThat(order.chunk()).isLessThan(BlockedOrder.PLANE_MAX_RUN);
+            assertThat(order.counts()[order.counts().length - 1]).isEqualTo(cols);
+            assertThat(order.unpackMayReorder())
+                    .as("unpack of %d-byte planes", w)
+                    .isEqualTo(w != 16);
             check(column, cols, 8, userOff, packedOff, r);
         }
     }
@@ -192,7 +194,7 @@ class BlockedOrderTest {
             BlockedOrder order = d == null ? null : BlockedOrder.of(d, KernelCost.CACHE_BYTES);
             if (order != null) {
                 blocked++;
-                overlapping += order.disjoint ? 0 : 1;
+                overlapping += order.disjoint() ? 0 : 1;
             }
             check(t, count, 8, userOff, packedOff, r);
         }

@@ -2,6 +2,7 @@ package dev.layout.dataloop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.layout.dataloop.kernel.MemoryAccess;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
 import dev.layout.testing.Buffers;
@@ -65,7 +66,10 @@ class LeafKernelPropertyTest {
         assertThat(back.toArray(0, want.length)).as(t.toString()).isEqualTo(want);
     }
 
-    /** The leaf kernels ({@link KernelCost.Kind}) and the generic strided loops' width classes a compiled type's plan selects. */
+    /**
+     * The leaf kernels ({@link KernelCost.Kind}), the generic strided loops' width classes and the paced
+     * strided and listed loops (blocks in one cache set) a compiled type's plan selects.
+     */
     static final Set<String> KERNELS = Set.of(
             "RUN",
             "STRIDED 1",
@@ -75,8 +79,10 @@ class LeafKernelPropertyTest {
             "STRIDED 17-32",
             "STRIDED 33-63",
             "STRIDED 64+",
+            "STRIDED PACED",
             "STRIP",
             "LISTED",
+            "LISTED PACED",
             "RECORDS",
             "WORDS",
             "ROWS",
@@ -116,8 +122,15 @@ class LeafKernelPropertyTest {
                     out.add(
                             KernelCost.vectorLeaf(d, d.nblocks) == KernelCost.Kind.STRIP
                                     ? "STRIP"
-                                    : "STRIDED " + widthClass(d.blocklen));
-                default -> out.add("LISTED");
+                                    : MemoryAccess.paces(d.stride, d.blocklen)
+                                            ? "STRIDED PACED"
+                                            : "STRIDED " + widthClass(d.blocklen));
+                default ->
+                    // paced when unpacked, as the plan decides
+                    out.add(
+                            MemoryAccess.paces(d.offsets, d.blocklens != null ? 1 : d.blocklen)
+                                    ? "LISTED PACED"
+                                    : "LISTED");
             }
             return;
         }

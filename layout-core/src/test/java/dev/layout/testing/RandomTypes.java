@@ -32,8 +32,8 @@ public final class RandomTypes {
 
     /**
      * Types built to reach every leaf kernel of the engine: long vectors and hvectors, vectors of
-     * vectors (planes), indexed blocks at random slots, records of a few fields repeated, and resized
-     * runs, with block widths of any size from 1 to 160 bytes (odd ones included) and counts up to
+     * vectors (planes), indexed blocks at random slots, records of a few fields repeated, resized runs,
+     * and short blocks all in one cache set (strided or listed, which the engine paces), with block widths of any size from 1 to 160 bytes (odd ones included) and counts up to
      * 2000, at most {@code maxBytes} of data per element.
      */
     public static Arbitrary<Datatype> leafTypes(long maxBytes) {
@@ -54,7 +54,7 @@ public final class RandomTypes {
         long w = 1 + r.nextInt(r.nextBoolean() ? 8 : (int) (160 / e.byteSize())); // block in elements
         long gap = 1 + r.nextInt(r.nextInt(4) == 0 ? 64 : 4);
         long count = 1 + r.nextInt(r.nextBoolean() ? 40 : 2000);
-        switch (r.nextInt(6)) {
+        switch (r.nextInt(7)) {
             case 0:
                 return Datatype.vector(count, w, w + gap, e);
             case 1:
@@ -96,9 +96,30 @@ public final class RandomTypes {
                         Datatype.resized(0, (at + r.nextInt(4)) * e.byteSize(), Datatype.indexed(lens, disps, e));
                 return Datatype.contiguous(count, record);
             }
-            default:
+            case 5:
                 return Datatype.contiguous(
                         count, Datatype.resized(0, (w + gap) * e.byteSize(), Datatype.contiguous(w, e)));
+            default: {
+                // Blocks of up to 40 bytes all in one cache set (64 KiB apart, 2 to 16 of them): strided, or listed in
+                // a random order; the engine paces those of up to 32 bytes.
+                long set = (1 << 16) / e.byteSize();
+                long b = 1 + r.nextInt((int) Math.max(1, 40 / e.byteSize()));
+                int n = 2 + r.nextInt(15);
+                if (r.nextBoolean()) {
+                    return Datatype.vector(n, b, set, e);
+                }
+                long[] slots = new long[n];
+                for (int i = 0; i < n; i++) {
+                    slots[i] = i * set;
+                }
+                for (int i = n - 1; i > 0; i--) {
+                    int j = r.nextInt(i + 1);
+                    long x = slots[i];
+                    slots[i] = slots[j];
+                    slots[j] = x;
+                }
+                return Datatype.indexedBlock(b, slots, e);
+            }
         }
     }
 

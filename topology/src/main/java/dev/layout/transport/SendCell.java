@@ -60,6 +60,14 @@ final class SendCell {
         return best;
     }
 
+    /**
+     * Whether the incumbent's sends take less than {@link #SAMPLE_ALL_NANOS} (or are not measured
+     * yet): short enough that on loopback such a message arrives whole from one write call.
+     */
+    synchronized boolean cheap() {
+        return bestTime < SAMPLE_ALL_NANOS;
+    }
+
     /** The arm of the next send. */
     synchronized int choose() {
         return budget.tryNow(1 - best, gap.challengerLoss(best)) ? 1 - best : best;

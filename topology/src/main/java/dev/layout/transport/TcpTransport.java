@@ -415,9 +415,14 @@ public final class TcpTransport implements Transport {
     }
 
     /**
-     * Hands a sampled adaptive send to the policy: with a report asked for, the sender's delay until
-     * its header went out plus the receiver's time once the report is in; else (too many reports
-     * awaited) the sender's own time.
+     * Hands a sampled adaptive send to the policy: with a report asked for, its end-to-end time once
+     * the report is in (see {@link CompletionReports}); else (too many reports awaited, or a small
+     * eager send) the sender's own time. Where the cell's sends are {@linkplain SendCell#cheap()
+     * cheap} the report's figure is at least the sender's own time: such a message (up to some 64
+     * KiB on loopback) arrives whole, and the receiver's clock, which starts once it is there,
+     * misses the write call. A longer message streams to a receiver already reading, whose time
+     * covers the call; its sender's time would only add the moments a loaded machine took its cpu
+     * (1 MB rows split between the arms when it counted).
      */
     private static void learnt(
             Connection c,
@@ -429,7 +434,8 @@ public final class TcpTransport implements Transport {
             long t0,
             long firstWrite) {
         if (report) {
-            c.reports.sent(id, firstWrite - t0, cell.observer(SendCell.arm(used)));
+            long senderNanos = cell.cheap() ? System.nanoTime() - t0 : 0;
+            c.reports.sent(id, firstWrite - t0, senderNanos, cell.observer(SendCell.arm(used)));
         } else if (learn) {
             cell.observe(SendCell.arm(used), System.nanoTime() - t0);
         }

@@ -351,6 +351,21 @@ class AdaptiveSendPolicyTest {
     }
 
     @Test
+    void aCellIsCheapUntilItsIncumbentsSendsTakeAQuarterMillisecond() {
+        // cheap cells' reports count the sender's own time too (TcpTransport.learnt): their messages arrive whole
+        AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+        SendCell fast = p.cell(1, PACK_BLOCKS, BYTES, false);
+        SendCell slow = p.cell(2, PACK_BLOCKS, BYTES, false);
+        assertThat(slow.cheap()).as("not measured yet").isTrue();
+        for (int i = 0; i < RecentSends.LEVEL; i++) {
+            fast.observe(0, SendCell.SAMPLE_ALL_NANOS * 9 / 10);
+            slow.observe(0, SendCell.SAMPLE_ALL_NANOS * 11 / 10);
+        }
+        assertThat(fast.cheap()).isTrue();
+        assertThat(slow.cheap()).isFalse();
+    }
+
+    @Test
     void expensiveSendsAreAllMeasured() {
         // at 1 ms a send, a microsecond of measuring is nothing: every send is learnt from
         AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);

@@ -78,13 +78,13 @@ class CompletionReportTest {
         long[] got = new long[2];
         assertThat(r.reserve(1)).isTrue();
         assertThat(r.reserve(2)).isTrue();
-        r.sent(1, 100, n -> got[0] = n);
+        r.sent(1, 100, 300, n -> got[0] = n);
         assertThat(r.complete(1, 900)).isTrue();
         assertThat(got[0]).isEqualTo(1000);
         assertThat(r.complete(2, 500))
                 .as("the report overtook the sender's bookkeeping")
                 .isTrue();
-        r.sent(2, 50, n -> got[1] = n);
+        r.sent(2, 50, 300, n -> got[1] = n);
         assertThat(got[1]).isEqualTo(550);
         assertThat(r.complete(1, 1)).as("a second report").isFalse();
         assertThat(r.complete(3, 1)).as("never asked").isFalse();
@@ -97,6 +97,24 @@ class CompletionReportTest {
         assertThat(r.reserve(99)).isTrue();
         r.clear();
         assertThat(r.size()).isZero();
+    }
+
+    @Test
+    void aSendIsLearntFromTheLongerOfTheSendersTimeAndTheHeadersDelayPlusTheReceivers() {
+        CompletionReports r = new CompletionReports();
+        long[] got = new long[2];
+        r.reserve(1);
+        r.reserve(2);
+        // the whole message arrived at once (loopback, 64 KiB): the receiver's clock started only once
+        // the sender's write call had delivered it, so the header's delay plus the receiver's time (100 +
+        // 200) leaves out most of that call; the sender's own time does not
+        r.sent(1, 100, 5000, n -> got[0] = n);
+        r.complete(1, 200);
+        assertThat(got[0]).isEqualTo(5000);
+        // the sender's write ended once the socket buffer held the tail, the receiver still draining it
+        r.complete(2, 9000);
+        r.sent(2, 100, 5000, n -> got[1] = n);
+        assertThat(got[1]).isEqualTo(9100);
     }
 
     @Test

@@ -81,10 +81,11 @@ final class GeneratedKernels {
     /**
      * Emits, at the start of a kernel for {@code kinds} ({@link MemoryAccess#baseKinds}), code that
      * replaces the user base (local {@code userLocal}) and the packed base ({@code packedLocal}) with
-     * the constant null where that memory is off-heap and with a reference checked not to be null where
-     * it is an array. Exploits: C2 compiles an Unsafe access whose base may be either as a "mixed"
-     * access (kept in order by barriers); with the kind fixed in the code, not only in the profile,
-     * the moves compile as a hand-written loop's for that memory.
+     * the constant null where that memory is off-heap and with a {@code byte[]} (what every heap {@code
+     * Memory} is) checked not to be null where it is an array. Exploits: C2 compiles an Unsafe access
+     * whose base may be null, or an array of unknown type, as a "mixed" access (kept in order by
+     * barriers, not unrolled); with the kind and the array type fixed in the code, not only in the
+     * profile, the moves compile as a hand-written loop's for that memory.
      */
     static void fixBases(ClassBytes.Code c, int kinds, int userLocal, int packedLocal) {
         fixBase(c, (kinds & 1) != 0, userLocal);
@@ -101,6 +102,7 @@ final class GeneratedKernels {
                             "java/util/Objects",
                             "requireNonNull",
                             "(Ljava/lang/Object;)Ljava/lang/Object;")
+                    .checkcast("[B")
                     .astore(local);
         }
     }

@@ -16,7 +16,8 @@ public final class ListedAccess {
      * Packs ({@code pack}) or unpacks blocks {@code [from, to)} of an indexed leaf: block b is {@code
      * lengths[b]} bytes (or {@code uniform} when {@code lengths} is null) at {@code user[userBase +
      * offsets[b]]}, packed back to back from {@code packed[packedOffset]}. Exploits: for uniform blocks
-     * one loop of the width class's moves ({@link StridedLoops#listed}); for varying lengths each block takes
+     * one loop of the width class's moves ({@link StridedLoops#listed}; paced, {@link
+     * StridedLoops#scatterPaced}); for varying lengths each block takes
      * the width switch of {@link MemoryAccess#copyRaw}, which branch prediction learns for repeating
      * patterns. With {@code paced} (blocks in one cache set that need pacing, {@link
      * MemoryAccess#paces(long[], long)}) an unpack moves each block with the pad's stores after it ({@link
@@ -49,8 +50,12 @@ public final class ListedAccess {
         Object pb = packed.base();
         long pa = packed.address() + packedOffset;
         boolean pacedStores = paced && !pack;
-        if (lengths == null && !pacedStores) {
-            listed(ub, ua, offsets, from, to, pb, pa, uniform, pack);
+        if (lengths == null) {
+            if (pacedStores) {
+                StridedLoops.of(pb, ub, uniform).scatterPaced(pb, pa, ub, ua, offsets, from, to, uniform);
+            } else {
+                listed(ub, ua, offsets, from, to, pb, pa, uniform, pack);
+            }
             return (to - from) * uniform;
         }
         long[] pad = pacedStores ? MemoryAccess.pad() : null;

@@ -53,26 +53,96 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
+     * A base for {@link #row} ({@code bit} 1: the source, 2: the destination): as {@link #src}, and an
+     * array typed as the {@code byte[]} every heap {@code Memory} is. Exploits: an access to an array
+     * of unknown type is still kept in order by barriers; to a {@code byte[]} C2 unrolls and schedules
+     * the loop freely, which pays on one long row (vector w24 s32 1.4-1.8x). The other loops keep the
+     * barriers: rows of a few blocks (hvector rows), listed blocks, and blocks in one cache set, paced
+     * or not, ran slower typed (benchmarks/README.md).
+     */
+    private static Object typed(Object b, int bit) {
+        return KINDS < 0 ? b : (KINDS & bit) != 0 ? null : (byte[]) Objects.requireNonNull(b);
+    }
+
+    /**
      * {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}:
-     * blocks to pace ({@link #paced}), else one row of {@link #rowsOf}.
+     * blocks to pace ({@link #paced}), other blocks in one cache set ({@link MemoryAccess#oneSet}) one
+     * row of {@link #rowsOf}, else one {@link #row}.
      */
     @Override
     void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
         if (MemoryAccess.paces(ss, blockBytes) || MemoryAccess.paces(ds, blockBytes)) {
             paced(sb, sa, ss, db, da, ds, blockBytes, n);
-        } else {
+        } else if (MemoryAccess.oneSet(ss) || MemoryAccess.oneSet(ds)) {
             rowsOf(sb, sa, 0, ss, db, da, 0, ds, blockBytes, 1, n);
+        } else {
+            row(typed(sb, 1), sa, ss, typed(db, 2), da, ds, blockBytes, n);
         }
     }
 
-    /** Blocks to pace ({@link MemoryAccess#paces}): each block's moves, then the pad's stores ({@link MemoryAccess#pad}). */
+    /** One row of {@code n} blocks of {@code w} bytes, block i from {@code sa + i * ss} to {@code da + i * ds}, by {@link #move}. */
+    private static void row(Object sb, long sa, long ss, Object db, long da, long ds, long w, int n) {
+        for (int i = 0; i < n; i++, sa += ss, da += ds) {
+            move(sb, sa, db, da, w);
+        }
+    }
+
+    /** Blocks to pace ({@link MemoryAccess#paces}): each block's moves ({@link #move}), then the pad's stores ({@link MemoryAccess#pad}). */
     void paced(Object sb, long sa, long ss, Object db, long da, long ds, long w, int n) {
         sb = src(sb);
         db = dst(db);
         long[] pad = MemoryAccess.pad();
         for (int i = 0; i < n; i++) {
-            MemoryAccess.copyRaw(sb, sa + i * ss, db, da + i * ds, w);
+            move(sb, sa + i * ss, db, da + i * ds, w);
             MemoryAccess.pad(pad, i);
+        }
+    }
+
+    @Override
+    void scatterPaced(Object pb, long pa, Object ub, long ua, long[] offsets, int from, int to, long w) {
+        pb = src(pb);
+        ub = dst(ub);
+        long[] pad = MemoryAccess.pad();
+        long p = pa;
+        for (int b = from; b < to; b++, p += w) {
+            move(pb, p, ub, ua + offsets[b], w);
+            MemoryAccess.pad(pad, b);
+        }
+    }
+
+    /**
+     * One block of {@code w} bytes by this copy's width class: the moves of {@link #rowsOf}'s loop for
+     * it. Exploits: in a hidden copy the class is a constant, so the paced loops compile only their
+     * width's moves; {@link MemoryAccess#copyRaw}'s width tests would carry a branch profile shared
+     * with every width the JVM has moved, and its paced loops were recompiled again and again as
+     * the widths changed.
+     */
+    private static void move(Object sb, long s, Object db, long d, long w) {
+        sun.misc.Unsafe u = MemoryAccess.U;
+        int c = copyClass(w);
+        if (c == 9) {
+            u.copyMemory(sb, s, db, d, w);
+        } else if (c == 8) {
+            MemoryAccess.move32x2(sb, s, db, d, w - 32);
+        } else if (c == 7) {
+            MemoryAccess.move16x2(sb, s, db, d, w - 16);
+        } else if (c == 6) {
+            MemoryAccess.move8x3(sb, s, db, d, w - 8);
+        } else if (c == 5) {
+            MemoryAccess.move8x2(sb, s, db, d, w - 8);
+        } else if (c == 4) {
+            u.putLong(db, d, u.getLong(sb, s));
+        } else if (c == 3) {
+            MemoryAccess.move4x2(sb, s, db, d, w - 4);
+        } else if (c == 2) {
+            u.putInt(db, d, u.getInt(sb, s));
+        } else if (c == 1) {
+            short a = u.getShort(sb, s);
+            short b = u.getShort(sb, s + w - 2);
+            u.putShort(db, d, a);
+            u.putShort(db, d + w - 2, b);
+        } else {
+            u.putByte(db, d, u.getByte(sb, s));
         }
     }
 

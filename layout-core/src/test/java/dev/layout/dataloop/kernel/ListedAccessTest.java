@@ -10,8 +10,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link ListedAccess#blocks} packs and unpacks what a byte loop moves: every uniform width from 1 to 72
- * bytes and a bulk-copied one (each width class and exact width of {@link ListedAccess#listed}), varying
- * widths, blocks at shuffled offsets, every combination of heap and off-heap user and packed memory.
+ * bytes and a bulk-copied one (each width class and exact width of {@link ListedAccess#listed}, unpacked
+ * paced and not), varying widths, blocks at shuffled offsets, every combination of heap and off-heap user
+ * and packed memory.
  */
 class ListedAccessTest {
     private static Memory memory(boolean offHeap, int n) {
@@ -65,18 +66,20 @@ class ListedAccessTest {
                     .as("pack, width %d", width)
                     .isEqualTo(expected);
 
-            // unpacking paced (a bulk copy per block, for blocks in one cache set) or not: the same bytes
-            boolean paced = w % 2 == 0;
-            Memory back = memory(userOff, userBytes);
-            ListedAccess.blocks(back, 0, offsets, lens, width, 0, n, packed, 5, false, paced);
-            Memory again = memory(packedOff, (int) total);
-            ListedAccess.blocks(back, 0, offsets, lens, width, 0, n, again, 0, true, paced);
-            assertThat(again.toArray(0, (int) total))
-                    .as("unpack, width %d, paced %s", width, paced)
-                    .isEqualTo(expected);
-            for (int b = 0; b < n; b++) {
-                // the gap after each block is left alone
-                assertThat(back.getByte(offsets[b] + lengths[b])).isZero();
+            // unpacking paced (each block's moves, then the pad's stores, for blocks in one cache set) or not:
+            // the same bytes
+            for (boolean paced : new boolean[] {false, true}) {
+                Memory back = memory(userOff, userBytes);
+                ListedAccess.blocks(back, 0, offsets, lens, width, 0, n, packed, 5, false, paced);
+                Memory again = memory(packedOff, (int) total);
+                ListedAccess.blocks(back, 0, offsets, lens, width, 0, n, again, 0, true, paced);
+                assertThat(again.toArray(0, (int) total))
+                        .as("unpack, width %d, paced %s", width, paced)
+                        .isEqualTo(expected);
+                for (int b = 0; b < n; b++) {
+                    // the gap after each block is left alone
+                    assertThat(back.getByte(offsets[b] + lengths[b])).isZero();
+                }
             }
         }
     }

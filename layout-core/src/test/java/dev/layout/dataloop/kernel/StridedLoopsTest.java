@@ -79,7 +79,8 @@ class StridedLoopsTest {
         Random r = new Random(31 + kinds);
         int tiled = 0;
         for (int trial = 0; trial < 300; trial++) {
-            int width = new int[] {1, 3, 4, 8, 12, 16, 16, 20, 24, 28, 64}[r.nextInt(11)];
+            int[] widths = {1, 2, 3, 4, 6, 8, 12, 16, 16, 16, 20, 24, 28, 40, 64, 100};
+            int width = widths[r.nextInt(widths.length)];
             int n1 = 1 + r.nextInt(9);
             int n2 = 1 + r.nextInt(11);
             int n3 = 1 + r.nextInt(3);
