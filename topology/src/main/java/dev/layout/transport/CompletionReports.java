@@ -103,7 +103,8 @@ final class CompletionReports {
      * byte cannot be read before it was written). The first alone left out the write call whenever
      * the whole message arrived at once (loopback, some 64 KiB): the receiver's clock starts only
      * once the call has delivered it, and writing 100 gathered blocks costs the call more than one
-     * packed buffer does (64 KiB in 100 blocks: the arms' pairs 0-2% apart, their round trips 5-7%).
+     * packed buffer does (without it the arms looked equal where their round trips were not: the
+     * pingpong part of benchmarks/graph-and-pingpong.md).
      */
     private static long endToEnd(Pending p) {
         return Math.max(1, Math.max(p.senderNanos, p.headerDelay + p.receiverNanos));

@@ -422,7 +422,7 @@ public final class TcpTransport implements Transport {
      * KiB on loopback) arrives whole, and the receiver's clock, which starts once it is there,
      * misses the write call. A longer message streams to a receiver already reading, whose time
      * covers the call; its sender's time would only add the moments a loaded machine took its cpu
-     * (1 MB rows split between the arms when it counted).
+     * (with it, the 1 MB rows of bench pingpong split between the arms).
      */
     private static void learnt(
             Connection c,
