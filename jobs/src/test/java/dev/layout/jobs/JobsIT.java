@@ -215,7 +215,7 @@ class JobsIT {
         assertThat(r.code()).as(r.output()).isZero();
         assertThat(RawField.read(out.resolve("field.f64"), init.length))
                 .isEqualTo(SequentialHeat.run(grid, 5, false, init, 2));
-        assertThat(Files.readString(out.resolve("summary.json"))).contains("\"field_write\": \"two-phase, 1 domains,");
+        assertThat(Files.readString(out.resolve("summary.json"))).contains("\"field_write\": \"two-phase, 1 domain,");
     }
 
     /** {@code --aggregators 1} reaches the collective write of {@code board.u8} (2.25 MB: two domains by default). */
@@ -249,7 +249,7 @@ class JobsIT {
             expected[i] = (byte) (b[i] ? 1 : 0);
         }
         assertThat(Files.readAllBytes(out.resolve("board.u8"))).isEqualTo(expected);
-        assertThat(Files.readString(out.resolve("summary.json"))).contains("\"board_write\": \"two-phase, 1 domains,");
+        assertThat(Files.readString(out.resolve("summary.json"))).contains("\"board_write\": \"two-phase, 1 domain,");
     }
 
     @Test

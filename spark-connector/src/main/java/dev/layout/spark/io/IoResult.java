@@ -40,7 +40,11 @@ public record IoResult(
     /** One line for a job's summary, e.g. {@code two-phase, 4 domains, 3 cycles, 256.0 MB: ...}. */
     public String summary() {
         String how = strategy == Strategy.TWO_PHASE ? "two-phase" : "independent";
-        return how + ", " + (domains == null ? 0 : domains.count()) + " domains, " + cycles + " cycles, "
-                + String.format(java.util.Locale.ROOT, "%.1f MB", fileBytes / 1e6) + ": " + reason;
+        return how + ", " + counted(domains == null ? 0 : domains.count(), "domain") + ", " + counted(cycles, "cycle")
+                + ", " + String.format(java.util.Locale.ROOT, "%.1f MB", fileBytes / 1e6) + ": " + reason;
+    }
+
+    private static String counted(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 }
