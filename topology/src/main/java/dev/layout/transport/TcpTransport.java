@@ -393,7 +393,9 @@ public final class TcpTransport implements Transport {
                 c.reports.cancel(id);
                 throw e;
             }
-            learnt(c, id, report, learn, cell, chosen, t0, firstWrite);
+            if (learn) { // a sampled adaptive send (report implies learn)
+                cell.learn(c.reports, id, report, learn, chosen, t0, firstWrite);
+            }
             return count(chosen);
         }
         int id = c.nextMsgId.incrementAndGet();
@@ -410,35 +412,10 @@ public final class TcpTransport implements Transport {
         }
         long t0 = System.nanoTime();
         long firstWrite = c.writeTyped("sendTyped", DATA, (byte) 0, context, tag, id, seg, origin, chosen, v);
-        learnt(c, id, report, learn, cell, chosen, t0, firstWrite);
-        return count(chosen);
-    }
-
-    /**
-     * Hands a sampled adaptive send to the policy: with a report asked for, its end-to-end time once
-     * the report is in (see {@link CompletionReports}); else (too many reports awaited, or a small
-     * eager send) the sender's own time. Where the cell's sends are {@linkplain SendCell#cheap()
-     * cheap} the report's figure is at least the sender's own time: such a message (up to some 64
-     * KiB on loopback) arrives whole, and the receiver's clock, which starts once it is there,
-     * misses the write call. A longer message streams to a receiver already reading, whose time
-     * covers the call; its sender's time would only add the moments a loaded machine took its cpu
-     * (with it, the 1 MB rows of bench pingpong split between the arms).
-     */
-    private static void learnt(
-            Connection c,
-            int id,
-            boolean report,
-            boolean learn,
-            SendCell cell,
-            SendStrategy used,
-            long t0,
-            long firstWrite) {
-        if (report) {
-            long senderNanos = cell.cheap() ? System.nanoTime() - t0 : 0;
-            c.reports.sent(id, firstWrite - t0, senderNanos, cell.observer(SendCell.arm(used)));
-        } else if (learn) {
-            cell.observe(SendCell.arm(used), System.nanoTime() - t0);
+        if (learn) { // a sampled adaptive send (report implies learn)
+            cell.learn(c.reports, id, report, learn, chosen, t0, firstWrite);
         }
+        return count(chosen);
     }
 
     /** Waits at most the send timeout for the clear-to-send of a rendezvous typed send. */
