@@ -54,7 +54,8 @@ public final class MemoryAccess {
 
     /**
      * Whether a loop over blocks of {@code width} bytes that are {@code stride} bytes apart on one side
-     * must pace its blocks ({@link #pad}): blocks in one cache set ({@link #oneSet}) whose accesses are
+     * must pace its blocks (stores into the set: {@link #pad}; loads from it: a call per block,
+     * {@code StridedLoopCode.moveByCall}): blocks in one cache set ({@link #oneSet}) whose accesses are
      * few (up to 32 bytes: at most four word moves), issued back to back, keep more of the set's lines
      * in flight than it has ways, so they evict each other before they are used. Wider blocks issue
      * enough moves of their own. The one rule every loop and the cost model follow.
@@ -65,8 +66,9 @@ public final class MemoryAccess {
 
     /**
      * {@link #paces} for stores to blocks at {@code offsets} (two or more, all in one cache set: {@link
-     * #oneSet(long[])}) of up to {@code width} bytes: the same width bound as for strided blocks; loads
-     * from listed blocks in one set (a pack) ran faster unpaced at every width.
+     * #oneSet(long[])}) of up to {@code width} bytes, each block a call ({@code StridedLoops.scatterPaced}):
+     * the same width bound as for strided blocks; loads from listed blocks in one set (a pack) ran
+     * faster unpaced at every width.
      */
     public static boolean paces(long[] offsets, long width) {
         return oneSet(offsets) && width <= 32;

@@ -87,10 +87,20 @@ final class StridedLoopCode extends StridedLoops {
         }
     }
 
-    /** Blocks to pace ({@link MemoryAccess#paces}): each block's moves ({@link #move}), then the pad's stores ({@link MemoryAccess#pad}). */
+    /**
+     * Blocks to pace ({@link MemoryAccess#paces}). Stores into one cache set (an unpack): each block's
+     * moves ({@link #move}), then the pad's stores ({@link MemoryAccess#pad}). Loads from it (a pack):
+     * a call per block ({@link #moveByCall}), which paced them faster than the pad.
+     */
     void paced(Object sb, long sa, long ss, Object db, long da, long ds, long w, int n) {
         sb = src(sb);
         db = dst(db);
+        if (!MemoryAccess.oneSet(ds)) {
+            for (int i = 0; i < n; i++) {
+                moveByCall(sb, sa + i * ss, db, da + i * ds, w);
+            }
+            return;
+        }
         long[] pad = MemoryAccess.pad();
         for (int i = 0; i < n; i++) {
             move(sb, sa + i * ss, db, da + i * ds, w);
@@ -102,20 +112,18 @@ final class StridedLoopCode extends StridedLoops {
     void scatterPaced(Object pb, long pa, Object ub, long ua, long[] offsets, int from, int to, long w) {
         pb = src(pb);
         ub = dst(ub);
-        long[] pad = MemoryAccess.pad();
         long p = pa;
         for (int b = from; b < to; b++, p += w) {
-            move(pb, p, ub, ua + offsets[b], w);
-            MemoryAccess.pad(pad, b);
+            moveByCall(pb, p, ub, ua + offsets[b], w);
         }
     }
 
     /**
      * One block of {@code w} bytes by this copy's width class: the moves of {@link #rowsOf}'s loop for
-     * it. Exploits: in a hidden copy the class is a constant, so the paced loops compile only their
-     * width's moves; {@link MemoryAccess#copyRaw}'s width tests would carry a branch profile shared
-     * with every width the JVM has moved, and its paced loops were recompiled again and again as
-     * the widths changed.
+     * it, inlined into the caller's loop. Exploits: in a hidden copy the class is a constant, so the
+     * paced loops compile only their width's moves; {@link MemoryAccess#copyRaw}'s width tests would
+     * carry a branch profile shared with every width the JVM has moved, and its paced loops were
+     * recompiled again and again as the widths changed.
      */
     private static void move(Object sb, long s, Object db, long d, long w) {
         sun.misc.Unsafe u = MemoryAccess.U;
@@ -134,6 +142,79 @@ final class StridedLoopCode extends StridedLoops {
             u.putLong(db, d, u.getLong(sb, s));
         } else if (c == 3) {
             MemoryAccess.move4x2(sb, s, db, d, w - 4);
+        } else if (c == 2) {
+            u.putInt(db, d, u.getInt(sb, s));
+        } else if (c == 1) {
+            short a = u.getShort(sb, s);
+            short b = u.getShort(sb, s + w - 2);
+            u.putShort(db, d, a);
+            u.putShort(db, d + w - 2, b);
+        } else {
+            u.putByte(db, d, u.getByte(sb, s));
+        }
+    }
+
+    /**
+     * {@link #move} as a call: the same moves, written out here for every class, so the method is
+     * larger than C2 inlines into a hot loop (325 bytes of bytecode, FreqInlineSize) and each block is
+     * a call of its own, as in a hand loop whose per-block copy is a method. Exploits: the call's stack
+     * accesses and return between one block's accesses and the next keep fewer accesses to the one
+     * cache set in flight (packs from it, listed stores into it: benchmarks/README.md). In a hidden
+     * copy the class is a constant, so the compiled method holds only its width's moves.
+     */
+    private static void moveByCall(Object sb, long s, Object db, long d, long w) {
+        sun.misc.Unsafe u = MemoryAccess.U;
+        int c = copyClass(w);
+        if (c == 9) {
+            u.copyMemory(sb, s, db, d, w);
+        } else if (c == 8) {
+            long e = w - 32;
+            long a0 = u.getLong(sb, s);
+            long a1 = u.getLong(sb, s + 8);
+            long a2 = u.getLong(sb, s + 16);
+            long a3 = u.getLong(sb, s + 24);
+            long b0 = u.getLong(sb, s + e);
+            long b1 = u.getLong(sb, s + e + 8);
+            long b2 = u.getLong(sb, s + e + 16);
+            long b3 = u.getLong(sb, s + e + 24);
+            u.putLong(db, d, a0);
+            u.putLong(db, d + 8, a1);
+            u.putLong(db, d + 16, a2);
+            u.putLong(db, d + 24, a3);
+            u.putLong(db, d + e, b0);
+            u.putLong(db, d + e + 8, b1);
+            u.putLong(db, d + e + 16, b2);
+            u.putLong(db, d + e + 24, b3);
+        } else if (c == 7) {
+            long e = w - 16;
+            long a0 = u.getLong(sb, s);
+            long a1 = u.getLong(sb, s + 8);
+            long b0 = u.getLong(sb, s + e);
+            long b1 = u.getLong(sb, s + e + 8);
+            u.putLong(db, d, a0);
+            u.putLong(db, d + 8, a1);
+            u.putLong(db, d + e, b0);
+            u.putLong(db, d + e + 8, b1);
+        } else if (c == 6) {
+            long e = w - 8;
+            long a0 = u.getLong(sb, s);
+            long a1 = u.getLong(sb, s + 8);
+            long b = u.getLong(sb, s + e);
+            u.putLong(db, d, a0);
+            u.putLong(db, d + 8, a1);
+            u.putLong(db, d + e, b);
+        } else if (c == 5) {
+            long a = u.getLong(sb, s);
+            long b = u.getLong(sb, s + w - 8);
+            u.putLong(db, d, a);
+            u.putLong(db, d + w - 8, b);
+        } else if (c == 4) {
+            u.putLong(db, d, u.getLong(sb, s));
+        } else if (c == 3) {
+            int a = u.getInt(sb, s);
+            int b = u.getInt(sb, s + w - 4);
+            u.putInt(db, d, a);
+            u.putInt(db, d + w - 4, b);
         } else if (c == 2) {
             u.putInt(db, d, u.getInt(sb, s));
         } else if (c == 1) {

@@ -3,6 +3,9 @@ package dev.layout.dataloop.kernel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.layout.memory.Memory;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.HashSet;
 import java.util.Random;
@@ -184,6 +187,71 @@ class StridedLoopsTest {
                         .as("strided width %d stride %d", width, stride)
                         .isEqualTo(bytes(expected));
             }
+        }
+    }
+
+    /**
+     * The paced loops' per-block call stays a call: {@code moveByCall}'s bytecode is larger than C2's
+     * default limit for inlining a hot method (FreqInlineSize, 325 bytes), which is what makes it one.
+     */
+    @Test
+    void theBlockCallIsTooLargeToInline() throws IOException {
+        assertThat(codeLength(StridedLoopCode.class, "moveByCall")).isGreaterThan(325);
+        assertThat(codeLength(StridedLoopCode.class, "move")).isLessThanOrEqualTo(325);
+    }
+
+    /** The length of the bytecode of {@code type}'s one method named {@code name}, read from its class file. */
+    private static int codeLength(Class<?> type, String name) throws IOException {
+        try (InputStream raw = type.getResourceAsStream(type.getSimpleName() + ".class");
+                DataInputStream in = new DataInputStream(raw)) {
+            in.skipNBytes(8);
+            int n = in.readUnsignedShort();
+            String[] utf8 = new String[n];
+            for (int i = 1; i < n; i++) {
+                int tag = in.readUnsignedByte();
+                switch (tag) {
+                    case 1 -> utf8[i] = in.readUTF();
+                    case 7, 8, 16, 19, 20 -> in.skipNBytes(2);
+                    case 15 -> in.skipNBytes(3);
+                    case 5, 6 -> {
+                        in.skipNBytes(8);
+                        i++;
+                    }
+                    default -> in.skipNBytes(4);
+                }
+            }
+            in.skipNBytes(6);
+            in.skipNBytes(2L * in.readUnsignedShort());
+            int fields = in.readUnsignedShort();
+            for (int f = 0; f < fields; f++) {
+                in.skipNBytes(6);
+                skipAttributes(in);
+            }
+            int methods = in.readUnsignedShort();
+            for (int m = 0; m < methods; m++) {
+                in.skipNBytes(2);
+                String method = utf8[in.readUnsignedShort()];
+                in.skipNBytes(2);
+                int attributes = in.readUnsignedShort();
+                for (int a = 0; a < attributes; a++) {
+                    String attribute = utf8[in.readUnsignedShort()];
+                    int length = in.readInt();
+                    if (method.equals(name) && attribute.equals("Code")) {
+                        in.skipNBytes(4);
+                        return in.readInt();
+                    }
+                    in.skipNBytes(length);
+                }
+            }
+        }
+        throw new AssertionError(type + " has no method " + name);
+    }
+
+    private static void skipAttributes(DataInputStream in) throws IOException {
+        int n = in.readUnsignedShort();
+        for (int a = 0; a < n; a++) {
+            in.skipNBytes(2);
+            in.skipNBytes(in.readInt());
         }
     }
 
