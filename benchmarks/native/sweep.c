@@ -104,6 +104,20 @@ static MPI_Datatype build(int shape, int e, long long w, long long s, long long 
   return t;
 }
 
+/*
+ * n bytes starting 16 bytes past a 64-byte line, where the Java side's memory starts (the data of a
+ * large heap array, a large malloc'd or direct buffer): how many lines a block touches depends on
+ * it, and malloc alone would put MPICH's buffers at whatever offset earlier points' frees left.
+ * Free with free(*raw).
+ */
+static char *line16(long long n, void **raw) {
+  if (posix_memalign(raw, 64, (size_t)n + 64) != 0) {
+    fprintf(stderr, "sweep: cannot allocate %lld bytes\n", n);
+    exit(3);
+  }
+  return (char *)*raw + 16;
+}
+
 static int cmp(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -158,8 +172,9 @@ int main(int argc, char **argv) {
     MPI_Type_get_true_extent(t, &tlb, &textent);
     long long userBytes = (count - 1) * extent + tlb + textent;
     int bytes = (int)(w * bpt * count);
-    char *user = malloc(userBytes);
-    char *packed = malloc(bytes);
+    void *userRaw, *packedRaw;
+    char *user = line16(userBytes, &userRaw);
+    char *packed = line16(bytes, &packedRaw);
     for (long long k = 0; k < userBytes; k++) user[k] = (char)((k * 31 + 7) & 0xFF);
     int pos = 0;
     MPI_Pack(user, (int)count, t, packed, bytes, &pos, MPI_COMM_SELF);
@@ -172,8 +187,8 @@ int main(int argc, char **argv) {
     double u = measure(0, t, (int)count, user, packed, bytes, ms, slices);
     printf("%d %.1f %.1f %016llx\n", index, p, u, (unsigned long long)h);
     fflush(stdout);
-    free(user);
-    free(packed);
+    free(userRaw);
+    free(packedRaw);
     MPI_Type_free(&t);
   }
   MPI_Finalize();
