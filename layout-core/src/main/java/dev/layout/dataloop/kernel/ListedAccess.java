@@ -20,9 +20,8 @@ public final class ListedAccess {
      * StridedLoops#scatterPaced}); for varying lengths each block takes
      * the width switch of {@link MemoryAccess#copyRaw}, which branch prediction learns for repeating
      * patterns. With {@code paced} (blocks in one cache set that need pacing, {@link
-     * MemoryAccess#paces(long[], long)}) an unpack of uniform blocks makes a call per block ({@link
-     * StridedLoops#scatterPaced}), of varying lengths it moves each block with the pad's stores after
-     * it ({@link MemoryAccess#pad}).
+     * MemoryAccess#paces(long[], long)}) an unpack moves each block with the pad's stores after it ({@link
+     * MemoryAccess#pad}).
      * Returns the bytes moved.
      */
     public static long blocks(

@@ -66,9 +66,8 @@ public final class MemoryAccess {
 
     /**
      * {@link #paces} for stores to blocks at {@code offsets} (two or more, all in one cache set: {@link
-     * #oneSet(long[])}) of up to {@code width} bytes, each block a call ({@code StridedLoops.scatterPaced}):
-     * the same width bound as for strided blocks; loads from listed blocks in one set (a pack) ran
-     * faster unpaced at every width.
+     * #oneSet(long[])}) of up to {@code width} bytes: the same width bound as for strided blocks; loads
+     * from listed blocks in one set (a pack) ran faster unpaced at every width.
      */
     public static boolean paces(long[] offsets, long width) {
         return oneSet(offsets) && width <= 32;

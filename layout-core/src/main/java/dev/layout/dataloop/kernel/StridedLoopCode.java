@@ -112,9 +112,11 @@ final class StridedLoopCode extends StridedLoops {
     void scatterPaced(Object pb, long pa, Object ub, long ua, long[] offsets, int from, int to, long w) {
         pb = src(pb);
         ub = dst(ub);
+        long[] pad = MemoryAccess.pad();
         long p = pa;
         for (int b = from; b < to; b++, p += w) {
-            moveByCall(pb, p, ub, ua + offsets[b], w);
+            move(pb, p, ub, ua + offsets[b], w);
+            MemoryAccess.pad(pad, b);
         }
     }
 
@@ -159,7 +161,7 @@ final class StridedLoopCode extends StridedLoops {
      * larger than C2 inlines into a hot loop (325 bytes of bytecode, FreqInlineSize) and each block is
      * a call of its own, as in a hand loop whose per-block copy is a method. Exploits: the call's stack
      * accesses and return between one block's accesses and the next keep fewer accesses to the one
-     * cache set in flight (packs from it, listed stores into it: benchmarks/README.md). In a hidden
+     * cache set in flight (packs from it: benchmarks/README.md). In a hidden
      * copy the class is a constant, so the compiled method holds only its width's moves.
      */
     private static void moveByCall(Object sb, long s, Object db, long d, long w) {

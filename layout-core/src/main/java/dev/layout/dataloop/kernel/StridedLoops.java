@@ -53,9 +53,9 @@ abstract class StridedLoops {
 
     /**
      * Blocks of {@code w} bytes scattered from the contiguous side at {@code pa} to {@code ua +
-     * offsets[b]}, b in {@code [from, to)}, paced ({@link MemoryAccess#paces(long[], long)}): a call
-     * per block, which paced these stores faster than the pad ({@link MemoryAccess#pad}). The copy is
-     * the one for the packed (source) and user (destination) bases.
+     * offsets[b]}, b in {@code [from, to)}, paced ({@link MemoryAccess#paces(long[], long)}): each
+     * block's moves, then the pad's stores ({@link MemoryAccess#pad}). The copy is the one for the
+     * packed (source) and user (destination) bases.
      */
     abstract void scatterPaced(Object pb, long pa, Object ub, long ua, long[] offsets, int from, int to, long w);
 
