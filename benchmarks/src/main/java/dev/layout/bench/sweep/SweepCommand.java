@@ -28,22 +28,29 @@ public final class SweepCommand {
     static final String ROWS_TO = "rows-to";
 
     public static final String USAGE =
-            "usage: layout bench sweep [--quick] [--native] [--rounds N] [--slice-ms MS] [--out DIR]";
+            "usage: layout bench sweep [--quick] [--native] [--rounds N] [--slice-ms MS] [--out DIR] [--match REGEX]";
 
     public static int run(String[] args, PrintStream out, Path module) throws IOException, InterruptedException {
         Options o = Options.parse(
-                "bench sweep", args, Set.of("rounds", "out", "slice-ms", ROWS_TO), Set.of("quick", "native", "help"));
+                "bench sweep",
+                args,
+                Set.of("rounds", "out", "slice-ms", "match", ROWS_TO),
+                Set.of("quick", "native", "help"));
         if (o.has("help")) {
             out.println(USAGE);
             out.println(
                     "--quick: a subset of the grid (about a minute per round); --native: MPICH's MPI_Pack too (needs mpicc: "
                             + NativeSweep.INSTALL
                             + "); --rounds N: fresh processes per side, alternating (default 1 with --quick, else 2); --slice-ms MS: the timed slice"
-                            + " (default 8 with --quick, else 20; the full grid with 8 takes about a third of the time)");
+                            + " (default 8 with --quick, else 20; the full grid with 8 takes about a third of the time);"
+                            + " --match REGEX: only the items of the grid (the quick one with --quick) whose label matches,"
+                            + " e.g. 'vector w[1-4] s65536 .* pack'; prints the table and writes no files");
             return 0;
         }
         boolean quick = o.has("quick");
-        List<SweepGrid.Item> items = SweepGrid.items(quick);
+        String match = o.get("match", null);
+        List<SweepGrid.Item> items =
+                match == null ? SweepGrid.items(quick) : SweepGrid.matching(SweepGrid.items(quick), match);
         long sliceMs = o.getLong("slice-ms", quick ? 8 : 20, 1);
         int pairs = quick ? 4 : 6;
         int nativeSlices = quick ? 3 : 5;
@@ -61,6 +68,7 @@ public final class SweepCommand {
         Path program = mpich ? NativeSweep.build(module) : null;
         List<SweepPoint> points = SweepGrid.points(items);
         String command = "bin/layout bench sweep" + (quick ? " --quick" : "") + (mpich ? " --native" : "")
+                + (match == null ? "" : " --match '" + match + "'")
                 + " --rounds " + rounds + (o.has("slice-ms") ? " --slice-ms " + sliceMs : "");
         out.println(command + ": " + items.size() + " items, " + points.size() + " layouts; " + Meter.machine() + "; "
                 + Meter.jvm());
@@ -83,12 +91,18 @@ public final class SweepCommand {
                 nativeRounds.add(NativeSweep.run(program, points, sliceMs, nativeSlices));
             }
             out.println("round " + r + "/" + rounds + ": engine and hand loops (fresh JVM)");
-            javaRounds.add(childJvm(quick, sliceMs, out, r));
+            javaRounds.add(childJvm(quick, match, sliceMs, out, r));
         }
         List<SweepReport.Row> rows = combine(items, points, javaRounds, nativeRounds);
         out.println(SweepReport.header(mpich));
         for (SweepReport.Row row : rows) {
             out.println(SweepReport.format(row, mpich));
+        }
+        if (match != null) {
+            for (String s : SweepReport.summary(rows)) {
+                out.println(s);
+            }
+            return 0;
         }
         Path dir = o.has("out") ? Path.of(o.get("out", ".")) : module;
         SweepReport.write(dir, rows, command, mpich ? NativeSweep.version() : "", rounds);
@@ -144,7 +158,7 @@ public final class SweepCommand {
         return s.length % 2 == 1 ? s[h] : (s[h - 1] + s[h]) / 2;
     }
 
-    private static List<SweepReport.Row> childJvm(boolean quick, long sliceMs, PrintStream out, int round)
+    private static List<SweepReport.Row> childJvm(boolean quick, String match, long sliceMs, PrintStream out, int round)
             throws IOException {
         Path rows = Files.createTempFile("layout-sweep-rows-", ".tsv");
         try {
@@ -152,6 +166,9 @@ public final class SweepCommand {
                     List.of("bench", "sweep", "--" + ROWS_TO, rows.toString(), "--slice-ms", "" + sliceMs));
             if (quick) {
                 args.add("--quick");
+            }
+            if (match != null) {
+                args.addAll(List.of("--match", match));
             }
             List<String> cmd = ChildJvm.command(
                     ChildJvm.inheritedFlags(), System.getProperty("java.class.path"), LayoutCli.class.getName(), args);

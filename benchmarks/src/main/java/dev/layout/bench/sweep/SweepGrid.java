@@ -95,6 +95,31 @@ public final class SweepGrid {
         out.add(new Item(p, t, false));
     }
 
+    /**
+     * The items whose label ({@link Item#label}, e.g. {@code vector w4 s65536 e4 8KiB heap pack})
+     * contains a match of {@code regex}: one point and its neighbours, measured alone.
+     */
+    public static List<Item> matching(List<Item> items, String regex) {
+        java.util.regex.Pattern p;
+        try {
+            p = java.util.regex.Pattern.compile(regex);
+        } catch (java.util.regex.PatternSyntaxException e) {
+            throw new IllegalArgumentException("bench sweep: --match " + regex
+                    + " (expected: a Java regular expression; " + e.getDescription() + ")");
+        }
+        List<Item> out = new ArrayList<>();
+        for (Item i : items) {
+            if (p.matcher(i.label()).find()) {
+                out.add(i);
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("bench sweep: --match " + regex
+                    + " (expected: a pattern some item's label" + " matches, such as 'vector w4 s65536 .* pack')");
+        }
+        return out;
+    }
+
     /** The distinct layouts of {@code items}, in order (what the native side measures). */
     public static List<SweepPoint> points(List<Item> items) {
         Set<SweepPoint> s = new LinkedHashSet<>();

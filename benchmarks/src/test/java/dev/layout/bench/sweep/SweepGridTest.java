@@ -54,6 +54,22 @@ class SweepGridTest {
     }
 
     @Test
+    void matchSelectsItemsByLabel() {
+        List<SweepGrid.Item> all = SweepGrid.items(false);
+        List<SweepGrid.Item> m = SweepGrid.matching(all, "^vector w[1-4] s65536 e1 .* heap pack");
+        assertEquals(4, m.size(), m.toString());
+        for (SweepGrid.Item i : m) {
+            assertTrue(i.pack() && i.point().stride() == 65536 && i.point().blockBytes() <= 4, i.label());
+        }
+        IllegalArgumentException none = org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> SweepGrid.matching(all, "^nothing"));
+        assertTrue(none.getMessage().contains("--match ^nothing"), none.getMessage());
+        IllegalArgumentException bad = org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> SweepGrid.matching(all, "(["));
+        assertTrue(bad.getMessage().contains("--match (["), bad.getMessage());
+    }
+
+    @Test
     void quickGridIsASmallSubsetOfTheFullOne() {
         List<SweepGrid.Item> quick = SweepGrid.items(true);
         Set<SweepGrid.Item> full = new HashSet<>(SweepGrid.items(false));

@@ -157,37 +157,17 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * {@link #move} as a call: the same moves, written out here for every class, so the method is
-     * larger than C2 inlines into a hot loop (325 bytes of bytecode, FreqInlineSize) and each block is
-     * a call of its own, as in a hand loop whose per-block copy is a method. Exploits: the call's stack
-     * accesses and return between one block's accesses and the next keep fewer accesses to the one
-     * cache set in flight (packs from it: benchmarks/README.md). In a hidden
-     * copy the class is a constant, so the compiled method holds only its width's moves.
+     * {@link #move} for the paced widths (up to 32 bytes) as a call: the same moves, written out here for
+     * every class, so the method is larger than C2 inlines into a hot loop (325 bytes of bytecode,
+     * FreqInlineSize) and each block is a call of its own, as in a hand loop whose per-block copy is a
+     * method. Exploits: the call's stack accesses and return between one block's loads and the next
+     * keep fewer loads from the one cache set in flight (benchmarks/README.md). In a hidden copy the
+     * class is a constant, so the compiled method holds only its width's moves.
      */
     private static void moveByCall(Object sb, long s, Object db, long d, long w) {
         sun.misc.Unsafe u = MemoryAccess.U;
         int c = copyClass(w);
-        if (c == 9) {
-            u.copyMemory(sb, s, db, d, w);
-        } else if (c == 8) {
-            long e = w - 32;
-            long a0 = u.getLong(sb, s);
-            long a1 = u.getLong(sb, s + 8);
-            long a2 = u.getLong(sb, s + 16);
-            long a3 = u.getLong(sb, s + 24);
-            long b0 = u.getLong(sb, s + e);
-            long b1 = u.getLong(sb, s + e + 8);
-            long b2 = u.getLong(sb, s + e + 16);
-            long b3 = u.getLong(sb, s + e + 24);
-            u.putLong(db, d, a0);
-            u.putLong(db, d + 8, a1);
-            u.putLong(db, d + 16, a2);
-            u.putLong(db, d + 24, a3);
-            u.putLong(db, d + e, b0);
-            u.putLong(db, d + e + 8, b1);
-            u.putLong(db, d + e + 16, b2);
-            u.putLong(db, d + e + 24, b3);
-        } else if (c == 7) {
+        if (c == 7) {
             long e = w - 16;
             long a0 = u.getLong(sb, s);
             long a1 = u.getLong(sb, s + 8);
