@@ -1,6 +1,7 @@
 package dev.layout.dataloop;
 
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * A compiled datatype (Ross, Miller, Gropp 2003): a small tree of loops the engine walks with an
@@ -203,20 +204,9 @@ public final class Dataloop {
     }
 
     static Dataloop leafBlockIndexed(long blockBytes, long[] offsets, long disp, int swapUnit, long extent) {
+        int n = offsets.length;
         return new Dataloop(
-                Kind.BLOCK_INDEXED,
-                disp,
-                offsets.length,
-                blockBytes,
-                null,
-                0,
-                offsets,
-                0,
-                null,
-                null,
-                null,
-                swapUnit,
-                extent);
+                Kind.BLOCK_INDEXED, disp, n, blockBytes, null, 0, offsets, 0, null, null, null, swapUnit, extent);
     }
 
     static Dataloop leafIndexed(long[] lengths, long[] offsets, long disp, int swapUnit, long extent) {
@@ -377,36 +367,20 @@ public final class Dataloop {
 
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder();
-        sb.append(kind.name().toLowerCase(java.util.Locale.ROOT))
-                .append(leaf ? " leaf" : "")
-                .append('(');
-        if (disp != 0) {
-            sb.append("disp=").append(disp).append(", ");
-        }
-        switch (kind) {
-            case CONTIG -> sb.append(leaf ? "bytes=" + blocklen : "count=" + blocklen + ", ext=" + ext);
-            case VECTOR ->
-                sb.append("count=")
-                        .append(nblocks)
-                        .append(leaf ? ", blockBytes=" : ", blocklen=")
-                        .append(blocklen)
-                        .append(", stride=")
-                        .append(stride)
-                        .append(leaf ? "" : ", ext=" + ext);
-            case BLOCK_INDEXED ->
-                sb.append("blocks=")
-                        .append(nblocks)
-                        .append(leaf ? ", blockBytes=" : ", blocklen=")
-                        .append(blocklen)
-                        .append(leaf ? "" : ", ext=" + ext);
-            case INDEXED -> sb.append("blocks=").append(nblocks).append(leaf ? "" : ", ext=" + ext);
-            case STRUCT -> sb.append("members=").append(nblocks);
-        }
-        if (leaf && swapUnit > 1) {
-            sb.append(", swap=").append(swapUnit);
-        }
-        sb.append(", size=").append(size).append(')');
-        return sb.toString();
+        String shape =
+                switch (kind) {
+                    case CONTIG -> leaf ? "bytes=" + blocklen : "count=" + blocklen + ", ext=" + ext;
+                    case VECTOR ->
+                        "count=" + nblocks + perBlock() + ", stride=" + stride + (leaf ? "" : ", ext=" + ext);
+                    case BLOCK_INDEXED -> "blocks=" + nblocks + perBlock() + (leaf ? "" : ", ext=" + ext);
+                    case INDEXED -> "blocks=" + nblocks + (leaf ? "" : ", ext=" + ext);
+                    case STRUCT -> "members=" + nblocks;
+                };
+        return kind.name().toLowerCase(Locale.ROOT) + (leaf ? " leaf(" : "(") + (disp != 0 ? "disp=" + disp + ", " : "")
+                + shape + (leaf && swapUnit > 1 ? ", swap=" + swapUnit : "") + ", size=" + size + ")";
+    }
+
+    private String perBlock() {
+        return (leaf ? ", blockBytes=" : ", blocklen=") + blocklen;
     }
 }

@@ -109,23 +109,16 @@ public final class DataloopCompiler {
         if (count < 0) {
             throw new IllegalArgumentException("compile: count " + count + " (expected: >= 0)");
         }
-        return repeat(compile(type, representation), type, count);
-    }
-
-    /** {@code count} instances of {@code one}, the dataloop of {@code type}, one extent apart (null when nothing moves). */
-    static Dataloop repeat(Dataloop one, Datatype type, long count) {
-        if (one == null || count == 0) {
-            return null;
-        }
-        if (count == 1) {
-            return one;
+        Dataloop one = compile(type, representation);
+        if (one == null || count <= 1) {
+            return count == 0 ? null : one;
         }
         return over(Dataloop.contig(count, type.extent(), one, 0, Math.multiplyExact(count, type.extent())));
     }
 
     /**
      * The dataloop of {@code type}'s description as given, without normalization and uncached: what
-     * the compiler made before it used the normalizer, for comparisons in tests.
+     * the compiler made before it used the normalizer, for the tests that compare the two.
      */
     static Dataloop compileAsGiven(Datatype type, Representation representation) {
         return type.isEmpty() ? null : new Run(representation).compile(type);
@@ -218,23 +211,18 @@ public final class DataloopCompiler {
                 case INDEXED_BLOCK:
                 case HINDEXED_BLOCK: {
                     Indexed x = (Indexed) t;
-                    Dataloop c = compile(x.oldType());
+                    long[] bl = new long[x.blockCount()];
+                    long[] off = new long[x.blockCount()];
                     int n = 0;
-                    for (int i = 0; i < x.blockCount(); i++) {
-                        if (x.blocklength(i) > 0) {
-                            n++;
-                        }
-                    }
-                    long[] bl = new long[n];
-                    long[] off = new long[n];
-                    n = 0;
                     for (int i = 0; i < x.blockCount(); i++) {
                         if (x.blocklength(i) > 0) {
                             bl[n] = x.blocklength(i);
                             off[n++] = x.byteDisplacement(i);
                         }
                     }
-                    return over(Dataloop.indexed(bl, off, x.oldType().extent(), c, 0, t.extent()));
+                    Dataloop c = compile(x.oldType());
+                    long ext = x.oldType().extent();
+                    return over(Dataloop.indexed(Arrays.copyOf(bl, n), Arrays.copyOf(off, n), ext, c, 0, t.extent()));
                 }
                 case STRUCT:
                     return struct((Struct) t);

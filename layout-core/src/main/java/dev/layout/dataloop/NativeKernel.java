@@ -46,15 +46,6 @@ final class NativeKernel extends LeafKernel {
         return len;
     }
 
-    /** {@code count} blocks of {@code width}: user block i at {@code u + i * us}, packed at {@code stream + i * ps}. */
-    private void strided(long u, long us, long stream, long ps, long width, long count) {
-        if (pack) {
-            MemoryAccess.strided(user, u, us, packed, delta + stream, ps, width, count);
-        } else {
-            MemoryAccess.strided(packed, delta + stream, ps, user, u, us, width, count);
-        }
-    }
-
     /** {@link MemoryAccess#strided3} between user planes ({@code u3}, {@code u2}, {@code u1}) and packed ones ({@code p3}, {@code p2}, {@code p1}). */
     private void strided3(
             long u,
@@ -86,7 +77,11 @@ final class NativeKernel extends LeafKernel {
 
     @Override
     long vector(long u, long stride, long blockBytes, long count, long stream, int unit) {
-        strided(u, stride, stream, blockBytes, blockBytes, count);
+        if (pack) {
+            MemoryAccess.strided(user, u, stride, packed, delta + stream, blockBytes, blockBytes, count);
+        } else {
+            MemoryAccess.strided(packed, delta + stream, blockBytes, user, u, stride, blockBytes, count);
+        }
         return count * blockBytes;
     }
 
@@ -129,9 +124,7 @@ final class NativeKernel extends LeafKernel {
     long repeat(Dataloop c, long u, long spacing, long count, long stream, int unit) {
         switch (c.kind) {
             case CONTIG -> {
-                // Runs at a constant spacing are a vector.
-                strided(u, spacing, stream, c.blocklen, c.blocklen, count);
-                return count * c.blocklen;
+                return vector(u, spacing, c.blocklen, count, stream, unit); // runs at a constant spacing
             }
             case VECTOR -> {
                 // A vector of vector leaves: generated rows, else one two-level strided loop.

@@ -3,7 +3,9 @@ package dev.layout.dataloop;
 import dev.layout.dataloop.kernel.MemoryAccess;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Partial processing of {@code count} elements of a datatype (Ross, Miller, Gropp 2003, section 2):
@@ -26,6 +28,7 @@ import java.util.List;
  * been written.
  */
 public final class Segment {
+    static final String USER_NULL = "segment: user memory is null";
     private final Datatype type;
     private final long count;
     private final Representation representation;
@@ -119,18 +122,12 @@ public final class Segment {
 
     /** A segment over {@code count} elements whose origin is byte {@code origin} of {@code user}, native representation. */
     public static Segment of(Datatype type, long count, Memory user, long origin) {
-        if (user == null) {
-            throw new NullPointerException("segment: user memory is null");
-        }
-        return new Segment(type, count, Representation.NATIVE, user, origin);
+        return new Segment(type, count, Representation.NATIVE, Objects.requireNonNull(user, USER_NULL), origin);
     }
 
     /** Like {@link #of} with the external32 representation (big-endian primitives, {@code byte} untouched). */
     public static Segment external32(Datatype type, long count, Memory user, long origin) {
-        if (user == null) {
-            throw new NullPointerException("segment: user memory is null");
-        }
-        return new Segment(type, count, Representation.EXTERNAL32, user, origin);
+        return new Segment(type, count, Representation.EXTERNAL32, Objects.requireNonNull(user, USER_NULL), origin);
     }
 
     /** A segment without memory, for {@link #flatten} and {@link #process}: offsets are relative to the origin. */
@@ -434,58 +431,48 @@ public final class Segment {
         long ub = base[top];
         int unit = representation == Representation.NATIVE ? 1 : d.swapUnit;
         long done = 0;
-        long stream = position;
-        // A block entered in the middle, or one the budget ends in: a partial run.
-        if (in > 0 || budget < d.blockPacked(b)) {
-            long len = Math.min(d.blockLen(b) - in, budget);
-            long got = k.run(ub + d.blockOffset(b) + in, len, stream, unit, in % unit);
-            done += got;
-            if (got < len) {
-                inner = in + got;
-                return done;
-            }
-            in += len;
-            if (in == d.blockLen(b)) {
-                b++;
-                in = 0;
-            }
-        }
-        // Whole blocks: one kernel call for the lot.
-        if (in == 0 && b < d.nblocks && done < budget) {
+        while (b < d.nblocks && done < budget) {
             long left = budget - done;
-            // As many whole blocks as the budget holds (of varying lengths: a binary search in the prefix sums).
+            long stream = position + done;
+            if (in > 0 || left < d.blockPacked(b)) {
+                // A block entered in the middle, or one the budget ends in: a partial run.
+                long len = Math.min(d.blockLen(b) - in, left);
+                long got = k.run(ub + d.blockOffset(b) + in, len, stream, unit, in % unit);
+                done += got;
+                in += got;
+                if (got < len) {
+                    break;
+                }
+                if (in == d.blockLen(b)) {
+                    b++;
+                    in = 0;
+                }
+                continue;
+            }
+            // As many whole blocks as the budget holds (of varying lengths: a binary search in the prefix
+            // sums), in one kernel call.
             long nb;
             if (d.prefix == null) {
                 nb = Math.min(d.nblocks - b, left / d.blocklen);
             } else {
-                int i = java.util.Arrays.binarySearch(d.prefix, (int) b, d.prefix.length, d.prefix[(int) b] + left);
+                int i = Arrays.binarySearch(d.prefix, (int) b, d.prefix.length, d.prefix[(int) b] + left);
                 nb = (i >= 0 ? i : -i - 2) - b;
             }
-            long got = nb == 0
-                    ? 0
-                    : switch (d.kind) {
-                        case CONTIG -> k.run(ub, d.blocklen, stream + done, unit, 0);
-                        case VECTOR -> k.vectorLeaf(d, ub + b * d.stride, nb, stream + done, unit);
-                        default ->
-                            k.blocks(d, ub, d.blocklens, d.blocklen, (int) b, (int) (b + nb), stream + done, unit);
+            long got =
+                    switch (d.kind) {
+                        case CONTIG -> k.run(ub, d.blocklen, stream, unit, 0);
+                        case VECTOR -> k.vectorLeaf(d, ub + b * d.stride, nb, stream, unit);
+                        default -> k.blocks(d, ub, d.blocklens, d.blocklen, (int) b, (int) (b + nb), stream, unit);
                     };
-            long expect = d.packedBefore(b + nb) - d.packedBefore(b);
             done += got;
-            if (got < expect) {
-                // Stopped inside the batch: find where (only flatten does this).
+            if (got < d.packedBefore(b + nb) - d.packedBefore(b)) {
+                // Stopped inside the batch (only flatten does this): find where.
                 long r = d.packedBefore(b) + got;
-                long nbDone = d.findBlock(r);
-                blk[top] = nbDone;
-                inner = r - d.packedBefore(nbDone);
-                return done;
+                b = d.findBlock(r);
+                in = r - d.packedBefore(b);
+                break;
             }
             b += nb;
-            if (b < d.nblocks && done < budget) {
-                long len = budget - done;
-                long g = k.run(ub + d.blockOffset(b), len, stream + done, unit, 0);
-                done += g;
-                in = g;
-            }
         }
         blk[top] = b;
         inner = in;
