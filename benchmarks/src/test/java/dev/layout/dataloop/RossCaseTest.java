@@ -64,7 +64,6 @@ class RossCaseTest {
                 && a.stride == b.stride
                 && Arrays.equals(a.offsets, b.offsets)
                 && a.ext == b.ext
-                && Arrays.equals(a.exts, b.exts)
                 && a.size == b.size
                 && a.swapUnit == b.swapUnit
                 && a.extent == b.extent

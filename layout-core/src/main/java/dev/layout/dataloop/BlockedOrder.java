@@ -27,9 +27,7 @@ import java.util.List;
  * <p>Made by {@link #of}, held per nest by a segment's {@link Plan}; the arrays are never written.
  */
 record BlockedOrder(
-        long[] counts,
-        long[] userStrides,
-        long[] packedStrides,
+        Dim[] loops,
         int chunkLoop,
         long chunk,
         Dataloop inner,
@@ -38,8 +36,7 @@ record BlockedOrder(
         boolean movedIsHeadLoop,
         boolean disjoint) {
     /*
-     * counts, userStrides, packedStrides: the permuted outer loops, outermost first (trip count, and the
-     * user and packed distances between iterations). chunkLoop: the outer loop that runs over groups of
+     * loops: the permuted outer loops, outermost first, the moved one last. chunkLoop: the outer loop that runs over groups of
      * chunk iterations of the inner node's first loop (strip-mining it when all would not fit the budget),
      * or -1. inner: the node below the permuted loops, innerDisp the user bytes from the head's base to
      * its base. plane: the inner node is a vector leaf in short runs, and the moved loop and the run go
@@ -73,12 +70,17 @@ record BlockedOrder(
         return disjoint && !(plane && inner.blocklen == 16);
     }
 
+    /** The moved loop: the innermost of the permuted loops. */
+    Dim moved() {
+        return loops[loops.length - 1];
+    }
+
     /** E.g. {@code 4 x 786432 B, 24 x 8 B around vector(count=8, ...)}: the permuted loops (trip count x user stride), then the inner unit. */
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < counts.length; i++) {
-            sb.append(counts[i]).append(" x ").append(userStrides[i]).append(" B");
+        for (int i = 0; i < loops.length; i++) {
+            sb.append(loops[i].count).append(" x ").append(loops[i].user).append(" B");
             if (i == chunkLoop) {
                 sb.append(" (groups of ").append(chunk).append(')');
             }
@@ -92,8 +94,11 @@ record BlockedOrder(
         return sb.toString();
     }
 
-    /** One loop of the nest: trip count, user and packed stride, and the index of the node it belongs to. */
-    private record Dim(long count, long user, long packed, int node, boolean first) {}
+    /**
+     * One loop of the nest: trip count, user and packed distance between iterations, the index of the
+     * node it belongs to, and whether it is that node's first loop.
+     */
+    record Dim(long count, long user, long packed, int node, boolean first) {}
 
     /**
      * The blocked order for the nest headed by {@code head} under a cache budget of {@code budget}
@@ -201,22 +206,12 @@ record BlockedOrder(
             return null;
         }
         outer.add(m);
-        long[] counts = new long[outer.size()];
-        long[] us = new long[outer.size()];
-        long[] ps = new long[outer.size()];
-        for (int i = 0; i < counts.length; i++) {
-            counts[i] = outer.get(i).count;
-            us[i] = outer.get(i).user;
-            ps[i] = outer.get(i).packed;
-        }
         long innerDisp = 0;
         for (int c = 1; c <= innerNode; c++) {
             innerDisp = Math.addExact(innerDisp, chain.get(c).disp);
         }
         return new BlockedOrder(
-                counts,
-                us,
-                ps,
+                outer.toArray(new Dim[0]),
                 chunkLoop,
                 q,
                 innerLoop,

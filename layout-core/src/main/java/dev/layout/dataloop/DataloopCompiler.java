@@ -281,18 +281,11 @@ public final class DataloopCompiler {
             }
             for (int i = 0; i < m; i++) {
                 kids[i] = over(Dataloop.contig(bls[i], exts[i], kids[i], 0, Math.multiplyExact(bls[i], exts[i])));
-                bls[i] = 1;
             }
             if (m == 1) {
                 return kids[0].shifted(offs[0], s.extent());
             }
-            return Dataloop.struct(
-                    Arrays.copyOf(bls, m),
-                    Arrays.copyOf(offs, m),
-                    Arrays.copyOf(exts, m),
-                    Arrays.copyOf(kids, m),
-                    0,
-                    s.extent());
+            return Dataloop.struct(Arrays.copyOf(offs, m), Arrays.copyOf(kids, m), 0, s.extent());
         }
     }
 

@@ -196,7 +196,7 @@ public final class Segment {
             r -= j * c.size;
             elem[top] = j;
             top++;
-            push(c, base[top - 1] + n.blockOffset(b) + j * n.extOf(b) + c.disp);
+            push(c, base[top - 1] + n.blockOffset(b) + j * n.ext + c.disp);
         }
     }
 
@@ -292,14 +292,9 @@ public final class Segment {
         while (position < end) {
             Dataloop d = node[top];
             if (d.leaf) {
-                long want = end - position;
-                long done = leaf(k, d, want);
-                position += done;
+                position += leaf(k, d, end - position);
                 if (blk[top] < d.nblocks) {
-                    if (done < want && position < end) {
-                        seek(position); // the kernel stopped early (flatten is full): the stack at the new position
-                    }
-                    break;
+                    break; // the budget ends in this leaf, or the kernel stopped early (flatten is full)
                 }
                 top--;
                 advance();
@@ -315,7 +310,7 @@ public final class Segment {
                     if (b == 0 && elem[top] == 0 && d.size <= end - position) {
                         // A whole instance not yet begun: a strided nest may run in its cache-blocked order.
                         position += BlockedWalk.run(
-                                k, order, base[top], position, 0, order.counts()[order.counts().length - 1]);
+                                k, order, base[top], position, 0, order.moved().count());
                         blk[top] = d.nblocks;
                         continue;
                     }
@@ -350,7 +345,7 @@ public final class Segment {
                     continue;
                 }
                 top++;
-                push(c, base[top - 1] + d.blockOffset(b) + elem[top - 1] * d.extOf(b) + c.disp);
+                push(c, base[top - 1] + d.blockOffset(b) + elem[top - 1] * d.ext + c.disp);
                 blk[top] = 0;
                 elem[top] = 0;
                 inner = 0;
