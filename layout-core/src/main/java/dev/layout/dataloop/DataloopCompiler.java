@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -49,9 +50,7 @@ public final class DataloopCompiler {
      * null} for a type with no data.
      */
     public static Dataloop compile(Datatype type, Representation representation) {
-        if (type == null) {
-            throw new NullPointerException("compile: type is null");
-        }
+        Objects.requireNonNull(type, "compile: type is null");
         Map<Datatype, Dataloop> cache = representation == Representation.NATIVE ? NATIVE_CACHE : EXTERNAL_CACHE;
         if (type.isEmpty()) {
             return null;
@@ -68,17 +67,12 @@ public final class DataloopCompiler {
     }
 
     /**
-     * The description {@link #compile} compiles for {@code type}: its least-cost normalized form
-     * (processing model, no index list longer than the description's own, within the bounds of
-     * {@code EngineNormalization}), or {@code type} itself when normalization is out of bounds,
-     * finds nothing better, or its dataloop would be slower ({@code EngineNormalization.keepsDirect}).
-     * Same type map, lb and extent as {@code type}; what {@code layout describe} prints as "compiled
-     * from".
+     * The description {@link #compile} compiles for {@code type} (what {@code layout describe} prints
+     * as "compiled from"): its normalized form, or {@code type} itself (see {@code
+     * EngineNormalization}). Same type map, lb and extent as {@code type}.
      */
     public static Datatype compiledDescription(Datatype type, Representation representation) {
-        if (type == null) {
-            throw new NullPointerException("compile: type is null");
-        }
+        Objects.requireNonNull(type, "compile: type is null");
         return type.isEmpty() ? type : compileNormalized(type, representation).description();
     }
 
@@ -86,8 +80,8 @@ public final class DataloopCompiler {
     private record Compiled(Datatype description, Dataloop loop) {}
 
     /**
-     * Compiles the normalized description, and the type as given only when the choice needs it (see
-     * {@link EngineNormalization}): a fixed-width leaf from the normalized form is kept at once.
+     * The normalized description's dataloop, unless it is not a fixed-width leaf and the type as given
+     * compiles to one (see {@link EngineNormalization}).
      */
     private static Compiled compileNormalized(Datatype type, Representation representation) {
         Datatype n = EngineNormalization.normalized(type);
@@ -96,9 +90,7 @@ public final class DataloopCompiler {
             return new Compiled(n, normalized);
         }
         Dataloop direct = new Run(representation).compile(type);
-        return EngineNormalization.keepsDirect(direct, normalized)
-                ? new Compiled(type, direct)
-                : new Compiled(n, normalized);
+        return EngineNormalization.isFixedWidthLeaf(direct) ? new Compiled(type, direct) : new Compiled(n, normalized);
     }
 
     /**

@@ -54,9 +54,7 @@ public final class Segment {
     private final Plan[] plans = new Plan[4];
 
     Segment(Datatype type, long count, Representation rep, Memory user, long origin) {
-        if (type == null) {
-            throw new NullPointerException("segment: type is null");
-        }
+        Objects.requireNonNull(type, "segment: type is null");
         if (count < 0) {
             throw new IllegalArgumentException("segment: count " + count + " (expected: >= 0)");
         }
@@ -239,17 +237,13 @@ public final class Segment {
             throw new IllegalArgumentException("flatten: maxPieces " + maxPieces + " (expected: >= 1)");
         }
         FlattenKernel k = new FlattenKernel(maxPieces, origin);
-        while (position < total && !k.full) {
-            walk(k, total - position);
-        }
+        walk(k, total - position); // to the end, or to where the kernel stops: it is full
         return k.pieces;
     }
 
     /** Runs a custom action over up to {@code maxBytes} of the packed stream; returns the bytes visited. */
     public long process(LeafAction action, long maxBytes) {
-        if (action == null) {
-            throw new NullPointerException("process: action is null");
-        }
+        Objects.requireNonNull(action, "process: action is null");
         if (maxBytes < 0) {
             throw new IllegalArgumentException("process: maxBytes " + maxBytes + " (expected: >= 0)");
         }
@@ -271,7 +265,8 @@ public final class Segment {
                     op + ": this segment was made without memory (Segment.layout); use Segment.of");
         }
         if (packed == null) {
-            throw new NullPointerException(op + ": packed memory is null");
+            throw new NullPointerException(
+                    op + ": packed memory is null"); // the message built only here: no allocation per call
         }
         if (maxBytes < 0) {
             throw new IllegalArgumentException(op + ": maxBytes " + maxBytes + " (expected: >= 0)");
