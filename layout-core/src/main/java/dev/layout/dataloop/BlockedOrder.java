@@ -9,22 +9,18 @@ import java.util.List;
  * and Gropp (2003, section 3) that keeps the packed order of every byte while changing the order in
  * which they move.
  *
- * <p>The case is the Flash I/O checkpoint: 24 variables per cell, stored variable fastest (user
- * stride 8), packed variable by variable. Walked in packed order, each variable's pass sweeps every
- * cell, so each 192-byte cell record is brought into the cache 24 times (8 times per line) and
- * evicted in between. Blocked, the variable loop moves inward, just above the largest inner subtree
- * whose cells fit in the cost model's cache ({@link KernelCost#CACHE_BYTES}; zero, property {@code
- * layout.dataloop.blockBudget=0}, turns blocking off for comparisons): for each 16^3 block, for each variable, the
- * block's 8^3 interior. Every line is then fetched once, and the packed side is still written
- * (read) in runs of the inner subtree's packed size. The same holds for records to structure of
+ * <p>The case is the Flash I/O checkpoint: 24 variables per cell, stored variable fastest, packed
+ * variable by variable. In packed order each variable's pass sweeps every cell, so each cell's lines
+ * are fetched 24 times. Blocked, the variable loop moves inward, just above the largest inner
+ * subtree whose cells fit in the cost model's cache ({@link KernelCost#CACHE_BYTES}; property {@code
+ * layout.dataloop.blockBudget=0} turns blocking off): for each 16^3 block, for each variable, the
+ * block's 8^3 interior, so every line is fetched once. The same holds for records to structure of
  * arrays, pixels to planes and matrix transposes by column types.
  *
  * <p>Each instance of {@link #inner} is still processed in its own packed order by the same kernels;
  * only the outer loops are permuted. Packing may always reorder (it reads the user memory); unpacking
- * only when {@link #unpackMayReorder}: no two blocks share a user byte, so the order of writes cannot
- * matter.
- *
- * <p>Made by {@link #of}, held per nest by a segment's {@link Plan}; the arrays are never written.
+ * only when {@link #unpackMayReorder}. Made by {@link #of}, held per nest by a segment's {@link
+ * Plan}; never written.
  */
 record BlockedOrder(
         Dim[] loops,

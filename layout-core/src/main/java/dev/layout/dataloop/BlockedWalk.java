@@ -50,8 +50,7 @@ final class BlockedWalk {
 
     /**
      * Iterations {@code [0, runs)} of the first loop of the vector/contig nest {@code d} at user base
-     * {@code u} (its disp included), packed from {@code stream}, through the same batched kernel calls
-     * as the walk: a vector leaf, repeated leaves, or repeated planes per call. Returns the bytes done.
+     * {@code u} (its disp included), packed from {@code stream}; returns the bytes done.
      */
     static long firstLoop(LeafKernel k, Dataloop d, long u, long stream, long runs) {
         if (d.leaf) {

@@ -11,7 +11,6 @@ import dev.layout.datatype.Subarray;
 import dev.layout.datatype.Vector;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -144,25 +143,16 @@ public final class DataloopCompiler {
                 return 1;
             }
             if (t instanceof Primitive p) {
-                return p == Primitive.BYTE ? 1 : (int) p.byteSize();
+                return p.swapUnit();
             }
             Integer u = units.get(t);
             if (u == null) {
-                int found = -1;
-                DerivedType d = (DerivedType) t;
-                List<Datatype> kids = t instanceof Subarray s
-                        ? List.of(s.lowered())
-                        : t instanceof Darray a ? List.of(a.lowered()) : d.children();
-                for (Datatype c : kids) {
-                    if (c.isEmpty()) {
-                        continue;
+                int found = -1; // the unit of the members so far: -1 none yet, 0 mixed
+                for (Datatype c : ((DerivedType) t).children()) {
+                    if (!c.isEmpty()) {
+                        int cu = unit(c);
+                        found = found < 0 || found == cu ? cu : 0;
                     }
-                    int cu = unit(c);
-                    if (cu == 0 || (found >= 0 && found != cu)) {
-                        found = 0;
-                        break;
-                    }
-                    found = cu;
                 }
                 u = Math.max(found, 0);
                 units.put(t, u);
@@ -176,8 +166,6 @@ public final class DataloopCompiler {
                 return Dataloop.bytes(t.byteSize(), t.trueLb(), u, t.extent());
             }
             switch (t.combiner()) {
-                case NAMED:
-                    return Dataloop.bytes(t.byteSize(), 0, u, t.extent());
                 case CONTIGUOUS: {
                     Contiguous c = (Contiguous) t;
                     return over(Dataloop.contig(c.count(), c.oldType().extent(), compile(c.oldType()), 0, t.extent()));

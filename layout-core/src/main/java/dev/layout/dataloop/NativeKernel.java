@@ -46,24 +46,13 @@ final class NativeKernel extends LeafKernel {
         return len;
     }
 
-    /** {@link MemoryAccess#strided3} between user planes ({@code u3}, {@code u2}, {@code u1}) and packed ones ({@code p3}, {@code p2}, {@code p1}). */
+    /** {@link MemoryAccess#strided3} between user planes ({@code u3}, {@code u2}, {@code u1}) and packed ones from stream byte {@code s}. */
     private void strided3(
-            long u,
-            long u3,
-            long u2,
-            long u1,
-            long stream,
-            long p3,
-            long p2,
-            long p1,
-            long w,
-            long n3,
-            long n2,
-            long n1) {
+            long u, long u3, long u2, long u1, long s, long p3, long p2, long p1, long w, long n3, long n2, long n1) {
         if (pack) {
-            MemoryAccess.strided3(user, u, u3, u2, u1, packed, delta + stream, p3, p2, p1, w, n3, n2, n1);
+            MemoryAccess.strided3(user, u, u3, u2, u1, packed, delta + s, p3, p2, p1, w, n3, n2, n1);
         } else {
-            MemoryAccess.strided3(packed, delta + stream, p3, p2, p1, user, u, u3, u2, u1, w, n3, n2, n1);
+            MemoryAccess.strided3(packed, delta + s, p3, p2, p1, user, u, u3, u2, u1, w, n3, n2, n1);
         }
     }
 
