@@ -225,11 +225,15 @@ final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite
     /** Bytes of rows (index and element) a write task holds before it writes them to a local temporary file. */
     static final long RUN_BYTES = 64L << 20;
 
-    /** Elements of a window: {@link #WINDOW_BYTES}, more where the file would have more than 2^20 windows. */
+    /**
+     * Elements of a window: {@link #WINDOW_BYTES}, no more than the file holds (each task has a
+     * window buffer), more where the file would have more than 2^20 windows.
+     */
     private long windowElements() {
         long esize = spec.etypeType().byteSize();
+        long elements = spec.elementCount();
         long most = 1L << 20;
-        return Math.max(Math.max(1, WINDOW_BYTES / esize), (spec.elementCount() + most - 1) / most);
+        return Math.max(1, Math.max(Math.min(elements, WINDOW_BYTES / esize), (elements + most - 1) / most));
     }
 
     /** Rows of a run: {@link #RUN_BYTES} of an index, an element and a position in the run's order each. */
