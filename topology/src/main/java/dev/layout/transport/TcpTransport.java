@@ -394,7 +394,7 @@ public final class TcpTransport implements Transport {
                 throw e;
             }
             if (learn) { // a sampled adaptive send (report implies learn)
-                cell.learn(c.reports, id, report, learn, chosen, t0, firstWrite);
+                cell.learn(c.reports, id, report, learn, chosen, t0, firstWrite - t0);
             }
             return count(chosen);
         }
@@ -411,9 +411,10 @@ public final class TcpTransport implements Transport {
             throw e;
         }
         long t0 = System.nanoTime();
-        long firstWrite = c.writeTyped("sendTyped", DATA, (byte) 0, context, tag, id, seg, origin, chosen, v);
+        c.writeTyped("sendTyped", DATA, (byte) 0, context, tag, id, seg, origin, chosen, v);
         if (learn) { // a sampled adaptive send (report implies learn)
-            cell.learn(c.reports, id, report, learn, chosen, t0, firstWrite);
+            // no header delay: the receiver's figure runs from its clear-to-send, before t0
+            cell.learn(c.reports, id, report, learn, chosen, t0, 0);
         }
         return count(chosen);
     }
