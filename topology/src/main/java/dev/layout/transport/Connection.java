@@ -44,6 +44,7 @@ final class Connection {
     private Memory stage;
     /** The gathering write's buffers: the header and a batch of blocks (made at the first gathering write). */
     private ByteBuffer[] iov;
+
     ByteBuffer readStaging;
     long sendSeq;
     long writeOffset;

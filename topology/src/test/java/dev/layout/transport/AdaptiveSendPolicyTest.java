@@ -204,7 +204,9 @@ class AdaptiveSendPolicyTest {
             int[] last = new int[3];
             int[] all = new int[3];
             run(p, s -> o.times(s)[1], GATHER_BLOCKS, 400, last, all);
-            assertThat(p.best(1, GATHER_BLOCKS, BYTES, false)).as("seed %d", seed).isEqualTo(SendStrategy.PACK);
+            assertThat(p.best(1, GATHER_BLOCKS, BYTES, false))
+                    .as("seed %d", seed)
+                    .isEqualTo(SendStrategy.PACK);
             assertThat(last[SendStrategy.GATHER.ordinal()]).as("seed %d", seed).isLessThanOrEqualTo(100 / 5);
             assertThat(all[SendStrategy.GATHER.ordinal()] * (5.0 / 4.75 - 1) / 400)
                     .as("seed %d", seed)

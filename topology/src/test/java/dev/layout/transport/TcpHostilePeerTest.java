@@ -122,8 +122,8 @@ class TcpHostilePeerTest {
         Memory data = Memory.ofBuffer(ByteBuffer.allocateDirect(n));
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
         try {
-            java.util.concurrent.Future<SendStrategy> send = pool.submit(
-                    () -> t.sendTyped(1, 0L, 5, Primitive.BYTE, n, data, 0, SendStrategy.PACK));
+            java.util.concurrent.Future<SendStrategy> send =
+                    pool.submit(() -> t.sendTyped(1, 0L, 5, Primitive.BYTE, n, data, 0, SendStrategy.PACK));
             Frame rts = p.readFrame();
             assertThat(rts.type()).isEqualTo(Frame.RTS);
             p.write(RawPeer.header(Frame.CTS, 1, 0L, 5, 0, 0, rts.id())); // then reads nothing more

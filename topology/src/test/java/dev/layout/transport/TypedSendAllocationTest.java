@@ -69,11 +69,17 @@ class TypedSendAllocationTest {
         Memory heap = Memory.ofArray(new byte[4096]);
         Memory direct = Memory.ofBuffer(ByteBuffer.allocateDirect(4096));
         // packing: nothing (a new segment per send was some 3 KB; its stall timer and staging memory 180 B more)
-        assertThat(perSend(SendStrategy.PACK, heap, 4000)).as("heap, bytes per send").isLessThan(8);
+        assertThat(perSend(SendStrategy.PACK, heap, 4000))
+                .as("heap, bytes per send")
+                .isLessThan(8);
         assertThat(perSend(SendStrategy.PACK, direct, 4000)).as("direct").isLessThan(8);
         // adaptive: as packing, the policy's look-ups included, but for its occasional gathering tries
         // (a gathering write makes a buffer per block, 16 here: some 2 KB a try)
-        assertThat(perSend(SendStrategy.ADAPTIVE, heap, 4000)).as("heap, adaptive").isLessThan(64);
-        assertThat(perSend(SendStrategy.ADAPTIVE, direct, 4000)).as("direct, adaptive").isLessThan(64);
+        assertThat(perSend(SendStrategy.ADAPTIVE, heap, 4000))
+                .as("heap, adaptive")
+                .isLessThan(64);
+        assertThat(perSend(SendStrategy.ADAPTIVE, direct, 4000))
+                .as("direct, adaptive")
+                .isLessThan(64);
     }
 }
