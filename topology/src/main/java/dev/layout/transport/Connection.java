@@ -208,7 +208,7 @@ final class Connection {
 
     /**
      * Owes the peer the report of message {@code id} ({@link Frame#REPORT}): it took {@code
-     * receiverNanos} from its data frame's header to its last byte. It goes out with the next frame
+     * receiverNanos} to its last byte (see {@link CompletionReports}). It goes out with the next frame
      * written to the peer, or is flushed by a worker (see {@link ReportOutbox}): the reader thread
      * that calls this never writes (two peers each writing a large message to the other would wait
      * for each other's readers).
