@@ -34,7 +34,7 @@ public final class Segment {
     private final Representation representation;
     private final Dataloop root;
     private final long total;
-    /** The user memory and origin, and the footprint checked in them; re-aimed only by {@link Packing}'s per-thread segments. */
+    /** The user memory and origin, and the footprint checked in them; re-aimed by segments kept for reuse ({@link #aim}). */
     private Memory user;
 
     private long origin;
@@ -72,14 +72,23 @@ public final class Segment {
         this.base = new long[depth];
         this.blk = new long[depth];
         this.elem = new long[depth];
-        aim(user, origin);
+        point(user, origin);
     }
 
     /**
      * Points this segment at {@code user} with the origin at byte {@code origin}, at packed position 0:
-     * checks the type's true footprint for the count against the memory first.
+     * checks the type's true footprint for the count against the memory first. A segment kept for
+     * reuse (as {@link Packing}'s per-thread ones) is re-aimed instead of made anew: no allocation.
      */
-    void aim(Memory user, long origin) {
+    public void aim(Memory user, long origin) {
+        if (user == null) {
+            throw new NullPointerException("segment: user memory is null");
+        }
+        point(user, origin);
+    }
+
+    /** {@link #aim}, or no memory at all (a {@link #layout} segment). */
+    private void point(Memory user, long origin) {
         long lo = 0;
         long hi = 0;
         if (total > 0) {
@@ -108,8 +117,8 @@ public final class Segment {
         return this.count == count && representation == rep && this.type.equals(type);
     }
 
-    /** Lets go of the memories (a per-thread segment of {@link Packing} between calls). */
-    void release() {
+    /** Lets go of the memories (a segment kept for reuse, between uses). */
+    public void release() {
         user = null;
         for (NativeKernel k : kernels) {
             if (k != null) {
