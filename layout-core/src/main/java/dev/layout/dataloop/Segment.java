@@ -81,10 +81,7 @@ public final class Segment {
      * reuse (as {@link Packing}'s per-thread ones) is re-aimed instead of made anew: no allocation.
      */
     public void aim(Memory user, long origin) {
-        if (user == null) {
-            throw new NullPointerException("segment: user memory is null");
-        }
-        point(user, origin);
+        point(Objects.requireNonNull(user, USER_NULL), origin);
     }
 
     /** {@link #aim}, or no memory at all (a {@link #layout} segment). */
