@@ -60,8 +60,8 @@ public final class SparkJobs {
             "aggregators",
             "0",
             "ranks that read the --init file and write the output field in two-phase collective I/O, a file domain"
-                    + " each (ROMIO's cb_nodes; at most one per rank; checkpoints keep the default); 0: one per host,"
-                    + " every rank when all are on one host");
+                    + " each (ROMIO's cb_nodes; at most one per rank; also barrier-mode checkpoints and their resume);"
+                    + " 0: one per host, every rank when all are on one host");
 
     /**
      * {@code --aggregators N}: the aggregator count of the job's collective reads and writes of its
@@ -110,7 +110,8 @@ public final class SparkJobs {
     /**
      * {@code --checkpoint-interval K [--checkpoint-dir DIR]}: none for K = 0; in barrier mode K needs
      * a directory (any Hadoop path, a bare path is local); in shuffle mode without a directory the
-     * block RDD is checkpointed locally (lineage truncation only, nothing to resume from).
+     * block RDD is checkpointed locally (lineage truncation only, nothing to resume from). Barrier-mode
+     * checkpoints are written and read with the job's {@code --aggregators}.
      *
      * @throws IllegalArgumentException for a directory without an interval, or an interval without a
      *     directory in barrier mode
@@ -135,7 +136,8 @@ public final class SparkJobs {
             return CheckpointPolicy.every(interval);
         }
         return CheckpointPolicy.every(
-                interval, OutputDirectory.resolve("checkpoint-dir", dir).toString());
+                        interval, OutputDirectory.resolve("checkpoint-dir", dir).toString())
+                .withAggregators(aggregators(job, o));
     }
 
     /** The bench job's local {@code --out} directory, created (the bench job writes only reports, no grid). */

@@ -20,11 +20,10 @@ public final class ClassBytes {
     // opcodes used by the generators
     public static final int ALOAD = 0x19, ASTORE = 0x3a, LLOAD = 0x16, ILOAD = 0x15, ISTORE = 0x36, LSTORE = 0x37;
     public static final int LADD = 0x61, IADD = 0x60, LMUL = 0x69, I2L = 0x85, I2S = 0x93, I2C = 0x92, IINC = 0x84;
-    public static final int NEW = 0xbb, DUP = 0x59, CHECKCAST = 0xc0, GETFIELD = 0xb4, PUTFIELD = 0xb5, POP = 0x57;
+    public static final int NEW = 0xbb, DUP = 0x59, CHECKCAST = 0xc0, GETFIELD = 0xb4, PUTFIELD = 0xb5, GOTO = 0xa7;
     public static final int GETSTATIC = 0xb2, INVOKEVIRTUAL = 0xb6, INVOKESPECIAL = 0xb7, INVOKESTATIC = 0xb8;
-    public static final int AALOAD = 0x32, LALOAD = 0x2f, ICONST_0 = 0x03, ACONST_NULL = 0x01, I2B = 0x91;
-    public static final int RETURN = 0xb1, ARETURN = 0xb0, IRETURN = 0xac, LRETURN = 0xad, FRETURN = 0xae;
-    public static final int GOTO = 0xa7, IF_ICMPGE = 0xa2, IFLE = 0x9e, FLOAD = 0x17, DLOAD = 0x18, DRETURN = 0xaf;
+    public static final int AALOAD = 0x32, LALOAD = 0x2f, ICONST_0 = 0x03, ACONST_NULL = 0x01, IF_ICMPGE = 0xa2;
+    public static final int RETURN = 0xb1, ARETURN = 0xb0, IRETURN = 0xac, LRETURN = 0xad;
 
     private final ByteArrayOutputStream pool = new ByteArrayOutputStream();
     private final Map<String, Integer> entries = new HashMap<>();

@@ -9,27 +9,21 @@ import java.util.List;
  * and Gropp (2003, section 3) that keeps the packed order of every byte while changing the order in
  * which they move.
  *
- * <p>The case is the Flash I/O checkpoint: 24 variables per cell, stored variable fastest (user
- * stride 8), packed variable by variable. Walked in packed order, each variable's pass sweeps every
- * cell, so each 192-byte cell record is brought into the cache 24 times (8 times per line) and
- * evicted in between. Blocked, the variable loop moves inward, just above the largest inner subtree
- * whose cells fit in the cost model's cache ({@link KernelCost#CACHE_BYTES}; zero, property {@code
- * layout.dataloop.blockBudget=0}, turns blocking off for comparisons): for each 16^3 block, for each variable, the
- * block's 8^3 interior. Every line is then fetched once, and the packed side is still written
- * (read) in runs of the inner subtree's packed size. The same holds for records to structure of
+ * <p>The case is the Flash I/O checkpoint: 24 variables per cell, stored variable fastest, packed
+ * variable by variable. In packed order each variable's pass sweeps every cell, so each cell's lines
+ * are fetched 24 times. Blocked, the variable loop moves inward, just above the largest inner
+ * subtree whose cells fit in the cost model's cache ({@link KernelCost#CACHE_BYTES}; property {@code
+ * layout.dataloop.blockBudget=0} turns blocking off): for each 16^3 block, for each variable, the
+ * block's 8^3 interior, so every line is fetched once. The same holds for records to structure of
  * arrays, pixels to planes and matrix transposes by column types.
  *
  * <p>Each instance of {@link #inner} is still processed in its own packed order by the same kernels;
  * only the outer loops are permuted. Packing may always reorder (it reads the user memory); unpacking
- * only when {@link #unpackMayReorder}: no two blocks share a user byte, so the order of writes cannot
- * matter.
- *
- * <p>Made by {@link #of}, held per nest by a segment's {@link Plan}; the arrays are never written.
+ * only when {@link #unpackMayReorder}. Made by {@link #of}, held per nest by a segment's {@link
+ * Plan}; never written.
  */
 record BlockedOrder(
-        long[] counts,
-        long[] userStrides,
-        long[] packedStrides,
+        Dim[] loops,
         int chunkLoop,
         long chunk,
         Dataloop inner,
@@ -38,8 +32,7 @@ record BlockedOrder(
         boolean movedIsHeadLoop,
         boolean disjoint) {
     /*
-     * counts, userStrides, packedStrides: the permuted outer loops, outermost first (trip count, and the
-     * user and packed distances between iterations). chunkLoop: the outer loop that runs over groups of
+     * loops: the permuted outer loops, outermost first, the moved one last. chunkLoop: the outer loop that runs over groups of
      * chunk iterations of the inner node's first loop (strip-mining it when all would not fit the budget),
      * or -1. inner: the node below the permuted loops, innerDisp the user bytes from the head's base to
      * its base. plane: the inner node is a vector leaf in short runs, and the moved loop and the run go
@@ -73,12 +66,17 @@ record BlockedOrder(
         return disjoint && !(plane && inner.blocklen == 16);
     }
 
+    /** The moved loop: the innermost of the permuted loops. */
+    Dim moved() {
+        return loops[loops.length - 1];
+    }
+
     /** E.g. {@code 4 x 786432 B, 24 x 8 B around vector(count=8, ...)}: the permuted loops (trip count x user stride), then the inner unit. */
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < counts.length; i++) {
-            sb.append(counts[i]).append(" x ").append(userStrides[i]).append(" B");
+        for (int i = 0; i < loops.length; i++) {
+            sb.append(loops[i].count).append(" x ").append(loops[i].user).append(" B");
             if (i == chunkLoop) {
                 sb.append(" (groups of ").append(chunk).append(')');
             }
@@ -92,8 +90,11 @@ record BlockedOrder(
         return sb.toString();
     }
 
-    /** One loop of the nest: trip count, user and packed stride, and the index of the node it belongs to. */
-    private record Dim(long count, long user, long packed, int node, boolean first) {}
+    /**
+     * One loop of the nest: trip count, user and packed distance between iterations, the index of the
+     * node it belongs to, and whether it is that node's first loop.
+     */
+    record Dim(long count, long user, long packed, int node, boolean first) {}
 
     /**
      * The blocked order for the nest headed by {@code head} under a cache budget of {@code budget}
@@ -201,22 +202,12 @@ record BlockedOrder(
             return null;
         }
         outer.add(m);
-        long[] counts = new long[outer.size()];
-        long[] us = new long[outer.size()];
-        long[] ps = new long[outer.size()];
-        for (int i = 0; i < counts.length; i++) {
-            counts[i] = outer.get(i).count;
-            us[i] = outer.get(i).user;
-            ps[i] = outer.get(i).packed;
-        }
         long innerDisp = 0;
         for (int c = 1; c <= innerNode; c++) {
             innerDisp = Math.addExact(innerDisp, chain.get(c).disp);
         }
         return new BlockedOrder(
-                counts,
-                us,
-                ps,
+                outer.toArray(new Dim[0]),
                 chunkLoop,
                 q,
                 innerLoop,

@@ -15,7 +15,7 @@ final class BlockedWalk {
      * starts when the moved loop is the head's own); returns the bytes done.
      */
     static long run(LeafKernel k, BlockedOrder order, long u, long stream, long from, long count) {
-        long first = u + from * order.userStrides()[order.counts().length - 1];
+        long first = u + from * order.moved().user();
         return blockedLoops(k, order, 0, first, stream, BlockedOrder.firstCount(order.inner()), count);
     }
 
@@ -26,13 +26,14 @@ final class BlockedWalk {
      */
     private static long blockedLoops(
             LeafKernel k, BlockedOrder order, int dim, long u, long stream, long runs, long moved) {
-        if (dim == order.counts().length) {
+        if (dim == order.loops().length) {
             return firstLoop(k, order.inner(), u + order.innerDisp(), stream, runs);
         }
-        long n = dim == order.counts().length - 1 ? moved : order.counts()[dim];
-        long us = order.userStrides()[dim];
-        long ps = order.packedStrides()[dim];
-        if (order.plane() && dim == order.counts().length - 1) {
+        boolean last = dim == order.loops().length - 1;
+        long n = last ? moved : order.loops()[dim].count();
+        long us = order.loops()[dim].user();
+        long ps = order.loops()[dim].packed();
+        if (order.plane() && last) {
             // The moved loop over a short run of leaf blocks: one plane (a transpose tile) per call.
             Dataloop leaf = order.inner();
             return k.plane(u + order.innerDisp(), us, leaf.stride, stream, ps, leaf.blocklen, leaf.blocklen, n, runs);
@@ -49,8 +50,7 @@ final class BlockedWalk {
 
     /**
      * Iterations {@code [0, runs)} of the first loop of the vector/contig nest {@code d} at user base
-     * {@code u} (its disp included), packed from {@code stream}, through the same batched kernel calls
-     * as the walk: a vector leaf, repeated leaves, or repeated planes per call. Returns the bytes done.
+     * {@code u} (its disp included), packed from {@code stream}; returns the bytes done.
      */
     static long firstLoop(LeafKernel k, Dataloop d, long u, long stream, long runs) {
         if (d.leaf) {

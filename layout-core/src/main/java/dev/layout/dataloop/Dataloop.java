@@ -1,6 +1,7 @@
 package dev.layout.dataloop;
 
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * A compiled datatype (Ross, Miller, Gropp 2003): a small tree of loops the engine walks with an
@@ -11,7 +12,7 @@ import java.util.Arrays;
  *
  * <p>Kinds: {@code CONTIG} (one block), {@code VECTOR} (equal blocks at a constant stride), {@code
  * BLOCK_INDEXED} (equal blocks at listed offsets), {@code INDEXED} (listed lengths and offsets) and
- * {@code STRUCT} (listed lengths, offsets and children). Blocks and children are never empty: the
+ * {@code STRUCT} (one instance of each child, at listed offsets). Blocks and children are never empty: the
  * compiler drops what carries no data, so every block advances the packed stream.
  *
  * <p>Immutable; built by {@link DataloopCompiler}.
@@ -43,7 +44,6 @@ public final class Dataloop {
     /** Non-leaf: bytes between consecutive child instances in a block. */
     final long ext;
 
-    final long[] exts;
     final Dataloop child;
     final Dataloop[] children;
     /** Packed bytes of one instance of this loop. */
@@ -77,7 +77,6 @@ public final class Dataloop {
             long stride,
             long[] offsets,
             long ext,
-            long[] exts,
             Dataloop child,
             Dataloop[] children,
             int swapUnit,
@@ -91,7 +90,6 @@ public final class Dataloop {
         this.stride = stride;
         this.offsets = offsets;
         this.ext = ext;
-        this.exts = exts;
         this.child = child;
         this.children = children;
         this.swapUnit = swapUnit;
@@ -115,7 +113,7 @@ public final class Dataloop {
         for (int i = 0; i < (kind == Kind.VECTOR ? Math.min(nblocks, 2) : nblocks); i++) {
             long b = kind == Kind.VECTOR && i == 1 ? nblocks - 1 : i;
             long at = kind == Kind.VECTOR ? Math.multiplyExact(b, stride) : blockOffset(b);
-            long spread = leaf ? 0 : Math.multiplyExact(blockLen(b) - 1, extOf(b));
+            long spread = leaf ? 0 : Math.multiplyExact(blockLen(b) - 1, ext);
             Dataloop c = childOf(b);
             lo = Math.min(lo, Math.addExact(at + Math.min(0, spread), leaf ? 0 : c.disp + c.lo));
             hi = Math.max(hi, Math.addExact(at + Math.max(0, spread), leaf ? blockLen(b) : c.disp + c.hi));
@@ -194,65 +192,51 @@ public final class Dataloop {
     }
 
     static Dataloop bytes(long length, long disp, int swapUnit, long extent) {
-        return new Dataloop(Kind.CONTIG, disp, 1, length, null, 0, null, 0, null, null, null, swapUnit, extent);
+        return new Dataloop(Kind.CONTIG, disp, 1, length, null, 0, null, 0, null, null, swapUnit, extent);
     }
 
     static Dataloop leafVector(long count, long blockBytes, long stride, long disp, int swapUnit, long extent) {
-        return new Dataloop(
-                Kind.VECTOR, disp, count, blockBytes, null, stride, null, 0, null, null, null, swapUnit, extent);
+        return new Dataloop(Kind.VECTOR, disp, count, blockBytes, null, stride, null, 0, null, null, swapUnit, extent);
     }
 
     static Dataloop leafBlockIndexed(long blockBytes, long[] offsets, long disp, int swapUnit, long extent) {
-        return new Dataloop(
-                Kind.BLOCK_INDEXED,
-                disp,
-                offsets.length,
-                blockBytes,
-                null,
-                0,
-                offsets,
-                0,
-                null,
-                null,
-                null,
-                swapUnit,
-                extent);
+        int n = offsets.length;
+        return new Dataloop(Kind.BLOCK_INDEXED, disp, n, blockBytes, null, 0, offsets, 0, null, null, swapUnit, extent);
     }
 
     static Dataloop leafIndexed(long[] lengths, long[] offsets, long disp, int swapUnit, long extent) {
         return new Dataloop(
-                Kind.INDEXED, disp, offsets.length, 0, lengths, 0, offsets, 0, null, null, null, swapUnit, extent);
+                Kind.INDEXED, disp, offsets.length, 0, lengths, 0, offsets, 0, null, null, swapUnit, extent);
     }
 
     static Dataloop contig(long count, long ext, Dataloop child, long disp, long extent) {
-        return new Dataloop(Kind.CONTIG, disp, 1, count, null, 0, null, ext, null, child, null, 0, extent);
+        return new Dataloop(Kind.CONTIG, disp, 1, count, null, 0, null, ext, child, null, 0, extent);
     }
 
     static Dataloop vector(long count, long blocklen, long stride, long ext, Dataloop child, long disp, long extent) {
-        return new Dataloop(Kind.VECTOR, disp, count, blocklen, null, stride, null, ext, null, child, null, 0, extent);
+        return new Dataloop(Kind.VECTOR, disp, count, blocklen, null, stride, null, ext, child, null, 0, extent);
     }
 
     static Dataloop blockIndexed(long blocklen, long[] offsets, long ext, Dataloop child, long disp, long extent) {
         int n = offsets.length;
-        return new Dataloop(Kind.BLOCK_INDEXED, disp, n, blocklen, null, 0, offsets, ext, null, child, null, 0, extent);
+        return new Dataloop(Kind.BLOCK_INDEXED, disp, n, blocklen, null, 0, offsets, ext, child, null, 0, extent);
     }
 
     static Dataloop indexed(long[] blocklens, long[] offsets, long ext, Dataloop child, long disp, long extent) {
-        return new Dataloop(
-                Kind.INDEXED, disp, offsets.length, 0, blocklens, 0, offsets, ext, null, child, null, 0, extent);
+        return new Dataloop(Kind.INDEXED, disp, offsets.length, 0, blocklens, 0, offsets, ext, child, null, 0, extent);
     }
 
-    static Dataloop struct(long[] blocklens, long[] offsets, long[] exts, Dataloop[] children, long disp, long extent) {
-        return new Dataloop(
-                Kind.STRUCT, disp, offsets.length, 0, blocklens, 0, offsets, 0, exts, null, children, 0, extent);
+    static Dataloop struct(long[] offsets, Dataloop[] children, long disp, long extent) {
+        long[] ones = new long[offsets.length];
+        Arrays.fill(ones, 1);
+        return new Dataloop(Kind.STRUCT, disp, offsets.length, 0, ones, 0, offsets, 0, null, children, 0, extent);
     }
 
     /** The same loop entered at {@code disp + delta}, standing for a type of extent {@code extent}. */
     Dataloop shifted(long delta, long newExtent) {
         long d = Math.addExact(disp, delta);
         return new Dataloop(
-                kind, d, nblocks, blocklen, blocklens, stride, offsets, ext, exts, child, children, swapUnit,
-                newExtent);
+                kind, d, nblocks, blocklen, blocklens, stride, offsets, ext, child, children, swapUnit, newExtent);
     }
 
     long blockOffset(long b) {
@@ -269,10 +253,6 @@ public final class Dataloop {
 
     Dataloop childOf(long b) {
         return children != null ? children[(int) b] : child;
-    }
-
-    long extOf(long b) {
-        return exts != null ? exts[(int) b] : ext;
     }
 
     /** Packed bytes of block b. */
@@ -377,36 +357,20 @@ public final class Dataloop {
 
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder();
-        sb.append(kind.name().toLowerCase(java.util.Locale.ROOT))
-                .append(leaf ? " leaf" : "")
-                .append('(');
-        if (disp != 0) {
-            sb.append("disp=").append(disp).append(", ");
-        }
-        switch (kind) {
-            case CONTIG -> sb.append(leaf ? "bytes=" + blocklen : "count=" + blocklen + ", ext=" + ext);
-            case VECTOR ->
-                sb.append("count=")
-                        .append(nblocks)
-                        .append(leaf ? ", blockBytes=" : ", blocklen=")
-                        .append(blocklen)
-                        .append(", stride=")
-                        .append(stride)
-                        .append(leaf ? "" : ", ext=" + ext);
-            case BLOCK_INDEXED ->
-                sb.append("blocks=")
-                        .append(nblocks)
-                        .append(leaf ? ", blockBytes=" : ", blocklen=")
-                        .append(blocklen)
-                        .append(leaf ? "" : ", ext=" + ext);
-            case INDEXED -> sb.append("blocks=").append(nblocks).append(leaf ? "" : ", ext=" + ext);
-            case STRUCT -> sb.append("members=").append(nblocks);
-        }
-        if (leaf && swapUnit > 1) {
-            sb.append(", swap=").append(swapUnit);
-        }
-        sb.append(", size=").append(size).append(')');
-        return sb.toString();
+        String shape =
+                switch (kind) {
+                    case CONTIG -> leaf ? "bytes=" + blocklen : "count=" + blocklen + ", ext=" + ext;
+                    case VECTOR ->
+                        "count=" + nblocks + perBlock() + ", stride=" + stride + (leaf ? "" : ", ext=" + ext);
+                    case BLOCK_INDEXED -> "blocks=" + nblocks + perBlock() + (leaf ? "" : ", ext=" + ext);
+                    case INDEXED -> "blocks=" + nblocks + (leaf ? "" : ", ext=" + ext);
+                    case STRUCT -> "members=" + nblocks;
+                };
+        return kind.name().toLowerCase(Locale.ROOT) + (leaf ? " leaf(" : "(") + (disp != 0 ? "disp=" + disp + ", " : "")
+                + shape + (leaf && swapUnit > 1 ? ", swap=" + swapUnit : "") + ", size=" + size + ")";
+    }
+
+    private String perBlock() {
+        return (leaf ? ", blockBytes=" : ", blocklen=") + blocklen;
     }
 }

@@ -11,8 +11,8 @@ import dev.layout.datatype.Subarray;
 import dev.layout.datatype.Vector;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -49,9 +49,7 @@ public final class DataloopCompiler {
      * null} for a type with no data.
      */
     public static Dataloop compile(Datatype type, Representation representation) {
-        if (type == null) {
-            throw new NullPointerException("compile: type is null");
-        }
+        Objects.requireNonNull(type, "compile: type is null");
         Map<Datatype, Dataloop> cache = representation == Representation.NATIVE ? NATIVE_CACHE : EXTERNAL_CACHE;
         if (type.isEmpty()) {
             return null;
@@ -68,17 +66,12 @@ public final class DataloopCompiler {
     }
 
     /**
-     * The description {@link #compile} compiles for {@code type}: its least-cost normalized form
-     * (processing model, no index list longer than the description's own, within the bounds of
-     * {@code EngineNormalization}), or {@code type} itself when normalization is out of bounds,
-     * finds nothing better, or its dataloop would be slower ({@code EngineNormalization.keepsDirect}).
-     * Same type map, lb and extent as {@code type}; what {@code layout describe} prints as "compiled
-     * from".
+     * The description {@link #compile} compiles for {@code type} (what {@code layout describe} prints
+     * as "compiled from"): its normalized form, or {@code type} itself (see {@code
+     * EngineNormalization}). Same type map, lb and extent as {@code type}.
      */
     public static Datatype compiledDescription(Datatype type, Representation representation) {
-        if (type == null) {
-            throw new NullPointerException("compile: type is null");
-        }
+        Objects.requireNonNull(type, "compile: type is null");
         return type.isEmpty() ? type : compileNormalized(type, representation).description();
     }
 
@@ -86,8 +79,8 @@ public final class DataloopCompiler {
     private record Compiled(Datatype description, Dataloop loop) {}
 
     /**
-     * Compiles the normalized description, and the type as given only when the choice needs it (see
-     * {@link EngineNormalization}): a fixed-width leaf from the normalized form is kept at once.
+     * The normalized description's dataloop, unless it is not a fixed-width leaf and the type as given
+     * compiles to one (see {@link EngineNormalization}).
      */
     private static Compiled compileNormalized(Datatype type, Representation representation) {
         Datatype n = EngineNormalization.normalized(type);
@@ -96,9 +89,7 @@ public final class DataloopCompiler {
             return new Compiled(n, normalized);
         }
         Dataloop direct = new Run(representation).compile(type);
-        return EngineNormalization.keepsDirect(direct, normalized)
-                ? new Compiled(type, direct)
-                : new Compiled(n, normalized);
+        return EngineNormalization.isFixedWidthLeaf(direct) ? new Compiled(type, direct) : new Compiled(n, normalized);
     }
 
     /**
@@ -109,23 +100,16 @@ public final class DataloopCompiler {
         if (count < 0) {
             throw new IllegalArgumentException("compile: count " + count + " (expected: >= 0)");
         }
-        return repeat(compile(type, representation), type, count);
-    }
-
-    /** {@code count} instances of {@code one}, the dataloop of {@code type}, one extent apart (null when nothing moves). */
-    static Dataloop repeat(Dataloop one, Datatype type, long count) {
-        if (one == null || count == 0) {
-            return null;
-        }
-        if (count == 1) {
-            return one;
+        Dataloop one = compile(type, representation);
+        if (one == null || count <= 1) {
+            return count == 0 ? null : one;
         }
         return over(Dataloop.contig(count, type.extent(), one, 0, Math.multiplyExact(count, type.extent())));
     }
 
     /**
      * The dataloop of {@code type}'s description as given, without normalization and uncached: what
-     * the compiler made before it used the normalizer, for comparisons in tests.
+     * the compiler made before it used the normalizer, for the tests that compare the two.
      */
     static Dataloop compileAsGiven(Datatype type, Representation representation) {
         return type.isEmpty() ? null : new Run(representation).compile(type);
@@ -159,25 +143,16 @@ public final class DataloopCompiler {
                 return 1;
             }
             if (t instanceof Primitive p) {
-                return p == Primitive.BYTE ? 1 : (int) p.byteSize();
+                return p.swapUnit();
             }
             Integer u = units.get(t);
             if (u == null) {
-                int found = -1;
-                DerivedType d = (DerivedType) t;
-                List<Datatype> kids = t instanceof Subarray s
-                        ? List.of(s.lowered())
-                        : t instanceof Darray a ? List.of(a.lowered()) : d.children();
-                for (Datatype c : kids) {
-                    if (c.isEmpty()) {
-                        continue;
+                int found = -1; // the unit of the members so far: -1 none yet, 0 mixed
+                for (Datatype c : ((DerivedType) t).children()) {
+                    if (!c.isEmpty()) {
+                        int cu = unit(c);
+                        found = found < 0 || found == cu ? cu : 0;
                     }
-                    int cu = unit(c);
-                    if (cu == 0 || (found >= 0 && found != cu)) {
-                        found = 0;
-                        break;
-                    }
-                    found = cu;
                 }
                 u = Math.max(found, 0);
                 units.put(t, u);
@@ -191,8 +166,6 @@ public final class DataloopCompiler {
                 return Dataloop.bytes(t.byteSize(), t.trueLb(), u, t.extent());
             }
             switch (t.combiner()) {
-                case NAMED:
-                    return Dataloop.bytes(t.byteSize(), 0, u, t.extent());
                 case CONTIGUOUS: {
                     Contiguous c = (Contiguous) t;
                     return over(Dataloop.contig(c.count(), c.oldType().extent(), compile(c.oldType()), 0, t.extent()));
@@ -218,23 +191,18 @@ public final class DataloopCompiler {
                 case INDEXED_BLOCK:
                 case HINDEXED_BLOCK: {
                     Indexed x = (Indexed) t;
-                    Dataloop c = compile(x.oldType());
+                    long[] bl = new long[x.blockCount()];
+                    long[] off = new long[x.blockCount()];
                     int n = 0;
-                    for (int i = 0; i < x.blockCount(); i++) {
-                        if (x.blocklength(i) > 0) {
-                            n++;
-                        }
-                    }
-                    long[] bl = new long[n];
-                    long[] off = new long[n];
-                    n = 0;
                     for (int i = 0; i < x.blockCount(); i++) {
                         if (x.blocklength(i) > 0) {
                             bl[n] = x.blocklength(i);
                             off[n++] = x.byteDisplacement(i);
                         }
                     }
-                    return over(Dataloop.indexed(bl, off, x.oldType().extent(), c, 0, t.extent()));
+                    Dataloop c = compile(x.oldType());
+                    long ext = x.oldType().extent();
+                    return over(Dataloop.indexed(Arrays.copyOf(bl, n), Arrays.copyOf(off, n), ext, c, 0, t.extent()));
                 }
                 case STRUCT:
                     return struct((Struct) t);
@@ -293,18 +261,11 @@ public final class DataloopCompiler {
             }
             for (int i = 0; i < m; i++) {
                 kids[i] = over(Dataloop.contig(bls[i], exts[i], kids[i], 0, Math.multiplyExact(bls[i], exts[i])));
-                bls[i] = 1;
             }
             if (m == 1) {
                 return kids[0].shifted(offs[0], s.extent());
             }
-            return Dataloop.struct(
-                    Arrays.copyOf(bls, m),
-                    Arrays.copyOf(offs, m),
-                    Arrays.copyOf(exts, m),
-                    Arrays.copyOf(kids, m),
-                    0,
-                    s.extent());
+            return Dataloop.struct(Arrays.copyOf(offs, m), Arrays.copyOf(kids, m), 0, s.extent());
         }
     }
 

@@ -34,7 +34,7 @@ import java.util.Map;
  *
  * <p><b>Which dataloop is kept.</b> The normalized description is compiled, unless the description
  * as given compiles to a single fixed-width leaf (one strided or gather loop over blocks of one
- * width, or a record of words) and the normalized one does not ({@link #keepsDirect}): a kernel
+ * width, or a record of words, {@link #isFixedWidthLeaf}) and the normalized one does not: a kernel
  * effect the cost model cannot see (a loop over short strided rows pays a set-up per row, a leaf of
  * varying widths a width switch per block, where the gather loop moves a block at a time).
  */
@@ -50,11 +50,7 @@ final class EngineNormalization {
     /** The processing model of {@code conf/normalizer.properties}. */
     static final CostModel PROCESSING = CostModel.fromProperties(CostModel.DEFAULTS, "processing");
 
-    /**
-     * The description the compiler compiles for {@code t}: its normalized form under {@link
-     * #PROCESSING} without list growth, or {@code t} itself when out of bounds or already optimal.
-     * Same type map, lb and extent as {@code t}.
-     */
+    /** {@code t}'s normalized form under {@link #PROCESSING} without list growth, or {@code t} itself when out of bounds or already optimal. */
     static Datatype normalized(Datatype t) {
         if (t.byteSize() == 0 || t.byteSize() > MAX_BYTES || !(t instanceof DerivedType)) {
             return t;
@@ -67,14 +63,6 @@ final class EngineNormalization {
         Datatype n = Normalizer.of(CostModel.withIdxLimit(PROCESSING, Math.max(1, lists.longest)))
                 .normalize(t);
         return n.equals(t) ? t : n;
-    }
-
-    /**
-     * Whether the direct compilation {@code direct} is kept over the normalized one: it is a single
-     * fixed-width leaf and the normalized one is not.
-     */
-    static boolean keepsDirect(Dataloop direct, Dataloop normalized) {
-        return isFixedWidthLeaf(direct) && !isFixedWidthLeaf(normalized);
     }
 
     /** One kernel loop over blocks of a single width: a run, a vector, equal blocks, or a record of words. */

@@ -3,14 +3,14 @@ package dev.layout.dataloop;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Collects runs, merging a run with the previous one when it continues it in user space. */
+/**
+ * Collects runs, merging a run with the previous one when it continues it in user space; stops (consumes
+ * nothing) at a run that would be one piece too many.
+ */
 final class FlattenKernel extends LeafKernel {
     final int max;
     final long origin;
     final List<Piece> pieces = new ArrayList<>();
-    boolean full;
-    long lastOff;
-    long lastLen = -1;
 
     FlattenKernel(int max, long origin) {
         this.max = max;
@@ -21,17 +21,15 @@ final class FlattenKernel extends LeafKernel {
     @Override
     long run(long u, long len, long stream, int unit, long phase) {
         long off = u - origin;
-        if (lastLen >= 0 && lastOff + lastLen == off) {
-            lastLen += len;
-            pieces.set(pieces.size() - 1, new Piece(lastOff, lastLen));
+        int n = pieces.size();
+        Piece last = n == 0 ? null : pieces.get(n - 1);
+        if (last != null && last.offset() + last.length() == off) {
+            pieces.set(n - 1, new Piece(last.offset(), last.length() + len));
             return len;
         }
-        if (pieces.size() == max) {
-            full = true;
+        if (n == max) {
             return 0;
         }
-        lastOff = off;
-        lastLen = len;
         pieces.add(new Piece(off, len));
         return len;
     }

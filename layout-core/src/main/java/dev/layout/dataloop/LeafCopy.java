@@ -26,7 +26,6 @@ public final class LeafCopy implements LeafAction {
         this.op = op;
     }
 
-    /** Sets the source window and its delta. */
     public void source(Memory src, long srcDelta, long srcStart, long srcEnd) {
         this.src = src;
         this.srcDelta = srcDelta;
@@ -34,7 +33,6 @@ public final class LeafCopy implements LeafAction {
         this.srcEnd = srcEnd;
     }
 
-    /** Sets the destination and its delta. */
     public void destination(Memory dst, long dstDelta) {
         this.dst = dst;
         this.dstDelta = dstDelta;

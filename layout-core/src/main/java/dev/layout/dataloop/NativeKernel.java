@@ -46,33 +46,13 @@ final class NativeKernel extends LeafKernel {
         return len;
     }
 
-    /** {@code count} blocks of {@code width}: user block i at {@code u + i * us}, packed at {@code stream + i * ps}. */
-    private void strided(long u, long us, long stream, long ps, long width, long count) {
-        if (pack) {
-            MemoryAccess.strided(user, u, us, packed, delta + stream, ps, width, count);
-        } else {
-            MemoryAccess.strided(packed, delta + stream, ps, user, u, us, width, count);
-        }
-    }
-
-    /** {@link MemoryAccess#strided3} between user planes ({@code u3}, {@code u2}, {@code u1}) and packed ones ({@code p3}, {@code p2}, {@code p1}). */
+    /** {@link MemoryAccess#strided3} between user planes ({@code u3}, {@code u2}, {@code u1}) and packed ones from stream byte {@code s}. */
     private void strided3(
-            long u,
-            long u3,
-            long u2,
-            long u1,
-            long stream,
-            long p3,
-            long p2,
-            long p1,
-            long w,
-            long n3,
-            long n2,
-            long n1) {
+            long u, long u3, long u2, long u1, long s, long p3, long p2, long p1, long w, long n3, long n2, long n1) {
         if (pack) {
-            MemoryAccess.strided3(user, u, u3, u2, u1, packed, delta + stream, p3, p2, p1, w, n3, n2, n1);
+            MemoryAccess.strided3(user, u, u3, u2, u1, packed, delta + s, p3, p2, p1, w, n3, n2, n1);
         } else {
-            MemoryAccess.strided3(packed, delta + stream, p3, p2, p1, user, u, u3, u2, u1, w, n3, n2, n1);
+            MemoryAccess.strided3(packed, delta + s, p3, p2, p1, user, u, u3, u2, u1, w, n3, n2, n1);
         }
     }
 
@@ -86,7 +66,11 @@ final class NativeKernel extends LeafKernel {
 
     @Override
     long vector(long u, long stride, long blockBytes, long count, long stream, int unit) {
-        strided(u, stride, stream, blockBytes, blockBytes, count);
+        if (pack) {
+            MemoryAccess.strided(user, u, stride, packed, delta + stream, blockBytes, blockBytes, count);
+        } else {
+            MemoryAccess.strided(packed, delta + stream, blockBytes, user, u, stride, blockBytes, count);
+        }
         return count * blockBytes;
     }
 
@@ -129,9 +113,7 @@ final class NativeKernel extends LeafKernel {
     long repeat(Dataloop c, long u, long spacing, long count, long stream, int unit) {
         switch (c.kind) {
             case CONTIG -> {
-                // Runs at a constant spacing are a vector.
-                strided(u, spacing, stream, c.blocklen, c.blocklen, count);
-                return count * c.blocklen;
+                return vector(u, spacing, c.blocklen, count, stream, unit); // runs at a constant spacing
             }
             case VECTOR -> {
                 // A vector of vector leaves: generated rows, else one two-level strided loop.

@@ -3,6 +3,7 @@ package dev.layout.dataloop;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * One-call forms of the engine ({@code MPI_Pack}, {@code MPI_Unpack}, {@code MPI_Pack_external},
@@ -91,9 +92,7 @@ public final class Packing {
 
     /** A segment of this thread's for the operation: one of its recent ones re-aimed, or a new one. */
     private static Segment segment(Datatype type, long count, Representation rep, Memory user, long origin) {
-        if (user == null) {
-            throw new NullPointerException("segment: user memory is null");
-        }
+        Objects.requireNonNull(user, Segment.USER_NULL);
         Segment[] recent = RECENT.get();
         for (Segment s : recent) {
             if (s != null && s.serves(type, count, rep)) {

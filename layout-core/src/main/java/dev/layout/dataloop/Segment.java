@@ -3,7 +3,9 @@ package dev.layout.dataloop;
 import dev.layout.dataloop.kernel.MemoryAccess;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Partial processing of {@code count} elements of a datatype (Ross, Miller, Gropp 2003, section 2):
@@ -26,12 +28,13 @@ import java.util.List;
  * been written.
  */
 public final class Segment {
+    static final String USER_NULL = "segment: user memory is null";
     private final Datatype type;
     private final long count;
     private final Representation representation;
     private final Dataloop root;
     private final long total;
-    /** The user memory and origin, and the footprint checked in them; re-aimed only by {@link Packing}'s per-thread segments. */
+    /** The user memory and origin, and the footprint checked in them; re-aimed by segments kept for reuse ({@link #aim}). */
     private Memory user;
 
     private long origin;
@@ -51,9 +54,7 @@ public final class Segment {
     private final Plan[] plans = new Plan[4];
 
     Segment(Datatype type, long count, Representation rep, Memory user, long origin) {
-        if (type == null) {
-            throw new NullPointerException("segment: type is null");
-        }
+        Objects.requireNonNull(type, "segment: type is null");
         if (count < 0) {
             throw new IllegalArgumentException("segment: count " + count + " (expected: >= 0)");
         }
@@ -71,14 +72,20 @@ public final class Segment {
         this.base = new long[depth];
         this.blk = new long[depth];
         this.elem = new long[depth];
-        aim(user, origin);
+        point(user, origin);
     }
 
     /**
      * Points this segment at {@code user} with the origin at byte {@code origin}, at packed position 0:
-     * checks the type's true footprint for the count against the memory first.
+     * checks the type's true footprint for the count against the memory first. A segment kept for
+     * reuse (as {@link Packing}'s per-thread ones) is re-aimed instead of made anew: no allocation.
      */
-    void aim(Memory user, long origin) {
+    public void aim(Memory user, long origin) {
+        point(Objects.requireNonNull(user, USER_NULL), origin);
+    }
+
+    /** {@link #aim}, or no memory at all (a {@link #layout} segment). */
+    private void point(Memory user, long origin) {
         long lo = 0;
         long hi = 0;
         if (total > 0) {
@@ -107,8 +114,8 @@ public final class Segment {
         return this.count == count && representation == rep && this.type.equals(type);
     }
 
-    /** Lets go of the memories (a per-thread segment of {@link Packing} between calls). */
-    void release() {
+    /** Lets go of the memories (a segment kept for reuse, between uses). */
+    public void release() {
         user = null;
         for (NativeKernel k : kernels) {
             if (k != null) {
@@ -119,18 +126,12 @@ public final class Segment {
 
     /** A segment over {@code count} elements whose origin is byte {@code origin} of {@code user}, native representation. */
     public static Segment of(Datatype type, long count, Memory user, long origin) {
-        if (user == null) {
-            throw new NullPointerException("segment: user memory is null");
-        }
-        return new Segment(type, count, Representation.NATIVE, user, origin);
+        return new Segment(type, count, Representation.NATIVE, Objects.requireNonNull(user, USER_NULL), origin);
     }
 
     /** Like {@link #of} with the external32 representation (big-endian primitives, {@code byte} untouched). */
     public static Segment external32(Datatype type, long count, Memory user, long origin) {
-        if (user == null) {
-            throw new NullPointerException("segment: user memory is null");
-        }
-        return new Segment(type, count, Representation.EXTERNAL32, user, origin);
+        return new Segment(type, count, Representation.EXTERNAL32, Objects.requireNonNull(user, USER_NULL), origin);
     }
 
     /** A segment without memory, for {@link #flatten} and {@link #process}: offsets are relative to the origin. */
@@ -199,7 +200,7 @@ public final class Segment {
             r -= j * c.size;
             elem[top] = j;
             top++;
-            push(c, base[top - 1] + n.blockOffset(b) + j * n.extOf(b) + c.disp);
+            push(c, base[top - 1] + n.blockOffset(b) + j * n.ext + c.disp);
         }
     }
 
@@ -242,17 +243,13 @@ public final class Segment {
             throw new IllegalArgumentException("flatten: maxPieces " + maxPieces + " (expected: >= 1)");
         }
         FlattenKernel k = new FlattenKernel(maxPieces, origin);
-        while (position < total && !k.full) {
-            walk(k, total - position);
-        }
+        walk(k, total - position); // to the end, or to where the kernel stops: it is full
         return k.pieces;
     }
 
     /** Runs a custom action over up to {@code maxBytes} of the packed stream; returns the bytes visited. */
     public long process(LeafAction action, long maxBytes) {
-        if (action == null) {
-            throw new NullPointerException("process: action is null");
-        }
+        Objects.requireNonNull(action, "process: action is null");
         if (maxBytes < 0) {
             throw new IllegalArgumentException("process: maxBytes " + maxBytes + " (expected: >= 0)");
         }
@@ -274,7 +271,8 @@ public final class Segment {
                     op + ": this segment was made without memory (Segment.layout); use Segment.of");
         }
         if (packed == null) {
-            throw new NullPointerException(op + ": packed memory is null");
+            throw new NullPointerException(
+                    op + ": packed memory is null"); // the message built only here: no allocation per call
         }
         if (maxBytes < 0) {
             throw new IllegalArgumentException(op + ": maxBytes " + maxBytes + " (expected: >= 0)");
@@ -295,14 +293,9 @@ public final class Segment {
         while (position < end) {
             Dataloop d = node[top];
             if (d.leaf) {
-                long want = end - position;
-                long done = leaf(k, d, want);
-                position += done;
+                position += leaf(k, d, end - position);
                 if (blk[top] < d.nblocks) {
-                    if (done < want && position < end) {
-                        seek(position); // the kernel stopped early (flatten is full): the stack at the new position
-                    }
-                    break;
+                    break; // the budget ends in this leaf, or the kernel stopped early (flatten is full)
                 }
                 top--;
                 advance();
@@ -318,7 +311,7 @@ public final class Segment {
                     if (b == 0 && elem[top] == 0 && d.size <= end - position) {
                         // A whole instance not yet begun: a strided nest may run in its cache-blocked order.
                         position += BlockedWalk.run(
-                                k, order, base[top], position, 0, order.counts()[order.counts().length - 1]);
+                                k, order, base[top], position, 0, order.moved().count());
                         blk[top] = d.nblocks;
                         continue;
                     }
@@ -353,7 +346,7 @@ public final class Segment {
                     continue;
                 }
                 top++;
-                push(c, base[top - 1] + d.blockOffset(b) + elem[top - 1] * d.extOf(b) + c.disp);
+                push(c, base[top - 1] + d.blockOffset(b) + elem[top - 1] * d.ext + c.disp);
                 blk[top] = 0;
                 elem[top] = 0;
                 inner = 0;
@@ -434,58 +427,48 @@ public final class Segment {
         long ub = base[top];
         int unit = representation == Representation.NATIVE ? 1 : d.swapUnit;
         long done = 0;
-        long stream = position;
-        // A block entered in the middle, or one the budget ends in: a partial run.
-        if (in > 0 || budget < d.blockPacked(b)) {
-            long len = Math.min(d.blockLen(b) - in, budget);
-            long got = k.run(ub + d.blockOffset(b) + in, len, stream, unit, in % unit);
-            done += got;
-            if (got < len) {
-                inner = in + got;
-                return done;
-            }
-            in += len;
-            if (in == d.blockLen(b)) {
-                b++;
-                in = 0;
-            }
-        }
-        // Whole blocks: one kernel call for the lot.
-        if (in == 0 && b < d.nblocks && done < budget) {
+        while (b < d.nblocks && done < budget) {
             long left = budget - done;
-            // As many whole blocks as the budget holds (of varying lengths: a binary search in the prefix sums).
+            long stream = position + done;
+            if (in > 0 || left < d.blockPacked(b)) {
+                // A block entered in the middle, or one the budget ends in: a partial run.
+                long len = Math.min(d.blockLen(b) - in, left);
+                long got = k.run(ub + d.blockOffset(b) + in, len, stream, unit, in % unit);
+                done += got;
+                in += got;
+                if (got < len) {
+                    break;
+                }
+                if (in == d.blockLen(b)) {
+                    b++;
+                    in = 0;
+                }
+                continue;
+            }
+            // As many whole blocks as the budget holds (of varying lengths: a binary search in the prefix
+            // sums), in one kernel call.
             long nb;
             if (d.prefix == null) {
                 nb = Math.min(d.nblocks - b, left / d.blocklen);
             } else {
-                int i = java.util.Arrays.binarySearch(d.prefix, (int) b, d.prefix.length, d.prefix[(int) b] + left);
+                int i = Arrays.binarySearch(d.prefix, (int) b, d.prefix.length, d.prefix[(int) b] + left);
                 nb = (i >= 0 ? i : -i - 2) - b;
             }
-            long got = nb == 0
-                    ? 0
-                    : switch (d.kind) {
-                        case CONTIG -> k.run(ub, d.blocklen, stream + done, unit, 0);
-                        case VECTOR -> k.vectorLeaf(d, ub + b * d.stride, nb, stream + done, unit);
-                        default ->
-                            k.blocks(d, ub, d.blocklens, d.blocklen, (int) b, (int) (b + nb), stream + done, unit);
+            long got =
+                    switch (d.kind) {
+                        case CONTIG -> k.run(ub, d.blocklen, stream, unit, 0);
+                        case VECTOR -> k.vectorLeaf(d, ub + b * d.stride, nb, stream, unit);
+                        default -> k.blocks(d, ub, d.blocklens, d.blocklen, (int) b, (int) (b + nb), stream, unit);
                     };
-            long expect = d.packedBefore(b + nb) - d.packedBefore(b);
             done += got;
-            if (got < expect) {
-                // Stopped inside the batch: find where (only flatten does this).
+            if (got < d.packedBefore(b + nb) - d.packedBefore(b)) {
+                // Stopped inside the batch (only flatten does this): find where.
                 long r = d.packedBefore(b) + got;
-                long nbDone = d.findBlock(r);
-                blk[top] = nbDone;
-                inner = r - d.packedBefore(nbDone);
-                return done;
+                b = d.findBlock(r);
+                in = r - d.packedBefore(b);
+                break;
             }
             b += nb;
-            if (b < d.nblocks && done < budget) {
-                long len = budget - done;
-                long g = k.run(ub + d.blockOffset(b), len, stream + done, unit, 0);
-                done += g;
-                in = g;
-            }
         }
         blk[top] = b;
         inner = in;

@@ -27,10 +27,6 @@ final class VisitorKernel extends LeafKernel {
         long[] offs = java.util.Arrays.copyOfRange(d.offsets, from, to);
         long[] lens = lengths == null ? null : java.util.Arrays.copyOfRange(lengths, from, to);
         action.blocks(u - origin, offs, lens, uniform, 0, to - from, stream);
-        long s = 0;
-        for (int b = from; b < to; b++) {
-            s += lengths == null ? uniform : lengths[b];
-        }
-        return s;
+        return d.packedBefore(to) - d.packedBefore(from);
     }
 }

@@ -3,6 +3,7 @@ package dev.layout.memory;
 import java.lang.reflect.Field;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 import sun.misc.Unsafe;
 
 /**
@@ -59,9 +60,7 @@ public final class Memory {
 
     /** The whole array. */
     public static Memory ofArray(byte[] array) {
-        if (array == null) {
-            throw new NullPointerException("ofArray: array is null");
-        }
+        Objects.requireNonNull(array, "ofArray: array is null");
         return new Memory(array, BYTE_ARRAY_BASE, array.length, false, array);
     }
 
@@ -71,9 +70,7 @@ public final class Memory {
      * buffer fails with {@link java.nio.ReadOnlyBufferException}.
      */
     public static Memory ofBuffer(ByteBuffer buffer) {
-        if (buffer == null) {
-            throw new NullPointerException("ofBuffer: buffer is null");
-        }
+        Objects.requireNonNull(buffer, "ofBuffer: buffer is null");
         if (buffer.isDirect()) {
             long addr = U.getLong(buffer, BUFFER_ADDRESS);
             return new Memory(null, addr, buffer.capacity(), buffer.isReadOnly(), buffer);

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /**
  * layout-core's architecture, checked on its compiled classes: no package cycles, only the allowed
  * edges between its packages, nothing but the JDK below it, the engine's internals used only by
- * the engine, and every command a {@code XxxCommand implements Subcommand} in a {@code cli}
+ * the engine (and the class-file writer only by the code generators), and every command a {@code XxxCommand implements Subcommand} in a {@code cli}
  * package. The rules are {@link ModuleRules}', which every module's architecture test uses;
  * {@link ArchitectureRulesTest} shows each of them failing on a deliberately wrong import.
  */
@@ -56,6 +56,7 @@ class CoreArchitectureTest {
     @Test
     void engineInternalsAreUsedOnlyByTheEngine() {
         ModuleRules.engineInternalsUsedOnlyByTheEngine().check(MAIN);
+        ModuleRules.classWritingUsedOnlyByTheGenerators().check(MAIN);
     }
 
     @Test

@@ -80,21 +80,34 @@ public final class ModuleRules {
                 .because(because);
     }
 
-    /** Classes of the {@code internals} package pattern are used only from the {@code owner} pattern. */
-    public static ArchRule internalsUsedOnlyBy(String internals, String owner) {
+    /** Classes of the {@code internals} package pattern are used only from the {@code owners} patterns. */
+    public static ArchRule internalsUsedOnlyBy(String internals, String... owners) {
         return noClasses()
                 .that()
-                .resideOutsideOfPackage(owner)
+                .resideOutsideOfPackages(owners)
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage(internals)
                 .allowEmptyShould(true)
-                .because(internals + " are internals of " + owner);
+                .because(internals + " are internals of " + String.join(", ", owners));
     }
 
     /** The engine's kernels ({@code dev.layout.dataloop.kernel}) are used only by the engine. */
     public static ArchRule engineInternalsUsedOnlyByTheEngine() {
         return internalsUsedOnlyBy("dev.layout.dataloop.kernel..", "dev.layout.dataloop..");
+    }
+
+    /**
+     * The class-file writer ({@code dev.layout.bytecode}) is used only by the code generators: the
+     * engine's kernels, AutoMap and AutoLink.
+     */
+    public static ArchRule classWritingUsedOnlyByTheGenerators() {
+        return internalsUsedOnlyBy(
+                "dev.layout.bytecode..",
+                "dev.layout.bytecode..",
+                "dev.layout.dataloop.kernel..",
+                "dev.layout.automap..",
+                "dev.layout.autolink..");
     }
 
     /** Every {@link Subcommand} is a class named XxxCommand in a cli package. */

@@ -39,15 +39,15 @@ class BlockedOrderTest {
         BlockedOrder order = BlockedOrder.of(d, KernelCost.CACHE_BYTES);
         assertThat(order).as("blocked order of %s", d.toTreeString()).isNotNull();
         // For each of the 4 blocks, for each of the 24 variables: the block's 8^3 interior (4096 packed bytes).
-        assertThat(order.counts()).containsExactly(4, 24);
-        assertThat(order.userStrides()).containsExactly(786432, 8);
-        assertThat(order.packedStrides()).containsExactly(4096, 4 * 4096);
+        assertThat(order.loops()).extracting(BlockedOrder.Dim::count).containsExactly(4L, 24L);
+        assertThat(order.loops()).extracting(BlockedOrder.Dim::user).containsExactly(786432L, 8L);
+        assertThat(order.loops()).extracting(BlockedOrder.Dim::packed).containsExactly(4096L, 4 * 4096L);
         assertThat(order.inner().size).isEqualTo(4096);
         assertThat(order.disjoint()).isTrue();
         // A budget too small for one block's cells blocks at a finer level; none at all turns it off.
         BlockedOrder fine = BlockedOrder.of(d, 16 * 1024);
         assertThat(fine).isNotNull();
-        assertThat(fine.counts()).containsExactly(4, 8, 24);
+        assertThat(fine.loops()).extracting(BlockedOrder.Dim::count).containsExactly(4L, 8L, 24L);
         assertThat(fine.inner().size).isEqualTo(512);
         assertThat(BlockedOrder.of(d, 0)).isNull();
     }
@@ -68,7 +68,7 @@ class BlockedOrderTest {
                 BlockedOrder.of(DataloopCompiler.compileCount(rgb, 1, Representation.NATIVE), KernelCost.CACHE_BYTES);
         assertThat(planes).isNotNull();
         assertThat(planes.chunkLoop()).isZero();
-        assertThat(planes.counts()[planes.counts().length - 1]).isEqualTo(3);
+        assertThat(planes.moved().count()).isEqualTo(3);
     }
 
     @Test
@@ -121,7 +121,7 @@ class BlockedOrderTest {
             assertThat(order).as("%d columns of %d x %d-byte", cols, rows, w).isNotNull();
             assertThat(order.plane()).isTrue();
             assertThat(order.chunk()).isLessThan(BlockedOrder.PLANE_MAX_RUN);
-            assertThat(order.counts()[order.counts().length - 1]).isEqualTo(cols);
+            assertThat(order.moved().count()).isEqualTo(cols);
             assertThat(order.unpackMayReorder())
                     .as("unpack of %d-byte planes", w)
                     .isEqualTo(w != 16);

@@ -88,7 +88,7 @@ class NormalizedCompileTest {
         assertThat(n.isLeaf()).isFalse();
 
         Dataloop d = DataloopCompiler.compile(t, Representation.NATIVE);
-        assertThat(EngineNormalization.keepsDirect(d, n)).isTrue();
+        assertThat(EngineNormalization.isFixedWidthLeaf(n)).isFalse();
         assertThat(d.isLeaf()).isTrue();
         assertThat(d.kind()).isEqualTo(Dataloop.Kind.BLOCK_INDEXED);
         assertThat(d.blockCount()).isEqualTo(60);

@@ -3,6 +3,7 @@ package dev.layout.collective;
 import dev.layout.dataloop.Segment;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
+import dev.layout.transport.ThreadSegments;
 import dev.layout.transport.TypedRegion;
 
 /**
@@ -28,7 +29,8 @@ public record BlockSpec(Memory buffer, long origin, long count, Datatype datatyp
         if (buffer == null || datatype == null) {
             throw new NullPointerException("block: " + (buffer == null ? "buffer" : "datatype") + " is null");
         }
-        Segment s = Segment.of(datatype, count, buffer, origin);
+        Segment s = ThreadSegments.take(datatype, count, buffer, origin); // checks the footprint
+        ThreadSegments.give(s);
         if (s.byteSize() > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("block: packed size " + s.byteSize() + " bytes of " + datatype + " x "
                     + count + " (expected: <= " + (Integer.MAX_VALUE - 8) + " per message)");
@@ -103,7 +105,7 @@ public record BlockSpec(Memory buffer, long origin, long count, Datatype datatyp
             throw new IllegalArgumentException("block: data length " + data.length + " (expected: <= " + byteSize()
                     + " for " + datatype + " x " + count + ")");
         }
-        Segment.of(datatype, count, buffer, origin).unpack(Memory.ofArray(data), 0, data.length);
+        unpackBytes(data);
     }
 
     @Override
@@ -119,7 +121,12 @@ public record BlockSpec(Memory buffer, long origin, long count, Datatype datatyp
     @Override
     public byte[] pack() {
         byte[] out = new byte[byteSize()];
-        Segment.of(datatype, count, buffer, origin).pack(Memory.ofArray(out), 0, out.length);
+        Segment s = ThreadSegments.take(datatype, count, buffer, origin);
+        try {
+            s.pack(Memory.ofArray(out), 0, out.length);
+        } finally {
+            ThreadSegments.give(s);
+        }
         return out;
     }
 
@@ -129,6 +136,16 @@ public record BlockSpec(Memory buffer, long origin, long count, Datatype datatyp
             throw new IllegalArgumentException("block: data length " + data.length + " (expected: " + byteSize()
                     + " for " + datatype + " x " + count + ")");
         }
-        Segment.of(datatype, count, buffer, origin).unpack(Memory.ofArray(data), 0, data.length);
+        unpackBytes(data);
+    }
+
+    /** Unpacks data (at most the block's bytes) into the block through a segment of this thread's. */
+    private void unpackBytes(byte[] data) {
+        Segment s = ThreadSegments.take(datatype, count, buffer, origin);
+        try {
+            s.unpack(Memory.ofArray(data), 0, data.length);
+        } finally {
+            ThreadSegments.give(s);
+        }
     }
 }

@@ -13,12 +13,15 @@ package dev.layout.transport;
  *
  * <ul>
  *   <li>The signal is what the transport reports to {@link #observe}: what a sampled send cost
- *       end to end (the sender's delay until its frame's header left, plus the receiver's time
- *       from that header to the last byte read, from the receiver's completion report: {@link
- *       CompletionReports}), for eager and rendezvous messages alike. In a ping-pong this is what
- *       the application waits for, one way: at 16 MB the reports of fixed-strategy sends ranked
- *       the arms as the round trips did. The sender's own time is not enough: a gathering write
- *       ends once the socket buffer holds its tail while the receiver still drains it.
+ *       end to end, until the receiver read its last byte, from the receiver's completion report
+ *       ({@link CompletionReports}): for a rendezvous message the receiver's time from its
+ *       clear-to-send, for an eager one the sender's delay until the frame's header left plus the
+ *       receiver's time from that header. In a ping-pong this is what the application waits for,
+ *       one way. The sender's own time is not enough: a write ends once the socket buffer holds
+ *       its tail while the receiver still drains it. Nor is the receiver's time from the header of
+ *       a rendezvous message: at 16 MB the socket had taken some 0.4 ms more of a gathering write
+ *       than of a packing one before the reader read the header, which put gathering 15% ahead in
+ *       the reports where its round trips were 5% ahead (and kept it where packing was ahead).
  *   <li>Every quantity is a difference of log-times: the rule is the same at 4 KiB and at 16 MB
  *       (only {@link SendCell#SAMPLE_ALL_NANOS}, the cost of measuring, is absolute).
  *   <li>Prior: the model's log-cost of each arm plus the wire time ({@link #WIRE_NS_PER_BYTE} per

@@ -7,16 +7,18 @@ import java.util.function.LongConsumer;
 /**
  * The completion reports ({@link Frame#DONE}) that one {@link Connection}'s sampled adaptive sends
  * (rendezvous, and eager ones of {@link TcpTransport#EAGER_REPORT_MIN_BYTES} or more) are waiting
- * for, so that a send is learnt from what it costs end to end: the sender's delay until its data
- * (or eager) frame's header went out (packing the first chunk, or listing the first blocks to
- * gather) plus the receiver's time from that header to the last byte read, which the report
- * carries, and at least the sender's own time where it counts (see {@link #endToEnd}). The sender's
- * own time alone is not that: a gathering write ends once the socket buffer holds its tail, while
- * the receiver still drains it. What comes after the last byte (an eager
- * message's unpack into the receive's memory) copies the same contiguous bytes whichever strategy
- * sent them, so it is left out: it would add noise and no signal. Sums of durations measured on
- * each side need no common clock, and the report may come late (it travels with the receiver's
- * next frame).
+ * for, so that a send is learnt from what it costs end to end. A rendezvous message's report
+ * carries the receiver's time from its clear-to-send to the last byte read: one clock, and
+ * everything the strategy changes between them (the sender's start, the part of the message the
+ * socket takes before the reader has read the header, the stream, the tail left in the socket). An
+ * eager message has no clear-to-send: its report carries the time from its header to the last byte,
+ * to which the sender adds its delay until that header went out (packing the first chunk, or
+ * listing the first blocks to gather), and where it counts the figure is at least the sender's own
+ * time (see {@link #endToEnd}). The sender's own time alone is not that: a write ends once the
+ * socket buffer holds its tail, while the receiver still drains it. What comes after the last byte
+ * (an eager message's unpack into the receive's memory) copies the same contiguous bytes whichever
+ * strategy sent them, so it is left out: it would add noise and no signal. The report may come late
+ * (it travels with the receiver's next frame).
  *
  * <p>Bounded: at most {@link #MAX_PENDING} reports are awaited at once; a send that finds the table
  * full does not ask for one. A receiver that ignores the request (an older build) therefore costs
@@ -49,8 +51,10 @@ final class CompletionReports {
     }
 
     /**
-     * The data frame of {@code id} was written, its header {@code headerDelay} ns after the send
-     * started and its last byte {@code senderNanos} after (0 where that is not to count);
+     * The frame of {@code id} was written: the receiver's figure is to be added {@code headerDelay}
+     * ns (an eager frame's header after the send started; 0 for a rendezvous message, whose figure
+     * runs from before the send started), and the sender wrote the last byte {@code senderNanos}
+     * after the start (0 where that is not to count);
      * {@code listener} is told the end-to-end nanoseconds once the report is in.
      */
     void sent(int id, long headerDelay, long senderNanos, LongConsumer listener) {
@@ -77,8 +81,8 @@ final class CompletionReports {
     }
 
     /**
-     * The report of {@code id} arrived: the receiver took {@code receiverNanos} from the data frame's
-     * header to its last byte. False if no report of {@code id} is awaited (never asked, or already in).
+     * The report of {@code id} arrived: the receiver took {@code receiverNanos} to its last byte
+     * (from its clear-to-send, or an eager frame's header). False if no report of {@code id} is awaited (never asked, or already in).
      */
     boolean complete(int id, long receiverNanos) {
         Pending p;
@@ -98,13 +102,12 @@ final class CompletionReports {
     }
 
     /**
-     * From the send's start to the receiver's last byte, as far as two clocks can tell: at least
-     * the header's delay plus the receiver's time, and at least the sender's own time (its last
-     * byte cannot be read before it was written). The first alone left out the write call whenever
-     * the whole message arrived at once (loopback, some 64 KiB): the receiver's clock starts only
-     * once the call has delivered it, and writing 100 gathered blocks costs the call more than one
-     * packed buffer does (without it the arms looked equal where their round trips were not: the
-     * pingpong part of benchmarks/graph-and-pingpong.md).
+     * To the receiver's last byte: its figure plus the header's delay, and at least the sender's
+     * own time (its last byte cannot be read before it was written). The first alone left out the
+     * write call whenever an eager message arrived at once (loopback, some 64 KiB): the receiver's
+     * clock starts only once the call has delivered it, and writing 100 gathered blocks costs the
+     * call more than one packed buffer does (without it the arms looked equal where their round
+     * trips were not: the pingpong part of benchmarks/graph-and-pingpong.md).
      */
     private static long endToEnd(Pending p) {
         return Math.max(1, Math.max(p.senderNanos, p.headerDelay + p.receiverNanos));

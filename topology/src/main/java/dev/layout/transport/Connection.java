@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,6 +40,11 @@ final class Connection {
     private final ByteBuffer header = ByteBuffer.allocateDirect((CompletionReports.MAX_PENDING + 1) * Frame.HEADER);
 
     ByteBuffer staging;
+    /** {@link #staging} as engine memory (made with it: a packing write allocates nothing). */
+    private Memory stage;
+    /** The gathering write's buffers: the header and a batch of blocks (made at the first gathering write). */
+    private ByteBuffer[] iov;
+
     ByteBuffer readStaging;
     long sendSeq;
     long writeOffset;
@@ -51,7 +57,12 @@ final class Connection {
     final Map<Integer, Incoming> incoming = new ConcurrentHashMap<>();
     final CompletionReports reports = new CompletionReports();
     private final ReportOutbox outbox = new ReportOutbox();
+    private final ReportOutbox.Sink putReport = this::putReport; // made once: a frame allocates nothing for it
     volatile IOException failure;
+    private volatile long writeSince; // when the write in progress started, 0 when none
+    private volatile String writeOp; // its operation and stream offset, for the stall's message
+    private volatile long writeAt;
+    private volatile ScheduledFuture<?> stallCheck; // the periodic check of writeSince
     volatile boolean byeReceived;
     Thread reader;
 
@@ -116,22 +127,44 @@ final class Connection {
         }
     }
 
-    private ScheduledFuture<?> stallGuard(String op) {
-        long at = writeOffset;
-        try {
-            return ctx.watchdog.schedule(
-                    () -> fail(
-                            new TransportTimeoutException(op + ": write to process " + peer + " (" + ctx.endpoint(peer)
-                                    + ") stalled for " + ctx.options.sendTimeout() + " at stream offset " + at)),
-                    ctx.options.sendTimeout().toNanos(),
-                    TimeUnit.NANOSECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            return null;
+    /**
+     * Marks the start of a write (write lock held): a write that has not ended after the send timeout
+     * (a peer that stopped reading) fails the connection. One periodic check per connection, started
+     * at its first write, instead of a timer per write: a write allocates nothing for its guard.
+     */
+    private void beginWrite(String op) {
+        writeOp = op;
+        writeAt = writeOffset;
+        writeSince = System.nanoTime() | 1; // never 0, which means no write
+        if (stallCheck == null) {
+            long every = Math.max(1_000_000, ctx.options.sendTimeout().toNanos() / 4);
+            try {
+                stallCheck = ctx.watchdog.scheduleWithFixedDelay(this::checkStall, every, every, TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // the transport is closing: its close bounds the writes
+            }
+        }
+    }
+
+    /** Fails the connection if the write in progress has lasted longer than the send timeout. */
+    private void checkStall() {
+        if (failure != null) {
+            stallCheck.cancel(false);
+            return;
+        }
+        long since = writeSince;
+        long timeout = ctx.options.sendTimeout().toNanos();
+        if (since != 0 && System.nanoTime() - since > timeout) {
+            fail(new TransportTimeoutException(writeOp + ": write to process " + peer + " (" + ctx.endpoint(peer)
+                    + ") stalled for " + ctx.options.sendTimeout() + " at stream offset " + writeAt));
         }
     }
 
     /** Fails this connection with the offset a write stopped at, and returns the failure to throw. */
     private IOException writeFailed(String op, IOException e) {
+        if (failure != null) { // failed meanwhile, e.g. the write stalled: that is the cause to report
+            return failure(op);
+        }
         IOException f = new IOException(
                 op + ": write to process " + peer + " (" + ctx.endpoint(peer) + ") failed at stream offset "
                         + writeOffset + ": " + e.getMessage(),
@@ -140,17 +173,15 @@ final class Connection {
         return f;
     }
 
-    private void endWrite(ScheduledFuture<?> guard) {
-        if (guard != null) {
-            guard.cancel(false);
-        }
+    private void endWrite() {
+        writeSince = 0;
         writeLock.unlock();
     }
 
     /** Fills header with the reports owed to the peer and the header of a frame (write lock held). */
     private void fillHeader(byte type, byte flags, long context, int tag, int id, long length) {
         header.clear();
-        outbox.drain(this::putReport);
+        outbox.drain(putReport);
         Frame.put(header, type, flags, ctx.process, context, tag, sendSeq++, length, id);
         header.flip();
     }
@@ -177,7 +208,7 @@ final class Connection {
 
     /**
      * Owes the peer the report of message {@code id} ({@link Frame#REPORT}): it took {@code
-     * receiverNanos} from its data frame's header to its last byte. It goes out with the next frame
+     * receiverNanos} to its last byte (see {@link CompletionReports}). It goes out with the next frame
      * written to the peer, or is flushed by a worker (see {@link ReportOutbox}): the reader thread
      * that calls this never writes (two peers each writing a large message to the other would wait
      * for each other's readers).
@@ -203,17 +234,17 @@ final class Connection {
             writeLock.unlock();
             return;
         }
-        ScheduledFuture<?> guard = stallGuard("receive");
+        beginWrite("receive");
         try {
             header.clear();
-            outbox.drain(this::putReport);
+            outbox.drain(putReport);
             header.flip();
             writeOffset += header.remaining();
             TcpContext.writeAll(ch, header);
         } catch (IOException e) {
             writeFailed("receive", e); // the connection is failed: its reader and waiting operations find out
         } finally {
-            endWrite(guard);
+            endWrite();
         }
     }
 
@@ -221,7 +252,7 @@ final class Connection {
     private void writeHeld(
             String op, byte type, byte flags, long context, int tag, int id, long length, ByteBuffer body)
             throws IOException {
-        ScheduledFuture<?> guard = stallGuard(op); // a peer that stops reading must not block us forever
+        beginWrite(op); // a peer that stops reading must not block us forever
         try {
             fillHeader(type, flags, context, tag, id, length);
             if (body != null && body.remaining() > 0 && body.remaining() <= 8192) {
@@ -250,7 +281,7 @@ final class Connection {
         } catch (IOException e) {
             throw writeFailed(op, e);
         } finally {
-            endWrite(guard);
+            endWrite();
         }
     }
 
@@ -271,7 +302,7 @@ final class Connection {
             ByteBuffer view)
             throws IOException {
         lockForWrite(op);
-        ScheduledFuture<?> guard = stallGuard(op);
+        beginWrite(op);
         try {
             long n = seg.byteSize();
             fillHeader(type, flags, context, tag, id, n);
@@ -279,7 +310,9 @@ final class Connection {
             long firstWrite = 0;
             if (how == SendStrategy.GATHER) {
                 int batch = ctx.options.costModel().batchBlocks();
-                ByteBuffer[] iov = new ByteBuffer[batch + 1];
+                if (iov == null) {
+                    iov = new ByteBuffer[batch + 1];
+                }
                 iov[0] = header;
                 int k = 1;
                 while (true) {
@@ -292,6 +325,7 @@ final class Connection {
                     }
                     if (k > 0) {
                         gatherAll(iov, k);
+                        Arrays.fill(iov, 0, k, null); // holds no view of the user's memory once written
                     }
                     k = 0;
                     if (pieces.isEmpty() || seg.remaining() == 0) {
@@ -299,10 +333,12 @@ final class Connection {
                     }
                 }
             } else {
-                if (staging == null) {
-                    staging = ByteBuffer.allocateDirect(CHUNK);
+                if (stage == null) {
+                    if (staging == null) {
+                        staging = ByteBuffer.allocateDirect(CHUNK);
+                    }
+                    stage = Memory.ofBuffer(staging);
                 }
-                Memory stage = Memory.ofBuffer(staging);
                 staging.clear();
                 staging.put(header);
                 long done = 0;
@@ -323,7 +359,7 @@ final class Connection {
         } catch (IOException e) {
             throw writeFailed(op, e);
         } finally {
-            endWrite(guard);
+            endWrite();
         }
     }
 
@@ -447,6 +483,10 @@ final class Connection {
             failure = cause;
         }
         TcpContext.closeQuietly(ch);
+        ScheduledFuture<?> check = stallCheck; // set under the write lock; a check started later finds failure set
+        if (check != null) {
+            check.cancel(false);
+        }
         synchronized (this) {
             notifyAll();
         }

@@ -26,7 +26,8 @@ import java.nio.ByteBuffer;
  * the transport's rejections) and dispatches it: eager messages and send requests to the match
  * queue, clear-to-send to the waiting send, data into the posted receive's sink, credit to the
  * connection, completion reports to the send that awaits them; an eager or data frame whose sender
- * asked for a completion report is answered with the time from its header to its last byte.
+ * asked for a completion report is answered with the time to its last byte (from the eager frame's
+ * header, or from the receive's clear-to-send: see {@link CompletionReports}).
  */
 final class FrameReader implements Runnable {
     /** Most unmatched send requests a peer may have queued here. */
@@ -148,7 +149,10 @@ final class FrameReader implements Runnable {
                                             + ")");
                         }
                         c.incoming.remove(id);
-                        long started = System.nanoTime();
+                        // a report counts from the clear-to-send: the time from there to this header (the
+                        // sender's start, and however much of the message the socket took meanwhile,
+                        // which differs between packing and gathering) is part of the transfer
+                        long started = inc.clearedAt;
                         if (inc.state.compareAndSet(Incoming.WAITING, Incoming.RECEIVING)) {
                             try {
                                 inc.sink.consume(c, length);

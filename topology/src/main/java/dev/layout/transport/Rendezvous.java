@@ -42,11 +42,18 @@ final class Rendezvous {
         final Sink sink;
         final long length;
         final boolean report;
+        /**
+         * When the receive wrote its clear-to-send (System.nanoTime): a report's time runs from here,
+         * so that it covers the sender's start and the data that reached the socket before the reader
+         * read the frame's header.
+         */
+        volatile long clearedAt;
 
         Incoming(Sink sink, long length, boolean report) {
             this.sink = sink;
             this.length = length;
             this.report = report;
+            this.clearedAt = System.nanoTime(); // re-stamped just before the clear-to-send is written
         }
     }
 

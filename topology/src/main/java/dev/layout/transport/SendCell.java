@@ -120,15 +120,15 @@ final class SendCell {
     }
 
     /**
-     * Learns from a sampled send that started at {@code t0} and wrote its first frame at
-     * {@code firstWrite}: with a report asked for ({@code report}), its end-to-end time once the
-     * report is in (see {@link CompletionReports}); else, if {@code learn} (too many reports awaited,
-     * or a small eager send), the sender's own time. Where this cell's sends are {@link #cheap()} the
-     * report's figure is at least the sender's own time: such a message (up to some 64 KiB on
-     * loopback) arrives whole, and the receiver's clock, which starts once it is there, misses the
-     * write call. A longer message streams to a receiver already reading, whose time covers the call;
-     * its sender's time would only add the moments a loaded machine took its cpu (with it, the 1 MB
-     * rows of bench pingpong split between the arms).
+     * Learns from a sampled send that started at {@code t0}: with a report asked for ({@code report}),
+     * its end-to-end time once the report is in, the receiver's figure plus {@code headerDelay} (see
+     * {@link CompletionReports}); else, if {@code learn} (too many reports awaited, or a small eager
+     * send), the sender's own time. Where this cell's sends are {@link #cheap()} the figure is at
+     * least the sender's own time: an eager message (up to some 64 KiB on loopback) arrives whole, and
+     * the receiver's clock, which starts once it is there, misses the write call. A longer message
+     * streams to a receiver already reading, whose time covers the call; its sender's time would only
+     * add the moments a loaded machine took its cpu (with it, the 1 MB rows of bench pingpong split
+     * between the arms).
      */
     void learn(
             CompletionReports reports,
@@ -137,10 +137,10 @@ final class SendCell {
             boolean learn,
             SendStrategy used,
             long t0,
-            long firstWrite) {
+            long headerDelay) {
         if (report) {
             long senderNanos = cheap() ? System.nanoTime() - t0 : 0;
-            reports.sent(id, firstWrite - t0, senderNanos, observer(arm(used)));
+            reports.sent(id, headerDelay, senderNanos, observer(arm(used)));
         } else if (learn) {
             observe(arm(used), System.nanoTime() - t0);
         }

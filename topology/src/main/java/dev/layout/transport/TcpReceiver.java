@@ -127,6 +127,7 @@ final class TcpReceiver {
             c.incoming.remove(r.msgId());
             throw c.failure(op);
         }
+        inc.clearedAt = System.nanoTime();
         c.writeFrame(op, CTS, key.context(), key.tag(), r.msgId(), 0, null);
         try {
             long left = deadline - System.nanoTime();

@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -351,7 +350,17 @@ public final class TcpTransport implements Transport {
         if (strategy == null) {
             throw new IllegalArgumentException("sendTyped: strategy null (expected: PACK, GATHER or ADAPTIVE)");
         }
-        Segment seg = Segment.of(type, count, memory, origin);
+        Segment seg = ThreadSegments.take(type, count, memory, origin);
+        try {
+            return sendTyped(dest, context, tag, seg, memory, origin, strategy);
+        } finally {
+            ThreadSegments.give(seg); // written in this thread: nothing uses it once the send returns
+        }
+    }
+
+    private SendStrategy sendTyped(
+            int dest, long context, int tag, Segment seg, Memory memory, long origin, SendStrategy strategy)
+            throws IOException {
         long n = seg.byteSize();
         checkLength("sendTyped", n);
         ensureOpen("sendTyped", dest);
@@ -363,21 +372,24 @@ public final class TcpTransport implements Transport {
             mailbox.put(new Key(process, context, tag), new Eager(null, packed));
             return count(SendStrategy.PACK);
         }
-        Optional<ByteBuffer> view = strategy == SendStrategy.PACK ? Optional.empty() : memory.asByteBuffer();
         SendStrategy chosen = strategy;
         SendCell cell = null; // the policy's cell of an adaptive send: one look-up per send
-        if (view.isEmpty()) {
-            chosen = SendStrategy.PACK;
-        } else if (strategy == SendStrategy.ADAPTIVE) {
-            cell = sendPolicy.cell(dest, estimateBlocks(seg), n, !view.get().isDirect());
+        if (strategy == SendStrategy.ADAPTIVE) {
+            // heap memory has an array for base; direct buffers and raw addresses pack alike
+            cell = sendPolicy.cell(dest, estimateBlocks(seg), n, memory.base() != null);
             chosen = SendCell.strategy(cell.choose());
+        }
+        // the buffer view (an Optional and a buffer per call) is made only for a gathering write
+        ByteBuffer v = chosen == SendStrategy.GATHER ? memory.asByteBuffer().orElse(null) : null;
+        if (chosen == SendStrategy.GATHER && v == null) {
+            chosen = SendStrategy.PACK; // no view (a raw address, or over 2 GiB): packed, and not learnt
+            cell = null;
         }
         // the policy learns from the sends it chose and samples (every exploration, some exploitations)
         boolean learn = cell != null && cell.sample(SendCell.arm(chosen));
         Connection c = connection(dest, "sendTyped");
         sentMessages.incrementAndGet();
         sentBytes.addAndGet(n);
-        ByteBuffer v = view.orElse(null);
         if (n <= options.eagerThresholdBytes() && c.tryTakeCredit(n)) {
             // a sampled eager send of EAGER_REPORT_MIN_BYTES or more is learnt from end to end: until
             // the receiver has read its last byte; a smaller one from the sender's own time
@@ -394,7 +406,7 @@ public final class TcpTransport implements Transport {
                 throw e;
             }
             if (learn) { // a sampled adaptive send (report implies learn)
-                cell.learn(c.reports, id, report, learn, chosen, t0, firstWrite);
+                cell.learn(c.reports, id, report, learn, chosen, t0, firstWrite - t0);
             }
             return count(chosen);
         }
@@ -411,9 +423,10 @@ public final class TcpTransport implements Transport {
             throw e;
         }
         long t0 = System.nanoTime();
-        long firstWrite = c.writeTyped("sendTyped", DATA, (byte) 0, context, tag, id, seg, origin, chosen, v);
+        c.writeTyped("sendTyped", DATA, (byte) 0, context, tag, id, seg, origin, chosen, v);
         if (learn) { // a sampled adaptive send (report implies learn)
-            cell.learn(c.reports, id, report, learn, chosen, t0, firstWrite);
+            // no header delay: the receiver's figure runs from its clear-to-send, before t0
+            cell.learn(c.reports, id, report, learn, chosen, t0, 0);
         }
         return count(chosen);
     }
@@ -452,9 +465,12 @@ public final class TcpTransport implements Transport {
             throws IOException {
         checkProcess("receiveTyped", "source", source);
         checkTimeout("receiveTyped", timeout);
-        Segment seg = Segment.of(type, count, memory, origin);
+        Segment seg = ThreadSegments.take(type, count, memory, origin);
         memory.checkWritable("receiveTyped");
-        return receiver.receiveTyped(source, context, tag, seg, type, count, memory, origin, timeout);
+        long n = receiver.receiveTyped(source, context, tag, seg, type, count, memory, origin, timeout);
+        // given back only once complete: the reader of a rendezvous receive that failed may still fill it
+        ThreadSegments.give(seg);
+        return n;
     }
 
     @Override

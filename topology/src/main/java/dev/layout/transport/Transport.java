@@ -78,12 +78,18 @@ public interface Transport extends AutoCloseable {
      */
     default void sendTyped(int dest, long context, int tag, Datatype type, long count, Memory memory, long origin)
             throws IOException {
-        Segment s = Segment.of(type, count, memory, origin);
-        if (s.byteSize() > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException("sendTyped: message of " + s.byteSize() + " bytes (expected: < 2 GiB)");
+        Segment s = ThreadSegments.take(type, count, memory, origin);
+        byte[] packed;
+        try {
+            if (s.byteSize() > Integer.MAX_VALUE - 8) {
+                throw new IllegalArgumentException(
+                        "sendTyped: message of " + s.byteSize() + " bytes (expected: < 2 GiB)");
+            }
+            packed = new byte[(int) s.byteSize()];
+            s.pack(Memory.ofArray(packed), 0, packed.length);
+        } finally {
+            ThreadSegments.give(s);
         }
-        byte[] packed = new byte[(int) s.byteSize()];
-        s.pack(Memory.ofArray(packed), 0, packed.length);
         send(dest, context, tag, packed);
     }
 
@@ -99,16 +105,20 @@ public interface Transport extends AutoCloseable {
     default long receiveTyped(
             int source, long context, int tag, Datatype type, long count, Memory memory, long origin, Duration timeout)
             throws IOException {
-        Segment s = Segment.of(type, count, memory, origin);
-        byte[] data = receive(source, context, tag, timeout);
-        String invalid = ReceiveChecks.violation(type, s.byteSize(), data.length);
-        if (invalid != null) {
-            throw new IOException("receiveTyped: message of " + data.length + " bytes from process " + source
-                    + " (context " + Long.toHexString(context) + ", tag " + tag + ") " + invalid
-                    + "; the memory was left untouched");
+        Segment s = ThreadSegments.take(type, count, memory, origin);
+        try {
+            byte[] data = receive(source, context, tag, timeout);
+            String invalid = ReceiveChecks.violation(type, s.byteSize(), data.length);
+            if (invalid != null) {
+                throw new IOException("receiveTyped: message of " + data.length + " bytes from process " + source
+                        + " (context " + Long.toHexString(context) + ", tag " + tag + ") " + invalid
+                        + "; the memory was left untouched");
+            }
+            s.unpack(Memory.ofArray(data), 0, data.length);
+            return data.length;
+        } finally {
+            ThreadSegments.give(s); // used in this thread only
         }
-        s.unpack(Memory.ofArray(data), 0, data.length);
-        return data.length;
     }
 
     // ---- receiver-posted (single-copy) messages ------------------------------------------------

@@ -11,9 +11,8 @@ import dev.layout.memory.Memory;
  * datatype engine, which is how a same-JVM sender fills a receiver's posted buffer ({@link
  * Transport#postReceive}).
  *
- * <p>A region holds a segment (a cursor of the engine), so one region is used by one thread at a
- * time: the receiver hands its region over when it posts it and takes it back when the receive
- * completes.
+ * <p>A region is an immutable description: each operation walks it with a segment of its thread's
+ * ({@link ThreadSegments}), so a repeated copy or pack makes no new segment.
  */
 public final class TypedRegion {
     private final Memory memory;
@@ -22,17 +21,16 @@ public final class TypedRegion {
     private final long origin;
     private final long from;
     private final int length;
-    private final Segment segment;
 
     private TypedRegion(Memory memory, Datatype type, long count, long origin, long from, long length) {
         this.memory = memory;
         this.type = type;
         this.count = count;
         this.origin = origin;
-        this.segment = Segment.of(type, count, memory, origin); // checks the footprint against the memory
-        if (from < 0 || length < 0 || from > segment.byteSize() - length) {
+        long size = packedSize(memory, type, count, origin); // checks the footprint against the memory
+        if (from < 0 || length < 0 || from > size - length) {
             throw new IllegalArgumentException("typedRegion: bytes [" + from + ", " + (from + length)
-                    + ") (expected: in [0, " + segment.byteSize() + ") of " + type + " x " + count + ")");
+                    + ") (expected: in [0, " + size + ") of " + type + " x " + count + ")");
         }
         if (length > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException(
@@ -49,8 +47,7 @@ public final class TypedRegion {
      * @throws IllegalArgumentException or IndexOutOfBoundsException if the elements do not fit the memory
      */
     public static TypedRegion of(Memory memory, Datatype type, long count, long origin) {
-        Segment s = Segment.of(type, count, memory, origin);
-        return new TypedRegion(memory, type, count, origin, 0, s.byteSize());
+        return new TypedRegion(memory, type, count, origin, 0, packedSize(memory, type, count, origin));
     }
 
     /** Bytes {@code [from, to)} of the packed stream of {@code count} elements (see the class comment). */
@@ -71,8 +68,13 @@ public final class TypedRegion {
     /** This region's bytes as a new array. */
     public byte[] pack() {
         byte[] out = new byte[length];
-        segment.seek(from);
-        segment.pack(Memory.ofArray(out), 0, length);
+        Segment s = segment();
+        try {
+            s.seek(from);
+            s.pack(Memory.ofArray(out), 0, length);
+        } finally {
+            ThreadSegments.give(s);
+        }
         return out;
     }
 
@@ -82,8 +84,13 @@ public final class TypedRegion {
             throw new IllegalArgumentException(
                     "typedRegion: data length " + data.length + " (expected: " + length + ")");
         }
-        segment.seek(from);
-        segment.unpack(Memory.ofArray(data), 0, length);
+        Segment s = segment();
+        try {
+            s.seek(from);
+            s.unpack(Memory.ofArray(data), 0, length);
+        } finally {
+            ThreadSegments.give(s);
+        }
     }
 
     /**
@@ -101,19 +108,41 @@ public final class TypedRegion {
         if (src.length == 0) {
             return;
         }
-        if (dst.contiguous()) {
-            src.segment.seek(src.from);
-            src.segment.pack(dst.memory, dst.start(), dst.length);
-        } else if (src.contiguous()) {
-            dst.segment.seek(dst.from);
-            dst.segment.unpack(src.memory, src.start(), src.length);
-        } else {
-            src.segment.seek(src.from);
-            dst.segment.seek(dst.from);
-            long base = src.origin;
-            src.segment.process(
-                    (offset, len, stream) -> dst.segment.unpack(src.memory, base + offset, len), src.length);
+        Segment s = dst.contiguous() || !src.contiguous() ? src.segment() : null;
+        Segment d = dst.contiguous() ? null : dst.segment();
+        try {
+            if (d == null) {
+                s.seek(src.from);
+                s.pack(dst.memory, dst.start(), dst.length);
+            } else if (s == null) {
+                d.seek(dst.from);
+                d.unpack(src.memory, src.start(), src.length);
+            } else {
+                s.seek(src.from);
+                d.seek(dst.from);
+                long base = src.origin;
+                s.process((offset, len, stream) -> d.unpack(src.memory, base + offset, len), src.length);
+            }
+        } finally {
+            if (s != null) {
+                ThreadSegments.give(s);
+            }
+            if (d != null) {
+                ThreadSegments.give(d);
+            }
         }
+    }
+
+    /** A segment of this thread's over the region's elements (given back by the caller). */
+    private Segment segment() {
+        return ThreadSegments.take(type, count, memory, origin);
+    }
+
+    /** The packed bytes of {@code count} elements of {@code type}, once their footprint is checked against the memory. */
+    private static long packedSize(Memory memory, Datatype type, long count, long origin) {
+        Segment s = ThreadSegments.take(type, count, memory, origin);
+        ThreadSegments.give(s);
+        return s.byteSize();
     }
 
     /** Whether the packed stream lies in memory as it is: bytes {@code [lb, lb + byteSize * count)} from the origin. */

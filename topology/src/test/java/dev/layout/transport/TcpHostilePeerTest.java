@@ -113,6 +113,29 @@ class TcpHostilePeerTest {
     }
 
     @Test
+    void aWriteToAPeerThatStopsReadingFailsAfterTheSendTimeoutNamingTheOffset() throws Exception {
+        JobSecret secret = JobSecret.random();
+        TcpTransport t = lonely(secret, SMALL.withSendTimeout(Duration.ofMillis(500)));
+        RawPeer p = raw(t);
+        assertThat(p.handshake(secret, 1, 0)).isEqualTo(Handshake.ACCEPTED);
+        int n = 32 << 20; // far more than the sockets buffer
+        Memory data = Memory.ofBuffer(ByteBuffer.allocateDirect(n));
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            java.util.concurrent.Future<SendStrategy> send =
+                    pool.submit(() -> t.sendTyped(1, 0L, 5, Primitive.BYTE, n, data, 0, SendStrategy.PACK));
+            Frame rts = p.readFrame();
+            assertThat(rts.type()).isEqualTo(Frame.RTS);
+            p.write(RawPeer.header(Frame.CTS, 1, 0L, 5, 0, 0, rts.id())); // then reads nothing more
+            assertThatThrownBy(() -> send.get(20, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(IOException.class)
+                    .hasMessageContaining("stalled for PT0.5S at stream offset");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void aPeerFloodingEagerDataPastItsGrantIsDroppedAndOnlyTheGrantIsKept() throws IOException {
         JobSecret secret = JobSecret.random();
         TcpTransport t = lonely(secret, SMALL);

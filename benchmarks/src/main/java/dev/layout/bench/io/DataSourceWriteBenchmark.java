@@ -25,8 +25,8 @@ import org.apache.spark.storage.StorageLevel;
  * coordinates and a value, cached in memory) on Spark {@code local[4]}, into the local file system
  * and into a MiniDFSCluster of 2 datanodes in the same JVM; file system blocks of 8 MiB. Beside it,
  * in the same run and alternating with it, the same rows written by Spark's {@code noop} format
- * after the same distribution and ordering the fileview write asks for (Spark's floor for that
- * shuffle and sort: what no writer can go below) and by a plain {@code df.write.parquet} (what
+ * after the same distribution the fileview write asks for (Spark's floor for that shuffle: what no
+ * writer can go below; the write asks for no ordering) and by a plain {@code df.write.parquet} (what
  * users compare with). MB/s = 10^6 bytes of the field per second of {@code save()}; median of the
  * reps, each into a new file.
  */
@@ -151,20 +151,17 @@ public final class DataSourceWriteBenchmark {
     }
 
     /**
-     * Spark's floor: the rows after the distribution and ordering a fileview write of this field asks
-     * for, written nowhere: hashed on i0 into one task per core on the local file system, ranged on
-     * i0 into one task per file domain on HDFS; sorted by i0 (the slab) within each task.
+     * Spark's floor: the rows after the distribution a fileview write of this field asks for, written
+     * nowhere: hashed on i0 into one task per core on the local file system, ranged on i0 into one
+     * task per file domain on HDFS (no sort within a task: the write's tasks order their rows
+     * themselves).
      */
     private static void noop(Dataset<Row> field, boolean hdfs, long bytes) {
         Dataset<Row> shuffled = hdfs
                 ? field.repartitionByRange(
                         FileDomains.aligned(bytes, CORES, BLOCK, 1L << 20).count(), field.col("i0"))
                 : field.repartition(CORES, field.col("i0"));
-        shuffled.sortWithinPartitions("i0")
-                .write()
-                .format("noop")
-                .mode("overwrite")
-                .save();
+        shuffled.write().format("noop").mode("overwrite").save();
     }
 
     private static void fileview(Dataset<Row> field, String path, long rows, long cols) {

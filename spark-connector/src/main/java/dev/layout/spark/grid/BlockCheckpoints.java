@@ -4,6 +4,7 @@ import dev.layout.collective.Collectives;
 import dev.layout.comm.Communicator;
 import dev.layout.spark.io.CollectiveFile;
 import dev.layout.spark.io.HadoopConf;
+import dev.layout.spark.io.IoResult;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.FileNotFoundException;
@@ -22,7 +23,8 @@ import org.apache.hadoop.fs.Path;
  * Barrier-mode checkpoints on any Hadoop file system: one file per checkpoint, {@code
  * <dir>/iter-<n>.f64}, the grid's field in C order written collectively by every rank through its
  * block's file view ({@link GridFiles#view}, {@link CollectiveFile#writeAll}), so it exists only
- * once complete; a restart reads it back the same way. Only the run {@code <dir>/_RUN} names
+ * once complete; a restart reads it back the same way. Both with the policy's aggregator count
+ * ({@link CheckpointPolicy#aggregators}). Only the run {@code <dir>/_RUN} names
  * ({@link #claim}) resumes from a directory.
  */
 final class BlockCheckpoints {
@@ -31,12 +33,17 @@ final class BlockCheckpoints {
     private final HadoopConf conf;
     private final Path root;
     private final FileSystem fs;
+    private final int aggregators;
 
-    /** The checkpoints in {@code directory}, opened with {@code conf} (null: Hadoop's defaults). */
-    BlockCheckpoints(HadoopConf conf, String directory) throws IOException {
+    /**
+     * The checkpoints in {@code directory}, opened with {@code conf} (null: Hadoop's defaults),
+     * written and read with {@code aggregators} aggregators (0: the default).
+     */
+    BlockCheckpoints(HadoopConf conf, String directory, int aggregators) throws IOException {
         this.conf = conf == null ? HadoopConf.of(new Configuration()) : conf;
         this.root = new Path(directory);
         this.fs = this.conf.fileSystem(root);
+        this.aggregators = aggregators;
     }
 
     /** The file naming the run a checkpoint directory belongs to. */
@@ -121,25 +128,29 @@ final class BlockCheckpoints {
      * Writes every rank's block interior into {@code <dir>/iter-<n>.f64}, collectively; the file
      * appears complete or not at all. An iteration already checkpointed (by an earlier attempt of a
      * retried stage) is kept as it is: the state is the same.
+     *
+     * @return what the collective write did, or null if the checkpoint existed
      */
-    void save(Communicator world, DistributedGrid grid, int iteration, GridBlock b) throws IOException {
+    IoResult save(Communicator world, DistributedGrid grid, int iteration, GridBlock b) throws IOException {
         CollectiveFile f = agree(world, iteration);
-        if (f != null) {
-            f.writeAll(
-                    world,
-                    GridFiles.view(grid, b.rank(), GridFiles.Cells.FLOAT64),
-                    0,
-                    b.memory(),
-                    0,
-                    GridFiles.interior(grid, b.rank()),
-                    1);
+        if (f == null) {
+            return null;
         }
+        return f.withAggregators(aggregators)
+                .writeAll(
+                        world,
+                        GridFiles.view(grid, b.rank(), GridFiles.Cells.FLOAT64),
+                        0,
+                        b.memory(),
+                        0,
+                        GridFiles.interior(grid, b.rank()),
+                        1);
     }
 
     /** Reads the interior of {@code into} (whose ghosts stay) from the checkpoint of {@code iteration}, collectively. */
-    void load(Communicator world, DistributedGrid grid, int iteration, GridBlock into) throws IOException {
-        CollectiveFile f = CollectiveFile.of(conf, file(iteration).toString());
-        f.readAll(
+    IoResult load(Communicator world, DistributedGrid grid, int iteration, GridBlock into) throws IOException {
+        CollectiveFile f = CollectiveFile.of(conf, file(iteration).toString()).withAggregators(aggregators);
+        return f.readAll(
                 world,
                 GridFiles.view(grid, into.rank(), GridFiles.Cells.FLOAT64),
                 0,

@@ -337,7 +337,7 @@ public final class HaloExchange implements Serializable {
             int first = 0;
             GridBlock start = block;
             if (policy.interval() > 0 && policy.directory() != null) {
-                ckpt = new BlockCheckpoints(policy.conf(), policy.directory());
+                ckpt = new BlockCheckpoints(policy.conf(), policy.directory(), policy.aggregators());
                 byte[] resume = ByteBuffer.allocate(4)
                         .putInt(rank == 0 ? ckpt.latestComplete(iterations) : 0)
                         .array();

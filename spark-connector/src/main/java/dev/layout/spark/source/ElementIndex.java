@@ -5,8 +5,7 @@ import java.io.Serializable;
 
 /**
  * Where an element of a dense array of {@code shape} lies in the file: its index in storage order
- * (the sum of its coordinates times their strides), the coordinates of an index (for messages), and
- * the slabs a write assembles: the elements that share their first coordinates in storage order.
+ * (the sum of its coordinates times their strides) and the coordinates of an index (for messages).
  */
 final class ElementIndex implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -43,28 +42,6 @@ final class ElementIndex implements Serializable {
     /** The dimension at position {@code k} of storage order (0: the slowest). */
     int dimension(int k) {
         return order == Order.C ? k : shape.length - 1 - k;
-    }
-
-    /** Elements per slab of the first {@code prefix} coordinates in storage order (1 when it is all of them). */
-    long slabElements(int prefix) {
-        long n = 1;
-        for (int k = prefix; k < shape.length; k++) {
-            n = Math.multiplyExact(n, shape[dimension(k)]);
-        }
-        return n;
-    }
-
-    /**
-     * The fewest coordinates in storage order (at least one) whose slabs hold at most {@code
-     * maxSlabBytes} of elements of {@code elementBytes} each.
-     */
-    int slabPrefix(long elementBytes, long maxSlabBytes) {
-        for (int k = 1; k < shape.length; k++) {
-            if (slabElements(k) <= maxSlabBytes / Math.max(1, elementBytes)) {
-                return k;
-            }
-        }
-        return Math.max(1, shape.length);
     }
 
     /** The coordinates of index {@code lin}, e.g. {@code (i0 = 3, i1 = 5)}. */

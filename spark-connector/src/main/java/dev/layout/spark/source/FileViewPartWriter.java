@@ -26,14 +26,14 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * One task of a {@link FileViewWrite}. Spark delivers the task's rows sorted by their first {@code
- * slabPrefix} coordinates in storage order, so the rows of one slab (the elements sharing those
- * coordinates, a contiguous range of the file) come together, in any order among themselves. The
- * task assembles each slab in a reused buffer, with a bit per element that refuses a coordinate
- * given twice (naming it), and hands the slab's runs of given elements, in file order, to a {@link
- * FileOrderOutput}: on the local file system positional writes into the write's one shared file,
- * elsewhere a part per file domain with zeros between the runs. Per row: the index by strides, one
- * bit, the values stored; no object is made. Commits the file ranges it wrote to the driver.
+ * One task of a {@link FileViewWrite}. Spark delivers the task's rows in any order; the task keeps
+ * each as its element index and bytes in {@link WindowRuns} (per row: the index by strides, the
+ * values stored; no object is made) and at the end takes them back window by window (a window: a
+ * contiguous range of the file). It assembles each window in a reused buffer, with a bit per element
+ * that refuses a coordinate given twice (naming it), and hands the window's runs of given elements,
+ * in file order, to a {@link FileOrderOutput}: on the local file system positional writes into the
+ * write's one shared file, elsewhere a part per file domain with zeros between the runs. Commits the
+ * file ranges it wrote to the driver.
  */
 final class FileViewPartWriter implements DataWriter<InternalRow> {
     record Factory(
@@ -45,7 +45,8 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
             String jobId,
             FileDomains domains,
             long blockSize,
-            int slabPrefix)
+            long windowElements,
+            int runRows)
             implements DataWriterFactory {
         @Override
         public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
@@ -75,16 +76,20 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
 
     private final int esize;
     private final long disp;
-    private final long slabElements;
-    /** The slab being assembled: its elements' bytes and a bit per element given. */
-    private final byte[] slab;
+    /** One row's element, assembled from its value columns. */
+    private final byte[] element;
 
-    private final ByteBuffer slabView;
+    private final ByteBuffer elementView;
+    private final WindowRuns runs;
+    private final long windowElements;
+    /** The window being assembled: its elements' bytes and a bit per element given. */
+    private final byte[] window;
+
     private final long[] given;
     private final FileOrderOutput out;
 
-    /** The slab in the buffer (-1: none); the first and last bitmap words touched. */
-    private long slabIndex = -1;
+    /** The window in the buffer (-1: none); the first and last bitmap words touched. */
+    private long windowIndex = -1;
 
     private int lowWord = Integer.MAX_VALUE;
     private int highWord = -1;
@@ -105,10 +110,12 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
         this.esize = Math.toIntExact(spec.etypeType().byteSize());
         this.gaps = members.stream().mapToLong(m -> m.type().byteSize()).sum() < esize;
         this.disp = spec.disp;
-        this.slabElements = Math.max(1, index.slabElements(f.slabPrefix()));
-        this.slab = new byte[Math.multiplyExact(Math.toIntExact(slabElements), esize)];
-        this.slabView = ByteBuffer.wrap(slab).order(ByteOrder.LITTLE_ENDIAN);
-        this.given = new long[(int) ((slabElements + 63) / 64)];
+        this.element = new byte[esize];
+        this.elementView = ByteBuffer.wrap(element).order(ByteOrder.LITTLE_ENDIAN);
+        this.runs = new WindowRuns(esize, f.windowElements(), f.runRows());
+        this.windowElements = f.windowElements();
+        this.window = new byte[Math.multiplyExact(Math.toIntExact(windowElements), esize)];
+        this.given = new long[(int) ((windowElements + 63) / 64)];
         Path target = new Path(spec.path);
         FileSystem fs;
         try {
@@ -136,16 +143,23 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
     @Override
     public void write(InternalRow r) throws IOException {
         long lin = linearIndex(r);
-        long s = lin / slabElements;
-        if (s != slabIndex) {
-            if (s < slabIndex) {
-                throw new IllegalStateException(
-                        "fileview: rows of the task are not in storage order at " + index.coordinates(lin));
-            }
-            flushSlab();
-            slabIndex = s;
+        if (gaps) {
+            Arrays.fill(element, (byte) 0);
         }
-        int k = (int) (lin - s * slabElements);
+        for (int m = 0; m < memberColumns.length; m++) {
+            put(r, m, memberOffsets[m]);
+        }
+        runs.add(lin, element);
+    }
+
+    /** Puts element {@code lin}'s bytes into its window, which holds the elements of one window at a time. */
+    private void assemble(long lin, byte[] bytes, int off) throws IOException {
+        long s = lin / windowElements;
+        if (s != windowIndex) {
+            flushWindow();
+            windowIndex = s;
+        }
+        int k = (int) (lin - s * windowElements);
         int w = k >>> 6;
         long bit = 1L << k;
         if ((given[w] & bit) != 0) {
@@ -155,55 +169,49 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
         given[w] |= bit;
         lowWord = Math.min(lowWord, w);
         highWord = Math.max(highWord, w);
-        int base = k * esize;
-        if (gaps) {
-            Arrays.fill(slab, base, base + esize, (byte) 0);
-        }
-        for (int m = 0; m < memberColumns.length; m++) {
-            put(r, m, base + memberOffsets[m]);
-        }
+        System.arraycopy(bytes, off, window, k * esize, esize);
     }
 
-    /** Stores member {@code m} of row {@code r} at byte {@code at} of the slab, converted as {@link Number} would. */
+    /** Stores member {@code m} of row {@code r} at byte {@code at} of the element, converted as {@link Number} would. */
     private void put(InternalRow r, int m, int at) {
         int c = memberColumns[m];
         Primitive p = memberTypes[m];
         if (r.isNullAt(c)) {
-            Arrays.fill(slab, at, at + (int) p.byteSize(), (byte) 0);
+            Arrays.fill(element, at, at + (int) p.byteSize(), (byte) 0);
             return;
         }
         switch (memberKinds[m]) {
             case LONG -> {
                 long v = integral(r, c);
                 switch (p) {
-                    case BYTE, INT8, UINT8 -> slabView.put(at, (byte) v);
-                    case INT16, UINT16 -> slabView.putShort(at, (short) v);
-                    case INT32, UINT32 -> slabView.putInt(at, (int) v);
-                    case INT64, UINT64 -> slabView.putLong(at, v);
-                    case FLOAT32 -> slabView.putFloat(at, (float) v);
-                    case FLOAT64 -> slabView.putDouble(at, (double) v);
+                    case BYTE, INT8, UINT8 -> elementView.put(at, (byte) v);
+                    case INT16, UINT16 -> elementView.putShort(at, (short) v);
+                    case INT32, UINT32 -> elementView.putInt(at, (int) v);
+                    case INT64, UINT64 -> elementView.putLong(at, v);
+                    case FLOAT32 -> elementView.putFloat(at, (float) v);
+                    case FLOAT64 -> elementView.putDouble(at, (double) v);
                 }
             }
             case DOUBLE -> {
                 double v = types[c] instanceof FloatType ? r.getFloat(c) : r.getDouble(c);
                 switch (p) {
-                    case BYTE, INT8, UINT8 -> slabView.put(at, (byte) v);
-                    case INT16, UINT16 -> slabView.putShort(at, (short) v);
-                    case INT32, UINT32 -> slabView.putInt(at, (int) v);
-                    case INT64, UINT64 -> slabView.putLong(at, (long) v);
-                    case FLOAT32 -> slabView.putFloat(at, (float) v);
-                    case FLOAT64 -> slabView.putDouble(at, v);
+                    case BYTE, INT8, UINT8 -> elementView.put(at, (byte) v);
+                    case INT16, UINT16 -> elementView.putShort(at, (short) v);
+                    case INT32, UINT32 -> elementView.putInt(at, (int) v);
+                    case INT64, UINT64 -> elementView.putLong(at, (long) v);
+                    case FLOAT32 -> elementView.putFloat(at, (float) v);
+                    case FLOAT64 -> elementView.putDouble(at, v);
                 }
             }
             default -> {
                 Number v = (Number) r.get(c, types[c]);
                 switch (p) {
-                    case BYTE, INT8, UINT8 -> slabView.put(at, v.byteValue());
-                    case INT16, UINT16 -> slabView.putShort(at, v.shortValue());
-                    case INT32, UINT32 -> slabView.putInt(at, v.intValue());
-                    case INT64, UINT64 -> slabView.putLong(at, v.longValue());
-                    case FLOAT32 -> slabView.putFloat(at, v.floatValue());
-                    case FLOAT64 -> slabView.putDouble(at, v.doubleValue());
+                    case BYTE, INT8, UINT8 -> elementView.put(at, v.byteValue());
+                    case INT16, UINT16 -> elementView.putShort(at, v.shortValue());
+                    case INT32, UINT32 -> elementView.putInt(at, v.intValue());
+                    case INT64, UINT64 -> elementView.putLong(at, v.longValue());
+                    case FLOAT32 -> elementView.putFloat(at, v.floatValue());
+                    case FLOAT64 -> elementView.putDouble(at, v.doubleValue());
                 }
             }
         }
@@ -238,16 +246,16 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
         return lin;
     }
 
-    /** Hands the slab's runs of given elements to the output, in file order, and clears its bits. */
-    private void flushSlab() throws IOException {
+    /** Hands the window's runs of given elements to the output, in file order, and clears its bits. */
+    private void flushWindow() throws IOException {
         if (highWord < 0) {
             return;
         }
-        long first = disp + slabIndex * slabElements * esize;
+        long first = disp + windowIndex * windowElements * esize;
         int limit = (highWord + 1) * 64;
         for (int a = nextBit(lowWord * 64, limit, 0L); a < limit; ) {
             int b = nextBit(a, limit, -1L);
-            out.write(first + (long) a * esize, slab, a * esize, (b - a) * esize);
+            out.write(first + (long) a * esize, window, a * esize, (b - a) * esize);
             a = nextBit(b, limit, 0L);
         }
         Arrays.fill(given, lowWord, highWord + 1, 0L);
@@ -276,7 +284,8 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
 
     @Override
     public WriterCommitMessage commit() throws IOException {
-        flushSlab();
+        runs.drain(this::assemble);
+        flushWindow();
         return new FileViewWrite.Parts(out.commit());
     }
 
@@ -288,6 +297,7 @@ final class FileViewPartWriter implements DataWriter<InternalRow> {
     /** Without {@link #commit()}: closes the output (a part not committed is deleted). */
     @Override
     public void close() throws IOException {
+        runs.close();
         out.close();
     }
 }

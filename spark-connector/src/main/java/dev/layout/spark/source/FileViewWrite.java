@@ -35,7 +35,8 @@ import org.apache.spark.sql.types.StructType;
  * Writes (coordinates, values) rows into a dense array file of {@code shape} in storage order,
  * from the executors, with the write path of {@link dev.layout.spark.io.CollectiveFile} ({@link
  * DomainOutput}). The file is split into file domains (of whole file system blocks, one per core at
- * most); each task streams its rows in file order, slab by slab (see {@link FileViewPartWriter}):
+ * most); each task gathers its rows and writes them in file order, window by window (see {@link
+ * FileViewPartWriter}):
  * on the local file system in place into one hidden shared file ({@code .NAME.JOBID.whole},
  * made before the tasks run), elsewhere into one part per domain beside the target ({@code
  * .NAME.JOBID.task-NNNNN.domain-DDDDD}), zeros between rows. The driver's commit checks that no
@@ -50,8 +51,9 @@ import org.apache.spark.sql.types.StructType;
  *
  * <p>On the local file system the rows are only clustered (hashed on their slowest coordinates):
  * a range partitioning would cost a sampling job over the input that an in-place write does not
- * need. Within a task Spark sorts them only by their slab. See {@link #requiredDistribution} and
- * {@link #requiredOrdering}.
+ * need. Spark does not sort them within a task: the task orders its rows by window itself, with
+ * a counting pass over compact arrays instead of a general row sort. See {@link
+ * #requiredDistribution} and {@link #requiredOrdering}.
  */
 final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite {
     private final FileViewSpec spec;
@@ -208,22 +210,35 @@ final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite
     }
 
     /**
-     * Within a task, rows by their slab: the fewest slowest coordinates whose slabs (contiguous in the
-     * file) fit the task's slab buffer of {@value #MAX_SLAB_BYTES} bytes. The task orders the rows of
-     * a slab itself, so Spark sorts on one or two keys, not on every coordinate: with one integral key
-     * Spark sorts by its prefix alone (a radix sort), several times faster than comparing rows.
+     * None: a task orders its rows by window itself ({@link WindowRuns}). Spark's sort within a task
+     * (copy every row into its pages, sort, read back) cost about as much CPU as the whole shuffle
+     * before it.
      */
     @Override
     public SortOrder[] requiredOrdering() {
-        return Arrays.copyOf(storageOrder(), slabPrefix());
+        return new SortOrder[0];
     }
 
-    /** Bytes of a slab a write task assembles (see {@link #requiredOrdering}). */
-    static final long MAX_SLAB_BYTES = 4L << 20;
+    /** Bytes of the file a write task assembles at a time (see {@link FileViewPartWriter}). */
+    static final long WINDOW_BYTES = 4L << 20;
 
-    private int slabPrefix() {
-        return new ElementIndex(spec.shape, spec.order)
-                .slabPrefix(spec.etypeType().byteSize(), MAX_SLAB_BYTES);
+    /** Bytes of rows (index and element) a write task holds before it writes them to a local temporary file. */
+    static final long RUN_BYTES = 64L << 20;
+
+    /**
+     * Elements of a window: {@link #WINDOW_BYTES}, no more than the file holds (each task has a
+     * window buffer), more where the file would have more than 2^20 windows.
+     */
+    private long windowElements() {
+        long esize = spec.etypeType().byteSize();
+        long elements = spec.elementCount();
+        long most = 1L << 20;
+        return Math.max(1, Math.max(Math.min(elements, WINDOW_BYTES / esize), (elements + most - 1) / most));
+    }
+
+    /** Rows of a run: {@link #RUN_BYTES} of an index, an element and a position in the run's order each. */
+    private int runRows() {
+        return (int) Math.max(1, RUN_BYTES / (spec.etypeType().byteSize() + 12));
     }
 
     private boolean sharedFile() {
@@ -289,7 +304,8 @@ final class FileViewWrite implements RequiresDistributionAndOrdering, BatchWrite
                     jobId,
                     domains(),
                     fs.getDefaultBlockSize(path),
-                    slabPrefix());
+                    windowElements(),
+                    runRows());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

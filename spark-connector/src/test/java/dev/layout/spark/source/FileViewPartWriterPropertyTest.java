@@ -31,11 +31,10 @@ import org.apache.spark.sql.connector.write.DataWriter;
 
 /**
  * The write tasks of {@link FileViewWrite} against a naive byte model: a random shape (C or F
- * order), displacement and element type, a random subset of its elements dealt to 1-3 tasks by slab
- * (hashed as Spark's clustering does for the shared file, in ranges as its range partitioning does
- * for parts), each task's rows sorted by slab and shuffled within it (as Spark's
- * sort by the slab prefix leaves them), random file domains (bounds anywhere, even inside an
- * element). In the local file system's shared file every byte must be the model's; elsewhere (a
+ * order), displacement and element type, a random subset of its elements dealt to 1-3 tasks in
+ * groups (hashed as Spark's clustering does for the shared file, in ranges as its range partitioning
+ * does for parts), each task's rows in random order (Spark does not sort them), random windows and
+ * runs so small that tasks spill, random file domains (bounds anywhere, even inside an element). In the local file system's shared file every byte must be the model's; elsewhere (a
  * file system without positional writes: parts) every part must hold the model's bytes of its range.
  */
 class FileViewPartWriterPropertyTest {
@@ -85,10 +84,9 @@ class FileViewPartWriterPropertyTest {
                     Long.toString(disp)));
             FileViewSpec spec = FileViewSpec.parse(o);
             ElementIndex index = new ElementIndex(shape, spec.order);
-            long count = index.slabElements(0);
+            long count = Arrays.stream(shape).reduce(1, (a, b) -> a * b);
             int length = (int) (disp + count * esize);
-            int slabPrefix = 1 + rnd.nextInt(dims);
-            long slab = index.slabElements(slabPrefix);
+            long group = 1 + rnd.nextInt((int) count);
             TreeSet<Long> bounds = new TreeSet<>(List.of(0L, (long) length));
             for (int i = rnd.nextInt(4); i > 0; i--) {
                 bounds.add((long) rnd.nextInt(length + 1));
@@ -114,24 +112,25 @@ class FileViewPartWriterPropertyTest {
                     "job1",
                     domains,
                     1 << 20,
-                    slabPrefix);
+                    1 + rnd.nextInt((int) count),
+                    1 + rnd.nextInt(20));
 
-            // the model, and each task's rows: by slab, shuffled within a slab
+            // the model, and each task's rows: in groups, in random order
             ByteBuffer model = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
             List<List<long[]>> rows = new ArrayList<>();
             for (int t = 0; t < tasks; t++) {
                 rows.add(new ArrayList<>());
             }
-            for (long s = 0; s * slab < count; s++) {
-                List<long[]> mine = new ArrayList<>();
-                for (long lin = s * slab; lin < (s + 1) * slab; lin++) {
+            long groups = (count + group - 1) / group;
+            for (long s = 0; s < groups; s++) {
+                for (long lin = s * group; lin < Math.min(count, (s + 1) * group); lin++) {
                     if (rnd.nextInt(100) < percentGiven) {
                         long[] x = new long[dims + 1];
                         for (int d = 0; d < dims; d++) {
                             x[d] = lin / index.stride(d) % shape[d];
                         }
                         x[dims] = lin;
-                        mine.add(x);
+                        rows.get((int) (parts ? s * tasks / groups : s % tasks)).add(x);
                         int at = (int) (disp + lin * esize);
                         if (int32) {
                             model.putInt(at, (int) (lin * 7 + 1));
@@ -140,9 +139,9 @@ class FileViewPartWriterPropertyTest {
                         }
                     }
                 }
-                Collections.shuffle(mine, rnd);
-                long slabs = (count + slab - 1) / slab;
-                rows.get((int) (parts ? s * tasks / slabs : s % tasks)).addAll(mine);
+            }
+            for (List<long[]> task : rows) {
+                Collections.shuffle(task, rnd);
             }
             List<FileViewWrite.Part> written = new ArrayList<>();
             for (int t = 0; t < tasks; t++) {

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Tasks of a fileview write on the local file system, without Spark: they write in place into the
  * write's one shared file, which the commit only renames, and a task that outlives the write
- * touches nothing.
+ * touches nothing. Windows of one i0 (8 elements) and runs of 4 rows: the tasks spill.
  */
 class FileViewPartWriterTest {
     @TempDir
@@ -35,7 +35,16 @@ class FileViewPartWriterTest {
 
     private FileViewPartWriter.Factory factory(FileViewSpec spec, FileDomains domains) {
         return new FileViewPartWriter.Factory(
-                spec, spec.schema(), new int[] {0, 1}, new int[] {2}, HadoopConf.of(conf), "job1", domains, 1 << 20, 1);
+                spec,
+                spec.schema(),
+                new int[] {0, 1},
+                new int[] {2},
+                HadoopConf.of(conf),
+                "job1",
+                domains,
+                1 << 20,
+                8,
+                4);
     }
 
     private static InternalRow row(int i0, int i1, double v) {
@@ -110,9 +119,13 @@ class FileViewPartWriterTest {
         org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(spec.path);
         DomainOutput.begin(fs, target, "job1", 512);
         DataWriter<InternalRow> w = factory(spec, FileDomains.of(0, 128, 512)).createWriter(0, 1);
+        w.write(row(2, 0, 2.0));
         w.write(row(1, 7, 1.0));
-        w.write(row(2, 0, 2.0)); // a second slab: the first is written
-        assertThatThrownBy(() -> w.write(row(2, 0, 3.0)))
+        for (int j = 1; j < 8; j++) { // spilled runs between the two rows of (2, 0)
+            w.write(row(3, j, 3.0));
+        }
+        w.write(row(2, 0, 3.0));
+        assertThatThrownBy(w::commit) // window 1 is written before window 2 finds the coordinate again
                 .hasMessage("fileview: coordinate (i0 = 2, i1 = 0) is given twice (expected: each element once)");
         w.abort();
         w.close();
@@ -135,7 +148,7 @@ class FileViewPartWriterTest {
                 DomainOutput.abort(fs, target, "job1");
             }
             DataWriter<InternalRow> late = factory(spec, FileDomains.of(0, 512)).createWriter(0, 9);
-            late.write(row(3, 3, 1.0)); // into its slab buffer: the output opens when the slab is done
+            late.write(row(3, 3, 1.0)); // into its runs: the output opens when the task commits
             assertThatThrownBy(late::commit).hasMessageContaining(".c-" + commit + ".f64.job1.whole is missing");
             late.abort();
             late.close();
@@ -146,15 +159,16 @@ class FileViewPartWriterTest {
         assertThat(Files.readAllBytes(dir.resolve("c-true.f64"))).containsOnly(0);
     }
 
+    /** A task's output (the writer opens it when it commits, see {@link FileOrderOutput}) holds the write's lease. */
     @Test
     void theCommitWaitsForATaskStillWritingBeforeTheFileAppears() throws Exception {
         FileViewSpec spec = spec("d.f64");
         FileSystem fs = FileSystem.getLocal(conf);
         org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(spec.path);
         DomainOutput.begin(fs, target, "job1", 512);
-        DataWriter<InternalRow> stray = factory(spec, FileDomains.of(0, 512)).createWriter(0, 9);
-        stray.write(row(0, 0, 7.0));
-        stray.write(row(1, 0, 8.0)); // slab 0 is written: its output is open, it holds the write's lease
+        FileOrderOutput stray =
+                new FileOrderOutput(fs, target, "job1", "task-00000.domain-", FileDomains.of(0, 512), 1 << 20, 64);
+        stray.write(0, doubleBytes(7.0), 0, 8); // its output is open: it holds the write's lease
         CompletableFuture<Long> commit = CompletableFuture.supplyAsync(() -> {
             try {
                 return DomainOutput.commit(fs, target, "job1", FileDomains.of(0, 512));
@@ -168,16 +182,22 @@ class FileViewPartWriterTest {
         }
         assertThat(commit.isDone()).as("the commit waits for the open writer").isFalse();
         assertThat(Files.exists(dir.resolve("d.f64"))).isFalse();
-        stray.write(row(7, 7, 9.0));
+        stray.write(63 * 8, doubleBytes(9.0), 0, 8);
         stray.commit();
         stray.close(); // the lease goes: the commit may finish
         assertThat(commit.get(60, TimeUnit.SECONDS)).isEqualTo(512);
         ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(dir.resolve("d.f64"))).order(ByteOrder.LITTLE_ENDIAN);
         assertThat(b.getDouble(0)).isEqualTo(7.0);
-        assertThat(b.getDouble(8 * 8)).isEqualTo(8.0);
         assertThat(b.getDouble(63 * 8)).isEqualTo(9.0);
         try (var files = Files.list(dir)) {
             assertThat(files.map(p -> p.getFileName().toString())).containsExactly("d.f64");
         }
+    }
+
+    private static byte[] doubleBytes(double v) {
+        return ByteBuffer.allocate(8)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putDouble(0, v)
+                .array();
     }
 }

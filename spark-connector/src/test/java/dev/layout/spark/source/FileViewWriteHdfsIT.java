@@ -180,31 +180,28 @@ class FileViewWriteHdfsIT {
     void anAttemptStillWritingDuringTheCommitLeavesNothing(SparkSession spark, FileSystem hdfs) throws Exception {
         Path out = new Path(hdfs.getUri() + "/w5/stray.f64");
         hdfs.mkdirs(out.getParent());
-        FileViewSpec spec = FileViewSpec.parse(Map.of("path", out.toString(), "etype", "float64", "shape", "8x8"));
         FileDomains domains = FileDomains.of(0, 256, 512);
         DomainOutput.begin(hdfs, out, "stray1", 512);
-        FileViewPartWriter.Factory factory = partWriters(spark, spec, "stray1", domains);
         java.util.concurrent.CountDownLatch opened = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch committed = new java.util.concurrent.CountDownLatch(1);
+        byte[] nines = new byte[64];
+        Arrays.fill(nines, (byte) 9);
+        // a task's output as its writer drives it when it commits (see FileViewPartWriter)
         java.util.concurrent.CompletableFuture<String> stray =
                 java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                    DataWriter<org.apache.spark.sql.catalyst.InternalRow> w = factory.createWriter(1, 7);
+                    FileOrderOutput w =
+                            new FileOrderOutput(hdfs, out, "stray1", "task-00001.domain-", domains, 1 << 20, 64);
                     try {
                         try {
-                            w.write(new GenericInternalRow(new Object[] {4, 0, 9.0}));
-                            // the next slab: slab 4 is written, which opens the task's part of domain 1
-                            w.write(new GenericInternalRow(new Object[] {5, 0, 9.0}));
+                            w.write(256, nines, 0, 64); // opens the task's part of domain 1
                             opened.countDown();
                             if (!committed.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
                                 return "the commit did not come within 60 s";
                             }
-                            for (int j = 1; j < 8; j++) {
-                                w.write(new GenericInternalRow(new Object[] {5, j, 9.0}));
-                            }
+                            w.write(320, nines, 0, 64);
                             w.commit();
                             return "wrote";
                         } catch (IOException | RuntimeException e) {
-                            w.abort();
                             return "failed: " + e.getMessage();
                         } finally {
                             w.close();
@@ -293,6 +290,7 @@ class FileViewWriteHdfsIT {
                 writeId,
                 domains,
                 1 << 20,
-                1);
+                8,
+                1 << 10);
     }
 }
