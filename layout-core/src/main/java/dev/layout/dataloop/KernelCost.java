@@ -26,8 +26,8 @@ import dev.layout.dataloop.kernel.PlaneKernel;
  * per pair of memory kinds ({@code MemoryAccess.baseKinds}), so each sees one kind of memory per side.
  * The constants are relative (a word move is 1). Two are anchored to measurements: generated strips
  * paying from about 32 four-byte blocks (the engine's earlier measured threshold), and the bulk copy's
- * call (64- to 128-byte blocks moved 1.2-2x faster as word moves than by {@code copyMemory}, 160-byte
- * blocks alike); every other crossing follows from the model, not from a measured layout.
+ * call (64- to 128-byte blocks moved faster as word moves than by {@code copyMemory}, 160-byte blocks
+ * alike; figures in benchmarks/README.md); every other crossing follows from the model, not from a measured layout.
  */
 final class KernelCost {
     private KernelCost() {}

@@ -19,9 +19,9 @@ package dev.layout.transport;
  *       receiver's time from that header. In a ping-pong this is what the application waits for,
  *       one way. The sender's own time is not enough: a write ends once the socket buffer holds
  *       its tail while the receiver still drains it. Nor is the receiver's time from the header of
- *       a rendezvous message: at 16 MB the socket had taken some 0.4 ms more of a gathering write
- *       than of a packing one before the reader read the header, which put gathering 15% ahead in
- *       the reports where its round trips were 5% ahead (and kept it where packing was ahead).
+ *       a rendezvous message: the socket takes more of a gathering write than of a packing one
+ *       before the reader reads the header, so that clock favoured gathering (traced in
+ *       benchmarks/graph-and-pingpong.md, ninth round).
  *   <li>Every quantity is a difference of log-times: the rule is the same at 4 KiB and at 16 MB
  *       (only {@link SendCell#SAMPLE_ALL_NANOS}, the cost of measuring, is absolute).
  *   <li>Prior: the model's log-cost of each arm plus the wire time ({@link #WIRE_NS_PER_BYTE} per
