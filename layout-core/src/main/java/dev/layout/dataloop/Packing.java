@@ -3,7 +3,6 @@ package dev.layout.dataloop;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * One-call forms of the engine ({@code MPI_Pack}, {@code MPI_Unpack}, {@code MPI_Pack_external},
@@ -15,13 +14,6 @@ import java.util.Objects;
  */
 public final class Packing {
     private Packing() {}
-
-    /**
-     * Per thread, the segments of its last few calls, re-aimed when a call moves the same count of the
-     * same type: a repeated pack or unpack between memories allocates nothing. A segment serves only its
-     * own thread and lets go of the memories when the call returns.
-     */
-    private static final ThreadLocal<Segment[]> RECENT = ThreadLocal.withInitial(() -> new Segment[4]);
 
     /** Packs {@code count} elements whose origin is {@code src[origin]}; returns {@code byteSize * count} bytes. */
     public static byte[] pack(Datatype type, long count, byte[] src, long origin) {
@@ -58,7 +50,7 @@ public final class Packing {
     }
 
     private static byte[] packed(Datatype type, long count, Representation rep, Memory src, long origin) {
-        Segment s = segment(type, count, rep, src, origin);
+        Segment s = ThreadSegments.take(type, count, rep, src, origin); // a repeated call allocates nothing
         try {
             if (s.byteSize() > Integer.MAX_VALUE - 8) {
                 throw new IllegalArgumentException(
@@ -68,7 +60,7 @@ public final class Packing {
             s.pack(Memory.ofArray(out), 0, out.length);
             return out;
         } finally {
-            s.release();
+            ThreadSegments.give(s);
         }
     }
 
@@ -82,28 +74,12 @@ public final class Packing {
             Memory packed,
             long packedOffset,
             boolean pack) {
-        Segment s = segment(type, count, rep, user, origin);
+        Segment s = ThreadSegments.take(type, count, rep, user, origin);
         try {
             return pack ? s.pack(packed, packedOffset, s.byteSize()) : s.unpack(packed, packedOffset, s.byteSize());
         } finally {
-            s.release();
+            ThreadSegments.give(s);
         }
-    }
-
-    /** A segment of this thread's for the operation: one of its recent ones re-aimed, or a new one. */
-    private static Segment segment(Datatype type, long count, Representation rep, Memory user, long origin) {
-        Objects.requireNonNull(user, Segment.USER_NULL);
-        Segment[] recent = RECENT.get();
-        for (Segment s : recent) {
-            if (s != null && s.serves(type, count, rep)) {
-                s.aim(user, origin);
-                return s;
-            }
-        }
-        Segment s = new Segment(type, count, rep, user, origin);
-        System.arraycopy(recent, 0, recent, 1, recent.length - 1);
-        recent[0] = s;
-        return s;
     }
 
     /** All contiguous runs of {@code count} elements in pack order, adjacent runs merged, offsets from the origin. */

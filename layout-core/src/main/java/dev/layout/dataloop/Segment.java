@@ -78,7 +78,7 @@ public final class Segment {
     /**
      * Points this segment at {@code user} with the origin at byte {@code origin}, at packed position 0:
      * checks the type's true footprint for the count against the memory first. A segment kept for
-     * reuse (as {@link Packing}'s per-thread ones) is re-aimed instead of made anew: no allocation.
+     * reuse (as {@link ThreadSegments}' per-thread ones) is re-aimed instead of made anew: no allocation.
      */
     public void aim(Memory user, long origin) {
         point(Objects.requireNonNull(user, USER_NULL), origin);
@@ -109,7 +109,7 @@ public final class Segment {
         seek(0);
     }
 
-    /** Whether {@link Packing} may re-aim this segment for an operation on {@code count} elements of {@code type}. */
+    /** Whether {@link ThreadSegments} may re-aim this segment for an operation on {@code count} elements of {@code type}. */
     boolean serves(Datatype type, long count, Representation rep) {
         return this.count == count && representation == rep && this.type.equals(type);
     }

@@ -1,9 +1,9 @@
 package dev.layout.collective;
 
 import dev.layout.dataloop.Segment;
+import dev.layout.dataloop.ThreadSegments;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
-import dev.layout.transport.ThreadSegments;
 import dev.layout.transport.TypedRegion;
 
 /**

@@ -5,6 +5,7 @@ import static dev.layout.transport.Frame.EAGER;
 import static dev.layout.transport.Frame.RTS;
 
 import dev.layout.dataloop.Segment;
+import dev.layout.dataloop.ThreadSegments;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
 import dev.layout.transport.Arrival.Eager;

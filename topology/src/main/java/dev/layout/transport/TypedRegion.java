@@ -1,6 +1,7 @@
 package dev.layout.transport;
 
 import dev.layout.dataloop.Segment;
+import dev.layout.dataloop.ThreadSegments;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
 

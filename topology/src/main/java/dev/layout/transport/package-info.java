@@ -37,7 +37,7 @@
  * <p>A frame is a header and payload bytes: typed sends put the packed (or gathered) bytes on the
  * wire and typed receives unpack them with the receiver's own datatype, so no datatype description
  * crosses the connection. Typed operations walk the memory with a segment of their thread's ({@link
- * dev.layout.transport.ThreadSegments}), re-aimed rather than made anew: a repeated packed send
+ * dev.layout.dataloop.ThreadSegments}), re-aimed rather than made anew: a repeated packed send
  * allocates nothing on the sending thread.
  */
 package dev.layout.transport;

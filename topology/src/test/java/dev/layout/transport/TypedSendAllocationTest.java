@@ -2,6 +2,7 @@ package dev.layout.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.layout.dataloop.ThreadSegments;
 import dev.layout.datatype.Datatype;
 import dev.layout.datatype.Primitive;
 import dev.layout.memory.Memory;

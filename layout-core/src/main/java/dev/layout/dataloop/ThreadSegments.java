@@ -1,16 +1,15 @@
-package dev.layout.transport;
+package dev.layout.dataloop;
 
-import dev.layout.dataloop.Segment;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
+import java.util.Objects;
 
 /**
- * Per thread, the segments of its last few typed operations, re-aimed for the next one of the same
- * type object and count: a repeated typed send or receive makes no new {@link Segment} (some 3 KB
- * with its kernels), as {@code Packing}'s one-call forms do in layout-core. A segment is taken out
- * for an operation and given back when nothing uses it any more, so an operation nested in another
- * (or one whose segment another thread still fills) never shares it. Types are matched by identity:
- * comparing a large index type by value would cost more than the segment saves.
+ * Per thread, the segments of its last few operations, re-aimed for the next one on the same count
+ * of an equal type: a repeated pack, unpack or typed send makes no new {@link Segment} (some 3 KB with
+ * its kernels). A segment is taken out for an operation and given back when nothing uses it any more,
+ * so an operation nested in another (or one whose segment another thread still fills, as a receive)
+ * never shares it. {@link Packing}'s one-call forms and the transport's typed sends use it.
  *
  * <pre>{@code
  * Segment s = ThreadSegments.take(type, count, memory, origin);
@@ -26,26 +25,29 @@ public final class ThreadSegments {
     private ThreadSegments() {}
 
     /**
-     * A segment over {@code count} elements of {@code type} at byte {@code origin} of {@code memory}:
-     * one of this thread's free ones re-aimed, or a new one. Checks the footprint as {@link Segment#of}.
+     * A segment over {@code count} elements of {@code type} at byte {@code origin} of {@code memory}
+     * (native representation): one of this thread's free ones re-aimed, or a new one. Checks the
+     * footprint as {@link Segment#of}.
      *
      * @throws NullPointerException if type or memory is null
      * @throws IllegalArgumentException or IndexOutOfBoundsException if the elements do not fit the memory
      */
     public static Segment take(Datatype type, long count, Memory memory, long origin) {
-        if (memory == null) {
-            throw new NullPointerException("segment: user memory is null");
-        }
+        return take(type, count, Representation.NATIVE, memory, origin);
+    }
+
+    static Segment take(Datatype type, long count, Representation rep, Memory memory, long origin) {
+        Objects.requireNonNull(memory, Segment.USER_NULL);
         Segment[] free = FREE.get();
         for (int i = 0; i < free.length; i++) {
             Segment s = free[i];
-            if (s != null && s.type() == type && s.count() == count) {
+            if (s != null && s.serves(type, count, rep)) {
                 free[i] = null;
                 s.aim(memory, origin);
                 return s;
             }
         }
-        return Segment.of(type, count, memory, origin);
+        return new Segment(type, count, rep, memory, origin);
     }
 
     /** Gives back a segment this thread took, once nothing uses it: it lets go of its memory and may serve the next take. */
