@@ -8,7 +8,8 @@ package dev.layout.transport;
  * <p>Per cell (peer, size class of the message's bytes, size class of its contiguous blocks, heap
  * or direct memory: powers of two) a two-armed bandit on the gap between the arms ({@link
  * SendCell}): the incumbent is sent, the other arm (the challenger) is tried at a rate bounded by
- * what trying it costs in time ({@link ExplorationBudget}), and each try is compared with the
+ * what trying it costs in time and by the chance that it is the faster arm ({@link
+ * ExplorationBudget}), and each try is compared with the
  * incumbent's sends around it ({@link PairedGap}: a load shared by both arms cancels out).
  *
  * <ul>

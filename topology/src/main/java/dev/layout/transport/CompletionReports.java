@@ -1,7 +1,5 @@
 package dev.layout.transport;
 
-import java.util.HashMap;
-import java.util.Map;
 import java.util.function.LongConsumer;
 
 /**
@@ -20,11 +18,12 @@ import java.util.function.LongConsumer;
  * strategy sent them, so it is left out: it would add noise and no signal. The report may come late
  * (it travels with the receiver's next frame).
  *
- * <p>Bounded: at most {@link #MAX_PENDING} reports are awaited at once; a send that finds the table
- * full does not ask for one. A receiver that ignores the request (an older build) therefore costs
- * at most that many small entries, and a report nobody asked for, or a second one, is refused (the
- * caller drops the peer). Thread-safe; the listener runs on the thread that completes the pair,
- * outside the lock.
+ * <p>Bounded: at most {@link #MAX_PENDING} reports are awaited at once, in fixed slots made with the
+ * connection (a report allocates nothing: a map of boxed ids made an entry per sampled send); a
+ * send that finds them all taken does not ask for one. A receiver that ignores the request (an
+ * older build) therefore costs at most that many slots, and a report nobody asked for, or a second
+ * one, is refused (the caller drops the peer). Thread-safe; the listener runs on the thread that
+ * completes the pair, outside the lock.
  */
 final class CompletionReports {
     /** Most reports awaited at once per connection (and queued by a receiver, see {@link ReportOutbox}). */
@@ -32,21 +31,34 @@ final class CompletionReports {
 
     private static final long UNKNOWN = -1;
 
-    private static final class Pending {
-        long headerDelay = UNKNOWN;
-        long senderNanos;
-        long receiverNanos = UNKNOWN;
-        LongConsumer listener;
-    }
-
-    private final Map<Integer, Pending> pending = new HashMap<>();
+    // slot i is taken while taken[i]; a linear scan of 64 slots costs less than hashing a boxed id
+    private final boolean[] taken = new boolean[MAX_PENDING];
+    private final int[] ids = new int[MAX_PENDING];
+    private final long[] headerDelay = new long[MAX_PENDING];
+    private final long[] senderNanos = new long[MAX_PENDING];
+    private final long[] receiverNanos = new long[MAX_PENDING];
+    private final LongConsumer[] listeners = new LongConsumer[MAX_PENDING];
+    private int size;
 
     /** Reserves a report for message {@code id}; false (ask for none) when {@link #MAX_PENDING} are awaited. */
     synchronized boolean reserve(int id) {
-        if (pending.size() >= MAX_PENDING) {
+        if (size >= MAX_PENDING) {
             return false;
         }
-        pending.put(id, new Pending());
+        int i = slot(id);
+        if (i < 0) {
+            i = 0;
+            while (taken[i]) {
+                i++;
+            }
+            taken[i] = true;
+            ids[i] = id;
+            size++;
+        }
+        headerDelay[i] = UNKNOWN;
+        senderNanos[i] = 0;
+        receiverNanos[i] = UNKNOWN;
+        listeners[i] = null;
         return true;
     }
 
@@ -58,26 +70,30 @@ final class CompletionReports {
      * {@code listener} is told the end-to-end nanoseconds once the report is in.
      */
     void sent(int id, long headerDelay, long senderNanos, LongConsumer listener) {
-        Pending p;
+        long nanos;
         synchronized (this) {
-            p = pending.get(id);
-            if (p == null) {
+            int i = slot(id);
+            if (i < 0) {
                 return;
             }
-            p.headerDelay = Math.max(0, headerDelay);
-            p.senderNanos = senderNanos;
-            p.listener = listener;
-            if (p.receiverNanos == UNKNOWN) {
+            this.headerDelay[i] = Math.max(0, headerDelay);
+            this.senderNanos[i] = senderNanos;
+            listeners[i] = listener;
+            if (receiverNanos[i] == UNKNOWN) {
                 return;
             }
-            pending.remove(id);
+            nanos = endToEnd(i);
+            free(i);
         }
-        listener.accept(endToEnd(p));
+        listener.accept(nanos);
     }
 
     /** Message {@code id} will not be sent (its send failed or timed out): no report is awaited. */
     synchronized void cancel(int id) {
-        pending.remove(id);
+        int i = slot(id);
+        if (i >= 0) {
+            free(i);
+        }
     }
 
     /**
@@ -85,19 +101,22 @@ final class CompletionReports {
      * (from its clear-to-send, or an eager frame's header). False if no report of {@code id} is awaited (never asked, or already in).
      */
     boolean complete(int id, long receiverNanos) {
-        Pending p;
+        LongConsumer listener;
+        long nanos;
         synchronized (this) {
-            p = pending.get(id);
-            if (p == null || p.receiverNanos != UNKNOWN) {
+            int i = slot(id);
+            if (i < 0 || this.receiverNanos[i] != UNKNOWN) {
                 return false;
             }
-            p.receiverNanos = Math.max(0, receiverNanos);
-            if (p.listener == null) {
+            this.receiverNanos[i] = Math.max(0, receiverNanos);
+            listener = listeners[i];
+            if (listener == null) {
                 return true; // the sending thread has not recorded its part yet: it completes the pair
             }
-            pending.remove(id);
+            nanos = endToEnd(i);
+            free(i);
         }
-        p.listener.accept(endToEnd(p));
+        listener.accept(nanos);
         return true;
     }
 
@@ -109,16 +128,34 @@ final class CompletionReports {
      * call more than one packed buffer does (without it the arms looked equal where their round
      * trips were not: the pingpong part of benchmarks/graph-and-pingpong.md).
      */
-    private static long endToEnd(Pending p) {
-        return Math.max(1, Math.max(p.senderNanos, p.headerDelay + p.receiverNanos));
+    private long endToEnd(int i) {
+        return Math.max(1, Math.max(senderNanos[i], headerDelay[i] + receiverNanos[i]));
+    }
+
+    /** The slot awaiting {@code id}, or -1. */
+    private int slot(int id) {
+        for (int i = 0; i < MAX_PENDING; i++) {
+            if (taken[i] && ids[i] == id) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private void free(int i) {
+        taken[i] = false;
+        listeners[i] = null;
+        size--;
     }
 
     /** The connection is gone: no report will come. */
     synchronized void clear() {
-        pending.clear();
+        java.util.Arrays.fill(taken, false);
+        java.util.Arrays.fill(listeners, null);
+        size = 0;
     }
 
     synchronized int size() {
-        return pending.size();
+        return size;
     }
 }

@@ -1,6 +1,5 @@
 package dev.layout.transport;
 
-import dev.layout.dataloop.Piece;
 import dev.layout.dataloop.Segment;
 import dev.layout.memory.Memory;
 import dev.layout.transport.Rendezvous.Incoming;
@@ -10,8 +9,6 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
@@ -42,8 +39,6 @@ final class Connection {
     ByteBuffer staging;
     /** {@link #staging} as engine memory (made with it: a packing write allocates nothing). */
     private Memory stage;
-    /** The gathering write's buffers: the header and a batch of blocks (made at the first gathering write). */
-    private ByteBuffer[] iov;
 
     ByteBuffer readStaging;
     long sendSeq;
@@ -286,7 +281,8 @@ final class Connection {
     }
 
     /**
-     * A frame whose body is the packed stream of seg, packed through staging or gathered from view.
+     * A frame whose body is the packed stream of seg, packed through staging or gathered (with {@code gather}, the
+     * sending thread's, over seg's memory).
      * Returns the {@link System#nanoTime()} at which its first write started (its header went out).
      */
     long writeTyped(
@@ -299,7 +295,7 @@ final class Connection {
             Segment seg,
             long origin,
             SendStrategy how,
-            ByteBuffer view)
+            GatherWrite gather)
             throws IOException {
         lockForWrite(op);
         beginWrite(op);
@@ -309,29 +305,8 @@ final class Connection {
             int headers = header.remaining();
             long firstWrite = 0;
             if (how == SendStrategy.GATHER) {
-                int batch = ctx.options.costModel().batchBlocks();
-                if (iov == null) {
-                    iov = new ByteBuffer[batch + 1];
-                }
-                iov[0] = header;
-                int k = 1;
-                while (true) {
-                    List<Piece> pieces = seg.flatten(batch);
-                    for (Piece p : pieces) {
-                        iov[k++] = view.slice((int) (origin + p.offset()), (int) p.length());
-                    }
-                    if (firstWrite == 0) {
-                        firstWrite = System.nanoTime();
-                    }
-                    if (k > 0) {
-                        gatherAll(iov, k);
-                        Arrays.fill(iov, 0, k, null); // holds no view of the user's memory once written
-                    }
-                    k = 0;
-                    if (pieces.isEmpty() || seg.remaining() == 0) {
-                        break;
-                    }
-                }
+                firstWrite = gather.write(
+                        ch, header, seg, origin, ctx.options.costModel().batchBlocks());
             } else {
                 if (stage == null) {
                     if (staging == null) {
@@ -360,16 +335,6 @@ final class Connection {
             throw writeFailed(op, e);
         } finally {
             endWrite();
-        }
-    }
-
-    private void gatherAll(ByteBuffer[] iov, int len) throws IOException {
-        int i = 0;
-        while (i < len) {
-            ch.write(iov, i, len - i);
-            while (i < len && !iov[i].hasRemaining()) {
-                i++;
-            }
         }
     }
 

@@ -12,7 +12,17 @@ package dev.layout.transport;
  * the gap its pairs show (not its own noisy time: at 60 us a send one descheduled try would spend a
  * row's budget). Everything is counted in nanoseconds of this cell's sends, so a 16 MB cell's tries
  * are bounded by its own time, not by a count of messages that a thousand 1 KiB sends would swell.
- * Not thread-safe: the cell's lock guards it.
+ *
+ * <p>Within those bounds the cell tries no more often than the chance, under the gap's posterior,
+ * that the challenger is in fact the faster arm ({@link PairedGap#challengerChance()}: Thompson
+ * sampling's rate, whose regret grows with the logarithm of the sends, Agrawal and Goyal 2012), and
+ * never less often than one send in {@link #MOST_SENDS_BETWEEN_TRIES}. Why: the budget alone spent
+ * its share on a gap already known, every 32nd send of a 16 MB cell gathering 19% slower for the
+ * whole run; with the chance, tries fade as the pairs pile up on one side (at a large gap the cost
+ * falls with the sends towards the floor), and they come back as soon as a pair lands on the
+ * challenger's side (it asks for the next try at once, and a run of them overturns the window:
+ * {@link PairedGap}), so a machine that drifts is still followed. Not thread-safe: the cell's lock
+ * guards it.
  */
 final class ExplorationBudget {
     /** Largest share of a cell's send time that exploring may cost beyond the incumbent (and its hard bound). */
@@ -28,6 +38,12 @@ final class ExplorationBudget {
      * than measuring it would.
      */
     static final int CHEAP_TRY_EVERY = 16;
+    /**
+     * However sure the estimate, one send in this many tries the challenger: a machine whose gap
+     * flips is seen within as many sends (and a try that finds the challenger ahead asks for the
+     * next at once, see {@link PairedGap}); at a 20% gap this floor costs 0.15% of the send time.
+     */
+    static final int MOST_SENDS_BETWEEN_TRIES = 128;
 
     private double total; // ns of every send (unmeasured ones at the incumbent's level)
     // per arm tried, so that a change of incumbent does not charge the old challenger's tries to the new one

@@ -18,7 +18,11 @@ import java.util.Arrays;
  * blind to descheduled sends, 50 times slower, and steady when times fall into two clusters), their
  * spread from their interquartile range, shrunk towards {@link #PRIOR_SIGMA} while there are few.
  * A pair {@link #SURPRISE} spreads on the challenger's good side of the estimate asks for another
- * try at once; {@link #CONFIRM} such pairs in a row replace the window (the machine changed). Not
+ * try at once; {@link #CONFIRM} such pairs in a row replace the window (the machine changed). So
+ * does a run of {@link #OVERTURN} pairs merely on the challenger's side of zero once the estimate is
+ * resolved (a gap that flipped, however small), each of which asks for another try at once: tries
+ * are rare by then ({@link ExplorationBudget}), and the window of old pairs would take half its
+ * length to turn. Not
  * thread-safe: the cell's lock guards it.
  */
 final class PairedGap {
@@ -45,6 +49,13 @@ final class PairedGap {
     static final double SURPRISE = 4;
     /** Surprises in a row that replace the window (the machine changed). */
     static final int CONFIRM = 3;
+    /**
+     * Pairs in a row on the challenger's side of an estimate resolved against it that replace the
+     * window: under a steady gap of two standard errors or more such a run is rare (each pair falls
+     * there by noise with some 30% chance at issue 24's 19% gap), after a flip it comes within a few
+     * tries, each of which asks for the next at once.
+     */
+    static final int OVERTURN = 5;
 
     private final double prior; // the model's log gap, gather minus pack
     private final double[] pairs = new double[PAIRS]; // a ring, in the order they came
@@ -52,6 +63,7 @@ final class PairedGap {
     private long pairCount; // pairs ever made: the ring's next slot
     private int window; // the most recent pairs that count, <= PAIRS
     private int surprises; // surprising pairs in a row
+    private int contradictions; // pairs in a row on the challenger's side of a resolved estimate
     private final double[] tryX = new double[PENDING]; // tries waiting for their neighbours, oldest first
     private final int[] tryArm = new int[PENDING];
     private final long[] tryStamp = new long[PENDING];
@@ -89,6 +101,23 @@ final class PairedGap {
     /** Whether tries wait for neighbours (the next sends of the other arm are to be measured). */
     boolean pending() {
         return pending > 0;
+    }
+
+    /**
+     * The chance, under the estimate's Gaussian posterior, that the arm it puts behind is in fact the
+     * faster: Phi(-|gap| / error); 1 before {@link #MIN_PAIRS} pairs, while the estimate is the
+     * model's alone (what a wrong model costs is bounded by the budget, not by its own confidence).
+     */
+    double challengerChance() {
+        return window < MIN_PAIRS ? 1 : upperTail(Math.abs(gap) / error);
+    }
+
+    /** 1 - Phi(z) for z >= 0, the standard normal's upper tail (Abramowitz and Stegun 7.1.26: within 1e-7). */
+    static double upperTail(double z) {
+        double x = z / Math.sqrt(2);
+        double t = 1 / (1 + 0.3275911 * x);
+        double poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+        return 0.5 * poly * Math.exp(-x * x);
     }
 
     /**
@@ -164,6 +193,11 @@ final class PairedGap {
     private boolean pair(double d, int best) {
         boolean challengerFaster = best == 0 ? d < 0 : d > 0;
         boolean surprise = window >= MIN_PAIRS && challengerFaster && Math.abs(d - gap) > SURPRISE * sigma;
+        // a pair against an estimate resolved so far: tries are rare by then, so look again at once
+        boolean contradicts = window >= MIN_PAIRS
+                && challengerFaster
+                && Math.abs(d) > Math.abs(gap) / 2
+                && Math.abs(gap) > SendCell.Z * error;
         int slot = (int) (pairCount++ % PAIRS);
         if (window == PAIRS) {
             remove(pairs[slot]);
@@ -173,16 +207,20 @@ final class PairedGap {
         pairs[slot] = d;
         insert(d);
         surprises = surprise ? surprises + 1 : 0;
+        contradictions = contradicts ? contradictions + 1 : 0;
+        // the machine changed: the last pairs alone describe it
+        int keep = surprises >= CONFIRM ? CONFIRM : contradictions >= OVERTURN ? OVERTURN : 0;
         boolean again = false;
-        if (surprises >= CONFIRM) { // the machine changed: the last pairs alone describe it
-            window = CONFIRM;
-            for (int j = 0; j < CONFIRM; j++) {
+        if (keep > 0) {
+            window = keep;
+            for (int j = 0; j < keep; j++) {
                 sorted[j] = pairs[(int) ((pairCount - 1 - j) % PAIRS)];
             }
-            Arrays.sort(sorted, 0, CONFIRM);
+            Arrays.sort(sorted, 0, keep);
             surprises = 0;
+            contradictions = 0;
         } else {
-            again = surprise;
+            again = surprise || contradicts;
         }
         estimate();
         return again;

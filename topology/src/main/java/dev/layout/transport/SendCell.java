@@ -116,7 +116,10 @@ final class SendCell {
         double cap = !learning
                 ? 1.0 / ExplorationBudget.REFRESH_EVERY
                 : cheap ? 1.0 / ExplorationBudget.CHEAP_TRY_EVERY : 0.5;
-        budget.rate(Math.abs(g) - gap.error(), learning, cap);
+        // no more often than the chance that the challenger is the faster arm (Thompson sampling's
+        // rate), and never less often than the floor that follows a drifting machine
+        double chance = Math.max(1.0 / ExplorationBudget.MOST_SENDS_BETWEEN_TRIES, gap.challengerChance());
+        budget.rate(Math.abs(g) - gap.error(), learning, Math.min(cap, chance));
     }
 
     /**

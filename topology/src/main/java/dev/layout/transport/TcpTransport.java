@@ -380,9 +380,8 @@ public final class TcpTransport implements Transport {
             cell = sendPolicy.cell(dest, estimateBlocks(seg), n, memory.base() != null);
             chosen = SendCell.strategy(cell.choose());
         }
-        // the buffer view (an Optional and a buffer per call) is made only for a gathering write
-        ByteBuffer v = chosen == SendStrategy.GATHER ? memory.asByteBuffer().orElse(null) : null;
-        if (chosen == SendStrategy.GATHER && v == null) {
+        GatherWrite g = chosen == SendStrategy.GATHER ? GatherWrite.over(memory) : null;
+        if (chosen == SendStrategy.GATHER && g == null) {
             chosen = SendStrategy.PACK; // no view (a raw address, or over 2 GiB): packed, and not learnt
             cell = null;
         }
@@ -401,7 +400,7 @@ public final class TcpTransport implements Transport {
             long firstWrite;
             try {
                 firstWrite = c.writeTyped(
-                        "sendTyped", EAGER, report ? Frame.REPORT : 0, context, tag, id, seg, origin, chosen, v);
+                        "sendTyped", EAGER, report ? Frame.REPORT : 0, context, tag, id, seg, origin, chosen, g);
             } catch (IOException | RuntimeException e) {
                 c.reports.cancel(id);
                 throw e;
@@ -424,7 +423,7 @@ public final class TcpTransport implements Transport {
             throw e;
         }
         long t0 = System.nanoTime();
-        c.writeTyped("sendTyped", DATA, (byte) 0, context, tag, id, seg, origin, chosen, v);
+        c.writeTyped("sendTyped", DATA, (byte) 0, context, tag, id, seg, origin, chosen, g);
         if (learn) { // a sampled adaptive send (report implies learn)
             // no header delay: the receiver's figure runs from its clear-to-send, before t0
             cell.learn(c.reports, id, report, learn, chosen, t0, 0);

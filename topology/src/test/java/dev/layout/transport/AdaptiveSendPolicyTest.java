@@ -515,9 +515,10 @@ class AdaptiveSendPolicyTest {
     }
 
     @Test
-    void aNearTieIsNotFrozenButTriedAtTheSettledRate() {
-        // the arms 1% apart under 10% jitter and outliers: the window of pairs cannot resolve that, so
-        // the challenger is tried on at the settled rate (each try costing about the gap), never frozen
+    void aNearTieIsNotFrozenButTriedOn() {
+        // the arms 1% apart under 10% jitter and outliers: the window of pairs barely resolves that, so
+        // the challenger is tried on at the chance that it is faster, at most at the settled rate and
+        // at least at the floor (each try costing about the gap), never frozen
         for (boolean packFaster : new boolean[] {true, false}) {
             for (long seed = 0; seed < 5; seed++) {
                 double fast = 5_000_000;
@@ -531,7 +532,7 @@ class AdaptiveSendPolicyTest {
                 int[] c = settled(p, o, GATHER_BLOCKS, n, from, slower);
                 assertThat(c[0])
                         .as("pack faster %s seed %d: explorations after send %d", packFaster, seed, from)
-                        .isGreaterThanOrEqualTo((n - from) / ExplorationBudget.REFRESH_EVERY / 2)
+                        .isGreaterThanOrEqualTo((n - from) / ExplorationBudget.MOST_SENDS_BETWEEN_TRIES)
                         .isLessThanOrEqualTo((n - from) * 3 / 2 / ExplorationBudget.REFRESH_EVERY);
                 assertThat(c[2] * 0.01 / (n - from))
                         .as("pack faster %s seed %d: loss against the faster arm", packFaster, seed)
