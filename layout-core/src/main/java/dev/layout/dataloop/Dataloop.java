@@ -58,15 +58,6 @@ public final class Dataloop {
     final long lo;
 
     final long hi;
-    /**
-     * BLOCK_INDEXED and INDEXED leaves that fit: the blocks as word moves for {@link
-     * dev.layout.dataloop.kernel.ListedAccess#words}, else null. Pairs (user offset, packed offset):
-     * {@code wordLongs} 8-byte moves, then {@code wordInts} 4-byte moves.
-     */
-    final long[] words;
-
-    final int wordLongs;
-    final int wordInts;
 
     private Dataloop(
             Kind kind,
@@ -120,75 +111,6 @@ public final class Dataloop {
         }
         this.lo = nblocks == 0 ? 0 : lo;
         this.hi = nblocks == 0 ? 0 : hi;
-        long[] w = leaf && offsets != null ? wordMoves(offsets, blocklens, blocklen) : null;
-        this.words = w;
-        this.wordLongs = w == null ? 0 : (int) w[w.length - 2];
-        this.wordInts = w == null ? 0 : (int) w[w.length - 1];
-    }
-
-    /**
-     * Most 8-byte and 4-byte moves a word pattern may have. Besides bounding the generated code, this
-     * says which listed leaves {@link EngineNormalization} counts as records of words (one fixed
-     * sequence of moves) rather than as leaves of varying widths; whether a record's words are generated
-     * for a given count is the cost model's choice ({@link KernelCost#records}).
-     */
-    static final int MAX_WORD_LONGS = 4;
-
-    static final int MAX_WORD_INTS = 2;
-
-    /**
-     * The blocks of a small indexed leaf as word moves: each block of a multiple of 4 bytes is its
-     * 8-byte words plus one trailing 4-byte word. Null unless all blocks decompose, there are 1 to
-     * {@link #MAX_WORD_LONGS} long moves and at most {@link #MAX_WORD_INTS} int moves, and the blocks
-     * are pairwise disjoint in user space (so the kernel may do the long moves before the int moves
-     * whatever their order in the pattern: unpack writes no byte twice). Layout: pairs (user offset,
-     * packed offset), longs first, then the two counts.
-     */
-    private static long[] wordMoves(long[] offsets, long[] lengths, long uniform) {
-        int nb = offsets.length;
-        if (nb > MAX_WORD_LONGS + MAX_WORD_INTS) {
-            return null;
-        }
-        int nl = 0;
-        int ni = 0;
-        for (int b = 0; b < nb; b++) {
-            long len = lengths == null ? uniform : lengths[b];
-            if (len % 4 != 0) {
-                return null;
-            }
-            nl += (int) Math.min(len / 8, MAX_WORD_LONGS + 1);
-            ni += (int) (len % 8 / 4);
-            for (int c = 0; c < b; c++) {
-                long lc = lengths == null ? uniform : lengths[c];
-                if (offsets[b] < offsets[c] + lc && offsets[c] < offsets[b] + len) {
-                    return null;
-                }
-            }
-        }
-        if (nl < 1 || nl > MAX_WORD_LONGS || ni > MAX_WORD_INTS) {
-            return null;
-        }
-        long[] w = new long[2 * (nl + ni) + 2];
-        int li = 0;
-        int ii = 2 * nl;
-        long packed = 0;
-        for (int b = 0; b < nb; b++) {
-            long len = lengths == null ? uniform : lengths[b];
-            long k = 0;
-            for (; k + 8 <= len; k += 8, li += 2) {
-                w[li] = offsets[b] + k;
-                w[li + 1] = packed + k;
-            }
-            if (k < len) {
-                w[ii] = offsets[b] + k;
-                w[ii + 1] = packed + k;
-                ii += 2;
-            }
-            packed += len;
-        }
-        w[w.length - 2] = nl;
-        w[w.length - 1] = ni;
-        return w;
     }
 
     static Dataloop bytes(long length, long disp, int swapUnit, long extent) {

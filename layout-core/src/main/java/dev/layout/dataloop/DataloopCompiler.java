@@ -107,14 +107,6 @@ public final class DataloopCompiler {
         return over(Dataloop.contig(count, type.extent(), one, 0, Math.multiplyExact(count, type.extent())));
     }
 
-    /**
-     * The dataloop of {@code type}'s description as given, without normalization and uncached: what
-     * the compiler made before it used the normalizer, for the tests that compare the two.
-     */
-    static Dataloop compileAsGiven(Datatype type, Representation representation) {
-        return type.isEmpty() ? null : new Run(representation).compile(type);
-    }
-
     /** Compilation state for one representation (memoizes shared subtypes by identity). */
     private static final class Run {
         final Representation rep;

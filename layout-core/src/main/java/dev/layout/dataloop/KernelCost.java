@@ -147,9 +147,11 @@ final class KernelCost {
         return cheaper(Kind.STRIDED, Kind.STRIP, n, 1, 1, d.blocklen, d.stride, false, 0);
     }
 
-    /** The kernel for {@code n} repeated instances of the listed leaf {@code d}: {@link Kind#RECORDS} or {@link Kind#WORDS}. */
-    static Kind records(Dataloop d, long n) {
-        int moves = d.words == null ? 0 : d.wordLongs + d.wordInts;
+    /**
+     * The kernel for {@code n} repeated instances of the listed leaf {@code d} whose blocks are {@code
+     * moves} word moves (0: they are not a pattern of words): {@link Kind#RECORDS} or {@link Kind#WORDS}.
+     */
+    static Kind records(Dataloop d, long n, int moves) {
         return cheaper(Kind.RECORDS, Kind.WORDS, n, 1, d.nblocks, d.size / Math.max(1, d.nblocks), 0, true, moves);
     }
 

@@ -11,7 +11,8 @@ import java.util.IdentityHashMap;
  * kernel the cost model ({@link KernelCost}) may pick for it (word moves, planes, strip). Made once
  * per segment and memory kinds, at its first pack or unpack; the walk then only looks nodes up and
  * asks the cost model, for the count at hand, whether the generated kernel or the generic loops run,
- * so a steady-state operation allocates nothing. The {@link Dataloop} stays a plain description; the
+ * so a steady-state operation allocates nothing. The {@link Dataloop} stays a plain description: a
+ * listed leaf's word moves ({@link WordKernel#moves}) are worked out here, once per plan, and the
  * generated classes are cached by shape and kinds in the kernel package. Used by one segment, so no
  * more thread-safe than it.
  */
@@ -40,8 +41,9 @@ final class Plan {
             return;
         }
         if (d.leaf) {
-            if (d.words != null && KernelCost.records(d, Integer.MAX_VALUE) == KernelCost.Kind.WORDS) {
-                put(words, d, WordKernel.of(d.words, d.wordLongs, d.wordInts, d.size, kinds));
+            long[] m = d.offsets == null ? null : WordKernel.moves(d.offsets, d.blocklens, d.blocklen);
+            if (m != null && KernelCost.records(d, Integer.MAX_VALUE, moveCount(m)) == KernelCost.Kind.WORDS) {
+                put(words, d, WordKernel.of(m, d.size, kinds));
             }
             // blocks of varying lengths: paced as the narrowest may need
             if (MemoryAccess.paces(d.offsets, d.blocklens != null ? 1 : d.blocklen)) {
@@ -78,6 +80,11 @@ final class Plan {
         }
     }
 
+    /** The moves of a {@link WordKernel#moves} pattern: its pairs, less the trailing counts. */
+    static int moveCount(long[] moves) {
+        return moves.length / 2 - 1;
+    }
+
     private static <V> void put(Lookup<V> lookup, Dataloop d, V v) {
         if (v != null) {
             lookup.map.put(d, v);
@@ -107,7 +114,7 @@ final class Plan {
     /** The generated word moves for {@code count} repeated instances of the listed leaf {@code d}, or null where the record loops are cheaper. */
     WordKernel words(Dataloop d, long count) {
         WordKernel w = words.get(d);
-        return w == null || KernelCost.records(d, count) != KernelCost.Kind.WORDS ? null : w;
+        return w == null || KernelCost.records(d, count, w.moveCount()) != KernelCost.Kind.WORDS ? null : w;
     }
 
     /** The generated planes for {@code count} planes of the vector {@code d} of vector leaves, or null where the strided loops are cheaper. */

@@ -3,6 +3,7 @@ package dev.layout.dataloop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.layout.dataloop.KernelCost.Kind;
+import dev.layout.dataloop.kernel.WordKernel;
 import dev.layout.datatype.Datatype;
 import dev.layout.datatype.Primitive;
 import net.jqwik.api.ForAll;
@@ -160,8 +161,10 @@ class KernelCostPropertyTest {
         // a record of three doubles and an int at listed offsets
         Datatype atom = Datatype.indexed(new long[] {3, 1}, new long[] {0, 10}, Primitive.FLOAT64);
         Dataloop d = leaf(atom);
-        assertThat(d.words).isNotNull();
-        assertThat(KernelCost.records(d, 1)).isEqualTo(Kind.RECORDS);
-        assertThat(KernelCost.records(d, 1000)).isEqualTo(Kind.WORDS);
+        long[] m = WordKernel.moves(d.offsets, d.blocklens, d.blocklen);
+        assertThat(m).isNotNull();
+        assertThat(Plan.moveCount(m)).isEqualTo(4); // three 8-byte moves, one 4-byte
+        assertThat(KernelCost.records(d, 1, Plan.moveCount(m))).isEqualTo(Kind.RECORDS);
+        assertThat(KernelCost.records(d, 1000, Plan.moveCount(m))).isEqualTo(Kind.WORDS);
     }
 }

@@ -3,6 +3,7 @@ package dev.layout.dataloop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.layout.dataloop.kernel.MemoryAccess;
+import dev.layout.dataloop.kernel.WordKernel;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
 import dev.layout.testing.Buffers;
@@ -141,7 +142,8 @@ class LeafKernelPropertyTest {
                 && c.kind != Dataloop.Kind.CONTIG
                 && (d.kind == Dataloop.Kind.CONTIG || d.blocklen == 1)) {
             long n = d.kind == Dataloop.Kind.CONTIG ? d.blocklen : d.nblocks;
-            out.add(c.words != null ? KernelCost.records(c, n).name() : "RECORDS");
+            long[] m = WordKernel.moves(c.offsets, c.blocklens, c.blocklen);
+            out.add(m != null ? KernelCost.records(c, n, Plan.moveCount(m)).name() : "RECORDS");
         }
         if (d.kind == Dataloop.Kind.VECTOR
                 && d.blocklen == 1

@@ -6,16 +6,20 @@ import dev.layout.datatype.Datatype;
 import dev.layout.datatype.Indexed;
 import dev.layout.datatype.Primitive;
 import dev.layout.normalize.Normalizer;
-import dev.layout.testing.Buffers;
-import dev.layout.testing.TypeMaps;
+import dev.layout.testing.RandomTypes;
 import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 /**
- * The compiler compiles the normalized description ({@link EngineNormalization}): what it finds
- * that the compiler alone did not, the rule that keeps the given description's dataloop, the
- * limit on list growth and the size bound. Every type is also packed and compared with the naive
- * type-map interpreter.
+ * The compiler compiles the normalized description ({@link EngineNormalization}): what it finds in a
+ * description, the rule that keeps the given description, the limit on list growth and the size
+ * bound. Every type is also packed and unpacked and compared with the naive type-map interpreter
+ * ({@link CompiledShape#assertMovesTheTypeMap}).
  */
 class NormalizedCompileTest {
 
@@ -33,11 +37,11 @@ class NormalizedCompileTest {
     @Test
     void listOfRowStartsCompilesToTheNestedVectorsTheCompilerAloneDidNotFind() {
         Datatype t = rowsAsList();
-        // The compiler alone: a list of 64 row offsets (not evenly spaced: 8 rows 80 bytes apart, then
-        // a jump to the next 1024), one strided leaf per row.
-        Dataloop asGiven = DataloopCompiler.compileAsGiven(t, Representation.NATIVE);
-        assertThat(asGiven.kind()).isEqualTo(Dataloop.Kind.BLOCK_INDEXED);
-        assertThat(asGiven.blockCount()).isEqualTo(64);
+        // As given: a list of 64 row offsets, not evenly spaced (8 rows 80 bytes apart, then a jump to
+        // the next 1024).
+        assertThat(((Indexed) t).blockCount()).isEqualTo(64);
+        assertThat(((Indexed) t).byteDisplacement(8) - ((Indexed) t).byteDisplacement(7))
+                .isNotEqualTo(80);
 
         // Through the normalizer: vec(8, 1024, vec(8, 80, vec(4, 16, con(1)))), three vector levels
         // that the walk hands to the engine's three-level strided kernel in one call.
@@ -50,6 +54,7 @@ class NormalizedCompileTest {
           vector(count=8, blocklen=1, stride=80, ext=56, size=256)
             vector leaf(count=4, blockBytes=8, stride=16, size=32)
         """);
+        assertThat(CompiledShape.longestList(d)).isZero();
         assertPacksAsTheTypeMap(t, 2);
     }
 
@@ -58,14 +63,16 @@ class NormalizedCompileTest {
         // Section 6: 5 blocks of 1 or 2 elements (7 elements < 2 * 5 list entries) become the list of
         // their elements; the leaf moves one width instead of switching on each block's width.
         Datatype t = Datatype.indexed(new long[] {2, 1, 1, 2, 1}, new long[] {0, 3, 6, 8, 12}, Primitive.FLOAT64);
-        Dataloop asGiven = DataloopCompiler.compileAsGiven(t, Representation.NATIVE);
-        assertThat(asGiven.kind()).isEqualTo(Dataloop.Kind.INDEXED);
-        assertThat(EngineNormalization.isFixedWidthLeaf(asGiven)).isFalse();
+        assertThat(((Indexed) t).uniformBlocklength())
+                .as("blocks of varying widths")
+                .isNegative();
 
         Dataloop d = DataloopCompiler.compile(t, Representation.NATIVE);
         assertThat(d.isLeaf()).isTrue();
         assertThat(d.kind()).isEqualTo(Dataloop.Kind.BLOCK_INDEXED);
         assertThat(d.blockCount()).isEqualTo(7);
+        // 7 offsets where the description stores 5 lengths and 5 displacements
+        assertThat(CompiledShape.longestList(d)).isEqualTo(7).isLessThanOrEqualTo(CompiledShape.listBound(t));
         assertThat(DataloopCompiler.compiledDescription(t, Representation.NATIVE))
                 .isNotEqualTo(t);
         assertPacksAsTheTypeMap(t, 3);
@@ -83,12 +90,11 @@ class NormalizedCompileTest {
         }
         Datatype t = Datatype.indexedBlock(1, disp, Primitive.FLOAT64);
         Datatype normalized = EngineNormalization.normalized(t);
+        // normalized: a loop over rows of 20 (vectors nested in a vector, no list)
         assertThat(containsIndexed(normalized)).isFalse();
-        Dataloop n = DataloopCompiler.compileAsGiven(normalized, Representation.NATIVE);
-        assertThat(n.isLeaf()).isFalse();
+        assertThat(normalized.depth()).isGreaterThanOrEqualTo(2);
 
         Dataloop d = DataloopCompiler.compile(t, Representation.NATIVE);
-        assertThat(EngineNormalization.isFixedWidthLeaf(n)).isFalse();
         assertThat(d.isLeaf()).isTrue();
         assertThat(d.kind()).isEqualTo(Dataloop.Kind.BLOCK_INDEXED);
         assertThat(d.blockCount()).isEqualTo(60);
@@ -108,8 +114,10 @@ class NormalizedCompileTest {
         Datatype compiled = DataloopCompiler.compiledDescription(t, Representation.NATIVE);
         assertThat(containsIndexed(compiled)).isFalse();
         assertThat(DataloopCompiler.compile(t, Representation.NATIVE).toTreeString())
-                .isEqualTo(DataloopCompiler.compileAsGiven(t, Representation.NATIVE)
-                        .toTreeString());
+                .isEqualTo("""
+                vector(count=100, blocklen=1, stride=64, ext=32, size=1600)
+                  vector leaf(count=2, blockBytes=8, stride=24, size=16)
+                """);
         assertPacksAsTheTypeMap(t, 2);
     }
 
@@ -125,16 +133,43 @@ class NormalizedCompileTest {
                         new long[] {0, 8, 16, 72},
                         List.of(Primitive.FLOAT64, Primitive.FLOAT64, Primitive.FLOAT64, Primitive.FLOAT64)));
         Datatype t = Datatype.indexedBlock(1, new long[] {1, 3, 4, 9, 10, 15, 21, 22}, atom);
-        assertThat(DataloopCompiler.compileAsGiven(
-                                Normalizer.of(EngineNormalization.PROCESSING).normalize(t), Representation.NATIVE)
-                        .isLeaf())
-                .isTrue();
+        // Under the processing model alone: one flat list of the fields (x, y, z merged), longer than
+        // any list the description stores.
+        Datatype flat = Normalizer.of(EngineNormalization.PROCESSING).normalize(t);
+        assertThat(containsIndexed(flat)).isTrue();
+        assertThat(CompiledShape.listBound(flat)).isGreaterThan(CompiledShape.listBound(t));
 
         Dataloop d = DataloopCompiler.compile(t, Representation.NATIVE);
         assertThat(d.kind()).isEqualTo(Dataloop.Kind.BLOCK_INDEXED);
         assertThat(d.blockCount()).isEqualTo(8);
         assertThat(d.toTreeString()).endsWith("  indexed leaf(blocks=2, size=32)\n");
+        assertThat(CompiledShape.longestList(d)).isLessThanOrEqualTo(CompiledShape.listBound(t));
         assertPacksAsTheTypeMap(t, 1);
+    }
+
+    @Provide
+    Arbitrary<Datatype> types() {
+        return Arbitraries.oneOf(RandomTypes.types(4, 4096), RandomTypes.leafTypes(1 << 14));
+    }
+
+    @Property(tries = 300)
+    void noNodeListsMoreBlocksThanTheDescriptionBoundsAndTheBytesAreTheTypeMaps(
+            @ForAll("types") Datatype t, @ForAll("representations") Representation rep) {
+        Dataloop d = DataloopCompiler.compile(t, rep);
+        if (d == null) {
+            assertThat(t.byteSize())
+                    .as("only an empty type compiles to nothing")
+                    .isZero();
+            return;
+        }
+        assertThat(d.byteSize()).isEqualTo(t.byteSize());
+        assertThat(CompiledShape.longestList(d)).as(t.toString()).isLessThanOrEqualTo(CompiledShape.listBound(t));
+        CompiledShape.assertMovesTheTypeMap(t, 2, rep, t.hashCode());
+    }
+
+    @Provide
+    Arbitrary<Representation> representations() {
+        return Arbitraries.of(Representation.values());
     }
 
     @Test
@@ -157,9 +192,7 @@ class NormalizedCompileTest {
         Datatype t = rowsAsList();
         assertThat(DataloopCompiler.compiledDescription(t, Representation.EXTERNAL32))
                 .isEqualTo(DataloopCompiler.compiledDescription(t, Representation.NATIVE));
-        Buffers b = Buffers.around(t, 2, 3, 11);
-        assertThat(Packing.packExternal32(t, 2, b.bytes(), b.origin()))
-                .isEqualTo(TypeMaps.naivePack(t, 2, b.bytes(), b.origin(), true));
+        CompiledShape.assertMovesTheTypeMap(t, 2, Representation.EXTERNAL32, 11);
     }
 
     /** n blocks of 1 or 2 float64 with gaps of 1 to 3, drawn from a seeded generator. */
@@ -185,8 +218,6 @@ class NormalizedCompileTest {
     }
 
     private static void assertPacksAsTheTypeMap(Datatype t, int count) {
-        Buffers b = Buffers.around(t, count, 3, 42);
-        assertThat(Packing.pack(t, count, b.bytes(), b.origin()))
-                .isEqualTo(TypeMaps.naivePack(t, count, b.bytes(), b.origin(), false));
+        CompiledShape.assertMovesTheTypeMap(t, count, Representation.NATIVE, 42);
     }
 }

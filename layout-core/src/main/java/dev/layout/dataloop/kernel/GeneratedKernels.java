@@ -37,17 +37,13 @@ final class GeneratedKernels {
 
     /** Defines the class and calls its no-argument constructor. */
     static Object instantiate(ClassBytes cb, String what) {
-        return instantiate(cb.toBytes(), what);
-    }
-
-    /** Defines a hidden class in this package from {@code classFile} and calls its no-argument constructor. */
-    static Object instantiate(byte[] classFile, String what) {
-        return instantiate(classFile, null, what);
+        return instantiate(cb.toBytes(), null, what);
     }
 
     /**
-     * As {@link #instantiate(byte[], String)}, the class getting {@code classData} (read with {@link
-     * MethodHandles#classData}) when it is not null.
+     * Defines a hidden class in this package from {@code classFile} and calls its no-argument
+     * constructor; the class gets {@code classData} (read with {@link MethodHandles#classData}) when
+     * it is not null.
      */
     static Object instantiate(byte[] classFile, Object classData, String what) {
         try {

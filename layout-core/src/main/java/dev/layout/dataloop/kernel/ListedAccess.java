@@ -119,7 +119,7 @@ public final class ListedAccess {
 
     /**
      * Packs ({@code pack}) or unpacks {@code count} instances of a small pattern given as word moves (see
-     * {@code Dataloop.words}: pairs of user and packed offsets, 8-byte moves then 4-byte moves) through
+     * {@link WordKernel#moves}: pairs of user and packed offsets, 8-byte moves then 4-byte moves) through
      * its generated {@code kernel}, instance i at {@code userBase + i * userStride} or, when {@code
      * outer} is not null, at {@code userBase + outer[outerFrom + i]}. Returns the bytes moved.
      */

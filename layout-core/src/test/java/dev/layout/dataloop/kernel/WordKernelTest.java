@@ -60,7 +60,7 @@ class WordKernelTest {
             for (int b = 0; b < userBytes; b++) {
                 user.putByte(b, (byte) (b * 31 + 7));
             }
-            WordKernel kernel = WordKernel.of(w, nl, ni, size, kinds);
+            WordKernel kernel = WordKernel.of(w, size, kinds);
             assertThat(kernel).isNotNull();
 
             Memory expected = memory(packedOff, (int) (size * count + 16));
@@ -125,35 +125,57 @@ class WordKernelTest {
     }
 
     @Test
+    void listedBlocksDecomposeIntoLongsThenInts() {
+        // 12 bytes at 0 and 8 bytes at 16: longs (0 -> 0) and (16 -> 12), then the int (8 -> 8)
+        assertThat(WordKernel.moves(new long[] {0, 16}, new long[] {12, 8}, 0))
+                .containsExactly(0, 0, 16, 12, 8, 8, 2, 1);
+        assertThat(WordKernel.moves(new long[] {40, 0}, null, 16)).containsExactly(40, 0, 48, 8, 0, 16, 8, 24, 4, 0);
+        assertThat(WordKernel.moves(new long[] {0, 8}, new long[] {6, 4}, 0))
+                .as("a block not of whole 4-byte words")
+                .isNull();
+        assertThat(WordKernel.moves(new long[] {0, 8}, null, 12))
+                .as("overlapping blocks")
+                .isNull();
+        assertThat(WordKernel.moves(new long[] {0, 64}, null, 24))
+                .as("more than four longs")
+                .isNull();
+        assertThat(WordKernel.moves(new long[] {0, 8, 16, 32}, new long[] {8, 4, 4, 4}, 0))
+                .as("more than two ints")
+                .isNull();
+        assertThat(WordKernel.moves(new long[] {0}, null, 4)).as("no long move").isNull();
+    }
+
+    @Test
     void onePatternIsOneClass() {
         long[] w = {0, 0, 24, 8, 2, 0};
-        assertThat(WordKernel.of(w, 2, 0, 16, 0)).isSameAs(WordKernel.of(w.clone(), 2, 0, 16, 0));
-        assertThat(WordKernel.of(w, 2, 0, 16, 0))
-                .isNotSameAs(WordKernel.of(new long[] {0, 0, 32, 8, 2, 0}, 2, 0, 16, 0));
+        assertThat(WordKernel.of(w, 16, 0)).isSameAs(WordKernel.of(w.clone(), 16, 0));
+        assertThat(WordKernel.of(w, 16, 0)).isNotSameAs(WordKernel.of(new long[] {0, 0, 32, 8, 2, 0}, 16, 0));
+        assertThat(WordKernel.of(w, 16, 0).moveCount()).isEqualTo(2);
     }
 
     @Test
     void kindsOutsideTheFourCombinationsAreRefused() {
-        long[] w = {0, 0, 8, 8};
-        assertThatThrownBy(() -> WordKernel.of(w, 2, 0, 16, 4))
+        long[] w = {0, 0, 8, 8, 2, 0};
+        assertThatThrownBy(() -> WordKernel.of(w, 16, 4))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("kinds 4");
-        assertThatThrownBy(() -> WordKernel.of(w, 2, 0, 16, -1))
+        assertThatThrownBy(() -> WordKernel.of(w, 16, -1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("WordKernel: kinds -1 (expected: 0-3 from MemoryAccess.baseKinds)");
         assertThatThrownBy(() -> PlaneKernel.of(8, 8, 16, 8, 256, -2))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("kinds -2");
-        assertThat(WordKernel.of(w, 2, 0, 16, 3)).isNotSameAs(WordKernel.of(w, 2, 0, 16, 0));
+        assertThat(WordKernel.of(w, 16, 3)).isNotSameAs(WordKernel.of(w, 16, 0));
     }
 
     @Test
     void badPatternsAreRefusedByName() {
-        assertThatThrownBy(() -> WordKernel.of(new long[] {0, 0}, 0, 0, 8, 0))
+        assertThatThrownBy(() -> WordKernel.of(new long[] {0, 0}, 8, 0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("0 long and 0 int moves");
-        assertThatThrownBy(() -> WordKernel.of(new long[] {0, 0}, 2, 0, 16, 0))
+        assertThatThrownBy(() -> WordKernel.of(new long[] {0, 0, 2, 0}, 16, 0))
                 .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("2 long and 0 int moves")
                 .hasMessageContaining("2 words per move");
     }
 }
