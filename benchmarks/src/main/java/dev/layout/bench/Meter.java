@@ -26,6 +26,16 @@ public final class Meter {
         return CPU_TIME ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
     }
 
+    private static final java.lang.management.CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
+
+    /**
+     * Milliseconds the JIT has spent compiling in this JVM so far (0 throughout where the JVM does not
+     * report it): when it moves between two reads, the JIT finished some compilation in between.
+     */
+    public static long jitMillis() {
+        return JIT != null && JIT.isCompilationTimeMonitoringSupported() ? JIT.getTotalCompilationTime() : 0;
+    }
+
     /** Runs between two clock reads last at least this long (see {@link #mbPerSecond}). */
     static final long BATCH_NANOS = 200_000L;
 

@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 
 /**
  * The in-process version of the pack suite behind {@code layout bench pack}: every {@link RossCase}
@@ -168,13 +169,25 @@ public final class PackSuite {
     /**
      * Runs {@code base} and {@code candidate} in {@code pairs} adjacent slices of {@code sliceNanos}
      * each (which goes first alternates) and returns the medians: each side's MB/s and the ratio
-     * candidate/base of each pair (see {@link #measure} for why pairs).
+     * candidate/base of each pair (see {@link #measure} for why pairs). A pair during which the JIT
+     * finished compiling ({@link Meter#jitMillis}) is measured again, at most {@code pairs} times in
+     * all: such a pair timed one side in code that was being replaced (a loop deoptimized when it met
+     * a new width or direction, then recompiled), a transient that a program running the same types
+     * pays once, not the steady state the ratio stands for.
      */
     public static Paired paired(Runnable base, Runnable candidate, long bytes, long sliceNanos, int pairs) {
+        return paired(base, candidate, bytes, sliceNanos, pairs, Meter::jitMillis);
+    }
+
+    /** {@link #paired} with the JIT's compile time read from {@code jitMillis}. */
+    static Paired paired(
+            Runnable base, Runnable candidate, long bytes, long sliceNanos, int pairs, LongSupplier jitMillis) {
         double[] b = new double[pairs];
         double[] c = new double[pairs];
         double[] r = new double[pairs];
+        int redo = pairs;
         for (int i = 0; i < pairs; i++) {
+            long jit = jitMillis.getAsLong();
             if (i % 2 == 0) {
                 b[i] = Meter.mbPerSecond(base, bytes, sliceNanos);
                 c[i] = Meter.mbPerSecond(candidate, bytes, sliceNanos);
@@ -183,6 +196,10 @@ public final class PackSuite {
                 b[i] = Meter.mbPerSecond(base, bytes, sliceNanos);
             }
             r[i] = c[i] / b[i];
+            if (jitMillis.getAsLong() != jit && redo > 0) {
+                redo--;
+                i--;
+            }
         }
         return new Paired(median(b), median(c), median(r));
     }

@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 
 /** The pack suite's statistic and one real (tiny-budget) row. */
@@ -39,5 +40,26 @@ class PackSuiteTest {
             assertThat(r.target()).isEqualTo("offheap");
         }
         assertThat(buf.toString(StandardCharsets.UTF_8)).contains("Contig(float32)");
+    }
+
+    @Test
+    void aPairDuringWhichTheJitCompiledIsMeasuredAgainWithinABound() {
+        Runnable op = () -> {};
+        long[] reads = {0};
+        // The JIT's clock moves during the first two pairs (two reads each), then stands still.
+        LongSupplier twoBusyPairs = () -> reads[0]++ < 4 ? reads[0] : 4;
+        PackSuite.paired(op, op, 1, 50_000, 4, twoBusyPairs);
+        assertThat(reads[0]).isEqualTo(2 * (4 + 2));
+
+        long[] always = {0};
+        PackSuite.Paired p = PackSuite.paired(op, op, 1, 50_000, 3, () -> always[0]++);
+        assertThat(always[0]).isEqualTo(2 * (3 + 3)); // at most as many pairs again
+        assertThat(p.ratio()).isPositive();
+    }
+
+    @Test
+    void theJitClockNeverRunsBackwards() {
+        long a = Meter.jitMillis();
+        assertThat(Meter.jitMillis()).isGreaterThanOrEqualTo(a).isNotNegative();
     }
 }

@@ -62,7 +62,7 @@ final class JavaSweep {
                 HandLoops.Move m = moves[i];
                 loops[i] = () -> hand.run(user.base, user.address, packed.base, packed.address, m, pack);
             }
-            warmEngine(engine, bytes);
+            warmEngine(engine, bytes, p.blocksPerType() * p.count());
             Meter.warm(bytes, sliceNanos, 2, loops);
             int best = 0;
             double fastest = 0;
@@ -89,19 +89,39 @@ final class JavaSweep {
     }
 
     /**
-     * Runs the engine until two consecutive slices agree within 5%, at most 12 slices. Its generated
-     * kernels are new classes in every item, compiled (on-stack replacement, then C2) while it runs,
-     * and the JIT's threads may be behind; the hand loops are the same code throughout and are warm.
+     * Blocks the engine moves in its warm-up before its speed may count as steady: past the
+     * back-edge counts at which HotSpot's tiers compile a loop (tens of thousands of iterations, more
+     * while the compile queue is long), so that a kernel still run by the interpreter or by C1's
+     * profiling code, whose slices agree with each other as well as compiled ones do, is not taken as
+     * warm.
      */
-    private void warmEngine(Runnable engine, long bytes) {
+    static final long WARM_BLOCKS = 1L << 20;
+
+    /** Most warm-up slices of the engine. */
+    static final int WARM_SLICES = 60;
+
+    /**
+     * Runs the engine until it has moved {@link #WARM_BLOCKS} blocks and two consecutive slices agree
+     * within 5% ({@link #steady}), at most {@link #WARM_SLICES} slices. Its generated kernels are new
+     * classes in every item, compiled (on-stack replacement, then C2) while it runs, and the JIT's
+     * threads may be behind; the hand loops are the same code throughout and are warm.
+     */
+    private void warmEngine(Runnable engine, long bytes, long blocksPerRun) {
         double last = 0;
-        for (int i = 0; i < 12; i++) {
+        double blocks = 0;
+        for (int i = 0; i < WARM_SLICES; i++) {
             double v = Meter.mbPerSecond(engine, bytes, sliceNanos);
-            if (i > 0 && Math.abs(v - last) <= 0.05 * last) {
+            blocks += v * 1e6 / bytes * (sliceNanos / 1e9) * blocksPerRun;
+            if (i > 0 && steady(last, v, blocks)) {
                 return;
             }
             last = v;
         }
+    }
+
+    /** Whether a warm-up whose last two slices ran at {@code last} and {@code v} MB/s, {@code blocks} moved in all, may stop. */
+    static boolean steady(double last, double v, double blocks) {
+        return blocks >= WARM_BLOCKS && Math.abs(v - last) <= 0.05 * last;
     }
 
     private static boolean same(Target.Buf a, Target.Buf b, long bytes) {
