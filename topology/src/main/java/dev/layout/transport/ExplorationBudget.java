@@ -17,8 +17,8 @@ package dev.layout.transport;
  * that the challenger is in fact the faster arm ({@link PairedGap#challengerChance()}: Thompson
  * sampling's rate, whose regret grows with the logarithm of the sends, Agrawal and Goyal 2012), and
  * never less often than one send in {@link #MOST_SENDS_BETWEEN_TRIES}. Why: the budget alone spent
- * its share on a gap already known, every 32nd send of a 16 MB cell gathering 19% slower for the
- * whole run; with the chance, tries fade as the pairs pile up on one side (at a large gap the cost
+ * its share on a gap already known, every 32nd send paying the whole gap for the rest of the
+ * run; with the chance, tries fade as the pairs pile up on one side (at a large gap the cost
  * falls with the sends towards the floor), and they come back as soon as a pair lands on the
  * challenger's side (it asks for the next try at once, and a run of them overturns the window:
  * {@link PairedGap}), so a machine that drifts is still followed. Not thread-safe: the cell's lock

@@ -52,8 +52,8 @@ final class PairedGap {
     /**
      * Pairs in a row on the challenger's side of an estimate resolved against it that replace the
      * window: under a steady gap of two standard errors or more such a run is rare (each pair falls
-     * there by noise with some 30% chance at issue 24's 19% gap), after a flip it comes within a few
-     * tries, each of which asks for the next at once.
+     * there only by noise, so five in a row are the product of five such chances), after a flip it
+     * comes within a few tries, each of which asks for the next at once.
      */
     static final int OVERTURN = 5;
 
