@@ -1,12 +1,14 @@
 package dev.layout.transport;
 
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
 /**
  * The pack-or-gather choice of {@link SendStrategy#ADAPTIVE} sends, learnt from the sends
  * themselves (Madeleine's lesson, Furmento and Mercier 2005: the best strategy depends on the
  * machine and the message, which a table calibrated elsewhere cannot follow).
  *
- * <p>Per cell (peer, size class of the message's bytes, size class of its contiguous blocks, heap
- * or direct memory: powers of two) a two-armed bandit on the gap between the arms ({@link
+ * <p>Per cell (peer, {@link TypeShape} of the message's compiled type, size class of its bytes, size
+ * class of its contiguous blocks, heap or direct memory: powers of two) a two-armed bandit on the gap between the arms ({@link
  * SendCell}): the incumbent is sent, the other arm (the challenger) is tried at a rate bounded by
  * what trying it costs in time and by the chance that it is the faster arm ({@link
  * ExplorationBudget}), and each try is compared with the
@@ -35,7 +37,8 @@ package dev.layout.transport;
  * estimates, which on a drifting machine are estimates of different moments, and its confidence
  * terms grow only with the logarithm of the sends, so an arm once measured slow was not retried
  * within a run. Not Thompson sampling: it would need a noise model of the shared machine's
- * timings. Thread-safe; memory is one small cell per (peer, size class, block class, heap) met.
+ * timings. Thread-safe; memory is one small cell per (peer, shape, size class, block class, heap) met, at
+ * most {@link SendCells#MOST_CELLS} cells.
  */
 public final class AdaptiveSendPolicy {
     /**
@@ -46,6 +49,8 @@ public final class AdaptiveSendPolicy {
 
     private final SendCostModel model;
     private final SendCells cells = new SendCells();
+    /** The cells shared by messages met once the table is full: [0] where the model packs, [1] where it gathers. */
+    private final AtomicReferenceArray<SendCell> overflow = new AtomicReferenceArray<>(2);
 
     public AdaptiveSendPolicy(SendCostModel model) {
         if (model == null) {
@@ -54,9 +59,19 @@ public final class AdaptiveSendPolicy {
         this.model = model;
     }
 
-    /** The strategy for the next message to {@code peer} of {@code bytes} bytes in {@code blocks} contiguous blocks. */
+    /** The strategy for the next message to {@code peer} of {@code bytes} bytes in {@code blocks} listed blocks. */
     public SendStrategy choose(int peer, long blocks, long bytes, boolean heap) {
-        return SendCell.strategy(cell(peer, blocks, bytes, heap).choose());
+        return choose(peer, TypeShape.LISTED, blocks, bytes, heap);
+    }
+
+    /** The strategy for the next message to {@code peer} of that shape, bytes and contiguous blocks. */
+    public SendStrategy choose(int peer, TypeShape shape, long blocks, long bytes, boolean heap) {
+        return SendCell.strategy(cell(peer, shape, blocks, bytes, heap).choose());
+    }
+
+    /** {@link #sample(int, TypeShape, long, long, boolean, SendStrategy)} of listed blocks. */
+    public boolean sample(int peer, long blocks, long bytes, boolean heap, SendStrategy used) {
+        return sample(peer, TypeShape.LISTED, blocks, bytes, heap, used);
     }
 
     /**
@@ -67,54 +82,90 @@ public final class AdaptiveSendPolicy {
      * else for one exploitation in {@link SendCell#SAMPLE_EVERY}. A send not sampled still counts towards
      * the exploration budget's base, at the incumbent's level.
      */
-    public boolean sample(int peer, long blocks, long bytes, boolean heap, SendStrategy used) {
-        if (used != SendStrategy.PACK && used != SendStrategy.GATHER) {
-            throw new IllegalArgumentException("sample: used " + used + " (expected: PACK or GATHER)");
-        }
-        return cell(peer, blocks, bytes, heap).sample(SendCell.arm(used));
+    public boolean sample(int peer, TypeShape shape, long blocks, long bytes, boolean heap, SendStrategy used) {
+        return cell(peer, shape, blocks, bytes, heap).sample(SendCell.arm(checked("sample", used)));
+    }
+
+    /** {@link #observe(int, TypeShape, long, long, boolean, SendStrategy, long)} of listed blocks. */
+    public void observe(int peer, long blocks, long bytes, boolean heap, SendStrategy used, long nanos) {
+        observe(peer, TypeShape.LISTED, blocks, bytes, heap, used, nanos);
     }
 
     /** Records that a send chosen by {@link #choose} with these arguments took {@code nanos} with {@code used}. */
-    public void observe(int peer, long blocks, long bytes, boolean heap, SendStrategy used, long nanos) {
-        if (used != SendStrategy.PACK && used != SendStrategy.GATHER) {
-            throw new IllegalArgumentException("observe: used " + used + " (expected: PACK or GATHER)");
-        }
-        cell(peer, blocks, bytes, heap).observe(SendCell.arm(used), nanos);
+    public void observe(
+            int peer, TypeShape shape, long blocks, long bytes, boolean heap, SendStrategy used, long nanos) {
+        cell(peer, shape, blocks, bytes, heap).observe(SendCell.arm(checked("observe", used)), nanos);
+    }
+
+    /** {@link #best(int, TypeShape, long, long, boolean)} of listed blocks. */
+    public SendStrategy best(int peer, long blocks, long bytes, boolean heap) {
+        return best(peer, TypeShape.LISTED, blocks, bytes, heap);
     }
 
     /** The current incumbent (lower estimate) for such a message, without counting a decision or exploring. */
-    public SendStrategy best(int peer, long blocks, long bytes, boolean heap) {
-        return SendCell.strategy(cell(peer, blocks, bytes, heap).incumbent());
+    public SendStrategy best(int peer, TypeShape shape, long blocks, long bytes, boolean heap) {
+        return SendCell.strategy(cell(peer, shape, blocks, bytes, heap).incumbent());
     }
 
-    /** How many sends of such a message with {@code used} have been observed (for tests). */
-    int observed(int peer, long blocks, long bytes, boolean heap, SendStrategy used) {
-        return cell(peer, blocks, bytes, heap).samples(SendCell.arm(used));
+    /** How many sends of a message of that estimate with {@code used} have been observed (for tests). */
+    int observed(int peer, BlockEstimates.BlockEstimate e, long bytes, boolean heap, SendStrategy used) {
+        return cell(peer, e, bytes, heap).samples(SendCell.arm(used));
+    }
+
+    private static SendStrategy checked(String op, SendStrategy used) {
+        if (used != SendStrategy.PACK && used != SendStrategy.GATHER) {
+            throw new IllegalArgumentException(op + ": used " + used + " (expected: PACK or GATHER)");
+        }
+        return used;
     }
 
     /**
-     * The cell of such a message: the transport asks it once per send and then chooses, samples and
-     * observes through it (one look-up, no allocation once the cell exists).
+     * The cell of a message of that estimate (the transport asks it once per send and then chooses,
+     * samples and observes through it: one look-up, no allocation once the cell exists).
      */
-    SendCell cell(int peer, long blocks, long bytes, boolean heap) {
+    SendCell cell(int peer, BlockEstimates.BlockEstimate e, long bytes, boolean heap) {
+        return cell(peer, e.shape(), e.blocks(), bytes, heap);
+    }
+
+    /**
+     * The cell of such a message. Once the table holds {@link SendCells#MOST_CELLS}, a message of a
+     * new key shares one of two overflow cells, by the model's choice for it: the table stays bounded,
+     * and such messages still learn, if together.
+     */
+    SendCell cell(int peer, TypeShape shape, long blocks, long bytes, boolean heap) {
+        if (shape == null) {
+            throw new IllegalArgumentException("adaptiveSendPolicy: shape null (expected: a TypeShape)");
+        }
         long key = ((long) peer << 32)
+                | ((long) shape.ordinal() << 24)
                 | ((long) sizeClass(bytes) << 16)
                 | ((long) sizeClass(blocks) << 1)
                 | (heap ? 1 : 0);
         SendCell c = cells.get(key);
         if (c == null) {
-            double wire = WIRE_NS_PER_BYTE * bytes;
-            double pack = model.packCost(blocks, bytes) + wire;
-            double gather = model.gatherCost(blocks, bytes, heap) + wire;
-            // where the model packs (always below minGatherBytes, where gathering is a syscall per batch
-            // for nothing), gathering starts at least 25% behind even when the wire time dominates both
-            if (model.choose(blocks, bytes, heap) == SendStrategy.PACK) {
-                gather = Math.max(gather, pack * 1.25);
+            boolean packs = model.choose(blocks, bytes, heap) == SendStrategy.PACK;
+            SendCell fresh = new SendCell(prior(blocks, bytes, heap, packs));
+            c = cells.add(key, fresh);
+            if (c == null) {
+                int i = packs ? 0 : 1;
+                overflow.compareAndSet(i, null, fresh);
+                c = overflow.get(i);
             }
-            double prior = Math.log(Math.max(1, gather)) - Math.log(Math.max(1, pack));
-            c = cells.add(key, new SendCell(prior));
         }
         return c;
+    }
+
+    /** The model's log gap between the arms of such a message (gather minus pack), the wire time added to both. */
+    private double prior(long blocks, long bytes, boolean heap, boolean packs) {
+        double wire = WIRE_NS_PER_BYTE * bytes;
+        double pack = model.packCost(blocks, bytes) + wire;
+        double gather = model.gatherCost(blocks, bytes, heap) + wire;
+        // where the model packs (always below minGatherBytes, where gathering is a syscall per batch
+        // for nothing), gathering starts at least 25% behind even when the wire time dominates both
+        if (packs) {
+            gather = Math.max(gather, pack * 1.25);
+        }
+        return Math.log(Math.max(1, gather)) - Math.log(Math.max(1, pack));
     }
 
     /** ceil(log2(v)) for v >= 1, 0 below: messages within a factor of two share a cell. */

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * How many contiguous blocks a typed message has: what the send cost model weighs (pack or
- * gather) and what a typed receive weighs (scatter or unpack).
+ * How many contiguous blocks a typed message has, and its {@link TypeShape}: what the send cost model
+ * and the adaptive policy weigh (pack or gather) and what a typed receive weighs (scatter or unpack).
  */
 final class BlockEstimates {
     private BlockEstimates() {}
@@ -20,10 +20,18 @@ final class BlockEstimates {
      * 64 blocks of a struct costs tens of microseconds. Leaves the segment at position 0.
      */
     static long of(Segment s) {
+        return estimate(s).blocks();
+    }
+
+    /**
+     * The segment's estimated blocks ({@link #of}) and its shape, remembered together: a repeated
+     * send of a (type, count) looks both up without allocating or walking anything.
+     */
+    static BlockEstimate estimate(Segment s) {
         int slot = (System.identityHashCode(s.type()) * 31 + Long.hashCode(s.count())) & (ESTIMATES.length() - 1);
         BlockEstimate e = ESTIMATES.get(slot);
         if (e != null && e.type.get() == s.type() && e.count == s.count()) {
-            return e.blocks;
+            return e;
         }
         s.seek(0);
         List<Piece> pieces = s.flatten(64);
@@ -39,11 +47,13 @@ final class BlockEstimates {
             }
             blocks = (long) Math.ceil((double) pieces.size() * s.byteSize() / Math.max(1, covered));
         }
-        ESTIMATES.set(slot, new BlockEstimate(new WeakReference<>(s.type()), s.count(), blocks));
-        return blocks;
+        e = new BlockEstimate(new WeakReference<>(s.type()), s.count(), blocks, TypeShape.of(s.dataloop()));
+        ESTIMATES.set(slot, e);
+        return e;
     }
 
-    private record BlockEstimate(WeakReference<Datatype> type, long count, long blocks) {}
+    /** The estimate of a (type, count): its blocks and shape. */
+    record BlockEstimate(WeakReference<Datatype> type, long count, long blocks, TypeShape shape) {}
 
     private static final AtomicReferenceArray<BlockEstimate> ESTIMATES = new AtomicReferenceArray<>(256);
 }

@@ -377,7 +377,7 @@ public final class TcpTransport implements Transport {
         SendCell cell = null; // the policy's cell of an adaptive send: one look-up per send
         if (strategy == SendStrategy.ADAPTIVE) {
             // heap memory has an array for base; direct buffers and raw addresses pack alike
-            cell = sendPolicy.cell(dest, estimateBlocks(seg), n, memory.base() != null);
+            cell = sendPolicy.cell(dest, BlockEstimates.estimate(seg), n, memory.base() != null);
             chosen = SendCell.strategy(cell.choose());
         }
         GatherWrite g = chosen == SendStrategy.GATHER ? GatherWrite.over(memory) : null;

@@ -397,8 +397,8 @@ class AdaptiveSendPolicyTest {
     void aCellIsCheapUntilItsIncumbentsSendsTakeAQuarterMillisecond() {
         // cheap cells' reports count the sender's own time too (TcpTransport.learnt): their messages arrive whole
         AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
-        SendCell fast = p.cell(1, PACK_BLOCKS, BYTES, false);
-        SendCell slow = p.cell(2, PACK_BLOCKS, BYTES, false);
+        SendCell fast = p.cell(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false);
+        SendCell slow = p.cell(2, TypeShape.LISTED, PACK_BLOCKS, BYTES, false);
         assertThat(slow.cheap()).as("not measured yet").isTrue();
         for (int i = 0; i < RecentSends.LEVEL; i++) {
             fast.observe(0, SendCell.SAMPLE_ALL_NANOS * 9 / 10);
@@ -771,7 +771,7 @@ class AdaptiveSendPolicyTest {
             if (i == 20_000) { // settled; the first half also warms the code up
                 before = threads.getCurrentThreadAllocatedBytes();
             }
-            SendCell c = p.cell(1, 10, 16400, false);
+            SendCell c = p.cell(1, TypeShape.LISTED, 10, 16400, false);
             int a = c.choose();
             if (c.sample(a)) {
                 c.observer(a).accept(times[i & 1023] + (a == 1 ? 6_000 : 0));

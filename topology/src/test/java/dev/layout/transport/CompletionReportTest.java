@@ -236,7 +236,8 @@ class CompletionReportTest {
         assertThat(p.readFully(ByteBuffer.allocate(N))).isTrue();
         SendStrategy used = send.get(20, TimeUnit.SECONDS);
         AdaptiveSendPolicy policy = t.sendPolicy();
-        long blocks = TcpTransport.estimateBlocks(dev.layout.dataloop.Segment.of(Primitive.BYTE, N, m, 0));
+        BlockEstimates.BlockEstimate blocks =
+                BlockEstimates.estimate(dev.layout.dataloop.Segment.of(Primitive.BYTE, N, m, 0));
         assertThat(policy.observed(1, blocks, N, false, used))
                 .as("nothing learnt before the report")
                 .isZero();
@@ -264,7 +265,8 @@ class CompletionReportTest {
         assertThat(eager.flags()).isZero();
         assertThat(eager.id()).isZero();
         assertThat(p.readFully(ByteBuffer.allocate(SMALL_N))).isTrue();
-        long blocks = TcpTransport.estimateBlocks(dev.layout.dataloop.Segment.of(Primitive.BYTE, SMALL_N, m, 0));
+        BlockEstimates.BlockEstimate blocks =
+                BlockEstimates.estimate(dev.layout.dataloop.Segment.of(Primitive.BYTE, SMALL_N, m, 0));
         assertThat(t.sendPolicy().observed(1, blocks, SMALL_N, false, used))
                 .as("learnt as the send returned")
                 .isEqualTo(1);
@@ -283,7 +285,8 @@ class CompletionReportTest {
         assertThat(eager.id()).as("a message id to report on").isNotZero();
         assertThat(p.readFully(ByteBuffer.allocate(EAGER_N))).isTrue();
         AdaptiveSendPolicy policy = t.sendPolicy();
-        long blocks = TcpTransport.estimateBlocks(dev.layout.dataloop.Segment.of(Primitive.BYTE, EAGER_N, m, 0));
+        BlockEstimates.BlockEstimate blocks =
+                BlockEstimates.estimate(dev.layout.dataloop.Segment.of(Primitive.BYTE, EAGER_N, m, 0));
         assertThat(policy.observed(1, blocks, EAGER_N, false, used))
                 .as("nothing learnt before the report")
                 .isZero();
@@ -387,7 +390,8 @@ class CompletionReportTest {
         List<SendStrategy> used = sender.get(20, TimeUnit.SECONDS);
         assertThat(asked).isEqualTo(CompletionReports.MAX_PENDING);
         // the sends beyond the bound were learnt from the sender's own time
-        long blocks = TcpTransport.estimateBlocks(dev.layout.dataloop.Segment.of(Primitive.BYTE, N, m, 0));
+        BlockEstimates.BlockEstimate blocks =
+                BlockEstimates.estimate(dev.layout.dataloop.Segment.of(Primitive.BYTE, N, m, 0));
         AdaptiveSendPolicy policy = t.sendPolicy();
         int learnt = policy.observed(1, blocks, N, false, SendStrategy.PACK)
                 + policy.observed(1, blocks, N, false, SendStrategy.GATHER);
@@ -404,7 +408,8 @@ class CompletionReportTest {
         Memory src = direct((int) ((count - 1) * vector.extent() + vector.trueUb()));
         Memory dst = direct((int) (count * vector.byteSize()));
         long bytes = count * vector.byteSize();
-        long blocks = TcpTransport.estimateBlocks(dev.layout.dataloop.Segment.of(vector, count, src, 0));
+        BlockEstimates.BlockEstimate blocks =
+                BlockEstimates.estimate(dev.layout.dataloop.Segment.of(vector, count, src, 0));
         AdaptiveSendPolicy policy = f.get(0).sendPolicy();
         for (int i = 0; i < 5; i++) {
             int tag = i;
@@ -428,7 +433,8 @@ class CompletionReportTest {
         Memory src = direct((int) ((count - 1) * vector.extent() + vector.trueUb()));
         Memory dst = direct((int) (count * vector.byteSize()));
         long bytes = count * vector.byteSize();
-        long blocks = TcpTransport.estimateBlocks(dev.layout.dataloop.Segment.of(vector, count, src, 0));
+        BlockEstimates.BlockEstimate blocks =
+                BlockEstimates.estimate(dev.layout.dataloop.Segment.of(vector, count, src, 0));
         AdaptiveSendPolicy policy = f.get(0).sendPolicy();
         int sends = 120;
         for (int i = 0; i < sends; i++) {

@@ -1,6 +1,7 @@
 package dev.layout.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +27,20 @@ class SendCellsTest {
         assertThat(t.get(-1)).isNull();
         SendCell again = new SendCell(0.1);
         assertThat(t.add(0, again)).isSameAs(added.get(0)); // the first added wins
+    }
+
+    @Test
+    void aFullTableAddsNoCellButStillFindsItsOwn() {
+        SendCells t = new SendCells(4);
+        for (long k = 0; k < 4; k++) {
+            assertThat(t.add(k, new SendCell(0))).isNotNull();
+        }
+        assertThat(t.add(4, new SendCell(0))).isNull();
+        assertThat(t.get(4)).isNull();
+        assertThat(t.get(3)).isNotNull();
+        assertThatThrownBy(() -> new SendCells(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("most 0");
     }
 
     @Test
