@@ -20,9 +20,11 @@ import java.util.Arrays;
  * A pair {@link #SURPRISE} spreads on the challenger's good side of the estimate asks for another
  * try at once; {@link #CONFIRM} such pairs in a row replace the window (the machine changed). So
  * does a run of {@link #OVERTURN} pairs merely on the challenger's side of zero once the estimate is
- * resolved (a gap that flipped, however small), each of which asks for another try at once: tries
- * are rare by then ({@link ExplorationBudget}), and the window of old pairs would take half its
- * length to turn. Not
+ * resolved (a gap that flipped, however small), and so does a drift statistic of the pairs against a
+ * resolved estimate reaching {@link #DRIFT_LIMIT} (a gap that moved a few spreads, from far on one
+ * side to a little on the other: such pairs are neither surprises nor, by noise, five in a row),
+ * each pair on the challenger's side of zero asking for another try at once: tries are rare by then
+ * ({@link ExplorationBudget}), and the window of old pairs would take half its length to turn. Not
  * thread-safe: the cell's lock guards it.
  */
 final class PairedGap {
@@ -50,10 +52,26 @@ final class PairedGap {
     /** Surprises in a row that replace the window (the machine changed). */
     static final int CONFIRM = 3;
     /**
+     * The shift a pair's drift statistic looks for, in spreads: each pair adds how many spreads it
+     * lies on the challenger's good side of the estimate, less this ({@link #DRIFT_LIMIT}).
+     */
+    static final double DRIFT_SLACK = 1;
+    /** Most spreads one pair adds to the drift statistic: a descheduled send is one pair, not a flip. */
+    static final double DRIFT_STEP = 3;
+    /**
+     * The drift statistic (a one-sided CUSUM, Page 1954, of the pairs against a resolved estimate,
+     * towards the challenger) that replaces the window: under a steady gap each pair adds a standard
+     * normal less {@link #DRIFT_SLACK}, so it seldom climbs this far; after the gap moved two spreads or more towards the challenger it climbs some
+     * spreads a pair and gets there within a few tries, each of which asks for the next at once.
+     * Unlike a count of pairs in a row ({@link #OVERTURN}), one noisy pair does not start it over.
+     */
+    static final double DRIFT_LIMIT = 6;
+    /**
      * Pairs in a row on the challenger's side of an estimate resolved against it that replace the
      * window: under a steady gap of two standard errors or more such a run is rare (each pair falls
      * there only by noise, so five in a row are the product of five such chances), after a flip it
-     * comes within a few tries, each of which asks for the next at once.
+     * comes within a few tries, each of which asks for the next at once. It catches a gap that flipped
+     * by less than the drift statistic looks for (a spread or two), in a run of quiet pairs.
      */
     static final int OVERTURN = 5;
 
@@ -64,6 +82,8 @@ final class PairedGap {
     private int window; // the most recent pairs that count, <= PAIRS
     private int surprises; // surprising pairs in a row
     private int contradictions; // pairs in a row on the challenger's side of a resolved estimate
+    private double drift; // the drift statistic (see DRIFT_LIMIT) of the pairs since the estimate was resolved
+    private int drifting; // pairs since the drift statistic was last 0
     private final double[] tryX = new double[PENDING]; // tries waiting for their neighbours, oldest first
     private final int[] tryArm = new int[PENDING];
     private final long[] tryStamp = new long[PENDING];
@@ -194,10 +214,11 @@ final class PairedGap {
         boolean challengerFaster = best == 0 ? d < 0 : d > 0;
         boolean surprise = window >= MIN_PAIRS && challengerFaster && Math.abs(d - gap) > SURPRISE * sigma;
         // a pair against an estimate resolved so far: tries are rare by then, so look again at once
-        boolean contradicts = window >= MIN_PAIRS
-                && challengerFaster
-                && Math.abs(d) > Math.abs(gap) / 2
-                && Math.abs(gap) > SendCell.Z * error;
+        boolean resolved = window >= MIN_PAIRS && Math.abs(gap) > SendCell.Z * error;
+        double z = (best == 0 ? gap - d : d - gap) / sigma; // spreads on the challenger's good side
+        drift = resolved ? Math.max(0, drift + Math.min(z, DRIFT_STEP) - DRIFT_SLACK) : 0;
+        drifting = drift > 0 ? drifting + 1 : 0;
+        boolean contradicts = resolved && challengerFaster && Math.abs(d) > Math.abs(gap) / 2;
         int slot = (int) (pairCount++ % PAIRS);
         if (window == PAIRS) {
             remove(pairs[slot]);
@@ -209,7 +230,11 @@ final class PairedGap {
         surprises = surprise ? surprises + 1 : 0;
         contradictions = contradicts ? contradictions + 1 : 0;
         // the machine changed: the last pairs alone describe it
-        int keep = surprises >= CONFIRM ? CONFIRM : contradictions >= OVERTURN ? OVERTURN : 0;
+        int keep = surprises >= CONFIRM
+                ? CONFIRM
+                : contradictions >= OVERTURN
+                        ? OVERTURN
+                        : drift >= DRIFT_LIMIT ? Math.min(window, Math.max(MIN_PAIRS, drifting)) : 0;
         boolean again = false;
         if (keep > 0) {
             window = keep;
@@ -219,8 +244,10 @@ final class PairedGap {
             Arrays.sort(sorted, 0, keep);
             surprises = 0;
             contradictions = 0;
+            drift = 0;
+            drifting = 0;
         } else {
-            again = surprise || contradicts;
+            again = surprise || contradicts || (resolved && challengerFaster && drift > 0);
         }
         estimate();
         return again;

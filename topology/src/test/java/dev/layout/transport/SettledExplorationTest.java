@@ -84,4 +84,39 @@ class SettledExplorationTest {
             }
         }
     }
+
+    /** A quiet machine: lognormal noise of 10%, one send in twenty five times slower. */
+    record Quiet(double packNs, double gatherNs, Random random) implements Times {
+        @Override
+        public long time(SendStrategy s) {
+            double t = (s == SendStrategy.PACK ? packNs : gatherNs) * Math.exp(0.1 * random.nextGaussian());
+            return (long) (random.nextInt(20) == 0 ? 5 * t : t);
+        }
+    }
+
+    @Test
+    void aGapThatFlipsFromFarOnOneSideToALittleOnTheOtherIsFollowedWithinSixHundredSends() {
+        // bench pingpong's one-block 4 MB cell: the index rows settle it on packing, gathering 45%
+        // behind; later rows find gathering 13% ahead. Such pairs are no surprise at this spread, and
+        // a run of five in a row on the challenger's side came only after a thousand sends or more
+        for (long seed = 0; seed < 10; seed++) {
+            Random r = new Random(seed);
+            AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+            AdaptiveSendPolicyTest.settled(p, new Quiet(5_600_000, 8_100_000, r), BLOCKS, 2000, 0, SendStrategy.GATHER);
+            assertThat(p.best(1, BLOCKS, AdaptiveSendPolicyTest.BYTES, false))
+                    .as("seed %d: settled", seed)
+                    .isEqualTo(SendStrategy.PACK);
+            Times flipped = new Quiet(6_000_000, 6_000_000 / 1.13, r);
+            int lastOnTheOldArm = -1;
+            for (int i = 0; i < 2000; i++) {
+                AdaptiveSendPolicyTest.settled(p, flipped, BLOCKS, 1, 0, SendStrategy.PACK);
+                if (p.best(1, BLOCKS, AdaptiveSendPolicyTest.BYTES, false) != SendStrategy.GATHER) {
+                    lastOnTheOldArm = i;
+                }
+            }
+            assertThat(lastOnTheOldArm)
+                    .as("seed %d: the last send whose incumbent was the old arm", seed)
+                    .isLessThan(600);
+        }
+    }
 }
