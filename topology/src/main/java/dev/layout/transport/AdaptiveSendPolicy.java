@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * machine and the message, which a table calibrated elsewhere cannot follow).
  *
  * <p>Per cell (peer, {@link TypeShape} of the message's compiled type, size class of its bytes, size
- * class of its contiguous blocks, heap or direct memory: powers of two) a two-armed bandit on the gap between the arms ({@link
- * SendCell}): the incumbent is sent, the other arm (the challenger) is tried at a rate bounded by
+ * class of its contiguous blocks, heap or direct memory: powers of two) a two-armed bandit on the
+ * gap between the arms ({@link SendCell}): the incumbent is sent, the other arm (the challenger) is tried at a rate bounded by
  * what trying it costs in time and by the chance that it is the faster arm ({@link
  * ExplorationBudget}), and each try is compared with the
  * incumbent's sends around it ({@link PairedGap}: a load shared by both arms cancels out).
@@ -37,8 +37,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * estimates, which on a drifting machine are estimates of different moments, and its confidence
  * terms grow only with the logarithm of the sends, so an arm once measured slow was not retried
  * within a run. Not Thompson sampling: it would need a noise model of the shared machine's
- * timings. Thread-safe; memory is one small cell per (peer, shape, size class, block class, heap) met, at
- * most {@link SendCells#MOST_CELLS} cells.
+ * timings. Thread-safe; memory is one small cell per (peer, shape, size class, block class, heap)
+ * met, at most {@link SendCells#MOST_CELLS} cells.
  */
 public final class AdaptiveSendPolicy {
     /**
@@ -83,7 +83,8 @@ public final class AdaptiveSendPolicy {
      * the exploration budget's base, at the incumbent's level.
      */
     public boolean sample(int peer, TypeShape shape, long blocks, long bytes, boolean heap, SendStrategy used) {
-        return cell(peer, shape, blocks, bytes, heap).sample(SendCell.arm(checked("sample", used)));
+        int arm = SendCell.arm(checked("sample", used)); // before a cell is made for it
+        return cell(peer, shape, blocks, bytes, heap).sample(arm);
     }
 
     /** {@link #observe(int, TypeShape, long, long, boolean, SendStrategy, long)} of listed blocks. */
@@ -94,7 +95,8 @@ public final class AdaptiveSendPolicy {
     /** Records that a send chosen by {@link #choose} with these arguments took {@code nanos} with {@code used}. */
     public void observe(
             int peer, TypeShape shape, long blocks, long bytes, boolean heap, SendStrategy used, long nanos) {
-        cell(peer, shape, blocks, bytes, heap).observe(SendCell.arm(checked("observe", used)), nanos);
+        int arm = SendCell.arm(checked("observe", used)); // before a cell is made for it
+        cell(peer, shape, blocks, bytes, heap).observe(arm, nanos);
     }
 
     /** {@link #best(int, TypeShape, long, long, boolean)} of listed blocks. */
