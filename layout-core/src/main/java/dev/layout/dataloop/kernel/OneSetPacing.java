@@ -14,26 +14,27 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * ({@link StridedLoops#widthClass}, up to 32 bytes), once per JVM.
  *
  * <p>How: the first calls of each (access, width class) that move at least {@link Trial#MIN_BLOCKS}
- * blocks are trials, alternating the two strategies on the caller's own blocks: {@link Trial#WARM_BLOCKS}
- * blocks of each untimed (the JIT compiles both loops), then {@link Trial#SAMPLES} timed calls of each.
- * Plain is chosen only when the median of its time per block is under {@link Trial#MARGIN} of paced's;
- * otherwise, and until then, paced runs: pacing is what the loops were built with (it gained on a
- * machine whose level-2 sets have twice the ways), so a tie within the runs' spread keeps it. Exploits: the caller's blocks are the exact layout and memory
- * that the choice is for, so no buffer of its own is allocated (the effect needs a span of many sets'
- * worth of lines); the trials add no work, only the clock reads around calls the caller makes anyway,
- * and each runs a correct strategy, so whatever is chosen moves the right bytes. Bounded: per (access,
- * width class) at most {@link Trial#maxTrials} trial calls, then the choice is fixed. {@code
+ * blocks are trials, alternating the two strategies on the caller's own blocks: {@link
+ * Trial#WARM_BLOCKS} blocks of each untimed (the JIT compiles both loops), then {@link Trial#SAMPLES}
+ * timed calls of each. Plain is chosen only when the median of its time per block is under {@link
+ * Trial#MARGIN} of paced's; otherwise, and until then, paced runs: pacing is what the loops were built
+ * with (it gained on a machine whose level-2 sets have twice the ways), so a tie within the runs' spread
+ * keeps it. Exploits: the caller's blocks are the exact layout and memory that the choice is for, so no
+ * buffer of its own is allocated (the effect needs a span of many sets' worth of lines); the trials add
+ * no moves of their own, only the clock reads around calls the caller makes anyway, and each runs a
+ * correct strategy, so whatever is chosen moves the right bytes. Bounded: per (access, width class) at
+ * most {@link Trial#maxTrials} trial calls, then the choice is fixed. {@code
  * -Dlayout.dataloop.pacing=plain} or {@code =paced} pins the choice (no trials).
  */
-public final class OneSetPacing {
+final class OneSetPacing {
     private OneSetPacing() {}
 
     /** Loads from blocks in one set (a pack of strided blocks). */
-    public static final int STRIDED_LOADS = 0;
+    static final int STRIDED_LOADS = 0;
     /** Stores into strided blocks in one set (an unpack). */
-    public static final int STRIDED_STORES = 1;
+    static final int STRIDED_STORES = 1;
     /** Stores into listed blocks in one set (an unpack), in their listed order. */
-    public static final int LISTED_STORES = 2;
+    static final int LISTED_STORES = 2;
 
     /** A strategy's bits: paced (else plain). */
     static final int PACED = 1;
