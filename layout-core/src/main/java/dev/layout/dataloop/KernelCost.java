@@ -18,9 +18,9 @@ import dev.layout.dataloop.kernel.PlaneKernel;
  * blocks from 9. A block is one bulk copy in the generic loops over 64 bytes ({@link #BULK_CALL} plus
  * {@link #BULK_BYTES_PER_CYCLE}), which word moves with constant offsets beat up to about 160 bytes; a
  * contiguous shape is one run. At a stride that puts every block into one cache set ({@link
- * MemoryAccess#oneSet}) only the generic loops run: they pace blocks with too few moves of their own
- * ({@link MemoryAccess#paces}), and the straight-line generated kernels, whose accesses all land in
- * that set back to back, lose to them there.
+ * MemoryAccess#oneSet}) only the generic loops run: they may pace blocks with few moves of their own
+ * ({@link MemoryAccess#mayPace}), and the straight-line generated kernels, whose accesses all land in
+ * that set back to back, cannot.
  *
  * <p>Memory kinds do not change the ranking: every kernel, generic or generated, is compiled once
  * per pair of memory kinds ({@code MemoryAccess.baseKinds}), so each sees one kind of memory per side.

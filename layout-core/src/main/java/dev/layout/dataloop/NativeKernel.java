@@ -106,7 +106,7 @@ final class NativeKernel extends LeafKernel {
     @Override
     long blocks(Dataloop d, long u, long[] lengths, long uniform, int from, int to, long stream, int unit) {
         return ListedAccess.blocks(
-                user, u, d.offsets, lengths, uniform, from, to, packed, delta + stream, pack, !pack && plan.paced(d));
+                user, u, d.offsets, lengths, uniform, from, to, packed, delta + stream, pack, plan.mayPace(d));
     }
 
     @Override
@@ -138,11 +138,11 @@ final class NativeKernel extends LeafKernel {
         if (w != null) {
             return ListedAccess.words(w, user, u, spacing, outer, from, count, c.size, packed, delta + stream, pack);
         }
-        // Unpacking into one cache set: every block of every instance (one, or instances a one-set stride apart).
-        boolean paced = !pack && plan.paced(c) && (count == 1 || (outer == null && MemoryAccess.oneSet(spacing)));
+        // Blocks in one cache set: every block of every instance (one, or instances a one-set stride apart).
+        boolean oneSet = plan.mayPace(c) && (count == 1 || (outer == null && MemoryAccess.oneSet(spacing)));
         long p = delta + stream;
         return ListedAccess.records(
-                user, u, spacing, outer, from, count, c.offsets, c.blocklens, c.blocklen, packed, p, pack, paced);
+                user, u, spacing, outer, from, count, c.offsets, c.blocklens, c.blocklen, packed, p, pack, oneSet);
     }
 
     @Override

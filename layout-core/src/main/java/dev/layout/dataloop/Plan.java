@@ -23,7 +23,7 @@ final class Plan {
     private final Lookup<PlaneKernel> planes = new Lookup<>();
     private final Lookup<PlaneKernel> strips = new Lookup<>();
     private final Lookup<PlaneKernel> rows = new Lookup<>();
-    private final Lookup<Boolean> paced = new Lookup<>();
+    private final Lookup<Boolean> mayPace = new Lookup<>();
     private final IdentityHashMap<Dataloop, Boolean> seen = new IdentityHashMap<>();
 
     Plan(Dataloop root, int kinds) {
@@ -45,9 +45,9 @@ final class Plan {
             if (m != null && KernelCost.records(d, Integer.MAX_VALUE, moveCount(m)) == KernelCost.Kind.WORDS) {
                 put(words, d, WordKernel.of(m, d.size, kinds));
             }
-            // blocks of varying lengths: paced as the narrowest may need
-            if (MemoryAccess.paces(d.offsets, d.blocklens != null ? 1 : d.blocklen)) {
-                put(paced, d, Boolean.TRUE);
+            // blocks of varying lengths: as the narrowest
+            if (MemoryAccess.mayPace(d.offsets, d.blocklens != null ? 1 : d.blocklen)) {
+                put(mayPace, d, Boolean.TRUE);
             }
             if (d.kind == Dataloop.Kind.VECTOR && KernelCost.vectorLeaf(d, d.nblocks) == KernelCost.Kind.STRIP) {
                 put(strips, d, PlaneKernel.strip((int) d.blocklen, d.stride, kinds));
@@ -133,11 +133,11 @@ final class Plan {
     }
 
     /**
-     * Whether unpacking the listed leaf {@code d} paces its blocks ({@link MemoryAccess#paces(long[],
-     * long)}: its blocks all in one cache set, too few moves per block to keep the set).
+     * Whether unpacking the listed leaf {@code d} may pace its blocks ({@link MemoryAccess#mayPace(long[],
+     * long)}: its blocks all in one cache set, few moves per block).
      */
-    boolean paced(Dataloop d) {
-        return paced.get(d) != null;
+    boolean mayPace(Dataloop d) {
+        return mayPace.get(d) != null;
     }
 
     /** The generated strip for {@code count} blocks of the vector leaf {@code d} (see {@link PlaneKernel#strip}), or null. */

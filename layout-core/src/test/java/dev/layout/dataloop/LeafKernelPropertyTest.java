@@ -68,8 +68,10 @@ class LeafKernelPropertyTest {
     }
 
     /**
-     * The leaf kernels ({@link KernelCost.Kind}), the generic strided loops' width classes and the paced
-     * strided and listed loops (blocks in one cache set) a compiled type's plan selects.
+     * The leaf kernels ({@link KernelCost.Kind}), the generic strided loops' width classes and the strided
+     * and listed loops over blocks in one cache set (paced or not, as {@code OneSetPacing} chooses; both
+     * strategies are checked in {@code StridedLoopsTest} and {@code ListedAccessTest}) a compiled type's
+     * plan selects.
      */
     static final Set<String> KERNELS = Set.of(
             "RUN",
@@ -80,10 +82,10 @@ class LeafKernelPropertyTest {
             "STRIDED 17-32",
             "STRIDED 33-63",
             "STRIDED 64+",
-            "STRIDED PACED",
+            "STRIDED ONE SET",
             "STRIP",
             "LISTED",
-            "LISTED PACED",
+            "LISTED ONE SET",
             "RECORDS",
             "WORDS",
             "ROWS",
@@ -123,14 +125,14 @@ class LeafKernelPropertyTest {
                     out.add(
                             KernelCost.vectorLeaf(d, d.nblocks) == KernelCost.Kind.STRIP
                                     ? "STRIP"
-                                    : MemoryAccess.paces(d.stride, d.blocklen)
-                                            ? "STRIDED PACED"
+                                    : MemoryAccess.mayPace(d.stride, d.blocklen)
+                                            ? "STRIDED ONE SET"
                                             : "STRIDED " + widthClass(d.blocklen));
                 default ->
-                    // paced when unpacked, as the plan decides
+                    // in one cache set: paced or not when unpacked, as OneSetPacing chooses
                     out.add(
-                            MemoryAccess.paces(d.offsets, d.blocklens != null ? 1 : d.blocklen)
-                                    ? "LISTED PACED"
+                            MemoryAccess.mayPace(d.offsets, d.blocklens != null ? 1 : d.blocklen)
+                                    ? "LISTED ONE SET"
                                     : "LISTED");
             }
             return;

@@ -54,22 +54,18 @@ public final class MemoryAccess {
 
     /**
      * Whether a loop over blocks of {@code width} bytes that are {@code stride} bytes apart on one side
-     * must pace its blocks (stores into the set: {@link #pad}; loads from it: a call per block,
-     * {@code StridedLoopCode.moveByCall}): blocks in one cache set ({@link #oneSet}) whose accesses are
-     * few (up to 32 bytes: at most four word moves), issued back to back, keep more of the set's lines
-     * in flight than it has ways, so they evict each other before they are used. Wider blocks issue
-     * enough moves of their own. The one rule every loop and the cost model follow.
+     * may pace its blocks ({@link OneSetPacing} chooses whether it does): blocks in one cache set
+     * ({@link #oneSet}) whose accesses are few (up to 32 bytes: at most four word moves), issued back to
+     * back, may keep more of the set's lines in flight than it has ways, so that they evict each other
+     * before they are used. Wider blocks issue enough moves of their own. The one rule every loop and
+     * the cost model follow.
      */
-    public static boolean paces(long stride, long width) {
+    public static boolean mayPace(long stride, long width) {
         return oneSet(stride) && width <= 32;
     }
 
-    /**
-     * {@link #paces} for stores to blocks at {@code offsets} (two or more, all in one cache set: {@link
-     * #oneSet(long[])}) of up to {@code width} bytes: the same width bound as for strided blocks; loads
-     * from listed blocks in one set (a pack) ran faster unpaced at every width.
-     */
-    public static boolean paces(long[] offsets, long width) {
+    /** {@link #mayPace} for blocks at {@code offsets} (two or more, all in one cache set: {@link #oneSet(long[])}) of up to {@code width} bytes. */
+    public static boolean mayPace(long[] offsets, long width) {
         return oneSet(offsets) && width <= 32;
     }
 
@@ -91,9 +87,7 @@ public final class MemoryAccess {
     /**
      * Paces a loop by one block: {@link #PAD_STORES} stores of {@code v} to {@code pad}. They take
      * entries of the store queue that the next blocks' own accesses would otherwise fill, so fewer of
-     * those are in flight at once, as a hand loop's call per block does with its stack traffic (a
-     * dependent arithmetic chain only slows retirement; a bulk copy per block pays its call and size
-     * dispatch: both paced slower, see benchmarks/README.md).
+     * those are in flight at once, as a hand loop's call per block does with its stack traffic.
      */
     static void pad(long[] pad, long v) {
         pad[18] = v;
@@ -270,16 +264,16 @@ public final class MemoryAccess {
     /**
      * Whether {@code rows} rows of {@code blocks} blocks of {@code blockBytes}, {@code srcInner} apart
      * in the source and {@code dstInner} in the destination, run through the row loops of {@link
-     * StridedLoops}: blocks up to 64 bytes, counts in an int, no blocks to pace ({@link #paces}) and
-     * no access checking.
+     * StridedLoops}: blocks up to 64 bytes, counts in an int, no blocks that may be paced ({@link
+     * #mayPace}: they go through {@link #strided}, where the choice is made) and no access checking.
      */
     private static boolean rowLoops(long blockBytes, long rows, long blocks, long srcInner, long dstInner) {
         return !CHECK_EVERY_ACCESS
                 && rows <= Integer.MAX_VALUE
                 && blocks <= Integer.MAX_VALUE
                 && blockBytes <= 64
-                && !paces(srcInner, blockBytes)
-                && !paces(dstInner, blockBytes);
+                && !mayPace(srcInner, blockBytes)
+                && !mayPace(dstInner, blockBytes);
     }
 
     /**

@@ -66,13 +66,23 @@ final class StridedLoopCode extends StridedLoops {
 
     /**
      * {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}:
-     * blocks to pace ({@link #paced}), other blocks in one cache set ({@link MemoryAccess#oneSet}) one
-     * row of {@link #rowsOf}, else one {@link #row}.
+     * blocks that may be paced ({@link MemoryAccess#mayPace}) {@link #paced} or as one row of {@link
+     * #rowsOf}, as {@link OneSetPacing} chooses; other blocks in one cache set ({@link
+     * MemoryAccess#oneSet}) one row of {@link #rowsOf}; else one {@link #row}.
      */
     @Override
     void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
-        if (MemoryAccess.paces(ss, blockBytes) || MemoryAccess.paces(ds, blockBytes)) {
-            paced(sb, sa, ss, db, da, ds, blockBytes, n);
+        boolean stores = MemoryAccess.mayPace(ds, blockBytes);
+        if (stores || MemoryAccess.mayPace(ss, blockBytes)) {
+            int access = stores ? OneSetPacing.STRIDED_STORES : OneSetPacing.STRIDED_LOADS;
+            int s = OneSetPacing.begin(access, blockBytes, n);
+            long start = OneSetPacing.clock(s);
+            if (OneSetPacing.paced(s)) {
+                paced(sb, sa, ss, db, da, ds, blockBytes, n);
+            } else {
+                rowsOf(sb, sa, 0, ss, db, da, 0, ds, blockBytes, 1, n);
+            }
+            OneSetPacing.end(access, blockBytes, n, s, start);
         } else if (MemoryAccess.oneSet(ss) || MemoryAccess.oneSet(ds)) {
             rowsOf(sb, sa, 0, ss, db, da, 0, ds, blockBytes, 1, n);
         } else {
@@ -88,9 +98,9 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * Blocks to pace ({@link MemoryAccess#paces}). Stores into one cache set (an unpack): each block's
-     * moves ({@link #move}), then the pad's stores ({@link MemoryAccess#pad}). Loads from it (a pack):
-     * a call per block ({@link #moveByCall}), which paced them faster than the pad.
+     * Blocks paced ({@link OneSetPacing}). Stores into one cache set (an unpack): each block's moves
+     * ({@link #move}), then the pad's stores ({@link MemoryAccess#pad}). Loads from it (a pack): a call
+     * per block ({@link #moveByCall}), which paced them faster than the pad.
      */
     void paced(Object sb, long sa, long ss, Object db, long da, long ds, long w, int n) {
         sb = src(sb);
@@ -161,7 +171,7 @@ final class StridedLoopCode extends StridedLoops {
      * every class, so the method is larger than C2 inlines into a hot loop (325 bytes of bytecode,
      * FreqInlineSize) and each block is a call of its own, as in a hand loop whose per-block copy is a
      * method. Exploits: the call's stack accesses and return between one block's loads and the next
-     * keep fewer loads from the one cache set in flight (benchmarks/README.md). In a hidden copy the
+     * keep fewer loads from the one cache set in flight. In a hidden copy the
      * class is a constant, so the compiled method holds only its width's moves.
      */
     private static void moveByCall(Object sb, long s, Object db, long d, long w) {

@@ -53,7 +53,7 @@ abstract class StridedLoops {
 
     /**
      * Blocks of {@code w} bytes scattered from the contiguous side at {@code pa} to {@code ua +
-     * offsets[b]}, b in {@code [from, to)}, paced ({@link MemoryAccess#paces(long[], long)}): each
+     * offsets[b]}, b in {@code [from, to)}, paced ({@link OneSetPacing}): each
      * block's moves, then the pad's stores ({@link MemoryAccess#pad}). The copy is the one for the
      * packed (source) and user (destination) bases.
      */

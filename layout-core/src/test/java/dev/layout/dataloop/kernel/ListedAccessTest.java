@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * {@link ListedAccess#blocks} packs and unpacks what a byte loop moves: every uniform width from 1 to 72
  * bytes and a bulk-copied one (each width class and exact width of {@link ListedAccess#listed}, unpacked
- * paced and not), varying widths, blocks at shuffled offsets, every combination of heap and off-heap user
+ * paced and not, {@link ListedAccess#run}), varying widths, blocks at shuffled offsets, every combination of heap and off-heap user
  * and packed memory.
  */
 class ListedAccessTest {
@@ -70,9 +70,9 @@ class ListedAccessTest {
             // the same bytes
             for (boolean paced : new boolean[] {false, true}) {
                 Memory back = memory(userOff, userBytes);
-                ListedAccess.blocks(back, 0, offsets, lens, width, 0, n, packed, 5, false, paced);
+                ListedAccess.run(back, 0, offsets, lens, width, 0, n, packed, 5, false, paced);
                 Memory again = memory(packedOff, (int) total);
-                ListedAccess.blocks(back, 0, offsets, lens, width, 0, n, again, 0, true, paced);
+                ListedAccess.blocks(back, 0, offsets, lens, width, 0, n, again, 0, true, false);
                 assertThat(again.toArray(0, (int) total))
                         .as("unpack, width %d, paced %s", width, paced)
                         .isEqualTo(expected);

@@ -138,10 +138,10 @@ class StridedLoopsTest {
         assertThat(MemoryAccess.oneSet(-3 * set)).isTrue();
         assertThat(MemoryAccess.oneSet(0)).isFalse();
         assertThat(MemoryAccess.oneSet(set + 8)).isFalse();
-        // paced: up to 32-byte blocks (at most four moves each); 33 to 64 bytes (eight) keep the set unpaced
-        assertThat(MemoryAccess.paces(set, 32)).isTrue();
-        assertThat(MemoryAccess.paces(set, 40)).isFalse();
-        assertThat(MemoryAccess.paces(set + 8, 4)).isFalse();
+        // may be paced: up to 32-byte blocks (at most four moves each); 33 to 64 bytes (eight) are not
+        assertThat(MemoryAccess.mayPace(set, 32)).isTrue();
+        assertThat(MemoryAccess.mayPace(set, 40)).isFalse();
+        assertThat(MemoryAccess.mayPace(set + 8, 4)).isFalse();
         for (int width : new int[] {1, 3, 4, 8, 12, 16, 20, 40, 64}) {
             for (long stride : new long[] {set, -set, 2 * set}) {
                 int n1 = 3;
@@ -163,6 +163,23 @@ class StridedLoopsTest {
                 assertThat(bytes(got3))
                         .as("strided3 width %d stride %d", width, stride)
                         .isEqualTo(bytes(expected));
+                // paced (OneSetPacing's other strategy): the same bytes
+                Memory paced = filled(dstOff, dstBytes, 1);
+                for (int j = 0; j < n2; j++) {
+                    new StridedLoopCode()
+                            .paced(
+                                    s.base(),
+                                    s.address() + 3 + j * rowBytes,
+                                    width,
+                                    paced.base(),
+                                    paced.address() + dO + j * d2,
+                                    stride,
+                                    width,
+                                    n1);
+                }
+                assertThat(bytes(paced))
+                        .as("paced stores width %d stride %d", width, stride)
+                        .isEqualTo(bytes(expected));
             }
         }
     }
@@ -173,7 +190,7 @@ class StridedLoopsTest {
         boolean srcOff = (kinds & 1) != 0;
         boolean dstOff = (kinds & 2) != 0;
         long set = 64 * 1024;
-        // paced as stores are: blocks of up to 32 bytes
+        // may be paced as stores are: blocks of up to 32 bytes
         for (int width : new int[] {1, 2, 3, 4, 7, 8, 12, 16, 20, 28, 32, 40}) {
             for (long stride : new long[] {set, -set, 2 * set}) {
                 int n = 5;
@@ -186,6 +203,23 @@ class StridedLoopsTest {
                 assertThat(bytes(got))
                         .as("strided width %d stride %d", width, stride)
                         .isEqualTo(bytes(expected));
+                if (MemoryAccess.mayPace(stride, width)) {
+                    // paced (OneSetPacing's other strategy): the same bytes
+                    Memory paced = filled(dstOff, width * n + 8, 1);
+                    new StridedLoopCode()
+                            .paced(
+                                    s.base(),
+                                    s.address() + so,
+                                    stride,
+                                    paced.base(),
+                                    paced.address() + 5,
+                                    width,
+                                    width,
+                                    n);
+                    assertThat(bytes(paced))
+                            .as("paced loads width %d stride %d", width, stride)
+                            .isEqualTo(bytes(expected));
+                }
             }
         }
     }

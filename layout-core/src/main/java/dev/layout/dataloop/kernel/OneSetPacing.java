@@ -1,0 +1,186 @@
+package dev.layout.dataloop.kernel;
+
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+/**
+ * Whether the loops over short blocks in one cache set ({@link MemoryAccess#mayPace}) pace them, chosen
+ * on the machine the engine runs on. Two strategies, both moving the same bytes: plain (the width
+ * class's loop) and paced (stores into the set: each block's moves, then {@link MemoryAccess#pad}'s
+ * stores; loads from it: a call per block, {@code StridedLoopCode.moveByCall}). Which is faster depends
+ * on the cores' store queue, the set's ways and the order of the blocks, not on the layout: pacing keeps
+ * fewer of the set's lines in flight, which pays where more of them would evict each other before they
+ * are used and costs where they would not. So the choice is made per access ({@link #STRIDED_LOADS},
+ * {@link #STRIDED_STORES}, {@link #LISTED_STORES}; listed loads are never paced) and width class
+ * ({@link StridedLoops#widthClass}, up to 32 bytes), once per JVM.
+ *
+ * <p>How: the first calls of each (access, width class) that move at least {@link Trial#MIN_BLOCKS}
+ * blocks are trials, alternating the two strategies on the caller's own blocks: {@link
+ * Trial#WARM_BLOCKS} blocks of each untimed (the JIT compiles both loops), then {@link Trial#SAMPLES}
+ * timed calls of each. Plain is chosen only when the median of its time per block is under {@link
+ * Trial#MARGIN} of paced's; otherwise, and until then, paced runs: pacing is what the loops were built
+ * with (it gained on a machine whose level-2 sets have twice the ways), so a tie within the runs' spread
+ * keeps it. Exploits: the caller's blocks are the exact layout and memory that the choice is for, so no
+ * buffer of its own is allocated (the effect needs a span of many sets' worth of lines); the trials add
+ * no moves of their own, only the clock reads around calls the caller makes anyway, and each runs a
+ * correct strategy, so whatever is chosen moves the right bytes. Bounded: per (access, width class) at
+ * most {@link Trial#maxTrials} trial calls, then the choice is fixed. {@code
+ * -Dlayout.dataloop.pacing=plain} or {@code =paced} pins the choice (no trials).
+ */
+final class OneSetPacing {
+    private OneSetPacing() {}
+
+    /** Loads from blocks in one set (a pack of strided blocks). */
+    static final int STRIDED_LOADS = 0;
+    /** Stores into strided blocks in one set (an unpack). */
+    static final int STRIDED_STORES = 1;
+    /** Stores into listed blocks in one set (an unpack), in their listed order. */
+    static final int LISTED_STORES = 2;
+
+    /** A strategy's bits: paced (else plain). */
+    static final int PACED = 1;
+    /** A strategy's bits: this call is a trial, to be timed and reported ({@link #end}). */
+    static final int TRIAL = 2;
+
+    /** Width classes that may be paced: up to 32 bytes ({@link StridedLoops#widthClass} 0-7). */
+    private static final int CLASSES = 8;
+
+    /** The pinned choice, from {@code layout.dataloop.pacing}: -1 to measure, else {@link #PACED} or 0. */
+    private static final int PINNED = pinned(System.getProperty("layout.dataloop.pacing", "measure"));
+
+    /** Per key ({@link #key}): -1 while undecided, else the strategy chosen. */
+    private static final AtomicIntegerArray CHOSEN = chosen();
+
+    /** Per key, the trial under way (guarded by itself). */
+    private static final Trial[] TRIALS = trials();
+
+    static int pinned(String v) {
+        return switch (v) {
+            case "measure" -> -1;
+            case "plain" -> 0;
+            case "paced" -> PACED;
+            default ->
+                throw new IllegalArgumentException(
+                        "layout.dataloop.pacing: " + v + " (expected: measure, plain or paced)");
+        };
+    }
+
+    private static AtomicIntegerArray chosen() {
+        AtomicIntegerArray a = new AtomicIntegerArray(3 * CLASSES);
+        for (int k = 0; k < a.length(); k++) {
+            a.set(k, PINNED);
+        }
+        return a;
+    }
+
+    private static Trial[] trials() {
+        Trial[] t = new Trial[3 * CLASSES];
+        for (int k = 0; k < t.length; k++) {
+            t[k] = new Trial();
+        }
+        return t;
+    }
+
+    /** The key of {@code access} to blocks of {@code width} bytes (at most 32). */
+    static int key(int access, long width) {
+        return access * CLASSES + StridedLoops.widthClass(width);
+    }
+
+    /**
+     * The strategy for a call moving {@code blocks} blocks of {@code width} bytes by {@code access}: the
+     * chosen one, or while none is, a trial ({@link #TRIAL} set) for calls of enough blocks, else paced.
+     */
+    static int begin(int access, long width, long blocks) {
+        int k = key(access, width);
+        int c = CHOSEN.get(k);
+        if (c >= 0) {
+            return c;
+        }
+        if (blocks < Trial.MIN_BLOCKS) {
+            return PACED;
+        }
+        Trial t = TRIALS[k];
+        synchronized (t) {
+            return CHOSEN.get(k) >= 0 ? CHOSEN.get(k) : t.next() | TRIAL;
+        }
+    }
+
+    /** Whether {@code strategy} ({@link #begin}) paces. */
+    static boolean paced(int strategy) {
+        return (strategy & PACED) != 0;
+    }
+
+    /** The clock at the start of a call: read for a trial only. */
+    static long clock(int strategy) {
+        return (strategy & TRIAL) != 0 ? System.nanoTime() : 0;
+    }
+
+    /** Ends a call that {@link #begin} started at {@code start} ({@link #clock}): a trial reports its time. */
+    static void end(int access, long width, long blocks, int strategy, long start) {
+        if ((strategy & TRIAL) == 0) {
+            return;
+        }
+        long nanos = System.nanoTime() - start;
+        int k = key(access, width);
+        Trial t = TRIALS[k];
+        synchronized (t) {
+            int c = t.record(strategy & PACED, blocks, nanos);
+            if (c >= 0) {
+                CHOSEN.compareAndSet(k, -1, c);
+            }
+        }
+    }
+
+    /**
+     * The decision of one (access, width class) from its trial calls, given their times: no clock of
+     * its own, so that its logic is tested with made-up times.
+     */
+    static final class Trial {
+        /** Calls moving fewer blocks are not trials: their call's fixed cost would dominate the time. */
+        static final long MIN_BLOCKS = 64;
+        /** Blocks each strategy moves before its calls are timed: past the counts at which the JIT compiles a loop. */
+        static final long WARM_BLOCKS = 1 << 17;
+        /** Timed calls per strategy. */
+        static final int SAMPLES = 9;
+        /** Plain must take under this fraction of paced's time per block to be chosen. */
+        static final double MARGIN = 0.9;
+
+        private final long[] warmed = new long[2];
+        private final double[][] perBlock = new double[2][SAMPLES];
+        private final int[] timed = new int[2];
+        private int calls;
+        private int next;
+
+        /** At most this many trial calls: each strategy's warm-up (at least {@link #MIN_BLOCKS} a call) and samples. */
+        static long maxTrials() {
+            return 2 * (WARM_BLOCKS / MIN_BLOCKS + SAMPLES);
+        }
+
+        /** The strategy of the next trial call: the two alternate. */
+        int next() {
+            return next;
+        }
+
+        /**
+         * Reports a trial call of {@code strategy} that moved {@code blocks} in {@code nanos}. Returns the
+         * choice once made ({@link #PACED} or 0), else -1.
+         */
+        int record(int strategy, long blocks, long nanos) {
+            calls++;
+            next = 1 - strategy;
+            if (warmed[strategy] < WARM_BLOCKS) {
+                warmed[strategy] += blocks;
+            } else if (timed[strategy] < SAMPLES) {
+                perBlock[strategy][timed[strategy]++] = (double) nanos / blocks;
+            }
+            if (timed[0] == SAMPLES && timed[1] == SAMPLES) {
+                return median(perBlock[0]) < MARGIN * median(perBlock[PACED]) ? 0 : PACED;
+            }
+            return calls >= maxTrials() ? PACED : -1;
+        }
+
+        private static double median(double[] xs) {
+            java.util.Arrays.sort(xs);
+            return xs[xs.length / 2];
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package dev.layout.dataloop.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.layout.dataloop.kernel.OneSetPacing.Trial;
+import java.util.function.IntToLongFunction;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link OneSetPacing}'s decision from made-up trial times (no clock): the strategies alternate, warm-up
+ * calls are not timed, plain replaces paced only when clearly faster, and the trials end within their
+ * bound.
+ */
+class OneSetPacingTest {
+    private static final long BLOCKS = 2048;
+
+    /** Runs a trial whose calls of {@code BLOCKS} blocks take {@code nanos.applyAsLong(strategy)}; the choice, and how many calls it took. */
+    private static long[] decide(IntToLongFunction nanos) {
+        Trial t = new Trial();
+        for (int calls = 1; calls <= Trial.maxTrials(); calls++) {
+            int s = t.next();
+            int c = t.record(s, BLOCKS, nanos.applyAsLong(s));
+            if (c >= 0) {
+                return new long[] {c, calls};
+            }
+        }
+        throw new AssertionError("no choice within " + Trial.maxTrials() + " trial calls");
+    }
+
+    @Test
+    void plainIsChosenOnlyWhenClearlyFaster() {
+        assertThat(decide(s -> s == OneSetPacing.PACED ? 100_000 : 50_000)[0]).isZero();
+        assertThat(decide(s -> s == OneSetPacing.PACED ? 50_000 : 100_000)[0]).isEqualTo(OneSetPacing.PACED);
+        // a tie, or plain faster by less than the margin, keeps the paced loop
+        assertThat(decide(s -> 100_000)[0]).isEqualTo(OneSetPacing.PACED);
+        assertThat(decide(s -> s == OneSetPacing.PACED ? 100_000 : 95_000)[0]).isEqualTo(OneSetPacing.PACED);
+    }
+
+    @Test
+    void theStrategiesAlternateAndTheWarmUpIsNotTimed() {
+        Trial t = new Trial();
+        int first = t.next();
+        t.record(first, BLOCKS, 1);
+        assertThat(t.next()).isEqualTo(1 - first);
+        // plain is very slow while warming up (not yet compiled), then twice as fast: the warm-up does not count
+        long warmCalls = 2 * ((Trial.WARM_BLOCKS + BLOCKS - 1) / BLOCKS);
+        long[] calls = {0};
+        long[] choice = decide(s -> {
+            calls[0]++;
+            return s == 0 ? (calls[0] <= warmCalls ? 10_000_000 : 50_000) : 100_000;
+        });
+        assertThat(choice[0]).isZero();
+        assertThat(choice[1]).isEqualTo(warmCalls + 2 * Trial.SAMPLES);
+    }
+
+    @Test
+    void oneOutlierPerStrategyDoesNotDecide() {
+        // the median: a stall in one timed call of the paced loop does not make plain look faster
+        long[] pacedCalls = {0};
+        long[] choice = decide(s -> {
+            if (s == 0) {
+                return 100_000;
+            }
+            return ++pacedCalls[0] == 70 ? 100_000_000 : 90_000;
+        });
+        assertThat(choice[0]).isEqualTo(OneSetPacing.PACED);
+    }
+
+    @Test
+    void smallCallsAreNotTrialsAndTheTrialsAreBounded() {
+        // calls of the fewest blocks a trial takes: the warm-up needs the most calls, still within the bound
+        Trial t = new Trial();
+        int c = -1;
+        long calls = 0;
+        while (c < 0) {
+            c = t.record(t.next(), Trial.MIN_BLOCKS, 1_000);
+            calls++;
+        }
+        assertThat(calls).isLessThanOrEqualTo(Trial.maxTrials());
+        assertThat(c).isEqualTo(OneSetPacing.PACED);
+        assertThat(OneSetPacing.begin(OneSetPacing.LISTED_STORES, 4, Trial.MIN_BLOCKS - 1) & OneSetPacing.TRIAL)
+                .as("a call of too few blocks is no trial")
+                .isZero();
+    }
+
+    @Test
+    void thePinIsReadStrictly() {
+        assertThat(OneSetPacing.pinned("measure")).isEqualTo(-1);
+        assertThat(OneSetPacing.pinned("plain")).isZero();
+        assertThat(OneSetPacing.pinned("paced")).isEqualTo(OneSetPacing.PACED);
+        assertThatThrownBy(() -> OneSetPacing.pinned("fast"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("layout.dataloop.pacing")
+                .hasMessageContaining("fast");
+    }
+
+    @Test
+    void keysSeparateAccessesAndWidthClasses() {
+        assertThat(OneSetPacing.key(OneSetPacing.STRIDED_LOADS, 4))
+                .isNotEqualTo(OneSetPacing.key(OneSetPacing.STRIDED_STORES, 4))
+                .isNotEqualTo(OneSetPacing.key(OneSetPacing.LISTED_STORES, 4))
+                .isNotEqualTo(OneSetPacing.key(OneSetPacing.STRIDED_LOADS, 8));
+        assertThat(OneSetPacing.key(OneSetPacing.LISTED_STORES, 32)).isEqualTo(3 * 8 - 1);
+        assertThat(OneSetPacing.key(OneSetPacing.STRIDED_LOADS, 20))
+                .isEqualTo(OneSetPacing.key(OneSetPacing.STRIDED_LOADS, 24));
+    }
+}
