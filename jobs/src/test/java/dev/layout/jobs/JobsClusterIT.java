@@ -15,10 +15,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * End to end on a Spark standalone cluster (a Master and two Workers as separate JVMs, executors in
@@ -27,7 +29,15 @@ import org.junit.jupiter.api.io.TempDir;
  * with two 2-core executors, so the four ranks of a 2x2 process grid span two executor JVMs.
  */
 @Tag("cluster")
+@Order(1)
+@ResourceLock(JobsClusterIT.CLUSTER_LOCK)
 class JobsClusterIT {
+    /**
+     * Held by every class of this module that submits to the shared cluster: each application asks for
+     * all four cores, so two at once would leave one waiting for executors.
+     */
+    static final String CLUSTER_LOCK = "dev.layout.spark.testing.StandaloneClusterExtension";
+
     @RegisterExtension
     static final StandaloneClusterExtension CLUSTER = StandaloneClusterExtension.withoutSession();
 

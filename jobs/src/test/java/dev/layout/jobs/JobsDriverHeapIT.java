@@ -19,10 +19,12 @@ import java.util.regex.Pattern;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The data never passes through the driver: heat on the standalone cluster (workers and executors
@@ -33,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * field.
  */
 @Tag("cluster")
+@Order(1)
+@ResourceLock(JobsClusterIT.CLUSTER_LOCK)
 class JobsDriverHeapIT {
     @RegisterExtension
     static final StandaloneClusterExtension CLUSTER = StandaloneClusterExtension.withoutSession();

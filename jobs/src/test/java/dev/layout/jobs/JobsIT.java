@@ -28,6 +28,13 @@ class JobsIT {
 
     record Run(int code, String output) {}
 
+    /**
+     * Flags for the driver JVMs the tests launch: each lives for one small job, so most of its CPU goes
+     * to start-up, where C1 alone and the serial collector spare the C2 compiler and GC threads (two
+     * cores run two launches at once).
+     */
+    static final String SHORT_LIVED_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+
     static Run submit(Path log, String... args) throws Exception {
         return submitWith("-Xmx1g", log, args);
     }
@@ -39,7 +46,7 @@ class JobsIT {
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().put("LAYOUT_CLASSPATH", System.getProperty("java.class.path"));
-        pb.environment().put("LAYOUT_JAVA_OPTS", javaOpts);
+        pb.environment().put("LAYOUT_JAVA_OPTS", javaOpts + " " + SHORT_LIVED_JVM);
         pb.environment().remove("SPARK_HOME");
         Process p = pb.start();
         try {

@@ -12,10 +12,13 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * One MiniDFSCluster per test class, base directory {@code target/minidfs/<TestClass>}, shut down
- * after the class (held in the class's store as an {@link AutoCloseable}): by default one datanode
- * on 127.0.0.1; {@link #onHosts} puts one datanode on each of the given loopback addresses (the
- * hosts of {@link StandaloneClusterExtension}'s workers), as on separate machines. Small blocks are allowed ({@code dfs.namenode.fs-limits.min-block-size}
+ * One MiniDFSCluster per layout per JVM, shared by every test class that uses it (held in the root
+ * store as an {@link AutoCloseable}, so JUnit shuts it down once, after the last test of the run):
+ * a start-up costs more than most of the tests run on it. By default one datanode on 127.0.0.1;
+ * {@link #onHosts} puts one datanode on each of the given loopback addresses (the hosts of {@link
+ * StandaloneClusterExtension}'s workers), as on separate machines. Base directory {@code
+ * target/minidfs/<layout>}. Test classes sharing a cluster keep to their own top-level directory.
+ * Small blocks are allowed ({@code dfs.namenode.fs-limits.min-block-size}
  * 4096), so tests can create multi-block files with {@code fs.create(path, true, 4096, (short) 1,
  * blockSize)}. Inject {@link MiniDFSCluster} or the cluster's {@link FileSystem} as parameters.
  *
@@ -56,18 +59,17 @@ public final class MiniDfsExtension implements BeforeAllCallback, ParameterResol
     public static final java.util.Map<String, String> CLIENT_SETTINGS =
             java.util.Map.of("dfs.client.use.datanode.hostname", "true");
 
-    /** The cluster of the test class of {@code context}, started on first use (with one datanode on 127.0.0.1 if none was registered). */
+    /** The cluster of this JVM with one datanode on 127.0.0.1, started on first use. */
     public static MiniDFSCluster cluster(ExtensionContext context) {
         return cluster(context, new String[0]);
     }
 
     private static MiniDFSCluster cluster(ExtensionContext context, String[] hosts) {
-        ExtensionContext cls = context;
-        while (cls.getTestMethod().isPresent() && cls.getParent().isPresent()) {
-            cls = cls.getParent().get();
-        }
-        String name = cls.getRequiredTestClass().getSimpleName();
-        return cls.getStore(NS).getOrComputeIfAbsent("cluster", k -> new Cluster(name, hosts), Cluster.class).cluster;
+        String layout = hosts.length == 0 ? "local" : String.join("+", hosts);
+        return context.getRoot()
+                .getStore(NS)
+                .getOrComputeIfAbsent("cluster-" + layout, k -> new Cluster(layout, hosts), Cluster.class)
+                .cluster;
     }
 
     @Override

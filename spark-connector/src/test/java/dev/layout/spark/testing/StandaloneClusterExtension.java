@@ -38,7 +38,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  *
  * <p>{@link #withoutSession()} starts only the Master and the Workers, for tests that submit their
  * own applications from other JVMs (spark-submit): they get all four cores and {@link
- * Cluster#submitOptions()} tells them how to reach the cluster.
+ * Cluster#submitOptions()} tells them how to reach the cluster (and starts their executors as
+ * short-lived JVMs).
  *
  * <pre>{@code
  * @RegisterExtension static final StandaloneClusterExtension CLUSTER = StandaloneClusterExtension.withoutSession();
@@ -152,8 +153,15 @@ public final class StandaloneClusterExtension
                     "--conf",
                     "spark.executor.extraClassPath=" + System.getProperty("java.class.path"),
                     "--conf",
-                    "spark.executor.extraJavaOptions=" + String.join(" ", jvmFlags()));
+                    "spark.executor.extraJavaOptions=" + String.join(" ", jvmFlags()) + " " + SHORT_LIVED_JVM);
         }
+
+        /**
+         * Flags for JVMs that do little work compared with their start-up (the daemons, and the executors
+         * of an application submitted for one small job): C1 alone and the serial collector spare the C2
+         * compiler and GC threads, which on a few cores compete with every other process of the cluster.
+         */
+        static final String SHORT_LIVED_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
 
         /** The worker JVMs' processes (the executors are their children). */
         public List<ProcessHandle> workers() {
@@ -274,6 +282,7 @@ public final class StandaloneClusterExtension
             List<String> cmd = new ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.add("-Xmx512m");
+            cmd.addAll(List.of(SHORT_LIVED_JVM.split(" ")));
             cmd.add("-Dlog4j2.configurationFile="
                     + home.resolve("conf").resolve("log4j2.properties").toUri());
             cmd.addAll(jvmFlags());
