@@ -2,15 +2,18 @@
  * The native side of `layout bench sweep --native`: MPICH's MPI_Pack and MPI_Unpack on the sweep's
  * layouts, built with MPI type constructors from the same numbers the Java side uses
  * (dev.layout.bench.sweep.SweepPoint). Built by the bench command with `mpicc -O2`; run as one
- * process (no mpiexec needed: a singleton MPI_Init).
+ * process (no mpiexec needed: a singleton MPI_Init) beside the JVM that measures the engine, which
+ * asks it for one slice at a time so that MPICH's slice runs right next to the engine's.
  *
- *   sweep POINTS_FILE SLICE_MS SLICES
+ *   sweep
  *
- * POINTS_FILE has one point a line: shape elemBytes blockBytes stride blocksPerType count
- * (shape 0 vector, 1 hvector of vectors, 2 indexed_block, 3 struct). For each point it prints
- *   index packMBps unpackMBps fnv1a64(packed bytes)
- * where MB/s is 10^6 packed bytes per second of this thread's CPU time, the median over SLICES
- * slices of SLICE_MS each, after one untimed slice per direction.
+ * reads requests from stdin, one a line: shape elemBytes blockBytes stride blocksPerType count pack ms
+ * (shape 0 vector, 1 hvector of vectors, 2 indexed_block, 3 struct; pack 1 for MPI_Pack, 0 for
+ * MPI_Unpack) and answers each with a line
+ *   MBps fnv1a64(packed bytes)
+ * where MB/s is 10^6 packed bytes per second of this thread's CPU time over one slice of ms. When
+ * the layout differs from the last request's, it is built anew and each direction first runs one
+ * untimed slice.
  */
 #include <mpi.h>
 #include <stdint.h>
@@ -118,80 +121,76 @@ static char *line16(long long n, void **raw) {
   return (char *)*raw + 16;
 }
 
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* One direction: MB/s, the median of `slices` slices of `ms` each after one untimed slice. */
-static double measure(int pack, MPI_Datatype t, int count, char *user, char *packed, int bytes, double ms, int slices) {
-  double v[64];
-  for (int k = -1; k < slices; k++) {
-    double t0 = now();
-    long long runs = 0;
-    double t1;
-    do {
-      int pos = 0;
-      if (pack) {
-        MPI_Pack(user, count, t, packed, bytes, &pos, MPI_COMM_SELF);
-      } else {
-        MPI_Unpack(packed, bytes, &pos, user, count, t, MPI_COMM_SELF);
-      }
-      runs++;
-      t1 = now();
-    } while (t1 - t0 < ms / 1000.0);
-    if (k >= 0) v[k] = (double)bytes * runs / (t1 - t0) / 1e6;
-  }
-  qsort(v, slices, sizeof(double), cmp);
-  return slices % 2 ? v[slices / 2] : (v[slices / 2 - 1] + v[slices / 2]) / 2;
+/* One slice of one direction: MB/s. */
+static double slice(int pack, MPI_Datatype t, int count, char *user, char *packed, int bytes, double ms) {
+  double t0 = now();
+  long long runs = 0;
+  double t1;
+  do {
+    int pos = 0;
+    if (pack) {
+      MPI_Pack(user, count, t, packed, bytes, &pos, MPI_COMM_SELF);
+    } else {
+      MPI_Unpack(packed, bytes, &pos, user, count, t, MPI_COMM_SELF);
+    }
+    runs++;
+    t1 = now();
+  } while (t1 - t0 < ms / 1000.0);
+  return (double)bytes * runs / (t1 - t0) / 1e6;
 }
 
 int main(int argc, char **argv) {
-  if (argc != 4) {
-    fprintf(stderr, "usage: sweep POINTS_FILE SLICE_MS SLICES\n");
-    return 2;
-  }
-  FILE *in = fopen(argv[1], "r");
-  if (!in) {
-    perror(argv[1]);
-    return 2;
-  }
-  double ms = atof(argv[2]);
-  int slices = atoi(argv[3]);
-  if (slices < 1 || slices > 64) {
-    fprintf(stderr, "sweep: slices %d (expected: 1 to 64)\n", slices);
+  if (argc != 1) {
+    fprintf(stderr, "usage: sweep (requests on stdin: shape elemBytes blockBytes stride blocksPerType count pack ms)\n");
     return 2;
   }
   MPI_Init(&argc, &argv);
-  int shape, e;
+  int shape, e, pack;
   long long w, s, bpt, count;
-  for (int index = 0; fscanf(in, "%d %d %lld %lld %lld %lld", &shape, &e, &w, &s, &bpt, &count) == 6; index++) {
-    MPI_Datatype t = build(shape, e, w, s, bpt);
-    MPI_Aint lb, extent, tlb, textent;
-    MPI_Type_get_extent(t, &lb, &extent);
-    MPI_Type_get_true_extent(t, &tlb, &textent);
-    long long userBytes = (count - 1) * extent + tlb + textent;
-    int bytes = (int)(w * bpt * count);
-    void *userRaw, *packedRaw;
-    char *user = line16(userBytes, &userRaw);
-    char *packed = line16(bytes, &packedRaw);
-    for (long long k = 0; k < userBytes; k++) user[k] = (char)((k * 31 + 7) & 0xFF);
-    int pos = 0;
-    MPI_Pack(user, (int)count, t, packed, bytes, &pos, MPI_COMM_SELF);
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (int k = 0; k < bytes; k++) {
-      h ^= (unsigned char)packed[k];
-      h *= 0x100000001b3ULL;
+  double ms;
+  long long last[6] = {-1, -1, -1, -1, -1, -1};
+  MPI_Datatype t = MPI_DATATYPE_NULL;
+  void *userRaw = NULL, *packedRaw = NULL;
+  char *user = NULL, *packed = NULL;
+  int bytes = 0;
+  uint64_t h = 0;
+  while (scanf("%d %d %lld %lld %lld %lld %d %lf", &shape, &e, &w, &s, &bpt, &count, &pack, &ms) == 8) {
+    long long now6[6] = {shape, e, w, s, bpt, count};
+    if (memcmp(now6, last, sizeof last) != 0) {
+      if (t != MPI_DATATYPE_NULL) {
+        MPI_Type_free(&t);
+        free(userRaw);
+        free(packedRaw);
+      }
+      memcpy(last, now6, sizeof last);
+      t = build(shape, e, w, s, bpt);
+      MPI_Aint lb, extent, tlb, textent;
+      MPI_Type_get_extent(t, &lb, &extent);
+      MPI_Type_get_true_extent(t, &tlb, &textent);
+      long long userBytes = (count - 1) * extent + tlb + textent;
+      bytes = (int)(w * bpt * count);
+      user = line16(userBytes, &userRaw);
+      packed = line16(bytes, &packedRaw);
+      for (long long k = 0; k < userBytes; k++) user[k] = (char)((k * 31 + 7) & 0xFF);
+      int pos = 0;
+      MPI_Pack(user, (int)count, t, packed, bytes, &pos, MPI_COMM_SELF);
+      h = 0xcbf29ce484222325ULL;
+      for (int k = 0; k < bytes; k++) {
+        h ^= (unsigned char)packed[k];
+        h *= 0x100000001b3ULL;
+      }
+      slice(1, t, (int)count, user, packed, bytes, ms);
+      slice(0, t, (int)count, user, packed, bytes, ms);
     }
-    double p = measure(1, t, (int)count, user, packed, bytes, ms, slices);
-    double u = measure(0, t, (int)count, user, packed, bytes, ms, slices);
-    printf("%d %.1f %.1f %016llx\n", index, p, u, (unsigned long long)h);
+    double v = slice(pack, t, (int)count, user, packed, bytes, ms);
+    printf("%.1f %016llx\n", v, (unsigned long long)h);
     fflush(stdout);
+  }
+  if (t != MPI_DATATYPE_NULL) {
+    MPI_Type_free(&t);
     free(userRaw);
     free(packedRaw);
-    MPI_Type_free(&t);
   }
   MPI_Finalize();
-  fclose(in);
   return 0;
 }

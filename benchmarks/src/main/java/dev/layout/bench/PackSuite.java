@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -182,30 +183,47 @@ public final class PackSuite {
     /** {@link #paired} with the JIT's compile time read from {@code jitMillis}. */
     static Paired paired(
             Runnable base, Runnable candidate, long bytes, long sliceNanos, int pairs, LongSupplier jitMillis) {
-        double[] b = new double[pairs];
-        double[] c = new double[pairs];
+        double[][] s = adjacent(
+                new DoubleSupplier[] {
+                    () -> Meter.mbPerSecond(base, bytes, sliceNanos),
+                    () -> Meter.mbPerSecond(candidate, bytes, sliceNanos)
+                },
+                pairs,
+                jitMillis);
         double[] r = new double[pairs];
+        for (int i = 0; i < pairs; i++) {
+            r[i] = s[1][i] / s[0][i];
+        }
+        return new Paired(median(s[0]), median(s[1]), median(r));
+    }
+
+    /**
+     * Takes {@code pairs} groups of adjacent slices, one of each side (a slice returns MB/s), and
+     * returns them as {@code [side][group]}: the sides of a group ran next to each other, so a load
+     * that comes and goes hits a group's sides alike and their ratio keeps. Which side goes first
+     * rotates from group to group. A group during which the JIT finished compiling ({@code
+     * jitMillis} moved) is taken again, at most {@code pairs} times in all (see {@link #paired}).
+     */
+    public static double[][] adjacent(DoubleSupplier[] sides, int pairs, LongSupplier jitMillis) {
+        int n = sides.length;
+        double[][] s = new double[n][pairs];
         int redo = pairs;
         for (int i = 0; i < pairs; i++) {
             long jit = jitMillis.getAsLong();
-            if (i % 2 == 0) {
-                b[i] = Meter.mbPerSecond(base, bytes, sliceNanos);
-                c[i] = Meter.mbPerSecond(candidate, bytes, sliceNanos);
-            } else {
-                c[i] = Meter.mbPerSecond(candidate, bytes, sliceNanos);
-                b[i] = Meter.mbPerSecond(base, bytes, sliceNanos);
+            for (int k = 0; k < n; k++) {
+                int side = (i + k) % n;
+                s[side][i] = sides[side].getAsDouble();
             }
-            r[i] = c[i] / b[i];
             if (jitMillis.getAsLong() != jit && redo > 0) {
                 redo--;
                 i--;
             }
         }
-        return new Paired(median(b), median(c), median(r));
+        return s;
     }
 
     /** The median of {@code values} (the mean of the middle two for an even count); sorts a copy. */
-    static double median(double[] values) {
+    public static double median(double[] values) {
         if (values.length == 0) {
             throw new IllegalArgumentException("median of no values");
         }

@@ -9,34 +9,39 @@ import dev.layout.datatype.Datatype;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.DoubleSupplier;
 
 /**
- * The Java side of the sweep in this JVM: per item, the engine (a reused {@link Segment}) against the
- * best of the {@link HandLoops} (bulk copies, word moves or element moves, whichever ran faster in a first
- * slice), in adjacent slice pairs; the ratio is the median of the pairs' ratios. Before timing, the
- * engine's packed bytes are checked against the hand loop's.
+ * One round of the sweep in this JVM: per item, the engine (a reused {@link Segment}), the best of the
+ * {@link HandLoops} (bulk copies, word moves or element moves, whichever ran faster in a first slice)
+ * and, with a {@link NativeSweep.Server}, MPICH in the process beside it, in groups of adjacent slices
+ * ({@link PackSuite#adjacent}). Before timing, the engine's packed bytes are checked against the hand
+ * loop's (and MPICH's against the engine's, by the server).
  */
 final class JavaSweep {
     private final long sliceNanos;
     private final int pairs;
+    private final NativeSweep.Server mpich;
 
-    JavaSweep(long sliceNanos, int pairs) {
+    /** {@code mpich} null: MPICH not measured. */
+    JavaSweep(long sliceNanos, int pairs, NativeSweep.Server mpich) {
         this.sliceNanos = sliceNanos;
         this.pairs = pairs;
+        this.mpich = mpich;
     }
 
-    List<SweepReport.Row> run(List<SweepGrid.Item> items, PrintStream out) {
-        List<SweepReport.Row> rows = new ArrayList<>();
-        out.println(SweepReport.header(false));
+    List<Samples> run(List<SweepGrid.Item> items, PrintStream out) {
+        List<Samples> all = new ArrayList<>();
+        out.println(SweepReport.header(mpich != null));
         for (SweepGrid.Item item : items) {
-            SweepReport.Row r = measure(item);
-            rows.add(r);
-            out.println(SweepReport.format(r, false));
+            Samples s = measure(item);
+            all.add(s);
+            out.println(SweepReport.format(s.row(item), mpich != null));
         }
-        return rows;
+        return all;
     }
 
-    private SweepReport.Row measure(SweepGrid.Item item) {
+    private Samples measure(SweepGrid.Item item) {
         SweepPoint p = item.point();
         Datatype t = p.type();
         long bytes = p.packedBytes();
@@ -73,18 +78,18 @@ final class JavaSweep {
                     best = i;
                 }
             }
-            PackSuite.Paired r = PackSuite.paired(loops[best], engine, bytes, sliceNanos, pairs);
+            Runnable fastestLoop = loops[best];
+            double sliceMs = sliceNanos / 1e6;
+            DoubleSupplier handSlice = () -> Meter.mbPerSecond(fastestLoop, bytes, sliceNanos);
+            DoubleSupplier engineSlice = () -> Meter.mbPerSecond(engine, bytes, sliceNanos);
+            DoubleSupplier[] sides = mpich == null
+                    ? new DoubleSupplier[] {handSlice, engineSlice}
+                    : new DoubleSupplier[] {handSlice, engineSlice, () -> mpich.slice(p, pack, sliceMs)};
+            double[][] s = PackSuite.adjacent(sides, pairs, Meter::jitMillis);
             long alloc = Meter.allocatedPerRun(engine, 5);
-            return new SweepReport.Row(
-                    p,
-                    target.label(),
-                    item.op(),
-                    r.base(),
-                    moves[best].label(),
-                    r.candidate(),
-                    r.ratio(),
-                    alloc,
-                    Double.NaN);
+            double[] none = new double[pairs];
+            java.util.Arrays.fill(none, Double.NaN);
+            return new Samples(moves[best].label(), alloc, s[0], s[1], mpich == null ? none : s[2]);
         }
     }
 

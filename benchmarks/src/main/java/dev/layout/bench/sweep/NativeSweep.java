@@ -6,27 +6,30 @@ import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * MPICH's side of the sweep: builds {@code benchmarks/native/sweep.c} with {@code mpicc} (once, and
- * again when the source is newer than the program) and runs it over the sweep's points in a process
- * of its own. Every point's packed bytes are checked (by hash) against the engine's, so both sides
- * are known to move the same bytes.
+ * again when the source is newer than the program) and runs it in a process of its own beside the
+ * JVM that measures the engine ({@link Server}). Every point's packed bytes are checked (by hash)
+ * against the engine's, so both sides are known to move the same bytes.
  */
 final class NativeSweep {
     private NativeSweep() {}
 
     static final String INSTALL = "install MPICH (Debian/Ubuntu: sudo apt-get install -y mpich), then run again";
-
-    /** MPICH's MB/s for one point, pack and unpack. */
-    record Speeds(double pack, double unpack) {}
 
     /** The program, built if needed, from {@code module/native/sweep.c} into {@code module/target/native/}. */
     static Path build(Path module) throws IOException, InterruptedException {
@@ -90,51 +93,74 @@ final class NativeSweep {
         }
     }
 
-    /** Runs {@code program} over {@code points}; one {@link Speeds} per point, in order. */
-    static List<Speeds> run(Path program, List<SweepPoint> points, double sliceMs, int slices)
-            throws IOException, InterruptedException {
-        Path file = Files.createTempFile("layout-sweep-points-", ".txt");
-        try {
-            List<String> lines = new ArrayList<>();
-            for (SweepPoint p : points) {
-                lines.add(p.nativeLine());
-            }
-            Files.write(file, lines, StandardCharsets.UTF_8);
-            Process proc = new ProcessBuilder(
-                            program.toString(),
-                            file.toString(),
-                            String.format(Locale.ROOT, "%.1f", sliceMs),
-                            "" + slices)
+    /**
+     * The program running beside this JVM (a fresh process per JVM), measuring one slice of MPICH's
+     * pack or unpack per request, so that its slice is taken right next to the engine's. The first
+     * request on each point checks MPICH's packed bytes (by hash) against the engine's.
+     */
+    static final class Server implements AutoCloseable {
+        /** Longest wait for one answer: building a point of 64 MiB and its warm-up slices included. */
+        static final Duration ANSWER = Duration.ofMinutes(2);
+
+        private final Process proc;
+        private final BufferedReader in;
+        private final Writer outToProgram;
+        private final ExecutorService reader = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "native sweep reader");
+            t.setDaemon(true);
+            return t;
+        });
+        private SweepPoint checked;
+
+        Server(Path program) throws IOException {
+            proc = new ProcessBuilder(program.toString())
                     .redirectError(ProcessBuilder.Redirect.INHERIT)
                     .start();
-            List<Speeds> out = new ArrayList<>();
-            try (BufferedReader r =
-                    new BufferedReader(new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    String[] f = line.trim().split(" ");
-                    int i = Integer.parseInt(f[0]);
-                    SweepPoint p = points.get(i);
-                    long want = hash(p);
-                    if (Long.parseUnsignedLong(f[3], 16) != want) {
-                        proc.destroyForcibly();
+            in = new BufferedReader(new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8));
+            outToProgram = new OutputStreamWriter(proc.getOutputStream(), StandardCharsets.UTF_8);
+        }
+
+        /** MPICH's MB/s over one slice of {@code sliceMs} on {@code p}, packing or unpacking. */
+        double slice(SweepPoint p, boolean pack, double sliceMs) {
+            try {
+                outToProgram.write(
+                        p.nativeLine() + (pack ? " 1 " : " 0 ") + String.format(Locale.ROOT, "%.3f", sliceMs) + "\n");
+                outToProgram.flush();
+                Future<String> f = reader.submit(in::readLine);
+                String line = f.get(ANSWER.toSeconds(), TimeUnit.SECONDS);
+                if (line == null) {
+                    throw new IllegalStateException("bench sweep --native: the native sweep ended (exit "
+                            + (proc.waitFor(10, TimeUnit.SECONDS) ? proc.exitValue() : "none") + ") at " + p.label());
+                }
+                String[] v = line.trim().split(" ");
+                if (!p.equals(checked)) {
+                    if (Long.parseUnsignedLong(v[1], 16) != hash(p)) {
                         throw new IllegalStateException(
                                 "bench sweep --native: " + p.label() + ": MPICH packed other bytes than the engine");
                     }
-                    out.add(new Speeds(Double.parseDouble(f[1]), Double.parseDouble(f[2])));
+                    checked = p;
                 }
+                return Double.parseDouble(v[0]);
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("bench sweep --native: no answer from the native sweep within "
+                        + ANSWER.toSeconds() + " s at " + p.label());
+            } catch (IOException | ExecutionException e) {
+                throw new IllegalStateException("bench sweep --native: talking to the native sweep at " + p.label(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("bench sweep --native: interrupted at " + p.label(), e);
             }
-            if (!proc.waitFor(10, TimeUnit.MINUTES)) {
+        }
+
+        @Override
+        public void close() throws IOException, InterruptedException {
+            outToProgram.close();
+            if (!proc.waitFor(1, TimeUnit.MINUTES)) {
                 proc.destroyForcibly();
                 throw new IllegalStateException(
-                        "bench sweep --native: the native sweep was still running after 10 minutes (killed)");
+                        "bench sweep --native: the native sweep did not end within a minute of its input (killed)");
             }
-            if (proc.exitValue() != 0 || out.size() != points.size()) {
-                throw new IllegalStateException("bench sweep --native: the native sweep exited with " + proc.exitValue()
-                        + " after " + out.size() + " of " + points.size() + " points");
-            }
-            return out;
-        } finally {
-            Files.deleteIfExists(file);
+            reader.shutdownNow();
         }
     }
 

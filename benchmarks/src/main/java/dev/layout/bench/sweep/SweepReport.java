@@ -26,10 +26,15 @@ public final class SweepReport {
     public static final String MARKDOWN = "SWEEP.md";
     public static final String CHART = "sweep.png";
 
+    /** The targets: engine/MPICH at least 1, engine/hand at least 0.95. */
+    static final double MPICH_TARGET = 1.0;
+
+    static final double HAND_TARGET = 0.95;
+
     /**
-     * One measured item: the best hand loop ({@code handKind} "copy", "words" or "elements") and the engine, MB/s
-     * medians over slices, {@code ratio} the median of engine/hand over adjacent pairs; {@code mpich}
-     * MPICH's MB/s for the same layout and direction (NaN when not measured).
+     * One measured item: the best hand loop ({@code handKind} "copy", "words" or "elements"), the engine
+     * and MPICH (NaN when not measured), MB/s medians over slices; {@code vsHand} and {@code vsMpich}
+     * the engine's ratios to them, estimated from adjacent pairs ({@link Estimate}).
      */
     public record Row(
             SweepPoint point,
@@ -38,26 +43,39 @@ public final class SweepReport {
             double hand,
             String handKind,
             double engine,
-            double ratio,
             long alloc,
-            double mpich) {
+            double mpich,
+            Estimate vsHand,
+            Estimate vsMpich) {
         public String label() {
             return point.label() + " " + target + " " + op;
         }
 
-        public double engineOverMpich() {
-            return engine / mpich;
+        public double ratio() {
+            return vsHand.median();
         }
 
-        Row withMpich(double m) {
-            return new Row(point, target, op, hand, handKind, engine, ratio, alloc, m);
+        public double engineOverMpich() {
+            return vsMpich.median();
+        }
+
+        boolean measuredMpich() {
+            return vsMpich.pairs() > 0;
+        }
+
+        Estimate.Status handStatus() {
+            return vsHand.against(HAND_TARGET);
+        }
+
+        Estimate.Status mpichStatus() {
+            return vsMpich.against(MPICH_TARGET);
         }
     }
 
     public static String header(boolean mpich) {
         return String.format(
                         Locale.ROOT,
-                        "%-14s %5s %5s %6s %9s %-7s %-6s %10s %-8s %10s %8s",
+                        "%-14s %5s %5s %6s %9s %-7s %-6s %10s %-8s %10s %8s %-14s %-10s",
                         "shape",
                         "elem",
                         "block",
@@ -68,8 +86,12 @@ public final class SweepReport {
                         "hand MB/s",
                         "hand",
                         "engine",
-                        "eng/hand")
-                + (mpich ? String.format(Locale.ROOT, " %10s %9s", "mpich MB/s", "eng/mpich") : "");
+                        "eng/hand",
+                        "90%",
+                        ">=0.95")
+                + (mpich
+                        ? String.format(Locale.ROOT, " %10s %9s %-14s %-10s", "mpich MB/s", "eng/mpich", "90%", ">=1")
+                        : "");
     }
 
     /** A row's columns up to eng/hand, in table order. */
@@ -86,16 +108,36 @@ public final class SweepReport {
             r.hand(),
             r.handKind(),
             r.engine(),
-            r.ratio()
+            r.ratio(),
+            interval(r.vsHand()),
+            r.handStatus().label()
         };
     }
 
-    public static String format(Row r, boolean mpich) {
-        String s = String.format(Locale.ROOT, "%-14s %5d %5d %6d %9d %-7s %-6s %10.1f %-8s %10.1f %8.2f", cells(r));
-        return mpich ? s + String.format(Locale.ROOT, " %10.1f %9.2f", r.mpich(), r.engineOverMpich()) : s;
+    private static String interval(Estimate e) {
+        return String.format(Locale.ROOT, "[%.2f,%.2f]", e.lo(), e.hi());
     }
 
-    /** {@code min engine/mpich: X (POINT)} and {@code min engine/hand: Y (POINT)}; the first says when MPICH was not measured. */
+    public static String format(Row r, boolean mpich) {
+        String s = String.format(
+                Locale.ROOT, "%-14s %5d %5d %6d %9d %-7s %-6s %10.1f %-8s %10.1f %8.2f %-14s %-10s", cells(r));
+        return mpich
+                ? s
+                        + String.format(
+                                Locale.ROOT,
+                                " %10.1f %9.2f %-14s %-10s",
+                                r.mpich(),
+                                r.engineOverMpich(),
+                                interval(r.vsMpich()),
+                                r.mpichStatus().label())
+                : s;
+    }
+
+    /**
+     * {@code min engine/mpich: X (POINT; ...)} and {@code min engine/hand: Y (POINT; ...)} (the lowest
+     * medians, with their intervals and status; the first says when MPICH was not measured), then per
+     * target how many items met it, missed it, or stayed unresolved.
+     */
     public static List<String> summary(List<Row> rows) {
         Row h = null;
         Row m = null;
@@ -103,7 +145,7 @@ public final class SweepReport {
             if (h == null || r.ratio() < h.ratio()) {
                 h = r;
             }
-            if (!Double.isNaN(r.mpich()) && (m == null || r.engineOverMpich() < m.engineOverMpich())) {
+            if (r.measuredMpich() && (m == null || r.engineOverMpich() < m.engineOverMpich())) {
                 m = r;
             }
         }
@@ -111,63 +153,50 @@ public final class SweepReport {
         out.add(
                 m == null
                         ? "min engine/mpich: not measured (run with --native)"
-                        : String.format(Locale.ROOT, "min engine/mpich: %.2f (%s)", m.engineOverMpich(), m.label()));
+                        : String.format(
+                                Locale.ROOT,
+                                "min engine/mpich: %.2f (%s; 90%% %s, %s)",
+                                m.engineOverMpich(),
+                                m.label(),
+                                interval(m.vsMpich()),
+                                m.mpichStatus().label()));
         out.add(
                 h == null
                         ? "min engine/hand: no rows"
-                        : String.format(Locale.ROOT, "min engine/hand: %.2f (%s)", h.ratio(), h.label()));
+                        : String.format(
+                                Locale.ROOT,
+                                "min engine/hand: %.2f (%s; 90%% %s, %s)",
+                                h.ratio(),
+                                h.label(),
+                                interval(h.vsHand()),
+                                h.handStatus().label()));
+        if (m != null) {
+            out.add("engine >= MPICH: "
+                    + counts(rows.stream().map(Row::mpichStatus).toList()));
+        }
+        out.add("engine >= 0.95 hand: "
+                + counts(rows.stream().map(Row::handStatus).toList()));
         return out;
     }
 
-    /** One row as a tab-separated line (how a child JVM hands its rows to the parent). */
-    static String tsv(Row r) {
-        SweepPoint p = r.point();
-        return String.join(
-                "\t",
-                p.shape().name(),
-                "" + p.elemBytes(),
-                "" + p.blockBytes(),
-                "" + p.stride(),
-                "" + p.blocksPerType(),
-                "" + p.count(),
-                r.target(),
-                r.op(),
-                "" + r.hand(),
-                r.handKind(),
-                "" + r.engine(),
-                "" + r.ratio(),
-                "" + r.alloc(),
-                "" + r.mpich());
-    }
-
-    static Row parse(String line) {
-        String[] f = line.split("\t");
-        if (f.length != 14) {
-            throw new IllegalArgumentException("bench sweep: row '" + line + "' (expected: 14 tab-separated fields)");
+    private static String counts(List<Estimate.Status> s) {
+        Map<Estimate.Status, Long> c = new java.util.EnumMap<>(Estimate.Status.class);
+        for (Estimate.Status x : s) {
+            c.merge(x, 1L, Long::sum);
         }
-        SweepPoint p = new SweepPoint(
-                SweepPoint.Shape.valueOf(f[0]),
-                Integer.parseInt(f[1]),
-                Long.parseLong(f[2]),
-                Long.parseLong(f[3]),
-                Long.parseLong(f[4]),
-                Long.parseLong(f[5]));
-        return new Row(
-                p,
-                f[6],
-                f[7],
-                Double.parseDouble(f[8]),
-                f[9],
-                Double.parseDouble(f[10]),
-                Double.parseDouble(f[11]),
-                Long.parseLong(f[12]),
-                Double.parseDouble(f[13]));
+        return String.format(
+                Locale.ROOT,
+                "met %d, missed %d, unresolved %d of %d",
+                c.getOrDefault(Estimate.Status.MET, 0L),
+                c.getOrDefault(Estimate.Status.MISSED, 0L),
+                c.getOrDefault(Estimate.Status.UNRESOLVED, 0L),
+                s.size());
     }
 
     /** Writes {@code SWEEP.md} and the chart into {@code dir}. */
-    static void write(Path dir, List<Row> rows, String command, String mpichVersion, int rounds) throws IOException {
+    static void write(Path dir, List<Row> rows, String command, String mpichVersion, String rounds) throws IOException {
         Files.createDirectories(dir);
-        boolean mpich = rows.stream().anyMatch(r -> !Double.isNaN(r.mpich()));
+        boolean mpich = rows.stream().anyMatch(Row::measuredMpich);
         StringBuilder md = new StringBuilder("# Sweep: engine vs hand loops and MPICH MPI_Pack\n\n");
         md.append("Written by `")
                 .append(command)
@@ -186,31 +215,44 @@ public final class SweepReport {
                 .append('\n');
         md.append("- Rounds: ")
                 .append(rounds)
-                .append(" (each a fresh JVM")
-                .append(mpich ? " and a fresh native process, alternating" : "")
-                .append("; per item the median over rounds)\n");
+                .append(
+                        "; each round a fresh JVM" + (mpich ? " beside a fresh native process" : "")
+                                + ". Per item and pair, the best hand loop's, the engine's"
+                                + (mpich ? " and MPICH's" : "")
+                                + " slices run next to each other (which goes first rotates); pairs of all rounds are pooled.\n");
         md.append(
-                "- hand: the best of the per-block bulk copy (`copy`), the plain word loop (`words`: 8-byte words, then a 4-, 2-, 1-byte tail) and the element loop (`elements`: one move per float64, float32 or byte); eng/hand the median of adjacent "
-                        + "slice pairs' ratios; MB/s are 10^6 packed bytes per second of the measuring thread's CPU time.\n");
+                "- hand: the best of the per-block bulk copy (`copy`), the plain word loop (`words`: 8-byte words, then a 4-, 2-, 1-byte tail) and the element loop (`elements`: one move per float64, float32 or byte); "
+                        + "MB/s are 10^6 packed bytes per second of the measuring thread's CPU time, medians over slices.\n");
+        md.append(
+                "- eng/hand and eng/mpich: the median of the per-pair ratios, with a distribution-free 90% interval for it (order statistics of the pairs); "
+                        + "`met` when the whole interval is at or above the target (0.95 of hand, 1.0 of MPICH), `missed` when it is below, `unresolved` when it straddles the target after the time budget. "
+                        + "Items that straddle get more pairs in further rounds while the budget lasts.\n");
         md.append(
                 "- Layouts: `benchmarks/src/main/java/dev/layout/bench/sweep/SweepPoint.java`; MPICH side `benchmarks/native/sweep.c` "
-                        + "(MPICH's MB/s is per layout and direction, the same for every target).\n\n");
+                        + "(MPICH runs on malloc'd memory whatever the engine's target).\n\n");
         for (String s : summary(rows)) {
             md.append(s).append("\n\n");
         }
         md.append("![ratio against block width](").append(CHART).append(")\n\n");
-        md.append("| shape | elem | block | stride | bytes | target | op | hand MB/s | hand | engine MB/s | eng/hand |")
-                .append(mpich ? " mpich MB/s | eng/mpich |" : "")
-                .append("\n|---|---:|---:|---:|---:|---|---|---:|---|---:|---:|")
-                .append(mpich ? "---:|---:|" : "")
-                .append('\n');
+        md.append(
+                        "| shape | elem | block | stride | bytes | target | op | hand MB/s | hand | engine MB/s | eng/hand | 90% | >=0.95 |")
+                .append(mpich ? " mpich MB/s | eng/mpich | 90% | >=1 |" : "")
+                .append(" pairs |\n|---|---:|---:|---:|---:|---|---|---:|---|---:|---:|---|---|")
+                .append(mpich ? "---:|---:|---|---|" : "")
+                .append("---:|\n");
         for (Row r : rows) {
             md.append(String.format(
-                    Locale.ROOT, "| %s | %d | %d | %d | %d | %s | %s | %.1f | %s | %.1f | %.2f |", cells(r)));
+                    Locale.ROOT, "| %s | %d | %d | %d | %d | %s | %s | %.1f | %s | %.1f | %.2f | %s | %s |", cells(r)));
             if (mpich) {
-                md.append(String.format(Locale.ROOT, " %.1f | %.2f |", r.mpich(), r.engineOverMpich()));
+                md.append(String.format(
+                        Locale.ROOT,
+                        " %.1f | %.2f | %s | %s |",
+                        r.mpich(),
+                        r.engineOverMpich(),
+                        interval(r.vsMpich()),
+                        r.mpichStatus().label()));
             }
-            md.append('\n');
+            md.append(' ').append(r.vsHand().pairs()).append(" |\n");
         }
         Files.writeString(dir.resolve(MARKDOWN), md.toString(), StandardCharsets.UTF_8);
         chart(dir.resolve(CHART), rows, mpich);
