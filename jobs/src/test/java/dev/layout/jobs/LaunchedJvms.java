@@ -11,8 +11,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The JVMs the jobs' tests launch: drivers through {@code bin/layout-submit} and the executors of
- * their cluster applications. Each lives for one small job, so most of its CPU goes to start-up,
+ * The JVMs the jobs' tests launch: drivers through {@code bin/layout-submit}, the executors of
+ * their cluster applications, and {@code bin/layout}'s commands. Each lives for one small job, so most of its CPU goes to start-up,
  * which two things spare: C1 alone and the serial collector (no C2 compiler or GC threads competing
  * with the other launches on a few cores), and a class-data archive of the classes a driver loads
  * (Spark's, Hadoop's, the jobs'), dumped once per test JVM by one small heat run, which later JVMs
