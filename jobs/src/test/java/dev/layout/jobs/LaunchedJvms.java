@@ -1,5 +1,6 @@
 package dev.layout.jobs;
 
+import dev.layout.transport.JavaCommand;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +13,8 @@ import java.util.stream.Stream;
 
 /**
  * The JVMs the jobs' tests launch: drivers through {@code bin/layout-submit}, the executors of
- * their cluster applications, and {@code bin/layout}'s commands. Each lives for one small job, so most of its CPU goes to start-up,
+ * their cluster applications, {@code bin/layout}'s commands and the probes started with {@link
+ * JavaCommand}. Each lives for one small job, so most of its CPU goes to start-up,
  * which two things spare: C1 alone and the serial collector (no C2 compiler or GC threads competing
  * with the other launches on a few cores), and a class-data archive of the classes a driver loads
  * (Spark's, Hadoop's, the jobs'), dumped once per test JVM by one small heat run, which later JVMs
@@ -43,6 +45,14 @@ final class LaunchedJvms {
     /** JVM options of a launched driver or executor (heap aside): short-lived, and the archive if it was made. */
     static String javaOptions() {
         return SHORT_LIVED + Archive.OPTIONS;
+    }
+
+    /** {@link JavaCommand#of} with the launched JVMs' options and class path. */
+    static List<String> javaCommand(Class<?> main, String... args) {
+        List<String> cmd = new ArrayList<>(JavaCommand.of(main, args));
+        cmd.set(cmd.indexOf("-cp") + 1, classPath());
+        cmd.addAll(1, List.of(javaOptions().split(" ")));
+        return cmd;
     }
 
     /**
