@@ -89,6 +89,7 @@ final class LaunchedJvms {
                 Path dir =
                         Files.createDirectories(Path.of("target", "launch-cds").toAbsolutePath());
                 Path archive = dir.resolve("drivers-" + pid + ".jsa");
+                archive.toFile().deleteOnExit(); // some 100 MB, of use to this JVM's launches only
                 Path log = dir.resolve("dump-" + pid + ".log");
                 Path out = Files.createTempDirectory(dir, "dump-run-");
                 JobsIT.Run r = layoutSubmit(
