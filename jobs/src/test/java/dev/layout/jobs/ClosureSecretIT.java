@@ -2,7 +2,6 @@ package dev.layout.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.layout.transport.JavaCommand;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +22,7 @@ class ClosureSecretIT {
     void theSparkSecretIsInNoTaskBinary(@TempDir Path dir) throws Exception {
         String secret = "probe-secret-" + Long.toHexString(System.nanoTime()) + "-never-shipped";
         Path log = dir.resolve("probe.log");
-        Process p = new ProcessBuilder(JavaCommand.of(ClosureSecretProbe.class, secret))
+        Process p = new ProcessBuilder(LaunchedJvms.javaCommand(ClosureSecretProbe.class, secret))
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();

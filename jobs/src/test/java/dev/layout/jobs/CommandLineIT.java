@@ -33,7 +33,8 @@ class CommandLineIT {
                 .directory(dir.toFile())
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile());
-        pb.environment().put("LAYOUT_CLASSPATH", System.getProperty("java.class.path"));
+        pb.environment().put("LAYOUT_CLASSPATH", LaunchedJvms.classPath());
+        pb.environment().put("LAYOUT_JAVA_OPTS", LaunchedJvms.javaOptions());
         Process p = pb.start();
         try {
             assertThat(p.waitFor(2, TimeUnit.MINUTES))

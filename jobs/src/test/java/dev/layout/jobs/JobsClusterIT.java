@@ -48,7 +48,7 @@ class JobsClusterIT {
      */
     static Run onCluster(Cluster c, Path log, String job, String... jobOptions) throws Exception {
         List<String> args = new ArrayList<>(List.of(job));
-        args.addAll(c.submitOptions());
+        args.addAll(c.submitOptions(LaunchedJvms.classPath(), LaunchedJvms.javaOptions()));
         args.addAll(List.of(
                 "--executor-cores",
                 "2",

@@ -48,7 +48,7 @@ class JobsDriverHeapIT {
 
     static Run heat(Cluster c, Path log, String driverHeap, String... jobOptions) throws Exception {
         List<String> args = new ArrayList<>(List.of("heat"));
-        args.addAll(c.submitOptions());
+        args.addAll(c.submitOptions(LaunchedJvms.classPath(), LaunchedJvms.javaOptions()));
         args.addAll(List.of(
                 "--executor-cores",
                 "2",

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
@@ -28,36 +27,13 @@ class JobsIT {
 
     record Run(int code, String output) {}
 
-    /**
-     * Flags for the driver JVMs the tests launch: each lives for one small job, so most of its CPU goes
-     * to start-up, where C1 alone and the serial collector spare the C2 compiler and GC threads (two
-     * cores run two launches at once).
-     */
-    static final String SHORT_LIVED_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
-
     static Run submit(Path log, String... args) throws Exception {
         return submitWith("-Xmx1g", log, args);
     }
 
     /** {@link #submit} with the driver JVM's options {@code javaOpts} (e.g. its heap). */
     static Run submitWith(String javaOpts, Path log, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(
-                List.of("bash", ROOT.resolve("bin/layout-submit").toString()));
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
-        pb.environment().put("LAYOUT_CLASSPATH", System.getProperty("java.class.path"));
-        pb.environment().put("LAYOUT_JAVA_OPTS", javaOpts + " " + SHORT_LIVED_JVM);
-        pb.environment().remove("SPARK_HOME");
-        Process p = pb.start();
-        try {
-            if (!p.waitFor(5, TimeUnit.MINUTES)) {
-                throw new AssertionError("layout-submit did not finish in 5 minutes: " + String.join(" ", args) + "\n"
-                        + Files.readString(log));
-            }
-            return new Run(p.exitValue(), Files.readString(log));
-        } finally {
-            p.destroyForcibly();
-        }
+        return LaunchedJvms.layoutSubmit(javaOpts + " " + LaunchedJvms.javaOptions(), log, args);
     }
 
     @Test

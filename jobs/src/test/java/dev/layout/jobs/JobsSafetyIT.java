@@ -293,8 +293,8 @@ class JobsSafetyIT {
                 "--out",
                 out.toString()));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
-        pb.environment().put("LAYOUT_CLASSPATH", System.getProperty("java.class.path"));
-        pb.environment().put("LAYOUT_JAVA_OPTS", "-Xmx1g " + JobsIT.SHORT_LIVED_JVM);
+        pb.environment().put("LAYOUT_CLASSPATH", LaunchedJvms.classPath());
+        pb.environment().put("LAYOUT_JAVA_OPTS", "-Xmx1g " + LaunchedJvms.javaOptions());
         pb.environment().put("LAYOUT_PROGRESS", "lines");
         pb.environment().remove("SPARK_HOME");
         Process p = pb.start();

@@ -147,13 +147,21 @@ public final class StandaloneClusterExtension
          * distribution to take them from).
          */
         public List<String> submitOptions() {
+            return submitOptions(System.getProperty("java.class.path"), SHORT_LIVED_JVM);
+        }
+
+        /**
+         * {@link #submitOptions()} with the executors' class path {@code classPath} (this JVM's classes in
+         * another order, say) and JVM options {@code executorJavaOptions} besides the module flags.
+         */
+        public List<String> submitOptions(String classPath, String executorJavaOptions) {
             return List.of(
                     "--master",
                     masterUrl,
                     "--conf",
-                    "spark.executor.extraClassPath=" + System.getProperty("java.class.path"),
+                    "spark.executor.extraClassPath=" + classPath,
                     "--conf",
-                    "spark.executor.extraJavaOptions=" + String.join(" ", jvmFlags()) + " " + SHORT_LIVED_JVM);
+                    "spark.executor.extraJavaOptions=" + String.join(" ", jvmFlags()) + " " + executorJavaOptions);
         }
 
         /**
@@ -217,12 +225,12 @@ public final class StandaloneClusterExtension
                         "--webui-port",
                         String.valueOf(freePort()));
                 awaitLog(masterLog, "I have been elected leader", deadline);
+                // both Workers start at once: each JVM's start-up is mostly one core's work
                 for (int w = 1; w <= 2; w++) {
-                    Path log = logs.resolve("worker-" + w + ".log");
                     Path work = logs.resolve("work-" + w);
                     c.launch(
                             home,
-                            log,
+                            logs.resolve("worker-" + w + ".log"),
                             workerHost(w),
                             "org.apache.spark.deploy.worker.Worker",
                             "--host",
@@ -238,7 +246,9 @@ public final class StandaloneClusterExtension
                             "--work-dir",
                             work.toString(),
                             c.masterUrl);
-                    awaitLog(log, "Successfully registered with master", deadline);
+                }
+                for (int w = 1; w <= 2; w++) {
+                    awaitLog(logs.resolve("worker-" + w + ".log"), "Successfully registered with master", deadline);
                 }
                 if (application == Application.NONE) {
                     return c;
