@@ -47,8 +47,10 @@ import java.util.function.IntToDoubleFunction;
  * sampled sends (from what they cost end to end, which their receiver reports: the transport's
  * {@code CompletionReports}; eager ones under 16 KiB from the sender's time): {@link #learnRounds}
  * unmeasured rounds per row (its
- * learning phase, interleaved like the measured rounds) and the measured rounds; a row's "choice" is the strategy it
- * used most in the measured rounds, with the share of those rounds it was used in. The last line is {@code min adaptive/best: X.XX}: the worst ratio, over
+ * learning phase, interleaved like the measured rounds) and the measured rounds; a row's "choice p0/p1" is, for
+ * process 0's adaptive sends and process 1's adaptive echoes (each process has its own policy), the
+ * strategy it used most in the measured rounds, with the share of those rounds it was used in; a row
+ * counts as a right choice only when both used the faster strategy most. The last line is {@code min adaptive/best: X.XX}: the worst ratio, over
  * all rows, of the best fixed strategy's time to the adaptive one's (1.00 = adaptive always matched
  * the best); the line before gives the noise floor and that figure as the benchmark computed them up
  * to session 26 (each strategy's interquartile mean, then their quotient), whose noise floor was
@@ -199,14 +201,14 @@ public final class PingPongBenchmark {
                         + " starting from " + modelSource());
                 out.printf(
                         Locale.ROOT,
-                        "%-7s %9s %6s %11s %11s %11s %-10s %7s %11s %9s %5s  %s%n",
+                        "%-7s %9s %6s %11s %11s %11s %-21s %7s %11s %9s %5s  %s%n",
                         "type",
                         "floats",
                         "blocks",
                         "pack_us",
                         "gather_us",
                         "adapt_us",
-                        "choice",
+                        "choice p0/p1",
                         "best/ad",
                         "contig_us",
                         "ad/contig",
@@ -226,6 +228,7 @@ public final class PingPongBenchmark {
                                 null); // warm-up: JIT and buffer caches, not reported
                     }
                 }
+                int rowIndex = 0;
                 for (Row row : rows(quick)) {
                     measure(
                             t,
@@ -236,9 +239,10 @@ public final class PingPongBenchmark {
                             null); // the adaptive policy's learning, not reported
                     int[] used = new int[SendStrategy.values().length];
                     double[][] samples = measure(t, 0, row, repsFor(row, reps), tag, used);
-                    SendStrategy chosen = used[0] == 0 && used[1] == 0
-                            ? null
-                            : used[0] >= used[1] ? SendStrategy.PACK : SendStrategy.GATHER;
+                    // the echo goes through process 1's own policy: what it chose, sent once per row
+                    int[] echoed = choices(t.receive(1, CHOICES_CONTEXT, rowIndex++, T));
+                    SendStrategy chosen = mostUsed(used);
+                    SendStrategy echoChosen = mostUsed(echoed);
                     double[] mean = new double[STRATEGIES];
                     double[] min = new double[STRATEGIES];
                     for (int s = 0; s < STRATEGIES; s++) {
@@ -249,12 +253,14 @@ public final class PingPongBenchmark {
                             RoundTripRatios.unpaired(samples[0], samples[1]),
                             best -> RoundTripRatios.unpaired(samples[best], samples[2]),
                             RoundTripRatios.unpaired(samples[0], samples[4]),
-                            chosen);
+                            chosen,
+                            echoChosen);
                     double ratio = paired.add(
                             RoundTripRatios.paired(samples[0], samples[1]),
                             best -> RoundTripRatios.paired(samples[best], samples[2]),
                             RoundTripRatios.paired(samples[0], samples[4]),
-                            chosen);
+                            chosen,
+                            echoChosen);
                     out.printf(
                             Locale.ROOT,
                             "%-7s %9d %6d %11.1f %11.1f %11.1f %-10s %7.2f %11.1f %9.2f %5.2f  %.0f/%.0f/%.0f/%.0f%n",
@@ -264,11 +270,7 @@ public final class PingPongBenchmark {
                             mean[0],
                             mean[1],
                             mean[2],
-                            chosen == null
-                                    ? "-"
-                                    : chosen.name().toLowerCase(Locale.ROOT) + " "
-                                            + Math.round(100.0 * used[chosen.ordinal()] / (used[0] + used[1]))
-                                            + "%",
+                            share(chosen, used) + "/" + share(echoChosen, echoed),
                             ratio,
                             mean[3],
                             RoundTripRatios.paired(samples[2], samples[3]),
@@ -280,8 +282,8 @@ public final class PingPongBenchmark {
                 }
                 out.printf(
                         Locale.ROOT,
-                        "adaptive chose the faster strategy in %d of %d rows where pack and gather differ by"
-                                + " more than 10%%; load average %.1f on %d cpus%n",
+                        "adaptive chose the faster strategy on both processes in %d of %d rows where pack and"
+                                + " gather differ by more than 10%%; load average %.1f on %d cpus%n",
                         paired.right,
                         paired.decisive,
                         ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
@@ -316,22 +318,27 @@ public final class PingPongBenchmark {
         double worst = Double.MAX_VALUE; // min adaptive/best
         double twins = Double.MAX_VALUE; // the noise floor: min pack/pack, the lower of its two ratios
         int decisive; // rows where pack and gather differ by more than 10%
-        int right; // of those, rows where the adaptive sends mostly used the faster
+        int right; // of those, rows where both processes' adaptive sends mostly used the faster
 
         /**
          * Adds a row from its ratios, time over time: pack over gather, the best arm's (0 pack, 1
-         * gather) over adaptive, pack over its twin; {@code chosen} is what the adaptive sends mostly
-         * used. Returns the row's best over adaptive.
+         * gather) over adaptive, pack over its twin; {@code chosen} and {@code echoChosen} are what
+         * process 0's adaptive sends and process 1's adaptive echoes mostly used. Returns the row's
+         * best over adaptive.
          */
         double add(
-                double packOverGather, IntToDoubleFunction bestOverAdaptive, double packOverPack, SendStrategy chosen) {
+                double packOverGather,
+                IntToDoubleFunction bestOverAdaptive,
+                double packOverPack,
+                SendStrategy chosen,
+                SendStrategy echoChosen) {
             SendStrategy faster = packOverGather <= 1 ? SendStrategy.PACK : SendStrategy.GATHER;
             double ratio = bestOverAdaptive.applyAsDouble(faster == SendStrategy.PACK ? 0 : 1);
             worst = Math.min(worst, ratio);
             twins = Math.min(twins, Math.min(packOverPack, 1 / packOverPack));
             if (Math.max(packOverGather, 1 / packOverGather) > 1.10) {
                 decisive++;
-                if (faster == chosen) {
+                if (faster == chosen && faster == echoChosen) {
                     right++;
                 }
             }
@@ -355,12 +362,57 @@ public final class PingPongBenchmark {
                     measure(t, 1, row, warmupRounds(row), tag, null);
                 }
             }
+            int rowIndex = 0;
             for (Row row : rows(quick)) {
                 measure(t, 1, row, learnRounds(row, reps), tag, null);
-                measure(t, 1, row, repsFor(row, reps), tag, null);
+                int[] used = new int[SendStrategy.values().length];
+                measure(t, 1, row, repsFor(row, reps), tag, used);
+                t.send(0, CHOICES_CONTEXT, rowIndex++, choices(used));
             }
         }
         return 0;
+    }
+
+    /** The context of process 1's per-row message of what its adaptive echoes used (apart from the rounds' 0). */
+    static final long CHOICES_CONTEXT = 1;
+
+    /** The strategy used most in {@code used} (counts per {@link SendStrategy} ordinal), PACK on a tie; null if none. */
+    static SendStrategy mostUsed(int[] used) {
+        int pack = used[SendStrategy.PACK.ordinal()];
+        int gather = used[SendStrategy.GATHER.ordinal()];
+        return pack == 0 && gather == 0 ? null : pack >= gather ? SendStrategy.PACK : SendStrategy.GATHER;
+    }
+
+    /** "pack 94%": the strategy used most and the share of the adaptive sends it was used in; "-" if none. */
+    static String share(SendStrategy chosen, int[] used) {
+        if (chosen == null) {
+            return "-";
+        }
+        int all = used[SendStrategy.PACK.ordinal()] + used[SendStrategy.GATHER.ordinal()];
+        return chosen.name().toLowerCase(Locale.ROOT) + " " + Math.round(100.0 * used[chosen.ordinal()] / all) + "%";
+    }
+
+    /** The counts per strategy as a message, and back. */
+    static byte[] choices(int[] used) {
+        ByteBuffer b = ByteBuffer.allocate(4 * used.length);
+        for (int u : used) {
+            b.putInt(u);
+        }
+        return b.array();
+    }
+
+    static int[] choices(byte[] message) {
+        int n = SendStrategy.values().length;
+        if (message.length != 4 * n) {
+            throw new IllegalArgumentException(
+                    "pingpong: choices message of " + message.length + " bytes (expected: " + 4 * n + ")");
+        }
+        ByteBuffer b = ByteBuffer.wrap(message);
+        int[] used = new int[n];
+        for (int i = 0; i < n; i++) {
+            used[i] = b.getInt();
+        }
+        return used;
     }
 
     /** Where TcpOptions.defaults() took the cost model from (as SendCostModel.load() looks). */

@@ -59,19 +59,9 @@ public final class AdaptiveSendPolicy {
         this.model = model;
     }
 
-    /** The strategy for the next message to {@code peer} of {@code bytes} bytes in {@code blocks} listed blocks. */
-    public SendStrategy choose(int peer, long blocks, long bytes, boolean heap) {
-        return choose(peer, TypeShape.LISTED, blocks, bytes, heap);
-    }
-
     /** The strategy for the next message to {@code peer} of that shape, bytes and contiguous blocks. */
     public SendStrategy choose(int peer, TypeShape shape, long blocks, long bytes, boolean heap) {
         return SendCell.strategy(cell(peer, shape, blocks, bytes, heap).choose());
-    }
-
-    /** {@link #sample(int, TypeShape, long, long, boolean, SendStrategy)} of listed blocks. */
-    public boolean sample(int peer, long blocks, long bytes, boolean heap, SendStrategy used) {
-        return sample(peer, TypeShape.LISTED, blocks, bytes, heap, used);
     }
 
     /**
@@ -87,21 +77,11 @@ public final class AdaptiveSendPolicy {
         return cell(peer, shape, blocks, bytes, heap).sample(arm);
     }
 
-    /** {@link #observe(int, TypeShape, long, long, boolean, SendStrategy, long)} of listed blocks. */
-    public void observe(int peer, long blocks, long bytes, boolean heap, SendStrategy used, long nanos) {
-        observe(peer, TypeShape.LISTED, blocks, bytes, heap, used, nanos);
-    }
-
     /** Records that a send chosen by {@link #choose} with these arguments took {@code nanos} with {@code used}. */
     public void observe(
             int peer, TypeShape shape, long blocks, long bytes, boolean heap, SendStrategy used, long nanos) {
         int arm = SendCell.arm(checked("observe", used)); // before a cell is made for it
         cell(peer, shape, blocks, bytes, heap).observe(arm, nanos);
-    }
-
-    /** {@link #best(int, TypeShape, long, long, boolean)} of listed blocks. */
-    public SendStrategy best(int peer, long blocks, long bytes, boolean heap) {
-        return best(peer, TypeShape.LISTED, blocks, bytes, heap);
     }
 
     /** The current incumbent (lower estimate) for such a message, without counting a decision or exploring. */

@@ -39,9 +39,9 @@ class AdaptiveSendPolicyTest {
     static double run(AdaptiveSendPolicy p, Times o, long blocks, int n, int[] lastQuarter, int[] all) {
         double total = 0;
         for (int i = 0; i < n; i++) {
-            SendStrategy s = p.choose(1, blocks, BYTES, false);
+            SendStrategy s = p.choose(1, TypeShape.LISTED, blocks, BYTES, false);
             long t = o.time(s);
-            p.observe(1, blocks, BYTES, false, s, t);
+            p.observe(1, TypeShape.LISTED, blocks, BYTES, false, s, t);
             total += t;
             if (lastQuarter != null && i >= n - n / 4) {
                 lastQuarter[s.ordinal()]++;
@@ -61,12 +61,12 @@ class AdaptiveSendPolicyTest {
     static double runSampled(AdaptiveSendPolicy p, Times o, long blocks, int n, int[] all, int[] counts) {
         double total = 0;
         for (int i = 0; i < n; i++) {
-            SendStrategy incumbent = p.best(1, blocks, BYTES, false);
-            SendStrategy s = p.choose(1, blocks, BYTES, false);
-            boolean sampled = p.sample(1, blocks, BYTES, false, s);
+            SendStrategy incumbent = p.best(1, TypeShape.LISTED, blocks, BYTES, false);
+            SendStrategy s = p.choose(1, TypeShape.LISTED, blocks, BYTES, false);
+            boolean sampled = p.sample(1, TypeShape.LISTED, blocks, BYTES, false, s);
             long t = o.time(s);
             if (sampled) {
-                p.observe(1, blocks, BYTES, false, s, t);
+                p.observe(1, TypeShape.LISTED, blocks, BYTES, false, s, t);
             }
             total += t;
             all[s.ordinal()]++;
@@ -85,9 +85,9 @@ class AdaptiveSendPolicyTest {
     @Test
     void startsFromTheModelsChoice() {
         AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
-        assertThat(p.best(0, GATHER_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.GATHER);
-        assertThat(p.best(0, PACK_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
-        assertThat(p.choose(0, GATHER_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.GATHER);
+        assertThat(p.best(0, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.GATHER);
+        assertThat(p.best(0, TypeShape.LISTED, PACK_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
+        assertThat(p.choose(0, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.GATHER);
     }
 
     @Test
@@ -98,7 +98,7 @@ class AdaptiveSendPolicyTest {
             Oracle o = new Oracle(7_300_000, 8_200_000, new Random(seed));
             int[] last = new int[3];
             run(p, o, GATHER_BLOCKS, 400, last);
-            assertThat(p.best(1, GATHER_BLOCKS, BYTES, false))
+            assertThat(p.best(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false))
                     .as("seed %d", seed)
                     .isEqualTo(SendStrategy.PACK);
             // settled: the slower arm is only re-checked now and then
@@ -129,20 +129,20 @@ class AdaptiveSendPolicyTest {
         int[] all = new int[3];
         java.util.ArrayDeque<Object[]> late = new java.util.ArrayDeque<>();
         for (int i = 0; i < n; i++) {
-            SendStrategy s = p.choose(1, GATHER_BLOCKS, MB, false);
+            SendStrategy s = p.choose(1, TypeShape.LISTED, GATHER_BLOCKS, MB, false);
             long[] t = o.times(s);
             all[s.ordinal()]++;
             if (i >= n - n / 4) {
                 lastQuarter[s.ordinal()]++;
             }
             if (!endToEnd) {
-                p.observe(1, GATHER_BLOCKS, MB, false, s, t[0]);
+                p.observe(1, TypeShape.LISTED, GATHER_BLOCKS, MB, false, s, t[0]);
                 continue;
             }
             late.add(new Object[] {s, t[1]}); // the report travels with a later frame: 1 to 3 sends late
             while (late.size() > 1 + o.random().nextInt(3)) {
                 Object[] r = late.poll();
-                p.observe(1, GATHER_BLOCKS, MB, false, (SendStrategy) r[0], (Long) r[1]);
+                p.observe(1, TypeShape.LISTED, GATHER_BLOCKS, MB, false, (SendStrategy) r[0], (Long) r[1]);
             }
         }
         return all;
@@ -154,14 +154,16 @@ class AdaptiveSendPolicyTest {
             // the sender's time alone (the policy's signal before completion reports) settles on gathering
             AdaptiveSendPolicy senderSide = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
             runSplit(senderSide, new SplitOracle(new Random(seed)), 400, false, new int[3]);
-            assertThat(senderSide.best(1, GATHER_BLOCKS, MB, false))
+            assertThat(senderSide.best(1, TypeShape.LISTED, GATHER_BLOCKS, MB, false))
                     .as("seed %d", seed)
                     .isEqualTo(SendStrategy.GATHER);
             // late end-to-end reports: packing, although the model (3 large blocks) starts from gathering
             AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
             int[] last = new int[3];
             int[] all = runSplit(p, new SplitOracle(new Random(seed)), 400, true, last);
-            assertThat(p.best(1, GATHER_BLOCKS, MB, false)).as("seed %d", seed).isEqualTo(SendStrategy.PACK);
+            assertThat(p.best(1, TypeShape.LISTED, GATHER_BLOCKS, MB, false))
+                    .as("seed %d", seed)
+                    .isEqualTo(SendStrategy.PACK);
             // exploring stays bounded: the slower arm is re-checked now and then, and the whole run's
             // regret (15% per gathering send) stays within a few percent
             assertThat(last[SendStrategy.GATHER.ordinal()]).as("seed %d", seed).isLessThanOrEqualTo(100 / 5);
@@ -196,7 +198,7 @@ class AdaptiveSendPolicyTest {
             AdaptiveSendPolicy fromHeader = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
             ClockOracle o = new ClockOracle(new Random(seed));
             run(fromHeader, s -> o.times(s)[0], GATHER_BLOCKS, 400, new int[3]);
-            assertThat(fromHeader.best(1, GATHER_BLOCKS, BYTES, false))
+            assertThat(fromHeader.best(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false))
                     .as("seed %d", seed)
                     .isEqualTo(SendStrategy.GATHER);
             // from the clear-to-send: packing, within the budget's regret
@@ -204,7 +206,7 @@ class AdaptiveSendPolicyTest {
             int[] last = new int[3];
             int[] all = new int[3];
             run(p, s -> o.times(s)[1], GATHER_BLOCKS, 400, last, all);
-            assertThat(p.best(1, GATHER_BLOCKS, BYTES, false))
+            assertThat(p.best(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false))
                     .as("seed %d", seed)
                     .isEqualTo(SendStrategy.PACK);
             assertThat(last[SendStrategy.GATHER.ordinal()]).as("seed %d", seed).isLessThanOrEqualTo(100 / 5);
@@ -220,7 +222,7 @@ class AdaptiveSendPolicyTest {
         Oracle o = new Oracle(8_000_000, 5_000_000, new Random(2));
         int[] last = new int[3];
         run(p, o, GATHER_BLOCKS, 2000, last);
-        assertThat(p.best(1, GATHER_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.GATHER);
+        assertThat(p.best(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.GATHER);
         assertThat(last[SendStrategy.PACK.ordinal()]).isLessThanOrEqualTo(500 / 50);
     }
 
@@ -269,7 +271,7 @@ class AdaptiveSendPolicyTest {
                     .isPositive()
                     .isLessThanOrEqualTo(
                             1 + (int) (ExplorationBudget.BUDGET * total / (0.9 * 300 * pack - 1.1 * pack)));
-            assertThat(p.best(1, PACK_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
+            assertThat(p.best(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
         }
     }
 
@@ -297,13 +299,13 @@ class AdaptiveSendPolicyTest {
             AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
             Random r = new Random(seed);
             run(p, new Oracle(5_000_000, 8_000_000, r), GATHER_BLOCKS, 500, null);
-            assertThat(p.best(1, GATHER_BLOCKS, BYTES, false))
+            assertThat(p.best(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false))
                     .as("seed %d", seed)
                     .isEqualTo(SendStrategy.PACK);
             // the load changes: packing is now twice as slow as gathering
             int[] last = new int[3];
             run(p, new Oracle(10_000_000, 5_000_000, r), GATHER_BLOCKS, 400, last);
-            assertThat(p.best(1, GATHER_BLOCKS, BYTES, false))
+            assertThat(p.best(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false))
                     .as("seed %d", seed)
                     .isEqualTo(SendStrategy.GATHER);
             assertThat(last[SendStrategy.GATHER.ordinal()]).as("seed %d", seed).isGreaterThanOrEqualTo(90);
@@ -323,13 +325,15 @@ class AdaptiveSendPolicyTest {
             Oracle warm = new Oracle(15_000, 30_000, r);
             int[] last = new int[3];
             for (int i = 0; i < 1000; i++) {
-                SendStrategy s = p.choose(1, blocks, bytes, false);
-                p.observe(1, blocks, bytes, false, s, (i < 60 ? cold : warm).time(s));
+                SendStrategy s = p.choose(1, TypeShape.LISTED, blocks, bytes, false);
+                p.observe(1, TypeShape.LISTED, blocks, bytes, false, s, (i < 60 ? cold : warm).time(s));
                 if (i >= 600) {
                     last[s.ordinal()]++;
                 }
             }
-            assertThat(p.best(1, blocks, bytes, false)).as("seed %d", seed).isEqualTo(SendStrategy.PACK);
+            assertThat(p.best(1, TypeShape.LISTED, blocks, bytes, false))
+                    .as("seed %d", seed)
+                    .isEqualTo(SendStrategy.PACK);
             assertThat(last[SendStrategy.PACK.ordinal()]).as("seed %d", seed).isGreaterThanOrEqualTo(380);
         }
     }
@@ -338,29 +342,32 @@ class AdaptiveSendPolicyTest {
     void aDescheduledSendDoesNotOverturnAChoice() {
         AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
         run(p, new Oracle(5_000_000, 6_000_000, new Random(7)), GATHER_BLOCKS, 300, null);
-        assertThat(p.best(1, GATHER_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
+        assertThat(p.best(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
         for (int i = 0; i < 3; i++) {
             p.observe(
                     1,
+                    TypeShape.LISTED,
                     GATHER_BLOCKS,
                     BYTES,
                     false,
                     SendStrategy.PACK,
                     500_000_000L); // 100x: the thread was descheduled
         }
-        assertThat(p.best(1, GATHER_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
+        assertThat(p.best(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
     }
 
     @Test
     void cellsAreSeparatePerPeerSizeAndBlocks() {
         AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
         run(p, new Oracle(1_000_000, 9_000_000, new Random(4)), GATHER_BLOCKS, 200, null);
-        assertThat(p.best(1, GATHER_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
-        assertThat(p.best(2, GATHER_BLOCKS, BYTES, false)).as("another peer").isEqualTo(SendStrategy.GATHER);
-        assertThat(p.best(1, GATHER_BLOCKS, 4 * BYTES, false))
+        assertThat(p.best(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
+        assertThat(p.best(2, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false))
+                .as("another peer")
+                .isEqualTo(SendStrategy.GATHER);
+        assertThat(p.best(1, TypeShape.LISTED, GATHER_BLOCKS, 4 * BYTES, false))
                 .as("another size class")
                 .isEqualTo(SendStrategy.GATHER);
-        assertThat(p.best(1, GATHER_BLOCKS + 1, BYTES - 1, false))
+        assertThat(p.best(1, TypeShape.LISTED, GATHER_BLOCKS + 1, BYTES - 1, false))
                 .as("same classes")
                 .isEqualTo(SendStrategy.PACK);
         assertThat(AdaptiveSendPolicy.sizeClass(1)).isZero();
@@ -373,11 +380,11 @@ class AdaptiveSendPolicyTest {
         // 100 us sends, where measuring (about a microsecond) is worth saving; the model is sure of packing
         for (long seed = 0; seed < 5; seed++) {
             AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
-            SendStrategy first = p.choose(1, PACK_BLOCKS, BYTES, false);
-            assertThat(p.sample(1, PACK_BLOCKS, BYTES, false, first))
+            SendStrategy first = p.choose(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false);
+            assertThat(p.sample(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false, first))
                     .as("seed %d: the first send, the incumbent's time unknown", seed)
                     .isTrue();
-            p.observe(1, PACK_BLOCKS, BYTES, false, first, 100_000);
+            p.observe(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false, first, 100_000);
             int n = 4000;
             int[] all = new int[3];
             int[] counts = new int[4];
@@ -389,7 +396,7 @@ class AdaptiveSendPolicyTest {
                     .as("seed %d: sends measured in the second half", seed)
                     .isLessThanOrEqualTo(n / 2 / SendCell.SAMPLE_EVERY + (1 + PairedGap.NEIGHBOURS) * counts[1] + 2)
                     .isGreaterThanOrEqualTo((n / 2 - counts[1]) / SendCell.SAMPLE_EVERY - 2);
-            assertThat(p.best(1, PACK_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
+            assertThat(p.best(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
         }
     }
 
@@ -466,13 +473,13 @@ class AdaptiveSendPolicyTest {
             Random r = new Random(seed);
             int[] counts = new int[4];
             runSampled(p, new Oracle(5_000_000, 8_000_000, r), GATHER_BLOCKS, 2000, new int[3], counts);
-            assertThat(p.best(1, GATHER_BLOCKS, BYTES, false))
+            assertThat(p.best(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false))
                     .as("seed %d", seed)
                     .isEqualTo(SendStrategy.PACK);
             // the load changes: packing is now twice as slow as gathering; the estimates drift with it
             int[] after = new int[3];
             runSampled(p, new Oracle(10_000_000, 5_000_000, r), GATHER_BLOCKS, 400, after, new int[4]);
-            assertThat(p.best(1, GATHER_BLOCKS, BYTES, false))
+            assertThat(p.best(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false))
                     .as("seed %d", seed)
                     .isEqualTo(SendStrategy.GATHER);
             int[] last = new int[3];
@@ -497,12 +504,12 @@ class AdaptiveSendPolicyTest {
      */
     static int[] settled(AdaptiveSendPolicy p, Times o, long blocks, int n, int from, SendStrategy slower) {
         int[] c = new int[3];
-        SendStrategy before = p.best(1, blocks, BYTES, false);
+        SendStrategy before = p.best(1, TypeShape.LISTED, blocks, BYTES, false);
         for (int i = 0; i < n; i++) {
-            SendStrategy incumbent = p.best(1, blocks, BYTES, false);
-            SendStrategy s = p.choose(1, blocks, BYTES, false);
-            if (p.sample(1, blocks, BYTES, false, s)) {
-                p.observe(1, blocks, BYTES, false, s, o.time(s));
+            SendStrategy incumbent = p.best(1, TypeShape.LISTED, blocks, BYTES, false);
+            SendStrategy s = p.choose(1, TypeShape.LISTED, blocks, BYTES, false);
+            if (p.sample(1, TypeShape.LISTED, blocks, BYTES, false, s)) {
+                p.observe(1, TypeShape.LISTED, blocks, BYTES, false, s, o.time(s));
             }
             if (i >= from) {
                 c[0] += s != incumbent ? 1 : 0;
@@ -555,7 +562,7 @@ class AdaptiveSendPolicyTest {
                 SendStrategy faster = packFaster ? SendStrategy.PACK : SendStrategy.GATHER;
                 int[] c =
                         settled(p, o, GATHER_BLOCKS, 2000, 1000, packFaster ? SendStrategy.GATHER : SendStrategy.PACK);
-                assertThat(p.best(1, GATHER_BLOCKS, BYTES, false))
+                assertThat(p.best(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false))
                         .as("pack faster %s seed %d", packFaster, seed)
                         .isEqualTo(faster);
                 assertThat(c[2])
@@ -577,18 +584,18 @@ class AdaptiveSendPolicyTest {
                 AdaptiveSendPolicy a = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
                 AdaptiveSendPolicy b = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
                 for (int i = 0; i < 3000; i++) {
-                    SendStrategy x = a.choose(1, GATHER_BLOCKS, BYTES, false);
-                    assertThat(b.choose(1, GATHER_BLOCKS, BYTES, false))
+                    SendStrategy x = a.choose(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false);
+                    assertThat(b.choose(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false))
                             .as("scale %d seed %d send %d", scale[1], seed, i)
                             .isEqualTo(x);
-                    boolean sampled = a.sample(1, GATHER_BLOCKS, BYTES, false, x);
-                    assertThat(b.sample(1, GATHER_BLOCKS, BYTES, false, x))
+                    boolean sampled = a.sample(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false, x);
+                    assertThat(b.sample(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false, x))
                             .as("scale %d seed %d send %d", scale[1], seed, i)
                             .isEqualTo(sampled);
                     if (sampled) {
                         long t = o.time(x);
-                        a.observe(1, GATHER_BLOCKS, BYTES, false, x, t);
-                        b.observe(1, GATHER_BLOCKS, BYTES, false, x, t * scale[1]);
+                        a.observe(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false, x, t);
+                        b.observe(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false, x, t * scale[1]);
                     }
                 }
             }
@@ -643,7 +650,7 @@ class AdaptiveSendPolicyTest {
                 int n = 3000;
                 int from = 1000;
                 int[] c = settled(p, o, GATHER_BLOCKS, n, from, slower);
-                wrong += p.best(1, GATHER_BLOCKS, BYTES, false) == slower ? 1 : 0;
+                wrong += p.best(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false) == slower ? 1 : 0;
                 slowerShare += (double) c[2] / (n - from);
                 runs++;
             }
@@ -667,13 +674,13 @@ class AdaptiveSendPolicyTest {
             Oracle quiet = new Oracle(6_000_000, 6_900_000, r);
             int[] last = new int[3];
             for (int i = 0; i < 600; i++) {
-                SendStrategy s = p.choose(1, GATHER_BLOCKS, BYTES, false);
-                p.observe(1, GATHER_BLOCKS, BYTES, false, s, (i < 40 ? slow : quiet).time(s));
+                SendStrategy s = p.choose(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false);
+                p.observe(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false, s, (i < 40 ? slow : quiet).time(s));
                 if (i >= 400) {
                     last[s.ordinal()]++;
                 }
             }
-            assertThat(p.best(1, GATHER_BLOCKS, BYTES, false))
+            assertThat(p.best(1, TypeShape.LISTED, GATHER_BLOCKS, BYTES, false))
                     .as("seed %d", seed)
                     .isEqualTo(SendStrategy.PACK);
             assertThat(last[SendStrategy.PACK.ordinal()]).as("seed %d", seed).isGreaterThanOrEqualTo(180);
@@ -730,10 +737,10 @@ class AdaptiveSendPolicyTest {
                     long blocks = k == 0 ? GATHER_BLOCKS : 1;
                     long bytes = k == 0 ? BYTES : 1024;
                     Oracle o = k == 0 ? big : little;
-                    SendStrategy incumbent = p.best(1, blocks, bytes, false);
-                    SendStrategy s = p.choose(1, blocks, bytes, false);
-                    if (p.sample(1, blocks, bytes, false, s)) {
-                        p.observe(1, blocks, bytes, false, s, o.time(s));
+                    SendStrategy incumbent = p.best(1, TypeShape.LISTED, blocks, bytes, false);
+                    SendStrategy s = p.choose(1, TypeShape.LISTED, blocks, bytes, false);
+                    if (p.sample(1, TypeShape.LISTED, blocks, bytes, false, s)) {
+                        p.observe(1, TypeShape.LISTED, blocks, bytes, false, s, o.time(s));
                     }
                     time[k] += s == SendStrategy.PACK ? o.packNs() : o.gatherNs();
                     if (s != incumbent) {
@@ -750,7 +757,9 @@ class AdaptiveSendPolicyTest {
                     .as("seed %d: 1 KiB cell", seed)
                     .isLessThanOrEqualTo(ExplorationBudget.BUDGET * time[1]);
             // and never frozen: the 1 KiB cell (200000 sends) ends on the faster arm, packing
-            assertThat(p.best(1, 1, 1024, false)).as("seed %d", seed).isEqualTo(SendStrategy.PACK);
+            assertThat(p.best(1, TypeShape.LISTED, 1, 1024, false))
+                    .as("seed %d", seed)
+                    .isEqualTo(SendStrategy.PACK);
         }
     }
 
@@ -779,15 +788,16 @@ class AdaptiveSendPolicyTest {
         }
         long allocated = threads.getCurrentThreadAllocatedBytes() - before;
         assertThat(allocated).as("bytes allocated by 20000 sends").isLessThan(2_000);
-        assertThat(p.best(1, 10, 16400, false)).isEqualTo(SendStrategy.PACK);
+        assertThat(p.best(1, TypeShape.LISTED, 10, 16400, false)).isEqualTo(SendStrategy.PACK);
     }
 
     @Test
     void badArgumentsAreNamed() {
         assertThatThrownBy(() -> new AdaptiveSendPolicy(null)).hasMessageContaining("model null");
         AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
-        assertThatThrownBy(() -> p.observe(0, 1, 1, false, SendStrategy.ADAPTIVE, 1))
+        assertThatThrownBy(() -> p.observe(0, TypeShape.LISTED, 1, 1, false, SendStrategy.ADAPTIVE, 1))
                 .hasMessageContaining("used ADAPTIVE (expected: PACK or GATHER)");
-        assertThatThrownBy(() -> p.sample(0, 1, 1, false, null)).hasMessageContaining("sample: used null");
+        assertThatThrownBy(() -> p.sample(0, TypeShape.LISTED, 1, 1, false, null))
+                .hasMessageContaining("sample: used null");
     }
 }

@@ -66,7 +66,7 @@ class SettledExplorationTest {
                 SendStrategy before = packFaster ? SendStrategy.PACK : SendStrategy.GATHER;
                 SendStrategy after = packFaster ? SendStrategy.GATHER : SendStrategy.PACK;
                 AdaptiveSendPolicyTest.settled(p, machine(packFaster, GAP, r), BLOCKS, 8000, 0, after);
-                assertThat(p.best(1, BLOCKS, AdaptiveSendPolicyTest.BYTES, false))
+                assertThat(p.best(1, TypeShape.LISTED, BLOCKS, AdaptiveSendPolicyTest.BYTES, false))
                         .as("pack faster %s seed %d: settled", packFaster, seed)
                         .isEqualTo(before);
                 // the machine changes: the other arm is now 19% faster
@@ -74,7 +74,7 @@ class SettledExplorationTest {
                 int lastOnTheOldArm = -1;
                 for (int i = 0; i < 4000; i++) {
                     AdaptiveSendPolicyTest.settled(p, flipped, BLOCKS, 1, 0, before);
-                    if (p.best(1, BLOCKS, AdaptiveSendPolicyTest.BYTES, false) != after) {
+                    if (p.best(1, TypeShape.LISTED, BLOCKS, AdaptiveSendPolicyTest.BYTES, false) != after) {
                         lastOnTheOldArm = i;
                     }
                 }
@@ -103,14 +103,14 @@ class SettledExplorationTest {
             Random r = new Random(seed);
             AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
             AdaptiveSendPolicyTest.settled(p, new Quiet(5_600_000, 8_100_000, r), BLOCKS, 2000, 0, SendStrategy.GATHER);
-            assertThat(p.best(1, BLOCKS, AdaptiveSendPolicyTest.BYTES, false))
+            assertThat(p.best(1, TypeShape.LISTED, BLOCKS, AdaptiveSendPolicyTest.BYTES, false))
                     .as("seed %d: settled", seed)
                     .isEqualTo(SendStrategy.PACK);
             Times flipped = new Quiet(6_000_000, 6_000_000 / 1.13, r);
             int lastOnTheOldArm = -1;
             for (int i = 0; i < 2000; i++) {
                 AdaptiveSendPolicyTest.settled(p, flipped, BLOCKS, 1, 0, SendStrategy.PACK);
-                if (p.best(1, BLOCKS, AdaptiveSendPolicyTest.BYTES, false) != SendStrategy.GATHER) {
+                if (p.best(1, TypeShape.LISTED, BLOCKS, AdaptiveSendPolicyTest.BYTES, false) != SendStrategy.GATHER) {
                     lastOnTheOldArm = i;
                 }
             }
