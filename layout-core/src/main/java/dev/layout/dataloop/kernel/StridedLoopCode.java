@@ -220,6 +220,31 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
+     * {@code no} rows of {@code ni} blocks of up to 64 bytes, block (i, j) from {@code sa + i * so +
+     * j * si} to {@code da + i * dO + j * di}. The width is tested once per call.
+     */
+    void rows(
+            Object sb,
+            long sa,
+            long so,
+            long si,
+            Object db,
+            long da,
+            long dO,
+            long di,
+            long blockBytes,
+            int no,
+            int ni) {
+        sb = src(sb);
+        db = dst(db);
+        if (blockBytes == 16 && tile16(so, si, dO, di, no, ni)) {
+            tiled16(sb, sa, so, si, db, da, dO, di, no, ni);
+        } else {
+            rowsOf(sb, sa, so, si, db, da, dO, di, blockBytes, no, ni);
+        }
+    }
+
+    /**
      * {@code no} rows of {@code ni} blocks of {@code w} bytes, block (i, j) from {@code sa + i * so + j
      * * si} to {@code da + i * dO + j * di}, each by {@link #move}, the addresses bumped by the strides.
      */
@@ -260,7 +285,7 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * {@code n3} planes of {@link #rowsOf}, plane p at {@code p * s3} and {@code p * d3}: the Flash I/O
+     * {@code n3} planes of {@link #rows}, plane p at {@code p * s3} and {@code p * d3}: the Flash I/O
      * type's z, y and x loops in one kernel call.
      */
     @Override
@@ -282,7 +307,60 @@ final class StridedLoopCode extends StridedLoops {
         sb = src(sb);
         db = dst(db);
         for (long i = 0; i < n3; i++) {
-            rowsOf(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, blockBytes, no, ni);
+            rows(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, blockBytes, no, ni);
+        }
+    }
+
+    /**
+     * Whether {@code no} rows of {@code ni} 16-byte blocks go through {@link #tiled16}: a transpose
+     * (FFT columns, a column type resized to one element) unpacked into its transposed side, where
+     * rows {@code dO} = 16 bytes apart interleave so that four consecutive rows' block j fill one
+     * 64-byte line, and the lines never overlap (|di| >= 64), so the changed order of the moves cannot
+     * change the result. Not for a pack reading the transposed side, whose tiled form was unsteady
+     * from one JVM to the next where the row order is not.
+     */
+    static boolean tile16(long so, long si, long dO, long di, int no, int ni) {
+        return no >= 4 && dO == 16 && Math.abs(di) >= 64;
+    }
+
+    /**
+     * Rows of 16-byte blocks, four rows at a time: for each j, blocks (i..i+3, j). Exploits: on the
+     * transposed side those four blocks are one 64-byte line, written (or read) whole once instead of
+     * a quarter at a time in four passes over the rows; with rows 32 KiB apart (a 2048-column complex
+     * slab) every pass would otherwise miss, because all of a column's lines fall in the same cache
+     * sets. The other side reads (or writes) four sequential streams. Leftover rows (fewer than four)
+     * go through {@link #rowsOf}.
+     */
+    void tiled16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
+        sb = src(sb);
+        db = dst(db);
+        int i = 0;
+        for (; i + 4 <= no; i += 4) {
+            long s = sa + i * so;
+            long d = da + i * dO;
+            for (int j = 0; j < ni; j++) {
+                long sj = s + j * si;
+                long dj = d + j * di;
+                long a0 = MemoryAccess.U.getLong(sb, sj);
+                long a1 = MemoryAccess.U.getLong(sb, sj + 8);
+                long b0 = MemoryAccess.U.getLong(sb, sj + so);
+                long b1 = MemoryAccess.U.getLong(sb, sj + so + 8);
+                long c0 = MemoryAccess.U.getLong(sb, sj + 2 * so);
+                long c1 = MemoryAccess.U.getLong(sb, sj + 2 * so + 8);
+                long e0 = MemoryAccess.U.getLong(sb, sj + 3 * so);
+                long e1 = MemoryAccess.U.getLong(sb, sj + 3 * so + 8);
+                MemoryAccess.U.putLong(db, dj, a0);
+                MemoryAccess.U.putLong(db, dj + 8, a1);
+                MemoryAccess.U.putLong(db, dj + dO, b0);
+                MemoryAccess.U.putLong(db, dj + dO + 8, b1);
+                MemoryAccess.U.putLong(db, dj + 2 * dO, c0);
+                MemoryAccess.U.putLong(db, dj + 2 * dO + 8, c1);
+                MemoryAccess.U.putLong(db, dj + 3 * dO, e0);
+                MemoryAccess.U.putLong(db, dj + 3 * dO + 8, e1);
+            }
+        }
+        if (i < no) {
+            rowsOf(sb, sa + i * so, so, si, db, da + i * dO, dO, di, 16, no - i, ni);
         }
     }
 }

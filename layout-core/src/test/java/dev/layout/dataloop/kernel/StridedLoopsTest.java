@@ -17,8 +17,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The strided loops ({@link MemoryAccess#strided}, {@link
  * MemoryAccess#strided3}, run by per-memory-kind copies of {@link StridedLoopCode}) move exactly what
- * a byte-by-byte loop in the original order moves: random shapes, transposes (with negative
- * strides), overlapping destinations, every combination of heap and off-heap source and destination.
+ * a byte-by-byte loop in the original order moves: random shapes, transposes that take the tiled
+ * 16-byte path (with leftover rows and negative strides), overlapping destinations, every
+ * combination of heap and off-heap source and destination.
  */
 class StridedLoopsTest {
     private static Memory memory(boolean offHeap, int n) {
@@ -79,6 +80,7 @@ class StridedLoopsTest {
         boolean srcOff = (kinds & 1) != 0;
         boolean dstOff = (kinds & 2) != 0;
         Random r = new Random(31 + kinds);
+        int tiled = 0;
         for (int trial = 0; trial < 300; trial++) {
             int[] widths = {1, 2, 3, 4, 6, 8, 12, 16, 16, 16, 20, 24, 28, 40, 64, 100};
             int width = widths[r.nextInt(widths.length)];
@@ -97,6 +99,9 @@ class StridedLoopsTest {
             long dO = -Math.min(0, lo(dst[0], n2) + lo(dst[1], n1)) + 5;
             int srcBytes = (int) (so + s3 * n3 + 8);
             int dstBytes = (int) (dO + d3 * n3 + 8);
+            if (width == 16 && n2 >= 4 && StridedLoopCode.tile16(src[0], src[1], dst[0], dst[1], n2, n1)) {
+                tiled++;
+            }
             Memory s = filled(srcOff, srcBytes, 7);
             Memory expected = filled(dstOff, dstBytes, 1);
             Memory got = filled(dstOff, dstBytes, 1);
@@ -120,6 +125,7 @@ class StridedLoopsTest {
             MemoryAccess.strided(s, so, src[1], got1, dO, dst[1], width, n1);
             assertThat(bytes(got1)).as("strided trial %d", trial).isEqualTo(bytes(expected1));
         }
+        assertThat(tiled).as("trials that took the tiled 16-byte path").isGreaterThan(8);
     }
 
     @ParameterizedTest(name = "kinds {0}")
@@ -306,7 +312,7 @@ class StridedLoopsTest {
 
     @Test
     void aTransposeWithLeftoverRowsRoundTrips() {
-        // FFT columns: 7 rows of 33 complex doubles at a 7-element row.
+        // FFT columns: 7 rows (one tile of 4 and 3 leftover rows) of 33 complex doubles at a 7-element row.
         int rows = 7;
         int cols = 33;
         long row = 16L * rows;
