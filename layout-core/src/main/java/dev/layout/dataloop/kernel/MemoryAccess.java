@@ -349,18 +349,4 @@ public final class MemoryAccess {
             default -> {}
         }
     }
-
-    public static byte getByte(Memory m, long offset) {
-        if (CHECK_EVERY_ACCESS) {
-            m.checkRange("kernel", offset, 1);
-        }
-        return MemoryAccess.U.getByte(m.base(), m.address() + offset);
-    }
-
-    public static void putByte(Memory m, long offset, byte v) {
-        if (CHECK_EVERY_ACCESS) {
-            m.checkRange("kernel", offset, 1);
-        }
-        MemoryAccess.U.putByte(m.base(), m.address() + offset, v);
-    }
 }

@@ -131,11 +131,12 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * One block of {@code w} bytes by this copy's width class: the moves of {@link #rowsOf}'s loop for
-     * it, inlined into the caller's loop. Exploits: in a hidden copy the class is a constant, so the
-     * paced loops compile only their width's moves; {@link MemoryAccess#copyRaw}'s width tests would
-     * carry a branch profile shared with every width the JVM has moved, and its paced loops were
-     * recompiled again and again as the widths changed.
+     * One block of {@code w} bytes by this copy's width class, inlined into the caller's loop (every
+     * loop here): 1, 4 and 8 bytes one exact move, other widths up to 64 bytes the overlapping word
+     * moves of {@link MemoryAccess#copySmall}, over 64 bytes a bulk copy. Exploits: in a hidden copy
+     * the class is a constant, so each loop compiles only its width's moves, with no branch per block;
+     * {@link MemoryAccess#copyRaw}'s width tests would carry a branch profile shared with every width
+     * the JVM has moved, and its loops were recompiled again and again as the widths changed.
      */
     private static void move(Object sb, long s, Object db, long d, long w) {
         sun.misc.Unsafe u = MemoryAccess.U;
@@ -220,31 +221,6 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * {@code no} rows of {@code ni} blocks of up to 64 bytes, block (i, j) from {@code sa + i * so +
-     * j * si} to {@code da + i * dO + j * di}. The width is tested once per call.
-     */
-    void rows(
-            Object sb,
-            long sa,
-            long so,
-            long si,
-            Object db,
-            long da,
-            long dO,
-            long di,
-            long blockBytes,
-            int no,
-            int ni) {
-        sb = src(sb);
-        db = dst(db);
-        if (blockBytes == 16 && tile16(so, si, dO, di, no, ni)) {
-            tiled16(sb, sa, so, si, db, da, dO, di, no, ni);
-        } else {
-            rowsOf(sb, sa, so, si, db, da, dO, di, blockBytes, no, ni);
-        }
-    }
-
-    /**
      * {@code no} rows of {@code ni} blocks of {@code w} bytes, block (i, j) from {@code sa + i * so + j
      * * si} to {@code da + i * dO + j * di}, each by {@link #move}, the addresses bumped by the strides.
      */
@@ -285,8 +261,8 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * {@code n3} planes of {@link #rows}, plane p at {@code p * s3} and {@code p * d3}: the Flash I/O
-     * type's z, y and x loops in one kernel call.
+     * {@code n3} planes of {@link #rowsOf} (16-byte transposes: {@link #tiled16}), plane p at {@code p *
+     * s3} and {@code p * d3}: the Flash I/O type's z, y and x loops in one kernel call.
      */
     @Override
     void planes(
@@ -306,8 +282,13 @@ final class StridedLoopCode extends StridedLoops {
             int ni) {
         sb = src(sb);
         db = dst(db);
+        boolean tiled = blockBytes == 16 && tile16(s2, s1, d2, d1, no, ni);
         for (long i = 0; i < n3; i++) {
-            rows(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, blockBytes, no, ni);
+            if (tiled) {
+                tiled16(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
+            } else {
+                rowsOf(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, blockBytes, no, ni);
+            }
         }
     }
 
