@@ -142,7 +142,7 @@ public abstract class GeneratedKernel {
             body[3 * k + 1] = words[2 * k + 1];
             body[3 * k + 2] = k < nl ? 8 : 4;
         }
-        return cached(new Shape(body, size, false, 0, 1, 0, 1, kinds));
+        return cached(new Shape(body, size, false, 0, 0, 0, 1, kinds));
     }
 
     /**
@@ -178,8 +178,15 @@ public abstract class GeneratedKernel {
         }
         boolean rows = width == 4 && (kinds & 2) == 0;
         int blocks = rows ? MAX_ROW : 1;
-        return cached(
-                new Shape(blocks(width, blocks, stride), (long) blocks * width, !rows, stride, 1, 0, blocks, kinds));
+        return cached(new Shape(
+                blocks(width, blocks, stride),
+                (long) blocks * width,
+                !rows,
+                stride,
+                rows ? 1 : 0,
+                blocks * stride,
+                blocks,
+                kinds));
     }
 
     /** The moves of {@code blocks} blocks of {@code width} bytes, {@code stride} apart in user space, adjacent when packed. */
@@ -302,8 +309,10 @@ public abstract class GeneratedKernel {
     /**
      * A generated shape: a row's moves as triples (user offset, packed offset, bytes), {@code size}
      * packed bytes; instances {@code spacing} user bytes apart when {@code constantSpacing} (else by the
-     * call's argument or list), each {@code rows} rows {@code rowStride} user bytes apart; the blocks a
-     * strip moves per instance ({@code stripRow}, else 1); the memory kinds.
+     * call's argument or list), each {@code rows} rows {@code rowStride} user bytes apart (0: one row
+     * and no row loop); the blocks a strip moves per instance ({@code stripRow}, else 1); the memory
+     * kinds. Planes keep their row loop even for one row: C2 then leaves the instance loop as it is,
+     * where as the innermost loop it unrolls it and spills the unrolled rows' addresses.
      */
     private record Shape(
             long[] body,
@@ -390,7 +399,7 @@ public abstract class GeneratedKernel {
         fixBase(c, (s.kinds & 2) != 0, 7);
         c.op(ICONST_0).istore(10);
         c.bind(instances).iload(10).iload(6).branch(IF_ICMPGE, end);
-        if (s.rows > 1) {
+        if (s.rows > 0) {
             c.op(ICONST_0).istore(11);
             c.bind(rows).iload(11).ldcInt(s.rows).branch(IF_ICMPGE, rowsDone);
         }
@@ -404,12 +413,17 @@ public abstract class GeneratedKernel {
             c.iload(10).op(I2L).lload(4).op(LMUL);
         }
         c.op(LADD);
-        if (s.rows > 1) {
+        if (s.rows > 0) {
             c.iload(11).op(I2L).ldcLong(s.rowStride).op(LMUL).op(LADD);
         }
         c.lstore(12);
-        c.lload(8).iload(10).op(I2L).ldcLong(s.size * s.rows).op(LMUL).op(LADD);
-        if (s.rows > 1) {
+        c.lload(8)
+                .iload(10)
+                .op(I2L)
+                .ldcLong(s.size * Math.max(1, s.rows))
+                .op(LMUL)
+                .op(LADD);
+        if (s.rows > 0) {
             c.iload(11).op(I2L).ldcLong(s.size).op(LMUL).op(LADD);
         }
         c.lstore(14);
@@ -421,7 +435,7 @@ public abstract class GeneratedKernel {
                 move(c, bytes, 1, 12, s.body[k], 7, 14, s.body[k + 1]);
             }
         }
-        if (s.rows > 1) {
+        if (s.rows > 0) {
             c.iinc(11, 1).branch(GOTO, rows);
             c.bind(rowsDone);
         }
