@@ -222,16 +222,100 @@ final class StridedLoopCode extends StridedLoops {
 
     /**
      * {@code no} rows of {@code ni} blocks of {@code w} bytes, block (i, j) from {@code sa + i * so + j
-     * * si} to {@code da + i * dO + j * di}, each by {@link #move}, the addresses bumped by the strides.
+     * * si} to {@code da + i * dO + j * di}: per width class ({@link StridedLoops#widthClass}) one nest
+     * of two loops, the addresses bumped by the strides; 1, 4 and 8 bytes one exact move per block,
+     * other widths up to 64 bytes the overlapping word moves of {@link MemoryAccess#copySmall}, over 64
+     * bytes a bulk copy. In a hidden copy the class is a constant, so only its nest is compiled. The
+     * nests are written out in this one method, too large for C2 to inline: the same moves through a
+     * small method per block, inlined into the callers' loops, ran slower on short rows (benchmarks/README.md).
      */
     void rowsOf(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, long w, int no, int ni) {
         sb = src(sb);
         db = dst(db);
-        for (int i = 0; i < no; i++) {
-            long s = sa + i * so;
-            long d = da + i * dO;
-            for (int j = 0; j < ni; j++, s += si, d += di) {
-                move(sb, s, db, d, w);
+        sun.misc.Unsafe u = MemoryAccess.U;
+        int c = copyClass(w);
+        if (c == 9) {
+            for (int i = 0; i < no; i++) {
+                long s = sa + i * so;
+                long d = da + i * dO;
+                for (int j = 0; j < ni; j++, s += si, d += di) {
+                    u.copyMemory(sb, s, db, d, w);
+                }
+            }
+        } else if (c == 8) {
+            for (int i = 0; i < no; i++) {
+                long s = sa + i * so;
+                long d = da + i * dO;
+                for (int j = 0; j < ni; j++, s += si, d += di) {
+                    MemoryAccess.move32x2(sb, s, db, d, w - 32);
+                }
+            }
+        } else if (c == 7) {
+            for (int i = 0; i < no; i++) {
+                long s = sa + i * so;
+                long d = da + i * dO;
+                for (int j = 0; j < ni; j++, s += si, d += di) {
+                    MemoryAccess.move16x2(sb, s, db, d, w - 16);
+                }
+            }
+        } else if (c == 6) {
+            for (int i = 0; i < no; i++) {
+                long s = sa + i * so;
+                long d = da + i * dO;
+                for (int j = 0; j < ni; j++, s += si, d += di) {
+                    MemoryAccess.move8x3(sb, s, db, d, w - 8);
+                }
+            }
+        } else if (c == 5) {
+            for (int i = 0; i < no; i++) {
+                long s = sa + i * so;
+                long d = da + i * dO;
+                for (int j = 0; j < ni; j++, s += si, d += di) {
+                    MemoryAccess.move8x2(sb, s, db, d, w - 8);
+                }
+            }
+        } else if (c == 4) {
+            for (int i = 0; i < no; i++) {
+                long s = sa + i * so;
+                long d = da + i * dO;
+                for (int j = 0; j < ni; j++, s += si, d += di) {
+                    u.putLong(db, d, u.getLong(sb, s));
+                }
+            }
+        } else if (c == 3) {
+            for (int i = 0; i < no; i++) {
+                long s = sa + i * so;
+                long d = da + i * dO;
+                for (int j = 0; j < ni; j++, s += si, d += di) {
+                    MemoryAccess.move4x2(sb, s, db, d, w - 4);
+                }
+            }
+        } else if (c == 2) {
+            for (int i = 0; i < no; i++) {
+                long s = sa + i * so;
+                long d = da + i * dO;
+                for (int j = 0; j < ni; j++, s += si, d += di) {
+                    u.putInt(db, d, u.getInt(sb, s));
+                }
+            }
+        } else if (c == 1) {
+            for (int i = 0; i < no; i++) {
+                long s = sa + i * so;
+                long d = da + i * dO;
+                for (int j = 0; j < ni; j++, s += si, d += di) {
+                    short a = u.getShort(sb, s);
+                    short b = u.getShort(sb, s + w - 2);
+                    u.putShort(db, d, a);
+                    u.putShort(db, d + w - 2, b);
+                }
+            }
+        } else {
+            for (int i = 0; i < no; i++) {
+                long s = sa + i * so;
+                long d = da + i * dO;
+                for (int j = 0; j < ni; j++, s += si, d += di) {
+                    u.putByte(db, d, u.getByte(sb, s));
+                }
             }
         }
     }
