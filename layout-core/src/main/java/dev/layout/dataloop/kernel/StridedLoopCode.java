@@ -322,8 +322,11 @@ final class StridedLoopCode extends StridedLoops {
 
     /**
      * Blocks of one width {@code w} at listed offsets {@code ua + offsets[b]}, to or from ({@code
-     * gather}) the contiguous side at {@code pa}, each by {@link #move}. The direction is an {@code if},
-     * which C2 hoists out of the loop (a select it would leave in).
+     * gather}) the contiguous side at {@code pa}: whole words for 4, 8 and 24 bytes (scalars, doubles,
+     * 3-vectors of a gather list), otherwise the overlapping word moves of {@link
+     * MemoryAccess#copySmall} (16 bytes: two exact ones), the width class chosen once per call, one loop
+     * per class and no branch per block; over 64 bytes a bulk copy per block. Each loop tests the
+     * direction with an {@code if}, which C2 hoists out of the loop (a select it would leave in).
      */
     @Override
     void listed(Object ub, long ua, long[] offsets, int from, int to, Object pb, long pa, long w, boolean gather) {
@@ -334,12 +337,80 @@ final class StridedLoopCode extends StridedLoops {
             pb = src(pb);
             ub = dst(ub);
         }
+        int c = copyClass(w);
+        sun.misc.Unsafe u = MemoryAccess.U;
         long p = pa;
-        for (int b = from; b < to; b++, p += w) {
-            if (gather) {
-                move(ub, ua + offsets[b], pb, p, w);
-            } else {
-                move(pb, p, ub, ua + offsets[b], w);
+        if (c == 9) {
+            for (int b = from; b < to; b++, p += w) {
+                if (gather) {
+                    u.copyMemory(ub, ua + offsets[b], pb, p, w);
+                } else {
+                    u.copyMemory(pb, p, ub, ua + offsets[b], w);
+                }
+            }
+        } else if (c == 8) {
+            for (int b = from; b < to; b++, p += w) {
+                if (gather) {
+                    MemoryAccess.move32x2(ub, ua + offsets[b], pb, p, w - 32);
+                } else {
+                    MemoryAccess.move32x2(pb, p, ub, ua + offsets[b], w - 32);
+                }
+            }
+        } else if (c == 7) {
+            for (int b = from; b < to; b++, p += w) {
+                if (gather) {
+                    MemoryAccess.move16x2(ub, ua + offsets[b], pb, p, w - 16);
+                } else {
+                    MemoryAccess.move16x2(pb, p, ub, ua + offsets[b], w - 16);
+                }
+            }
+        } else if (c == 6) {
+            for (int b = from; b < to; b++, p += w) {
+                if (gather) {
+                    MemoryAccess.move8x3(ub, ua + offsets[b], pb, p, w - 8);
+                } else {
+                    MemoryAccess.move8x3(pb, p, ub, ua + offsets[b], w - 8);
+                }
+            }
+        } else if (c == 4) {
+            for (int b = from; b < to; b++, p += 8) {
+                if (gather) {
+                    u.putLong(pb, p, u.getLong(ub, ua + offsets[b]));
+                } else {
+                    u.putLong(ub, ua + offsets[b], u.getLong(pb, p));
+                }
+            }
+        } else if (c == 5) {
+            for (int b = from; b < to; b++, p += w) {
+                if (gather) {
+                    MemoryAccess.move8x2(ub, ua + offsets[b], pb, p, w - 8);
+                } else {
+                    MemoryAccess.move8x2(pb, p, ub, ua + offsets[b], w - 8);
+                }
+            }
+        } else if (c == 2) {
+            for (int b = from; b < to; b++, p += 4) {
+                if (gather) {
+                    u.putInt(pb, p, u.getInt(ub, ua + offsets[b]));
+                } else {
+                    u.putInt(ub, ua + offsets[b], u.getInt(pb, p));
+                }
+            }
+        } else if (c == 3) {
+            for (int b = from; b < to; b++, p += w) {
+                if (gather) {
+                    MemoryAccess.move4x2(ub, ua + offsets[b], pb, p, w - 4);
+                } else {
+                    MemoryAccess.move4x2(pb, p, ub, ua + offsets[b], w - 4);
+                }
+            }
+        } else {
+            for (int b = from; b < to; b++, p += w) {
+                if (gather) {
+                    MemoryAccess.copySmall(ub, ua + offsets[b], pb, p, w);
+                } else {
+                    MemoryAccess.copySmall(pb, p, ub, ua + offsets[b], w);
+                }
             }
         }
     }
