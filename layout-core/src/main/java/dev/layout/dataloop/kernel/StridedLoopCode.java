@@ -131,12 +131,11 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * One block of {@code w} bytes by this copy's width class, inlined into the caller's loop (every
-     * loop here): 1, 4 and 8 bytes one exact move, other widths up to 64 bytes the overlapping word
-     * moves of {@link MemoryAccess#copySmall}, over 64 bytes a bulk copy. Exploits: in a hidden copy
-     * the class is a constant, so each loop compiles only its width's moves, with no branch per block;
-     * {@link MemoryAccess#copyRaw}'s width tests would carry a branch profile shared with every width
-     * the JVM has moved, and its loops were recompiled again and again as the widths changed.
+     * One block of {@code w} bytes by this copy's width class: the moves of {@link #rowsOf}'s loop for
+     * it, inlined into the caller's loop. Exploits: in a hidden copy the class is a constant, so the
+     * paced loops compile only their width's moves; {@link MemoryAccess#copyRaw}'s width tests would
+     * carry a branch profile shared with every width the JVM has moved, and its paced loops were
+     * recompiled again and again as the widths changed.
      */
     private static void move(Object sb, long s, Object db, long d, long w) {
         sun.misc.Unsafe u = MemoryAccess.U;
