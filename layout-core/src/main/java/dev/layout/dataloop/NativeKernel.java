@@ -84,7 +84,14 @@ final class NativeKernel extends LeafKernel {
             long blockBytes,
             long outer,
             long inner) {
-        strided3(u, 0, userOuter, userInner, stream, 0, packedOuter, packedInner, blockBytes, 1, outer, inner);
+        if (pack) {
+            // A pack reading a transposed side may take the line-tiled loop.
+            long p = delta + stream;
+            MemoryAccess.stridedTile(
+                    user, u, userOuter, userInner, packed, p, packedOuter, packedInner, blockBytes, outer, inner);
+        } else {
+            strided3(u, 0, userOuter, userInner, stream, 0, packedOuter, packedInner, blockBytes, 1, outer, inner);
+        }
         return outer * inner * blockBytes;
     }
 

@@ -277,6 +277,57 @@ public final class MemoryAccess {
     }
 
     /**
+     * A transpose tile: one plane of {@link #strided3} of 16-byte blocks, {@code outer} rows of a few ({@code inner})
+     * blocks each, through a loop of its own (see {@link StridedLoops#columnTiles16}); other widths
+     * and shapes go to {@link #strided3}.
+     */
+    public static void stridedTile(
+            Memory src,
+            long srcOffset,
+            long srcOuter,
+            long srcInner,
+            Memory dst,
+            long dstOffset,
+            long dstOuter,
+            long dstInner,
+            long blockBytes,
+            long outer,
+            long inner) {
+        if (blockBytes != 16 || CHECK_EVERY_ACCESS || inner > Integer.MAX_VALUE || outer > Integer.MAX_VALUE) {
+            strided3(
+                    src,
+                    srcOffset,
+                    0,
+                    srcOuter,
+                    srcInner,
+                    dst,
+                    dstOffset,
+                    0,
+                    dstOuter,
+                    dstInner,
+                    blockBytes,
+                    1,
+                    outer,
+                    inner);
+            return;
+        }
+        Object sb = src.base();
+        Object db = dst.base();
+        StridedLoops.of(sb, db, 16)
+                .columnTiles16(
+                        sb,
+                        src.address() + srcOffset,
+                        srcOuter,
+                        srcInner,
+                        db,
+                        dst.address() + dstOffset,
+                        dstOuter,
+                        dstInner,
+                        (int) outer,
+                        (int) inner);
+    }
+
+    /**
      * Which kinds of memory a kernel call joins, 0 to 3: bit 0 set when the user memory is off-heap,
      * bit 1 when the packed memory is. Generated kernels are made per kinds, so each sees one.
      */

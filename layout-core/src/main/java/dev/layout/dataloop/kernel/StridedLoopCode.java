@@ -220,6 +220,31 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
+     * {@code no} rows of {@code ni} blocks of up to 64 bytes, block (i, j) from {@code sa + i * so +
+     * j * si} to {@code da + i * dO + j * di}. The width is tested once per call.
+     */
+    void rows(
+            Object sb,
+            long sa,
+            long so,
+            long si,
+            Object db,
+            long da,
+            long dO,
+            long di,
+            long blockBytes,
+            int no,
+            int ni) {
+        sb = src(sb);
+        db = dst(db);
+        if (blockBytes == 16 && tile16(so, si, dO, di, no, ni)) {
+            tiled16(sb, sa, so, si, db, da, dO, di, no, ni);
+        } else {
+            rowsOf(sb, sa, so, si, db, da, dO, di, blockBytes, no, ni);
+        }
+    }
+
+    /**
      * {@code no} rows of {@code ni} blocks of {@code w} bytes, block (i, j) from {@code sa + i * so + j
      * * si} to {@code da + i * dO + j * di}: per width class ({@link StridedLoops#widthClass}) one nest
      * of two loops, the addresses bumped by the strides; 1, 4 and 8 bytes one exact move per block,
@@ -415,8 +440,8 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * {@code n3} planes of {@link #rowsOf} (16-byte transposes: {@link #tiled16}), plane p at {@code p *
-     * s3} and {@code p * d3}: the Flash I/O type's z, y and x loops in one kernel call.
+     * {@code n3} planes of {@link #rows}, plane p at {@code p * s3} and {@code p * d3}: the Flash I/O
+     * type's z, y and x loops in one kernel call.
      */
     @Override
     void planes(
@@ -436,13 +461,8 @@ final class StridedLoopCode extends StridedLoops {
             int ni) {
         sb = src(sb);
         db = dst(db);
-        boolean tiled = blockBytes == 16 && tile16(s2, s1, d2, d1, no, ni);
         for (long i = 0; i < n3; i++) {
-            if (tiled) {
-                tiled16(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
-            } else {
-                rowsOf(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, blockBytes, no, ni);
-            }
+            rows(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, blockBytes, no, ni);
         }
     }
 
@@ -496,6 +516,22 @@ final class StridedLoopCode extends StridedLoops {
         }
         if (i < no) {
             rowsOf(sb, sa + i * so, so, si, db, da + i * dO, dO, di, 16, no - i, ni);
+        }
+    }
+
+    @Override
+    void columnTiles16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
+        sb = src(sb);
+        db = dst(db);
+        for (int i = 0; i < no; i++) {
+            long s = sa + i * so;
+            long d = da + i * dO;
+            for (int j = 0; j < ni; j++) {
+                MemoryAccess.U.putLong(db, d, MemoryAccess.U.getLong(sb, s));
+                MemoryAccess.U.putLong(db, d + 8, MemoryAccess.U.getLong(sb, s + 8));
+                s += si;
+                d += di;
+            }
         }
     }
 }

@@ -60,6 +60,14 @@ abstract class StridedLoops {
     abstract void scatterPaced(Object pb, long pa, Object ub, long ua, long[] offsets, int from, int to, long w);
 
     /**
+     * Rows of 16-byte blocks gathered from short columns of a transposed side ({@code ni} small, {@code
+     * si} large), in a method of its own so that its compiled loop is not shared with the long rows of
+     * the same width.
+     */
+    abstract void columnTiles16(
+            Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni);
+
+    /**
      * {@code n3} planes of {@code no} rows of {@code ni} blocks of up to 64 bytes, block (p, i, j) from
      * {@code sa + p * s3 + i * s2 + j * s1} to {@code da + p * d3 + i * d2 + j * d1}.
      */
