@@ -1,6 +1,6 @@
 package dev.layout.dataloop;
 
-import dev.layout.dataloop.kernel.WordKernel;
+import dev.layout.dataloop.kernel.GeneratedKernel;
 import dev.layout.datatype.Darray;
 import dev.layout.datatype.Datatype;
 import dev.layout.datatype.DerivedType;
@@ -69,7 +69,8 @@ final class EngineNormalization {
     /** One kernel loop over blocks of a single width: a run, a vector, equal blocks, or a record of words. */
     static boolean isFixedWidthLeaf(Dataloop d) {
         return d.leaf
-                && (d.kind != Dataloop.Kind.INDEXED || WordKernel.moves(d.offsets, d.blocklens, d.blocklen) != null);
+                && (d.kind != Dataloop.Kind.INDEXED
+                        || GeneratedKernel.moves(d.offsets, d.blocklens, d.blocklen) != null);
     }
 
     /**

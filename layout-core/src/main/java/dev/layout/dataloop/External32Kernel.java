@@ -37,10 +37,11 @@ final class External32Kernel extends LeafKernel {
             for (long i = 0; i < len; i++) {
                 long q = (phase + i) % unit;
                 long mirrored = u + i - q + (unit - 1 - q);
+                // a few bytes at a segment's ends: the checked accessors
                 if (pack) {
-                    MemoryAccess.putByte(packed, p + i, MemoryAccess.getByte(user, mirrored));
+                    packed.putByte(p + i, user.getByte(mirrored));
                 } else {
-                    MemoryAccess.putByte(user, mirrored, MemoryAccess.getByte(packed, p + i));
+                    user.putByte(mirrored, packed.getByte(p + i));
                 }
             }
         }

@@ -1,7 +1,7 @@
 package dev.layout.dataloop;
 
+import dev.layout.dataloop.kernel.GeneratedKernel;
 import dev.layout.dataloop.kernel.MemoryAccess;
-import dev.layout.dataloop.kernel.PlaneKernel;
 
 /**
  * The one cost model by which a {@link Plan} picks the kernel of each leaf: every kernel that can run
@@ -38,17 +38,17 @@ final class KernelCost {
         RUN,
         /** Strided blocks through the generic loops, one loop per width class (4, 8, 16, up to 64; over 64 bulk copies). */
         STRIDED,
-        /** Strided blocks through a generated loop with stride and width as constants ({@link PlaneKernel#strip}). */
+        /** Strided blocks through a generated loop with stride and width as constants ({@link GeneratedKernel#strip}). */
         STRIP,
         /** Blocks at listed offsets through the generic gather and scatter loops (one width class per call). */
         LISTED,
         /** Repeated small records of listed blocks through the generic record loops. */
         RECORDS,
-        /** Repeated records as a generated sequence of word moves ({@code WordKernel}). */
+        /** Repeated records as a generated sequence of word moves ({@code GeneratedKernel}). */
         WORDS,
         /** Planes (a vector of vector leaves) through the generic nested strided loops. */
         ROWS,
-        /** Planes through generated straight-line rows ({@link PlaneKernel#of}). */
+        /** Planes through generated straight-line rows ({@link GeneratedKernel#planes}). */
         PLANES
     }
 
@@ -81,10 +81,10 @@ final class KernelCost {
                     case RUN -> stride == width && !listed ? width / BULK_BYTES_PER_CYCLE : Double.POSITIVE_INFINITY;
                     case STRIDED, ROWS, LISTED, RECORDS -> genericMove(width) + (listed ? ADDRESS : 0) + ADDRESS;
                     case STRIP, PLANES ->
-                        PlaneKernel.movesPerBlock(width) <= PlaneKernel.MAX_BODY_MOVES
+                        GeneratedKernel.movesPerBlock(width) <= GeneratedKernel.MAX_BODY_MOVES
                                         && !listed
                                         && !MemoryAccess.oneSet(stride)
-                                ? PlaneKernel.movesPerBlock(width) * MOVE
+                                ? GeneratedKernel.movesPerBlock(width) * MOVE
                                 : Double.POSITIVE_INFINITY;
                     case WORDS -> wordMoves > 0 ? (double) wordMoves * MOVE / blocks : Double.POSITIVE_INFINITY;
                 };
@@ -92,8 +92,8 @@ final class KernelCost {
             return perBlock;
         }
         if (kind == Kind.PLANES
-                && (rows > PlaneKernel.MAX_ROWS
-                        || blocks * PlaneKernel.movesPerBlock(width) > PlaneKernel.MAX_BODY_MOVES)) {
+                && (rows > GeneratedKernel.MAX_ROWS
+                        || blocks * GeneratedKernel.movesPerBlock(width) > GeneratedKernel.MAX_BODY_MOVES)) {
             // The row is one straight-line body: bounded in code size.
             return Double.POSITIVE_INFINITY;
         }

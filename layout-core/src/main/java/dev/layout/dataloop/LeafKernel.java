@@ -74,18 +74,7 @@ abstract class LeafKernel {
             long blockBytes,
             long outer,
             long inner) {
-        long s = 0;
-        for (long i = 0; i < outer; i++) {
-            for (long j = 0; j < inner; j++) {
-                s += run(
-                        u + i * userOuter + j * userInner,
-                        blockBytes,
-                        stream + i * packedOuter + j * packedInner,
-                        1,
-                        0);
-            }
-        }
-        return s;
+        throw new AssertionError("plane: only for a kernel that may reorder");
     }
 
     /** {@code count} whole blocks of the vector leaf {@code d} from block address {@code u}. */

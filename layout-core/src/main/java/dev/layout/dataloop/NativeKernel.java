@@ -1,15 +1,15 @@
 package dev.layout.dataloop;
 
+import dev.layout.dataloop.kernel.GeneratedKernel;
 import dev.layout.dataloop.kernel.ListedAccess;
 import dev.layout.dataloop.kernel.MemoryAccess;
-import dev.layout.dataloop.kernel.WordKernel;
 import dev.layout.memory.Memory;
 
 /**
  * Native pack (user to packed) and unpack (packed to user), one kernel per direction with the
  * direction a final field. Whole vector leaves are one strided loop, indexed leaves one listed loop,
  * and repeated small leaves (a vector or list of records) one loop with the record's blocks held in
- * registers ({@link ListedAccess#records}) or generated word moves ({@link ListedAccess#words}).
+ * registers ({@link ListedAccess#records}) or generated word moves ({@link GeneratedKernel#records}).
  */
 final class NativeKernel extends LeafKernel {
     final boolean pack;
@@ -56,14 +56,6 @@ final class NativeKernel extends LeafKernel {
         }
     }
 
-    /**
-     * The generated word kernel for {@code count} instances of the leaf {@code c}, or null (none in the
-     * plan, accesses checked one by one, or a count past an int): the record loops run instead.
-     */
-    private WordKernel words(Dataloop c, long count) {
-        return MemoryAccess.CHECK_EVERY_ACCESS || count > Integer.MAX_VALUE ? null : plan.words(c, count);
-    }
-
     @Override
     long vector(long u, long stride, long blockBytes, long count, long stream, int unit) {
         if (pack) {
@@ -76,7 +68,7 @@ final class NativeKernel extends LeafKernel {
 
     @Override
     long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
-        long done = MemoryAccess.strip(plan.strip(d, count), user, u, d.stride, count, packed, delta + stream, pack);
+        long done = GeneratedKernel.strip(plan.strip(d, count), user, u, d.stride, count, packed, delta + stream, pack);
         return done * d.blocklen
                 + vector(u + done * d.stride, d.stride, d.blocklen, count - done, stream + done * d.blocklen, unit);
     }
@@ -118,7 +110,8 @@ final class NativeKernel extends LeafKernel {
             case VECTOR -> {
                 // A vector of vector leaves: generated rows, else one two-level strided loop.
                 long row = c.nblocks * c.blocklen;
-                if (!MemoryAccess.planes(plan.rows(c, count), user, u, spacing, count, packed, delta + stream, pack)) {
+                GeneratedKernel rows = plan.rows(c, count);
+                if (!GeneratedKernel.run(rows, user, u, spacing, null, 0, count, packed, delta + stream, pack)) {
                     strided3(u, 0, spacing, c.stride, stream, 0, row, c.blocklen, c.blocklen, 1, count, c.nblocks);
                 }
                 return count * row;
@@ -134,13 +127,12 @@ final class NativeKernel extends LeafKernel {
 
     /** {@code count} instances of the listed leaf {@code c}: generated word moves (a small record of words) or the record loops. */
     private long records(Dataloop c, long u, long spacing, long[] outer, int from, long count, long stream) {
-        WordKernel w = words(c, count);
-        if (w != null) {
-            return ListedAccess.words(w, user, u, spacing, outer, from, count, c.size, packed, delta + stream, pack);
+        long p = delta + stream;
+        if (GeneratedKernel.run(plan.words(c, count), user, u, spacing, outer, from, count, packed, p, pack)) {
+            return count * c.size;
         }
         // Blocks in one cache set: every block of every instance (one, or instances a one-set stride apart).
         boolean oneSet = plan.mayPace(c) && (count == 1 || (outer == null && MemoryAccess.oneSet(spacing)));
-        long p = delta + stream;
         return ListedAccess.records(
                 user, u, spacing, outer, from, count, c.offsets, c.blocklens, c.blocklen, packed, p, pack, oneSet);
     }
@@ -155,7 +147,8 @@ final class NativeKernel extends LeafKernel {
         long row = c.nblocks * c.blocklen;
         long plane = p.nblocks * row;
         long at = u + c.disp;
-        if (!MemoryAccess.planes(plan.plane(p, count), user, at, spacing, count, packed, delta + stream, pack)) {
+        if (!GeneratedKernel.run(
+                plan.plane(p, count), user, at, spacing, null, 0, count, packed, delta + stream, pack)) {
             long w = c.blocklen;
             strided3(at, spacing, p.stride, c.stride, stream, plane, row, w, w, count, p.nblocks, c.nblocks);
         }
@@ -164,7 +157,7 @@ final class NativeKernel extends LeafKernel {
 
     @Override
     long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
-        if (c.kind == Dataloop.Kind.BLOCK_INDEXED || c.kind == Dataloop.Kind.INDEXED || words(c, to - from) != null) {
+        if (c.kind == Dataloop.Kind.BLOCK_INDEXED || c.kind == Dataloop.Kind.INDEXED) {
             // A list of small records (MD atoms): generated word moves or the record loops.
             return records(c, u, 0, offsets, from, to - from, stream);
         }

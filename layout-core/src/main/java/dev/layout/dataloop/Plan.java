@@ -1,8 +1,7 @@
 package dev.layout.dataloop;
 
+import dev.layout.dataloop.kernel.GeneratedKernel;
 import dev.layout.dataloop.kernel.MemoryAccess;
-import dev.layout.dataloop.kernel.PlaneKernel;
-import dev.layout.dataloop.kernel.WordKernel;
 import java.util.IdentityHashMap;
 
 /**
@@ -12,17 +11,17 @@ import java.util.IdentityHashMap;
  * per segment and memory kinds, at its first pack or unpack; the walk then only looks nodes up and
  * asks the cost model, for the count at hand, whether the generated kernel or the generic loops run,
  * so a steady-state operation allocates nothing. The {@link Dataloop} stays a plain description: a
- * listed leaf's word moves ({@link WordKernel#moves}) are worked out here, once per plan, and the
+ * listed leaf's word moves ({@link GeneratedKernel#moves}) are worked out here, once per plan, and the
  * generated classes are cached by shape and kinds in the kernel package. Used by one segment, so no
  * more thread-safe than it.
  */
 final class Plan {
     private final int kinds;
     private final Lookup<BlockedOrder> orders = new Lookup<>();
-    private final Lookup<WordKernel> words = new Lookup<>();
-    private final Lookup<PlaneKernel> planes = new Lookup<>();
-    private final Lookup<PlaneKernel> strips = new Lookup<>();
-    private final Lookup<PlaneKernel> rows = new Lookup<>();
+    private final Lookup<GeneratedKernel> words = new Lookup<>();
+    private final Lookup<GeneratedKernel> planes = new Lookup<>();
+    private final Lookup<GeneratedKernel> strips = new Lookup<>();
+    private final Lookup<GeneratedKernel> rows = new Lookup<>();
     private final Lookup<Boolean> mayPace = new Lookup<>();
     private final IdentityHashMap<Dataloop, Boolean> seen = new IdentityHashMap<>();
 
@@ -41,16 +40,16 @@ final class Plan {
             return;
         }
         if (d.leaf) {
-            long[] m = d.offsets == null ? null : WordKernel.moves(d.offsets, d.blocklens, d.blocklen);
+            long[] m = d.offsets == null ? null : GeneratedKernel.moves(d.offsets, d.blocklens, d.blocklen);
             if (m != null && KernelCost.records(d, Integer.MAX_VALUE, moveCount(m)) == KernelCost.Kind.WORDS) {
-                put(words, d, WordKernel.of(m, d.size, kinds));
+                put(words, d, GeneratedKernel.records(m, d.size, kinds));
             }
             // blocks of varying lengths: as the narrowest
             if (MemoryAccess.mayPace(d.offsets, d.blocklens != null ? 1 : d.blocklen)) {
                 put(mayPace, d, Boolean.TRUE);
             }
             if (d.kind == Dataloop.Kind.VECTOR && KernelCost.vectorLeaf(d, d.nblocks) == KernelCost.Kind.STRIP) {
-                put(strips, d, PlaneKernel.strip((int) d.blocklen, d.stride, kinds));
+                put(strips, d, GeneratedKernel.strip((int) d.blocklen, d.stride, kinds));
             }
             return;
         }
@@ -61,7 +60,7 @@ final class Plan {
                 && r.kind == Dataloop.Kind.VECTOR
                 && KernelCost.rows(r, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
             // Instances of a vector leaf repeated at a spacing: planes of one row each.
-            put(rows, r, PlaneKernel.of((int) r.blocklen, r.nblocks, r.stride, 1, 0, kinds));
+            put(rows, r, GeneratedKernel.planes((int) r.blocklen, r.nblocks, r.stride, 1, 0, kinds));
         }
         if (d.kind == Dataloop.Kind.VECTOR
                 && d.blocklen == 1
@@ -69,7 +68,7 @@ final class Plan {
                 && r.leaf
                 && r.kind == Dataloop.Kind.VECTOR
                 && KernelCost.planes(d, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
-            put(planes, d, PlaneKernel.of((int) r.blocklen, r.nblocks, r.stride, d.nblocks, d.stride, kinds));
+            put(planes, d, GeneratedKernel.planes((int) r.blocklen, r.nblocks, r.stride, d.nblocks, d.stride, kinds));
         }
         if (d.children != null) {
             for (Dataloop c : d.children) {
@@ -80,7 +79,7 @@ final class Plan {
         }
     }
 
-    /** The moves of a {@link WordKernel#moves} pattern: its pairs, less the trailing counts. */
+    /** The moves of a {@link GeneratedKernel#moves} pattern: its pairs, less the trailing counts. */
     static int moveCount(long[] moves) {
         return moves.length / 2 - 1;
     }
@@ -112,23 +111,23 @@ final class Plan {
     }
 
     /** The generated word moves for {@code count} repeated instances of the listed leaf {@code d}, or null where the record loops are cheaper. */
-    WordKernel words(Dataloop d, long count) {
-        WordKernel w = words.get(d);
+    GeneratedKernel words(Dataloop d, long count) {
+        GeneratedKernel w = words.get(d);
         return w == null || KernelCost.records(d, count, w.moveCount()) != KernelCost.Kind.WORDS ? null : w;
     }
 
     /** The generated planes for {@code count} planes of the vector {@code d} of vector leaves, or null where the strided loops are cheaper. */
-    PlaneKernel plane(Dataloop d, long count) {
-        PlaneKernel p = planes.get(d);
+    GeneratedKernel plane(Dataloop d, long count) {
+        GeneratedKernel p = planes.get(d);
         return p == null || KernelCost.planes(d, count) != KernelCost.Kind.PLANES ? null : p;
     }
 
     /**
      * The generated rows for {@code count} instances of the vector leaf {@code d} repeated at a spacing
-     * (planes of one row each, see {@link PlaneKernel#of}), or null where the strided loops are cheaper.
+     * (planes of one row each, see {@link GeneratedKernel#planes}), or null where the strided loops are cheaper.
      */
-    PlaneKernel rows(Dataloop d, long count) {
-        PlaneKernel p = rows.get(d);
+    GeneratedKernel rows(Dataloop d, long count) {
+        GeneratedKernel p = rows.get(d);
         return p == null || KernelCost.rows(d, count) != KernelCost.Kind.PLANES ? null : p;
     }
 
@@ -140,9 +139,9 @@ final class Plan {
         return mayPace.get(d) != null;
     }
 
-    /** The generated strip for {@code count} blocks of the vector leaf {@code d} (see {@link PlaneKernel#strip}), or null. */
-    PlaneKernel strip(Dataloop d, long count) {
-        PlaneKernel s = strips.get(d);
+    /** The generated strip for {@code count} blocks of the vector leaf {@code d} (see {@link GeneratedKernel#strip}), or null. */
+    GeneratedKernel strip(Dataloop d, long count) {
+        GeneratedKernel s = strips.get(d);
         return s == null || KernelCost.vectorLeaf(d, count) != KernelCost.Kind.STRIP ? null : s;
     }
 }

@@ -3,7 +3,7 @@ package dev.layout.dataloop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.layout.dataloop.KernelCost.Kind;
-import dev.layout.dataloop.kernel.WordKernel;
+import dev.layout.dataloop.kernel.GeneratedKernel;
 import dev.layout.datatype.Datatype;
 import dev.layout.datatype.Primitive;
 import net.jqwik.api.ForAll;
@@ -161,7 +161,7 @@ class KernelCostPropertyTest {
         // a record of three doubles and an int at listed offsets
         Datatype atom = Datatype.indexed(new long[] {3, 1}, new long[] {0, 10}, Primitive.FLOAT64);
         Dataloop d = leaf(atom);
-        long[] m = WordKernel.moves(d.offsets, d.blocklens, d.blocklen);
+        long[] m = GeneratedKernel.moves(d.offsets, d.blocklens, d.blocklen);
         assertThat(m).isNotNull();
         assertThat(Plan.moveCount(m)).isEqualTo(4); // three 8-byte moves, one 4-byte
         assertThat(KernelCost.records(d, 1, Plan.moveCount(m))).isEqualTo(Kind.RECORDS);

@@ -2,8 +2,8 @@ package dev.layout.dataloop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.layout.dataloop.kernel.GeneratedKernel;
 import dev.layout.dataloop.kernel.MemoryAccess;
-import dev.layout.dataloop.kernel.WordKernel;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
 import dev.layout.testing.Buffers;
@@ -144,7 +144,7 @@ class LeafKernelPropertyTest {
                 && c.kind != Dataloop.Kind.CONTIG
                 && (d.kind == Dataloop.Kind.CONTIG || d.blocklen == 1)) {
             long n = d.kind == Dataloop.Kind.CONTIG ? d.blocklen : d.nblocks;
-            long[] m = WordKernel.moves(c.offsets, c.blocklens, c.blocklen);
+            long[] m = GeneratedKernel.moves(c.offsets, c.blocklens, c.blocklen);
             out.add(m != null ? KernelCost.records(c, n, Plan.moveCount(m)).name() : "RECORDS");
         }
         if (d.kind == Dataloop.Kind.VECTOR

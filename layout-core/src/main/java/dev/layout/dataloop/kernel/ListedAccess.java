@@ -5,8 +5,8 @@ import dev.layout.memory.Memory;
 /**
  * Unchecked moves of blocks at listed offsets, for the dataloop engine (which has checked the whole
  * footprint first; a wrong offset here is a wrong memory access): the blocks of an indexed leaf
- * ({@link #blocks}) and repeated small records of them, by the generic record loops ({@link #records})
- * or a generated {@link WordKernel} ({@link #words}). Each method packs (user to packed) or unpacks
+ * ({@link #blocks}) and repeated small records of them ({@link #records}; a {@link GeneratedKernel}
+ * may run those instead). Each method packs (user to packed) or unpacks
  * (packed to user); the direction is loop-invariant, so the JIT compiles each loop once per direction.
  */
 public final class ListedAccess {
@@ -111,7 +111,7 @@ public final class ListedAccess {
      * {@code userStride} bytes (a vector of an indexed leaf: the Indexed test, struct members), or,
      * when {@code outer} is not null, at {@code userBase + outer[outerFrom + i]} (a list of records:
      * atoms): one {@link #blocks} loop per instance (records that pay a call per instance run as
-     * generated word moves instead, {@link #words}). {@code oneSet}: as for {@link #blocks}, every
+     * generated word moves instead, {@link GeneratedKernel#records}). {@code oneSet}: as for {@link #blocks}, every
      * instance's blocks, with one choice for the whole call. Returns the bytes moved.
      */
     public static long records(
@@ -141,39 +141,5 @@ public final class ListedAccess {
         }
         OneSetPacing.end(OneSetPacing.LISTED_STORES, w, blocks, s, start);
         return p - packedOffset;
-    }
-
-    /**
-     * Packs ({@code pack}) or unpacks {@code count} instances of a small pattern given as word moves (see
-     * {@link WordKernel#moves}: pairs of user and packed offsets, 8-byte moves then 4-byte moves) through
-     * its generated {@code kernel}, instance i at {@code userBase + i * userStride} or, when {@code
-     * outer} is not null, at {@code userBase + outer[outerFrom + i]}. Returns the bytes moved.
-     */
-    public static long words(
-            WordKernel kernel,
-            Memory user,
-            long userBase,
-            long userStride,
-            long[] outer,
-            int outerFrom,
-            long count,
-            long size,
-            Memory packed,
-            long packedOffset,
-            boolean pack) {
-        Object ub = user.base();
-        long ua = user.address() + userBase;
-        Object pb = packed.base();
-        long pa = packed.address() + packedOffset;
-        if (pack && outer == null) {
-            kernel.gather(ub, ua, userStride, (int) count, pb, pa);
-        } else if (pack) {
-            kernel.gatherList(ub, ua, outer, outerFrom, (int) count, pb, pa);
-        } else if (outer == null) {
-            kernel.scatter(ub, ua, userStride, (int) count, pb, pa);
-        } else {
-            kernel.scatterList(ub, ua, outer, outerFrom, (int) count, pb, pa);
-        }
-        return count * size;
     }
 }

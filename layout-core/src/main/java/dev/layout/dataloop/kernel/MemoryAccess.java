@@ -328,80 +328,11 @@ public final class MemoryAccess {
     }
 
     /**
-     * Packs ({@code pack}) or unpacks the leading blocks of {@code count} blocks of a strided run (block
-     * i at {@code userOffset + i * stride}, packed contiguously from {@code packedOffset}) through the
-     * generated {@link PlaneKernel#strip} {@code kernel}. Returns how many blocks it moved: all of them,
-     * a multiple of {@link PlaneKernel#MAX_ROW} for a strip in rows form (the caller moves the tail),
-     * or 0 when the kernel cannot run here (see {@link #planes}).
-     */
-    public static long strip(
-            PlaneKernel kernel,
-            Memory user,
-            long userOffset,
-            long stride,
-            long count,
-            Memory packed,
-            long packedOffset,
-            boolean pack) {
-        if (kernel == null) {
-            return 0;
-        }
-        int row = kernel.stripRow;
-        if (row == 1) {
-            // count and stride go through as they are: with count / row computed in front of the (inlined)
-            // loop, C2 compiles a slower loop.
-            return planes(kernel, user, userOffset, stride, count, packed, packedOffset, pack) ? count : 0;
-        }
-        long planes = count / row;
-        return planes(kernel, user, userOffset, row * stride, planes, packed, packedOffset, pack) ? planes * row : 0;
-    }
-
-    /**
      * Which kinds of memory a kernel call joins, 0 to 3: bit 0 set when the user memory is off-heap,
      * bit 1 when the packed memory is. Generated kernels are made per kinds, so each sees one.
      */
     public static int baseKinds(Memory user, Memory packed) {
         return (user.base() == null ? 1 : 0) | (packed.base() == null ? 2 : 0);
-    }
-
-    /**
-     * Packs ({@code pack}) or unpacks {@code count} planes through a generated {@link PlaneKernel}: plane
-     * i at {@code userOffset + i * spacing} in {@code user}, packed contiguously from {@code
-     * packedOffset}; for a one-loop {@link PlaneKernel#strip}, {@code count} blocks at the strip's own
-     * stride ({@code spacing} unread; use {@link #strip}). Returns false, doing nothing, when the kernel
-     * cannot run here (none, every-access checking on, or more planes than an int counts); the caller
-     * then uses the strided loops ({@link #strided3}).
-     */
-    public static boolean planes(
-            PlaneKernel kernel,
-            Memory user,
-            long userOffset,
-            long spacing,
-            long count,
-            Memory packed,
-            long packedOffset,
-            boolean pack) {
-        if (kernel == null || CHECK_EVERY_ACCESS || count > Integer.MAX_VALUE) {
-            return false;
-        }
-        if (pack) {
-            kernel.gather(
-                    user.base(),
-                    user.address() + userOffset,
-                    spacing,
-                    (int) count,
-                    packed.base(),
-                    packed.address() + packedOffset);
-        } else {
-            kernel.scatter(
-                    user.base(),
-                    user.address() + userOffset,
-                    spacing,
-                    (int) count,
-                    packed.base(),
-                    packed.address() + packedOffset);
-        }
-        return true;
     }
 
     /**
@@ -468,19 +399,5 @@ public final class MemoryAccess {
             }
             default -> {}
         }
-    }
-
-    public static byte getByte(Memory m, long offset) {
-        if (CHECK_EVERY_ACCESS) {
-            m.checkRange("kernel", offset, 1);
-        }
-        return MemoryAccess.U.getByte(m.base(), m.address() + offset);
-    }
-
-    public static void putByte(Memory m, long offset, byte v) {
-        if (CHECK_EVERY_ACCESS) {
-            m.checkRange("kernel", offset, 1);
-        }
-        MemoryAccess.U.putByte(m.base(), m.address() + offset, v);
     }
 }

@@ -103,7 +103,7 @@ abstract class StridedLoops {
             if (c == null) {
                 c = BYTES == null
                         ? SHARED
-                        : (StridedLoops) GeneratedKernels.instantiate(BYTES, k, "strided loops (copy " + k + ")");
+                        : (StridedLoops) GeneratedKernel.instantiate(BYTES, k, "strided loops (copy " + k + ")");
                 if (!COPIES.compareAndSet(k, null, c)) {
                     c = COPIES.get(k);
                 }
@@ -112,7 +112,7 @@ abstract class StridedLoops {
         }
 
         private static byte[] classFile() {
-            if (!GeneratedKernels.ENABLED) {
+            if (!GeneratedKernel.ENABLED) {
                 return null;
             }
             try (InputStream in = StridedLoops.class.getResourceAsStream("StridedLoopCode.class")) {

@@ -339,12 +339,12 @@ class StridedLoopsTest {
                     StridedLoops loops = StridedLoops.of(src, dst, w);
                     assertThat(loops).isSameAs(StridedLoops.of(src, dst, w));
                     classes.add(loops.getClass());
-                    if (GeneratedKernels.ENABLED) {
+                    if (GeneratedKernel.ENABLED) {
                         assertThat(loops.getClass().isHidden()).isTrue();
                     }
                 }
             }
         }
-        assertThat(classes).hasSize(GeneratedKernels.ENABLED ? 4 * StridedLoops.WIDTH_CLASSES : 1);
+        assertThat(classes).hasSize(GeneratedKernel.ENABLED ? 4 * StridedLoops.WIDTH_CLASSES : 1);
     }
 }

@@ -1,0 +1,491 @@
+package dev.layout.dataloop.kernel;
+
+import static dev.layout.bytecode.ClassBytes.*;
+
+import dev.layout.bytecode.ClassBytes;
+import dev.layout.memory.Memory;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A loop over instances of one fixed body of word moves, generated per shape as a hidden class whose
+ * offsets, counts and strides are constants: the records of a small listed leaf ({@link #records}),
+ * planes of rows of strided blocks (Flash I/O's z over y over x, {@link #planes}) and a long strided
+ * run ({@link #strip}). Exploits: with the offsets in the code the JIT folds them into addressing
+ * modes and the row loop has a constant trip count, as in a hand-written loop nest; with them in
+ * registers, C2 unrolls the loop, computes every address with a multiply and spills addresses to the
+ * stack. One class per distinct shape and memory kinds, cached: beyond {@link #MAX_CLASSES}, or with
+ * {@code -Dlayout.kernels.generate=false}, none is made and the engine runs its generic loops.
+ */
+public abstract class GeneratedKernel {
+    /** How many distinct shapes get a generated class: a bound on metaspace for programs with many types. */
+    static final int MAX_CLASSES = 2048;
+    /** {@code -Dlayout.kernels.generate=false} turns generation off (the engine's generic loops run). */
+    static final boolean ENABLED = !"false".equals(System.getProperty("layout.kernels.generate"));
+    /** The most word moves a loop body holds: a bound on code size, far below C2's limit on the methods it compiles. */
+    public static final int MAX_BODY_MOVES = 32;
+    /** Blocks per row of a strip's rows form ({@link #strip}). */
+    public static final int MAX_ROW = 16;
+    /** The most rows per plane. */
+    public static final int MAX_ROWS = 1 << 16;
+    /** The most 8-byte and 4-byte moves of a record ({@link #moves}). */
+    static final int MAX_LONGS = 4;
+
+    static final int MAX_INTS = 2;
+
+    private static final ConcurrentHashMap<Shape, GeneratedKernel> CACHE = new ConcurrentHashMap<>();
+    private static final String SELF = "dev/layout/dataloop/kernel/GeneratedKernel";
+    private static final String UNSAFE = "sun/misc/Unsafe";
+    private static final String STRIDED = "(Ljava/lang/Object;JJILjava/lang/Object;J)V";
+    private static final String LISTED = "(Ljava/lang/Object;J[JIILjava/lang/Object;J)V";
+
+    /** Word moves per instance (what the cost model weighs for records); set before the cache publishes the kernel. */
+    private int moveCount;
+    /** Blocks a strip moves per instance: {@link #MAX_ROW} in its rows form, else 1; set likewise. */
+    private int stripRow = 1;
+
+    protected GeneratedKernel() {}
+
+    /** The word moves one instance makes. */
+    public int moveCount() {
+        return moveCount;
+    }
+
+    /** Moves instance i from {@code ub + ua + i * spacing} (a strip: its own stride) to {@code pb + pa + i * size}, i < n. */
+    abstract void gather(Object ub, long ua, long spacing, int n, Object pb, long pa);
+
+    /** Moves instance i from {@code ub + ua + outer[from + i]}. */
+    abstract void gatherList(Object ub, long ua, long[] outer, int from, int n, Object pb, long pa);
+
+    /** Unpacks: the mirror of {@link #gather}. */
+    abstract void scatter(Object ub, long ua, long spacing, int n, Object pb, long pa);
+
+    /** Unpacks: the mirror of {@link #gatherList}. */
+    abstract void scatterList(Object ub, long ua, long[] outer, int from, int n, Object pb, long pa);
+
+    /**
+     * The blocks of a small listed leaf ({@code offsets}; {@code lengths}, or {@code uniform} bytes
+     * each when null) as word moves: each block of a multiple of 4 bytes is its 8-byte words plus one
+     * trailing 4-byte word. Null unless all blocks decompose, there are 1 to {@link #MAX_LONGS} long
+     * moves and at most {@link #MAX_INTS} int moves, and the blocks are pairwise disjoint in user space
+     * (so the kernel may do the long moves before the int moves whatever their order in the pattern:
+     * unpack writes no byte twice). Layout: pairs (user offset, packed offset), longs first, then the
+     * two counts (what {@link #records} takes).
+     */
+    public static long[] moves(long[] offsets, long[] lengths, long uniform) {
+        int nb = offsets.length;
+        if (nb > MAX_LONGS + MAX_INTS) {
+            return null;
+        }
+        int nl = 0;
+        int ni = 0;
+        for (int b = 0; b < nb; b++) {
+            long len = lengths == null ? uniform : lengths[b];
+            if (len % 4 != 0) {
+                return null;
+            }
+            nl += (int) Math.min(len / 8, MAX_LONGS + 1);
+            ni += (int) (len % 8 / 4);
+            for (int c = 0; c < b; c++) {
+                long lc = lengths == null ? uniform : lengths[c];
+                if (offsets[b] < offsets[c] + lc && offsets[c] < offsets[b] + len) {
+                    return null;
+                }
+            }
+        }
+        if (nl < 1 || nl > MAX_LONGS || ni > MAX_INTS) {
+            return null;
+        }
+        long[] w = new long[2 * (nl + ni) + 2];
+        int li = 0;
+        int ii = 2 * nl;
+        long packed = 0;
+        for (int b = 0; b < nb; b++) {
+            long len = lengths == null ? uniform : lengths[b];
+            long k = 0;
+            for (; k + 8 <= len; k += 8, li += 2) {
+                w[li] = offsets[b] + k;
+                w[li + 1] = packed + k;
+            }
+            if (k < len) {
+                w[ii] = offsets[b] + k;
+                w[ii + 1] = packed + k;
+                ii += 2;
+            }
+            packed += len;
+        }
+        w[w.length - 2] = nl;
+        w[w.length - 1] = ni;
+        return w;
+    }
+
+    /**
+     * The kernel for records laid out as {@link #moves} makes them ({@code nl} 8-byte then {@code ni}
+     * 4-byte moves as (user offset, packed offset) pairs, then {@code nl} and {@code ni}), instances
+     * {@code size} packed bytes apart, for the memory kinds {@code kinds} ({@link MemoryAccess#baseKinds});
+     * null if generation is off or the class bound is reached.
+     */
+    public static GeneratedKernel records(long[] words, long size, int kinds) {
+        checkKinds(kinds);
+        long nl = words.length < 2 ? -1 : words[words.length - 2];
+        long ni = words.length < 2 ? -1 : words[words.length - 1];
+        if (nl < 0 || ni < 0 || nl + ni == 0 || words.length != 2 * (nl + ni) + 2 || size <= 0) {
+            throw new IllegalArgumentException("GeneratedKernel: " + nl + " long and " + ni + " int moves of a "
+                    + size + "-byte instance in " + words.length
+                    + " words (expected: at least one move, 2 words per move and the two counts, size > 0)");
+        }
+        long[] body = new long[3 * (int) (nl + ni)];
+        for (int k = 0; k < nl + ni; k++) {
+            body[3 * k] = words[2 * k];
+            body[3 * k + 1] = words[2 * k + 1];
+            body[3 * k + 2] = k < nl ? 8 : 4;
+        }
+        return cached(new Shape(body, size, false, 0, 0, 0, 1, kinds));
+    }
+
+    /**
+     * The kernel for planes of {@code rows} rows {@code rowStride} bytes apart, each of {@code blocks}
+     * blocks of {@code width} bytes {@code blockStride} apart, packed contiguously; null when a row has
+     * more than {@link #MAX_BODY_MOVES} word moves, or generation is off or at its bound.
+     */
+    public static GeneratedKernel planes(
+            int width, long blocks, long blockStride, long rows, long rowStride, int kinds) {
+        checkKinds(kinds);
+        if (width < 1 || blocks < 1 || blocks * movesPerBlock(width) > MAX_BODY_MOVES || rows < 1 || rows > MAX_ROWS) {
+            return null;
+        }
+        return cached(new Shape(
+                blocks(width, (int) blocks, blockStride), blocks * width, false, 0, (int) rows, rowStride, 1, kinds));
+    }
+
+    /**
+     * The kernel for a strip: any number of blocks of {@code width} bytes, {@code stride} bytes apart on
+     * the user side and adjacent on the packed side; null when a block is more than {@link
+     * #MAX_BODY_MOVES} word moves or generation is off or at its bound. Run it through {@link #strip(
+     * GeneratedKernel, Memory, long, long, long, Memory, long, boolean)}.
+     *
+     * <p>Its form depends on the memory: 4-byte blocks with the packed side on the heap get instances of
+     * {@link #MAX_ROW} straight-line blocks (the caller moves the tail), everything else one block per
+     * instance with the stride a constant: C2 compiles narrow stores into a heap array better as
+     * straight-line rows.
+     */
+    public static GeneratedKernel strip(int width, long stride, int kinds) {
+        checkKinds(kinds);
+        if (width < 1 || movesPerBlock(width) > MAX_BODY_MOVES) {
+            return null;
+        }
+        boolean rows = width == 4 && (kinds & 2) == 0;
+        int blocks = rows ? MAX_ROW : 1;
+        return cached(new Shape(
+                blocks(width, blocks, stride),
+                (long) blocks * width,
+                !rows,
+                stride,
+                rows ? 1 : 0,
+                blocks * stride,
+                blocks,
+                kinds));
+    }
+
+    /** The moves of {@code blocks} blocks of {@code width} bytes, {@code stride} apart in user space, adjacent when packed. */
+    private static long[] blocks(int width, int blocks, long stride) {
+        long[] m = wordMoves(width);
+        long[] body = new long[blocks * m.length / 2 * 3];
+        int i = 0;
+        for (int k = 0; k < blocks; k++) {
+            for (int j = 0; j < m.length; j += 2, i += 3) {
+                body[i] = k * stride + m[j];
+                body[i + 1] = (long) k * width + m[j];
+                body[i + 2] = m[j + 1];
+            }
+        }
+        return body;
+    }
+
+    /** How many word moves {@link #wordMoves} makes of a block of {@code width} bytes. */
+    public static int movesPerBlock(long width) {
+        int word = width >= 8 ? 8 : width >= 4 ? 4 : width >= 2 ? 2 : 1;
+        return (int) ((width + word - 1) / word);
+    }
+
+    /**
+     * The word moves that copy a block of {@code width} bytes (1 to 8 x {@link #MAX_BODY_MOVES}) with
+     * constant offsets, as pairs (offset, bytes): whole 8-byte words, and a width that is not a multiple
+     * of the largest word that fits in it ends with one more such word overlapping the previous one (24
+     * bytes: 0, 8, 16; 20 bytes: 0, 8, 12; 6 bytes: 0, 2 as 4-byte words), as short {@code memcpy}
+     * implementations do. Overlapping moves write the same bytes twice with the same values.
+     */
+    public static long[] wordMoves(int width) {
+        if (width < 1 || movesPerBlock(width) > MAX_BODY_MOVES) {
+            throw new IllegalArgumentException(
+                    "wordMoves: width " + width + " (expected: 1 to " + 8 * MAX_BODY_MOVES + ")");
+        }
+        int word = width >= 8 ? 8 : width >= 4 ? 4 : width >= 2 ? 2 : 1;
+        int n = movesPerBlock(width);
+        long[] m = new long[2 * n];
+        for (int k = 0; k < n; k++) {
+            m[2 * k] = Math.min((long) k * word, width - word);
+            m[2 * k + 1] = word;
+        }
+        return m;
+    }
+
+    /**
+     * Packs ({@code pack}) or unpacks {@code count} instances through {@code kernel}: instance i at
+     * {@code userOffset + i * spacing} in {@code user} (a strip: at its own stride) or, when {@code
+     * outer} is not null, at {@code userOffset + outer[from + i]}; packed contiguously from {@code
+     * packedOffset}. Returns false, doing nothing, when the kernel cannot run here (none, every-access
+     * checking on, or more instances than an int counts); the caller then runs the generic loops.
+     */
+    public static boolean run(
+            GeneratedKernel kernel,
+            Memory user,
+            long userOffset,
+            long spacing,
+            long[] outer,
+            int from,
+            long count,
+            Memory packed,
+            long packedOffset,
+            boolean pack) {
+        if (kernel == null || MemoryAccess.CHECK_EVERY_ACCESS || count > Integer.MAX_VALUE) {
+            return false;
+        }
+        Object ub = user.base();
+        long ua = user.address() + userOffset;
+        Object pb = packed.base();
+        long pa = packed.address() + packedOffset;
+        if (pack && outer == null) {
+            kernel.gather(ub, ua, spacing, (int) count, pb, pa);
+        } else if (pack) {
+            kernel.gatherList(ub, ua, outer, from, (int) count, pb, pa);
+        } else if (outer == null) {
+            kernel.scatter(ub, ua, spacing, (int) count, pb, pa);
+        } else {
+            kernel.scatterList(ub, ua, outer, from, (int) count, pb, pa);
+        }
+        return true;
+    }
+
+    /**
+     * Packs ({@code pack}) or unpacks the leading blocks of {@code count} blocks of a strided run (block
+     * i at {@code userOffset + i * stride}, packed contiguously from {@code packedOffset}) through the
+     * {@link #strip} {@code kernel}. Returns how many blocks it moved: all of them, a multiple of {@link
+     * #MAX_ROW} for a strip in rows form (the caller moves the tail), or 0 when the kernel cannot run.
+     */
+    public static long strip(
+            GeneratedKernel kernel,
+            Memory user,
+            long userOffset,
+            long stride,
+            long count,
+            Memory packed,
+            long packedOffset,
+            boolean pack) {
+        if (kernel == null) {
+            return 0;
+        }
+        int row = kernel.stripRow;
+        if (row == 1) {
+            // count and stride go through as they are: with count / row computed in front of the (inlined)
+            // loop, C2 compiles a slower loop.
+            return run(kernel, user, userOffset, stride, null, 0, count, packed, packedOffset, pack) ? count : 0;
+        }
+        long instances = count / row;
+        return run(kernel, user, userOffset, row * stride, null, 0, instances, packed, packedOffset, pack)
+                ? instances * row
+                : 0;
+    }
+
+    private static void checkKinds(int kinds) {
+        if (kinds < 0 || kinds > 3) {
+            throw new IllegalArgumentException(
+                    "GeneratedKernel: kinds " + kinds + " (expected: 0-3 from MemoryAccess.baseKinds)");
+        }
+    }
+
+    /**
+     * A generated shape: a row's moves as triples (user offset, packed offset, bytes), {@code size}
+     * packed bytes; instances {@code spacing} user bytes apart when {@code constantSpacing} (else by the
+     * call's argument or list), each {@code rows} rows {@code rowStride} user bytes apart (0: one row
+     * and no row loop); the blocks a strip moves per instance ({@code stripRow}, else 1); the memory
+     * kinds. Planes keep their row loop even for one row: C2 then leaves the instance loop as it is,
+     * where as the innermost loop it unrolls it and spills the unrolled rows' addresses.
+     */
+    private record Shape(
+            long[] body,
+            long size,
+            boolean constantSpacing,
+            long spacing,
+            int rows,
+            long rowStride,
+            int stripRow,
+            int kinds) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Shape s
+                    && size == s.size
+                    && constantSpacing == s.constantSpacing
+                    && spacing == s.spacing
+                    && rows == s.rows
+                    && rowStride == s.rowStride
+                    && stripRow == s.stripRow
+                    && kinds == s.kinds
+                    && Arrays.equals(body, s.body);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(body) * 31 + Arrays.hashCode(new long[] {size, spacing, rows, rowStride, kinds});
+        }
+    }
+
+    private static GeneratedKernel cached(Shape shape) {
+        if (!ENABLED) {
+            return null;
+        }
+        GeneratedKernel k = CACHE.get(shape);
+        if (k != null || CACHE.size() >= MAX_CLASSES) {
+            return k;
+        }
+        return CACHE.computeIfAbsent(shape, GeneratedKernel::generate);
+    }
+
+    private static GeneratedKernel generate(Shape shape) {
+        ClassBytes cb = new ClassBytes(SELF + "$$Generated", SELF, 49);
+        cb.code()
+                .aload(0)
+                .invoke(INVOKESPECIAL, SELF, "<init>", "()V")
+                .op(RETURN)
+                .end(0, "<init>", "()V", 1, 1);
+        loop(cb, shape, "gather", false, true);
+        loop(cb, shape, "gatherList", true, true);
+        loop(cb, shape, "scatter", false, false);
+        loop(cb, shape, "scatterList", true, false);
+        GeneratedKernel k = (GeneratedKernel) instantiate(cb.toBytes(), null, "shape " + Arrays.toString(shape.body));
+        k.moveCount = shape.body.length / 3;
+        k.stripRow = shape.stripRow;
+        return k;
+    }
+
+    /**
+     * Defines a hidden class in this package (so it reads {@code MemoryAccess.U}) from {@code
+     * classFile} and calls its no-argument constructor; the class gets {@code classData} (read with
+     * {@link MethodHandles#classData}) when it is not null.
+     */
+    static Object instantiate(byte[] classFile, Object classData, String what) {
+        try {
+            MethodHandles.Lookup hidden = classData == null
+                    ? MethodHandles.lookup().defineHiddenClass(classFile, true)
+                    : MethodHandles.lookup().defineHiddenClassWithClassData(classFile, classData, true);
+            return hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class))
+                    .invoke();
+        } catch (Throwable e) {
+            throw new IllegalStateException("could not define the generated kernel for " + what + ": " + e, e);
+        }
+    }
+
+    // Locals: 0 this, 1 ub, 2-3 ua, 4-5 spacing (4 outer, 5 from), 6 n, 7 pb, 8-9 pa, 10 i (instance),
+    // 11 j (row), 12-13 u (the row's user address), 14-15 p (its packed address).
+    private static void loop(ClassBytes cb, Shape s, String name, boolean listed, boolean gather) {
+        ClassBytes.Code c = cb.code();
+        int instances = c.label();
+        int rows = c.label();
+        int rowsDone = c.label();
+        int end = c.label();
+        fixBase(c, (s.kinds & 1) != 0, 1);
+        fixBase(c, (s.kinds & 2) != 0, 7);
+        c.op(ICONST_0).istore(10);
+        c.bind(instances).iload(10).iload(6).branch(IF_ICMPGE, end);
+        if (s.rows > 0) {
+            c.op(ICONST_0).istore(11);
+            c.bind(rows).iload(11).ldcInt(s.rows).branch(IF_ICMPGE, rowsDone);
+        }
+        // u = ua + (outer[from + i] or i * spacing) [+ j * rowStride]; p = pa + i * size * rows [+ j * size]
+        c.lload(2);
+        if (listed) {
+            c.aload(4).iload(5).iload(10).op(IADD).op(LALOAD);
+        } else if (s.constantSpacing) {
+            c.iload(10).op(I2L).ldcLong(s.spacing).op(LMUL);
+        } else {
+            c.iload(10).op(I2L).lload(4).op(LMUL);
+        }
+        c.op(LADD);
+        if (s.rows > 0) {
+            c.iload(11).op(I2L).ldcLong(s.rowStride).op(LMUL).op(LADD);
+        }
+        c.lstore(12);
+        c.lload(8)
+                .iload(10)
+                .op(I2L)
+                .ldcLong(s.size * Math.max(1, s.rows))
+                .op(LMUL)
+                .op(LADD);
+        if (s.rows > 0) {
+            c.iload(11).op(I2L).ldcLong(s.size).op(LMUL).op(LADD);
+        }
+        c.lstore(14);
+        for (int k = 0; k < s.body.length; k += 3) {
+            int bytes = (int) s.body[k + 2];
+            if (gather) {
+                move(c, bytes, 7, 14, s.body[k + 1], 1, 12, s.body[k]);
+            } else {
+                move(c, bytes, 1, 12, s.body[k], 7, 14, s.body[k + 1]);
+            }
+        }
+        if (s.rows > 0) {
+            c.iinc(11, 1).branch(GOTO, rows);
+            c.bind(rowsDone);
+        }
+        c.iinc(10, 1).branch(GOTO, instances);
+        c.bind(end).op(RETURN);
+        c.end(0, name, listed ? LISTED : STRIDED, 12, 16);
+    }
+
+    /**
+     * Emits code that replaces a base (local {@code local}) with the constant null where that memory
+     * is off-heap and with a {@code byte[]} (what every heap {@code Memory} is) checked not to be null
+     * where it is an array. Exploits: C2 compiles an Unsafe access whose base may be null, or an array
+     * of unknown type, as a "mixed" access (kept in order by barriers, not unrolled); with the kind and
+     * the array type fixed in the code, not only in the profile, the moves compile as a hand-written
+     * loop's for that memory.
+     */
+    private static void fixBase(ClassBytes.Code c, boolean offHeap, int local) {
+        if (offHeap) {
+            c.op(ACONST_NULL).astore(local);
+        } else {
+            c.aload(local)
+                    .invoke(
+                            INVOKESTATIC,
+                            "java/util/Objects",
+                            "requireNonNull",
+                            "(Ljava/lang/Object;)Ljava/lang/Object;")
+                    .checkcast("[B")
+                    .astore(local);
+        }
+    }
+
+    /**
+     * Emits {@code U.putX(obj[to], addr[to] + toOff, U.getX(obj[from], addr[from] + fromOff))} for a
+     * word of {@code bytes} (1, 2, 4 or 8); objects and addresses are locals.
+     */
+    private static void move(
+            ClassBytes.Code c, int bytes, int toObj, int toAddr, long toOff, int fromObj, int fromAddr, long fromOff) {
+        String t = bytes == 8 ? "J" : bytes == 4 ? "I" : bytes == 2 ? "S" : "B";
+        String name = bytes == 8 ? "Long" : bytes == 4 ? "Int" : bytes == 2 ? "Short" : "Byte";
+        c.field(GETSTATIC, "dev/layout/dataloop/kernel/MemoryAccess", "U", "L" + UNSAFE + ";");
+        c.aload(toObj).lload(toAddr);
+        if (toOff != 0) {
+            c.ldcLong(toOff).op(LADD);
+        }
+        c.field(GETSTATIC, "dev/layout/dataloop/kernel/MemoryAccess", "U", "L" + UNSAFE + ";");
+        c.aload(fromObj).lload(fromAddr);
+        if (fromOff != 0) {
+            c.ldcLong(fromOff).op(LADD);
+        }
+        c.invoke(INVOKEVIRTUAL, UNSAFE, "get" + name, "(Ljava/lang/Object;J)" + t);
+        c.invoke(INVOKEVIRTUAL, UNSAFE, "put" + name, "(Ljava/lang/Object;J" + t + ")V");
+    }
+}

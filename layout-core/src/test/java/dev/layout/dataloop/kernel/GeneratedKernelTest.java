@@ -1,0 +1,320 @@
+package dev.layout.dataloop.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.layout.memory.Memory;
+import java.nio.ByteBuffer;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Generated kernels move exactly what the generic loops move: records of word moves like a per-move
+ * reference (stride and list addressing), planes like the three-level strided loop ({@link
+ * MemoryAccess#strided3}) and strips like the strided loop, pack and unpack, for random shapes
+ * including negative strides, on heap and off-heap memory.
+ */
+class GeneratedKernelTest {
+    /** A random pattern: nl longs then ni ints at disjoint 4-aligned user offsets within a record, packed in order. */
+    private static long[] pattern(Random r, int nl, int ni, long[] recordBytes) {
+        long[] w = new long[2 * (nl + ni) + 2];
+        long packed = 0;
+        long user = r.nextInt(3) * 4L;
+        for (int k = 0; k < nl + ni; k++) {
+            int len = k < nl ? 8 : 4;
+            w[2 * k] = user;
+            w[2 * k + 1] = packed;
+            packed += len;
+            user += len + r.nextInt(4) * 4L;
+        }
+        w[w.length - 2] = nl;
+        w[w.length - 1] = ni;
+        recordBytes[0] = user;
+        return w;
+    }
+
+    private static Memory memory(boolean offHeap, int n) {
+        return offHeap ? Memory.ofBuffer(ByteBuffer.allocateDirect(n)).slice(0, n) : Memory.ofArray(new byte[n]);
+    }
+
+    @ParameterizedTest(name = "kinds {0}, user off-heap {1}, packed off-heap {2}")
+    @CsvSource({"0, false, false", "1, true, false", "2, false, true", "3, true, true"})
+    void generatedLoopsMoveWhatTheReferenceMoves(int kinds, boolean userOff, boolean packedOff) {
+        Random r = new Random(7);
+        for (int trial = 0; trial < 60; trial++) {
+            int nl = r.nextInt(5);
+            int ni = (nl == 0 ? 1 : 0) + r.nextInt(3);
+            long[] rec = new long[1];
+            long[] w = pattern(r, nl, ni, rec);
+            long size = 8L * nl + 4L * ni;
+            long stride = rec[0] + r.nextInt(3) * 8L;
+            int count = 1 + r.nextInt(40);
+            boolean listed = r.nextBoolean();
+            long[] outer = new long[count + 2];
+            for (int i = 0; i < outer.length; i++) {
+                outer[i] = (long) r.nextInt(count + 2)
+                        * stride; // repeats allowed for pack; unpack checks distinct ones below
+            }
+            int userBytes = (int) (stride * (count + 2) + 64);
+            Memory user = memory(userOff, userBytes);
+            for (int b = 0; b < userBytes; b++) {
+                user.putByte(b, (byte) (b * 31 + 7));
+            }
+            GeneratedKernel kernel = GeneratedKernel.records(w, size, kinds);
+            assertThat(kernel).isNotNull();
+
+            Memory expected = memory(packedOff, (int) (size * count + 16));
+            Memory generated = memory(packedOff, (int) (size * count + 16));
+            long[] o = listed ? outer : null;
+            for (int i = 0; i < count; i++) {
+                long u = 8 + (listed ? outer[1 + i] : i * stride);
+                for (int k = 0; k < nl + ni; k++) {
+                    Memory.copy(user, u + w[2 * k], expected, 3 + i * size + w[2 * k + 1], k < nl ? 8 : 4);
+                }
+            }
+            assertThat(GeneratedKernel.run(kernel, user, 8, stride, o, 1, count, generated, 3, true))
+                    .isTrue();
+            assertThat(bytes(generated))
+                    .as("pack, trial %d, listed %s", trial, listed)
+                    .isEqualTo(bytes(expected));
+
+            // Unpack into a zeroed user buffer through stride addressing (distinct instances) and compare.
+            Memory back = memory(userOff, userBytes);
+            Memory backExpected = memory(userOff, userBytes);
+            GeneratedKernel.run(kernel, back, 8, stride, null, 0, count, generated, 3, false);
+            for (int i = 0; i < count; i++) {
+                for (int k = 0; k < nl + ni; k++) {
+                    Memory.copy(
+                            expected,
+                            3 + i * size + w[2 * k + 1],
+                            backExpected,
+                            8 + i * stride + w[2 * k],
+                            k < nl ? 8 : 4);
+                }
+            }
+            assertThat(back.toArray(0, userBytes))
+                    .as("unpack, trial %d", trial)
+                    .isEqualTo(backExpected.toArray(0, userBytes));
+            if (listed) {
+                Memory backListed = memory(userOff, userBytes);
+                long[] distinct = new long[count + 1];
+                for (int i = 0; i < count; i++) {
+                    distinct[1 + i] = (count - 1 - i) * stride; // reversed order
+                }
+                GeneratedKernel.run(kernel, backListed, 8, 0, distinct, 1, count, generated, 3, false);
+                Memory listedExpected = memory(userOff, userBytes);
+                for (int i = 0; i < count; i++) {
+                    for (int k = 0; k < nl + ni; k++) {
+                        Memory.copy(
+                                expected,
+                                3 + i * size + w[2 * k + 1],
+                                listedExpected,
+                                8 + distinct[1 + i] + w[2 * k],
+                                k < nl ? 8 : 4);
+                    }
+                }
+                assertThat(backListed.toArray(0, userBytes))
+                        .as("listed unpack, trial %d", trial)
+                        .isEqualTo(listedExpected.toArray(0, userBytes));
+            }
+        }
+    }
+
+    private static byte[] bytes(Memory m) {
+        return m.toArray(0, (int) m.byteSize());
+    }
+
+    @Test
+    void listedBlocksDecomposeIntoLongsThenInts() {
+        // 12 bytes at 0 and 8 bytes at 16: longs (0 -> 0) and (16 -> 12), then the int (8 -> 8)
+        assertThat(GeneratedKernel.moves(new long[] {0, 16}, new long[] {12, 8}, 0))
+                .containsExactly(0, 0, 16, 12, 8, 8, 2, 1);
+        assertThat(GeneratedKernel.moves(new long[] {40, 0}, null, 16))
+                .containsExactly(40, 0, 48, 8, 0, 16, 8, 24, 4, 0);
+        assertThat(GeneratedKernel.moves(new long[] {0, 8}, new long[] {6, 4}, 0))
+                .as("a block not of whole 4-byte words")
+                .isNull();
+        assertThat(GeneratedKernel.moves(new long[] {0, 8}, null, 12))
+                .as("overlapping blocks")
+                .isNull();
+        assertThat(GeneratedKernel.moves(new long[] {0, 64}, null, 24))
+                .as("more than four longs")
+                .isNull();
+        assertThat(GeneratedKernel.moves(new long[] {0, 8, 16, 32}, new long[] {8, 4, 4, 4}, 0))
+                .as("more than two ints")
+                .isNull();
+        assertThat(GeneratedKernel.moves(new long[] {0}, null, 4))
+                .as("no long move")
+                .isNull();
+    }
+
+    @Test
+    void onePatternIsOneClass() {
+        long[] w = {0, 0, 24, 8, 2, 0};
+        assertThat(GeneratedKernel.records(w, 16, 0)).isSameAs(GeneratedKernel.records(w.clone(), 16, 0));
+        assertThat(GeneratedKernel.records(w, 16, 0))
+                .isNotSameAs(GeneratedKernel.records(new long[] {0, 0, 32, 8, 2, 0}, 16, 0));
+        assertThat(GeneratedKernel.records(w, 16, 0).moveCount()).isEqualTo(2);
+    }
+
+    @Test
+    void kindsOutsideTheFourCombinationsAreRefused() {
+        long[] w = {0, 0, 8, 8, 2, 0};
+        assertThatThrownBy(() -> GeneratedKernel.records(w, 16, 4))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("kinds 4");
+        assertThatThrownBy(() -> GeneratedKernel.records(w, 16, -1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("GeneratedKernel: kinds -1 (expected: 0-3 from MemoryAccess.baseKinds)");
+        assertThatThrownBy(() -> GeneratedKernel.planes(8, 8, 16, 8, 256, -2))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("kinds -2");
+        assertThat(GeneratedKernel.records(w, 16, 3)).isNotSameAs(GeneratedKernel.records(w, 16, 0));
+    }
+
+    @Test
+    void badPatternsAreRefusedByName() {
+        assertThatThrownBy(() -> GeneratedKernel.records(new long[] {0, 0}, 8, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("0 long and 0 int moves");
+        assertThatThrownBy(() -> GeneratedKernel.records(new long[] {0, 0, 2, 0}, 16, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("2 long and 0 int moves")
+                .hasMessageContaining("2 words per move");
+    }
+
+    @ParameterizedTest(name = "kinds {0}, user off-heap {1}, packed off-heap {2}")
+    @CsvSource({"0, false, false", "1, true, false", "2, false, true", "3, true, true"})
+    void generatedPlanesEqualTheGenericLoop(int kinds, boolean userOff, boolean packedOff) {
+        Random r = new Random(11);
+        for (int trial = 0; trial < 50; trial++) {
+            int width = r.nextBoolean() ? new int[] {4, 8, 16}[r.nextInt(3)] : 1 + r.nextInt(256);
+            int blocks = 1 + r.nextInt(GeneratedKernel.MAX_BODY_MOVES / GeneratedKernel.movesPerBlock(width));
+            long s1 = (width + r.nextInt(3) * 4L) * (r.nextInt(5) == 0 ? -1 : 1);
+            int rows = 1 + r.nextInt(6);
+            long rowSpan = Math.abs(s1) * blocks;
+            long s2 = (rowSpan + r.nextInt(3) * 8L) * (r.nextInt(5) == 0 ? -1 : 1);
+            int planes = 1 + r.nextInt(5);
+            long planeSpan = Math.abs(s2) * rows + rowSpan;
+            long s3 = planeSpan + r.nextInt(4) * 8L;
+            long origin = rowSpan + Math.abs(s2) * rows + 16; // room for negative strides
+            int userBytes = (int) (origin + s3 * planes + planeSpan + 16);
+            int packedBytes = width * blocks * rows * planes;
+            Memory user = memory(userOff, userBytes);
+            for (int b = 0; b < userBytes; b++) {
+                user.putByte(b, (byte) (b * 31 + 7));
+            }
+            GeneratedKernel k = GeneratedKernel.planes(width, blocks, s1, rows, s2, kinds);
+            assertThat(k).isNotNull();
+            long row = (long) width * blocks;
+            Memory expected = memory(packedOff, packedBytes + 8);
+            MemoryAccess.strided3(
+                    user, origin, s3, s2, s1, expected, 5, row * rows, row, width, width, planes, rows, blocks);
+            Memory got = memory(packedOff, packedBytes + 8);
+            assertThat(GeneratedKernel.run(k, user, origin, s3, null, 0, planes, got, 5, true))
+                    .isTrue();
+            assertThat(bytes(got)).as("pack, trial %d", trial).isEqualTo(bytes(expected));
+
+            Memory back = memory(userOff, userBytes);
+            Memory backExpected = memory(userOff, userBytes);
+            MemoryAccess.strided3(
+                    expected, 5, row * rows, row, width, backExpected, origin, s3, s2, s1, width, planes, rows, blocks);
+            GeneratedKernel.run(k, back, origin, s3, null, 0, planes, got, 5, false);
+            assertThat(bytes(back)).as("unpack, trial %d", trial).isEqualTo(bytes(backExpected));
+        }
+    }
+
+    @ParameterizedTest(name = "kinds {0}, user off-heap {1}, packed off-heap {2}")
+    @CsvSource({"0, false, false", "1, true, false", "2, false, true", "3, true, true"})
+    void stripsEqualTheGenericStridedLoop(int kinds, boolean userOff, boolean packedOff) {
+        Random r = new Random(13 + kinds);
+        for (int trial = 0; trial < 40; trial++) {
+            int width = r.nextBoolean() ? new int[] {4, 8, 16}[r.nextInt(3)] : 1 + r.nextInt(256);
+            long stride = (width + r.nextInt(4) * 4L) * (r.nextInt(4) == 0 ? -1 : 1);
+            int count = r.nextInt(200);
+            long span = Math.abs(stride) * count + width;
+            long origin = stride < 0 ? span + 8 : 8;
+            int userBytes = (int) (origin + span + 16);
+            int packedBytes = width * count;
+            Memory user = memory(userOff, userBytes);
+            for (int b = 0; b < userBytes; b++) {
+                user.putByte(b, (byte) (b * 31 + 7));
+            }
+            GeneratedKernel k = GeneratedKernel.strip(width, stride, kinds);
+            assertThat(k).isNotNull();
+            Memory expected = memory(packedOff, packedBytes + 8);
+            MemoryAccess.strided(user, origin, stride, expected, 3, width, width, count);
+            // 4-byte blocks with a heap packed side are the rows form: whole rows of MAX_ROW, the caller moves the tail
+            boolean rows = width == 4 && (kinds & 2) == 0;
+            long want = rows ? count - count % GeneratedKernel.MAX_ROW : count;
+            Memory got = memory(packedOff, packedBytes + 8);
+            long moved = GeneratedKernel.strip(k, user, origin, stride, count, got, 3, true);
+            assertThat(moved).as("blocks moved, trial %d", trial).isEqualTo(want);
+            MemoryAccess.strided(
+                    user, origin + moved * stride, stride, got, 3 + moved * width, width, width, count - moved);
+            assertThat(bytes(got))
+                    .as("pack, trial %d: width %d, stride %d, count %d", trial, width, stride, count)
+                    .isEqualTo(bytes(expected));
+
+            Memory back = memory(userOff, userBytes);
+            Memory backExpected = memory(userOff, userBytes);
+            MemoryAccess.strided(expected, 3, width, backExpected, origin, stride, width, count);
+            assertThat(GeneratedKernel.strip(k, back, origin, stride, count, got, 3, false))
+                    .isEqualTo(want);
+            MemoryAccess.strided(
+                    got, 3 + moved * width, width, back, origin + moved * stride, stride, width, count - moved);
+            assertThat(bytes(back)).as("unpack, trial %d", trial).isEqualTo(bytes(backExpected));
+        }
+    }
+
+    @Test
+    void aBlockIsItsWordsWithTheLastOverlappingThePrevious() {
+        assertThat(GeneratedKernel.wordMoves(24)).containsExactly(0, 8, 8, 8, 16, 8);
+        assertThat(GeneratedKernel.wordMoves(20)).containsExactly(0, 8, 8, 8, 12, 8);
+        assertThat(GeneratedKernel.wordMoves(6)).containsExactly(0, 4, 2, 4);
+        assertThat(GeneratedKernel.wordMoves(3)).containsExactly(0, 2, 1, 2);
+        assertThat(GeneratedKernel.wordMoves(1)).containsExactly(0, 1);
+        for (int w = 1; w < 64; w++) {
+            long[] m = GeneratedKernel.wordMoves(w);
+            boolean[] covered = new boolean[w];
+            for (int k = 0; k < m.length; k += 2) {
+                assertThat(m[k]).as("width %d", w).isBetween(0L, w - m[k + 1]);
+                for (long b = m[k]; b < m[k] + m[k + 1]; b++) {
+                    covered[(int) b] = true;
+                }
+            }
+            assertThat(covered).as("width %d", w).doesNotContain(false);
+            assertThat(m.length / 2).isEqualTo(GeneratedKernel.movesPerBlock(w)).isLessThanOrEqualTo((w + 7) / 8 + 1);
+        }
+        assertThat(GeneratedKernel.wordMoves(72)).hasSize(18).contains(64, 8);
+        assertThatThrownBy(() -> GeneratedKernel.wordMoves(257))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("wordMoves: width 257 (expected: 1 to 256)");
+    }
+
+    @Test
+    void shapesOutsideTheGeneratedOnesGetNoKernel() {
+        assertThat(GeneratedKernel.strip(8 * GeneratedKernel.MAX_BODY_MOVES + 1, 300, 0))
+                .isNull();
+        assertThat(GeneratedKernel.strip(8, 24, 3))
+                .isSameAs(GeneratedKernel.strip(8, 24, 3))
+                .isNotSameAs(GeneratedKernel.strip(8, 24, 2))
+                .isNotSameAs(GeneratedKernel.planes(8, 1, 24, 1, 24, 3));
+        assertThat(GeneratedKernel.planes(64, 5, 80, 8, 512, 0)).isNull();
+        assertThat(GeneratedKernel.planes(8, GeneratedKernel.MAX_BODY_MOVES + 1, 16, 8, 1024, 0))
+                .isNull();
+        assertThat(GeneratedKernel.planes(24, GeneratedKernel.MAX_BODY_MOVES / 3 + 1, 32, 8, 1024, 0))
+                .isNull();
+        assertThat(GeneratedKernel.planes(8, 8, 16, 0, 512, 0)).isNull();
+        assertThat(GeneratedKernel.planes(8, 8, 192, 8, 3072, 0))
+                .isSameAs(GeneratedKernel.planes(8, 8, 192, 8, 3072, 0));
+        assertThat(GeneratedKernel.run(
+                        null, Memory.ofArray(new byte[8]), 0, 8, null, 0, 1, Memory.ofArray(new byte[8]), 0, true))
+                .isFalse();
+        assertThat(GeneratedKernel.strip(
+                        null, Memory.ofArray(new byte[8]), 0, 8, 1, Memory.ofArray(new byte[8]), 0, true))
+                .isZero();
+    }
+}
