@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntToDoubleFunction;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /**
  * The ping-pong of Furmento and Mercier (2005), appendix B, between two JVMs over loopback: process
@@ -39,8 +41,11 @@ import java.util.function.IntToDoubleFunction;
  * merge them into one), ours leave a gap after every block, so the data really is non-contiguous.
  *
  * <pre>
- *   layout bench pingpong [--quick] [--reps N]
+ *   layout bench pingpong [--quick] [--reps N] [--match REGEX]
  * </pre>
+ *
+ * {@code --match} keeps the rows whose "type floats blocks" (e.g. {@code vector 4194304 1}) the
+ * regular expression finds.
  *
  * The adaptive strategy is {@link AdaptiveSendPolicy}: it starts from the cost model (a calibration
  * file if there is one, else the built-in constants; the header says which) and learns from its own
@@ -108,6 +113,16 @@ public final class PingPongBenchmark {
         }
     }
 
+    /** The rows of a run whose "type floats blocks" {@code match} finds (all rows if it is null). */
+    static List<Row> rows(boolean quick, Pattern match) {
+        List<Row> rows = new ArrayList<>(rows(quick));
+        if (match != null) {
+            rows.removeIf(r ->
+                    !match.matcher(r.kind + " " + r.floats + " " + r.blocks).find());
+        }
+        return rows;
+    }
+
     static List<Row> rows(boolean quick) {
         int[] sizes = quick
                 ? new int[] {1 << 10, 16 << 10, 256 << 10, 4 << 20}
@@ -135,9 +150,19 @@ public final class PingPongBenchmark {
         boolean quick = false;
         String peer = null;
         int reps = -1;
+        Pattern match = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
+                case "--match" -> {
+                    try {
+                        match = Pattern.compile(i + 1 < args.length ? args[++i] : "");
+                    } catch (PatternSyntaxException e) {
+                        err.println("layout: error: pingpong: --match " + e.getPattern()
+                                + " (expected: a regular expression): " + e.getDescription());
+                        return 2;
+                    }
+                }
                 case "--peer" -> peer = i + 1 < args.length ? args[++i] : null;
                 case "--reps" -> {
                     try {
@@ -152,7 +177,7 @@ public final class PingPongBenchmark {
                 }
                 default -> {
                     err.println("layout: error: pingpong: unknown argument '" + args[i]
-                            + "' (expected: [--quick] [--reps N])");
+                            + "' (expected: [--quick] [--reps N] [--match REGEX])");
                     return 2;
                 }
             }
@@ -160,11 +185,16 @@ public final class PingPongBenchmark {
         if (reps < 0) {
             reps = quick ? 5 : 10;
         }
+        if (match != null && rows(quick, match).isEmpty()) {
+            err.println("layout: error: pingpong: --match " + match
+                    + " finds no row (a row reads \"type floats blocks\", e.g. \"vector 4194304 1\")");
+            return 2;
+        }
         try {
             if (peer != null) {
-                return partner(Endpoint.parse(peer), quick, reps);
+                return partner(Endpoint.parse(peer), quick, reps, match);
             }
-            return leader(quick, reps, out, err);
+            return leader(quick, reps, match, out, err);
         } catch (IOException e) {
             err.println("layout: pingpong: " + e.getMessage());
             return 1;
@@ -174,13 +204,18 @@ public final class PingPongBenchmark {
         }
     }
 
-    private static int leader(boolean quick, int reps, PrintStream out, PrintStream err) throws IOException {
+    private static int leader(boolean quick, int reps, Pattern match, PrintStream out, PrintStream err)
+            throws IOException {
         JobSecret secret = JobSecret.random();
         TcpTransport.Listener l = TcpTransport.listen(new Endpoint("127.0.0.1", 0));
         List<String> cmd = JavaCommand.of(
                 PingPongBenchmark.class, "--peer", l.endpoint().toString(), "--reps", Integer.toString(reps));
         if (quick) {
             cmd.add("--quick");
+        }
+        if (match != null) {
+            cmd.add("--match");
+            cmd.add(match.pattern());
         }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT);
         pb.environment().put(JobSecret.ENV, secret.toBase64());
@@ -217,7 +252,7 @@ public final class PingPongBenchmark {
                 Summary unpaired = new Summary();
                 Summary paired = new Summary();
                 int[] tag = {0};
-                for (Row row : rows(quick)) {
+                for (Row row : rows(quick, match)) {
                     if (row.floats <= WARMUP_MAX_FLOATS) {
                         measure(
                                 t,
@@ -229,7 +264,7 @@ public final class PingPongBenchmark {
                     }
                 }
                 int rowIndex = 0;
-                for (Row row : rows(quick)) {
+                for (Row row : rows(quick, match)) {
                     measure(
                             t,
                             0,
@@ -346,7 +381,7 @@ public final class PingPongBenchmark {
         }
     }
 
-    private static int partner(Endpoint leader, boolean quick, int reps) throws IOException {
+    private static int partner(Endpoint leader, boolean quick, int reps, Pattern match) throws IOException {
         String s = System.getenv(JobSecret.ENV);
         if (s == null) {
             throw new IllegalArgumentException("pingpong: --peer needs the secret in $" + JobSecret.ENV);
@@ -357,13 +392,13 @@ public final class PingPongBenchmark {
         System.out.flush();
         try (TcpTransport t = l.open(1, List.of(leader, l.endpoint()), secret, TcpOptions.defaults())) {
             int[] tag = {0};
-            for (Row row : rows(quick)) {
+            for (Row row : rows(quick, match)) {
                 if (row.floats <= WARMUP_MAX_FLOATS) {
                     measure(t, 1, row, warmupRounds(row), tag, null);
                 }
             }
             int rowIndex = 0;
-            for (Row row : rows(quick)) {
+            for (Row row : rows(quick, match)) {
                 measure(t, 1, row, learnRounds(row, reps), tag, null);
                 int[] used = new int[SendStrategy.values().length];
                 measure(t, 1, row, repsFor(row, reps), tag, used);
