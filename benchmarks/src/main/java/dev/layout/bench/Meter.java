@@ -44,13 +44,13 @@ public final class Meter {
      * an item's measurement.
      */
     public static boolean jitIdle() {
-        if (DIAGNOSTICS == null) {
+        javax.management.ObjectName command = Diagnostics.COMMAND;
+        if (command == null) {
             return true;
         }
         String queue;
         try {
-            queue = (String)
-                    ManagementFactory.getPlatformMBeanServer().invoke(DIAGNOSTICS, "compilerQueue", null, null);
+            queue = (String) ManagementFactory.getPlatformMBeanServer().invoke(command, "compilerQueue", null, null);
         } catch (javax.management.JMException | RuntimeException e) {
             return true;
         }
@@ -68,15 +68,18 @@ public final class Meter {
         return true;
     }
 
-    private static final javax.management.ObjectName DIAGNOSTICS = diagnostics();
+    /** The diagnostic commands' MBean, or null; in a holder, so that only {@link #jitIdle} starts the platform's MBean server. */
+    private static final class Diagnostics {
+        static final javax.management.ObjectName COMMAND = command();
 
-    private static javax.management.ObjectName diagnostics() {
-        try {
-            javax.management.ObjectName n =
-                    new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand");
-            return ManagementFactory.getPlatformMBeanServer().isRegistered(n) ? n : null;
-        } catch (javax.management.JMException | RuntimeException e) {
-            return null;
+        private static javax.management.ObjectName command() {
+            try {
+                javax.management.ObjectName n =
+                        new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand");
+                return ManagementFactory.getPlatformMBeanServer().isRegistered(n) ? n : null;
+            } catch (javax.management.JMException | RuntimeException e) {
+                return null;
+            }
         }
     }
 
