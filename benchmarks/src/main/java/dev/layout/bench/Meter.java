@@ -36,6 +36,53 @@ public final class Meter {
         return JIT != null && JIT.isCompilationTimeMonitoringSupported() ? JIT.getTotalCompilationTime() : 0;
     }
 
+    /**
+     * Whether the JIT has nothing to do: no compilation running and both compile queues empty (the
+     * {@code Compiler.queue} diagnostic command); true where the JVM does not provide the command. A
+     * method the JIT has queued runs in the interpreter or C1's profiling code until its turn, which
+     * on a machine with one C2 thread can wait behind a long compilation of other code for longer than
+     * an item's measurement.
+     */
+    public static boolean jitIdle() {
+        javax.management.ObjectName command = Diagnostics.COMMAND;
+        if (command == null) {
+            return true;
+        }
+        String queue;
+        try {
+            queue = (String) ManagementFactory.getPlatformMBeanServer().invoke(command, "compilerQueue", null, null);
+        } catch (javax.management.JMException | RuntimeException e) {
+            return true;
+        }
+        return idle(queue);
+    }
+
+    /** Whether {@code Compiler.queue}'s report lists no compilation: only its headings and "Empty". */
+    static boolean idle(String queue) {
+        for (String line : queue.split("\n")) {
+            String l = line.trim();
+            if (!l.isEmpty() && !l.equals("Empty") && !l.equals("Current compiles:") && !l.endsWith("compile queue:")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The diagnostic commands' MBean, or null; in a holder, so that only {@link #jitIdle} starts the platform's MBean server. */
+    private static final class Diagnostics {
+        static final javax.management.ObjectName COMMAND = command();
+
+        private static javax.management.ObjectName command() {
+            try {
+                javax.management.ObjectName n =
+                        new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand");
+                return ManagementFactory.getPlatformMBeanServer().isRegistered(n) ? n : null;
+            } catch (javax.management.JMException | RuntimeException e) {
+                return null;
+            }
+        }
+    }
+
     /** Runs between two clock reads last at least this long (see {@link #mbPerSecond}). */
     static final long BATCH_NANOS = 200_000L;
 

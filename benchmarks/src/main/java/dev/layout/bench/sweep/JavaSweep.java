@@ -102,24 +102,31 @@ final class JavaSweep {
      */
     static final long WARM_BLOCKS = 1L << 20;
 
-    /** Most warm-up slices of the engine. */
-    static final int WARM_SLICES = 60;
+    /** Most warm-up slices of the engine: room for a queue of long compilations ahead of its kernels. */
+    static final int WARM_SLICES = 400;
 
     /**
-     * Runs the engine until it has moved {@link #WARM_BLOCKS} blocks and two consecutive slices agree
-     * within 5% ({@link #steady}), at most {@link #WARM_SLICES} slices. Its generated kernels are new
-     * classes in every item, compiled (on-stack replacement, then C2) while it runs, and the JIT's
-     * threads may be behind; the hand loops are the same code throughout and are warm.
+     * Runs the engine until it has moved {@link #WARM_BLOCKS} blocks, two consecutive slices agree
+     * within 5% ({@link #steady}) and the JIT had nothing to do throughout the second ({@link
+     * Meter#jitIdle} before and after it, no compilation finished in it), at most {@link #WARM_SLICES}
+     * slices. Its generated kernels are new classes in every item, and the one C2 thread of a small
+     * machine may still be busy with a long compilation (a walk method, or code of earlier items)
+     * while they run in C1's profiling code, whose slices agree with each other as well as compiled
+     * ones do; the hand loops are the same code throughout and are warm.
      */
     private void warmEngine(Runnable engine, long bytes, long blocksPerRun) {
         double last = 0;
         double blocks = 0;
+        boolean idleBefore = false;
         for (int i = 0; i < WARM_SLICES; i++) {
+            long jit = Meter.jitMillis();
             double v = Meter.mbPerSecond(engine, bytes, sliceNanos);
             blocks += v * 1e6 / bytes * (sliceNanos / 1e9) * blocksPerRun;
-            if (i > 0 && steady(last, v, blocks)) {
+            boolean idle = Meter.jitMillis() == jit && Meter.jitIdle();
+            if (i > 0 && idleBefore && idle && steady(last, v, blocks)) {
                 return;
             }
+            idleBefore = idle;
             last = v;
         }
     }
