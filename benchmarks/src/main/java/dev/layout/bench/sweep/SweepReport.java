@@ -114,6 +114,18 @@ public final class SweepReport {
         };
     }
 
+    /** {@code min engine/WHAT: X (POINT; 90% [LO,HI], STATUS)} for row r's estimate e against WHAT. */
+    private static String minLine(String what, Row r, Estimate e, Estimate.Status status) {
+        return String.format(
+                Locale.ROOT,
+                "min engine/%s: %.2f (%s; 90%% %s, %s)",
+                what,
+                e.median(),
+                r.label(),
+                interval(e),
+                status.label());
+    }
+
     private static String interval(Estimate e) {
         return String.format(Locale.ROOT, "[%.2f,%.2f]", e.lo(), e.hi());
     }
@@ -153,23 +165,8 @@ public final class SweepReport {
         out.add(
                 m == null
                         ? "min engine/mpich: not measured (run with --native)"
-                        : String.format(
-                                Locale.ROOT,
-                                "min engine/mpich: %.2f (%s; 90%% %s, %s)",
-                                m.engineOverMpich(),
-                                m.label(),
-                                interval(m.vsMpich()),
-                                m.mpichStatus().label()));
-        out.add(
-                h == null
-                        ? "min engine/hand: no rows"
-                        : String.format(
-                                Locale.ROOT,
-                                "min engine/hand: %.2f (%s; 90%% %s, %s)",
-                                h.ratio(),
-                                h.label(),
-                                interval(h.vsHand()),
-                                h.handStatus().label()));
+                        : minLine("mpich", m, m.vsMpich(), m.mpichStatus()));
+        out.add(h == null ? "min engine/hand: no rows" : minLine("hand", h, h.vsHand(), h.handStatus()));
         if (m != null) {
             out.add("engine >= MPICH: "
                     + counts(rows.stream().map(Row::mpichStatus).toList()));

@@ -70,9 +70,7 @@ class GeneratedKernelTest {
             long[] o = listed ? outer : null;
             for (int i = 0; i < count; i++) {
                 long u = 8 + (listed ? outer[1 + i] : i * stride);
-                for (int k = 0; k < nl + ni; k++) {
-                    Memory.copy(user, u + w[2 * k], expected, 3 + i * size + w[2 * k + 1], k < nl ? 8 : 4);
-                }
+                referenceRecord(w, nl, ni, user, u, expected, 3 + i * size, true);
             }
             assertThat(GeneratedKernel.run(kernel, user, 8, stride, o, 1, count, generated, 3, true))
                     .isTrue();
@@ -85,14 +83,7 @@ class GeneratedKernelTest {
             Memory backExpected = memory(userOff, userBytes);
             GeneratedKernel.run(kernel, back, 8, stride, null, 0, count, generated, 3, false);
             for (int i = 0; i < count; i++) {
-                for (int k = 0; k < nl + ni; k++) {
-                    Memory.copy(
-                            expected,
-                            3 + i * size + w[2 * k + 1],
-                            backExpected,
-                            8 + i * stride + w[2 * k],
-                            k < nl ? 8 : 4);
-                }
+                referenceRecord(w, nl, ni, backExpected, 8 + i * stride, expected, 3 + i * size, false);
             }
             assertThat(back.toArray(0, userBytes))
                     .as("unpack, trial %d", trial)
@@ -106,18 +97,27 @@ class GeneratedKernelTest {
                 GeneratedKernel.run(kernel, backListed, 8, 0, distinct, 1, count, generated, 3, false);
                 Memory listedExpected = memory(userOff, userBytes);
                 for (int i = 0; i < count; i++) {
-                    for (int k = 0; k < nl + ni; k++) {
-                        Memory.copy(
-                                expected,
-                                3 + i * size + w[2 * k + 1],
-                                listedExpected,
-                                8 + distinct[1 + i] + w[2 * k],
-                                k < nl ? 8 : 4);
-                    }
+                    referenceRecord(w, nl, ni, listedExpected, 8 + distinct[1 + i], expected, 3 + i * size, false);
                 }
                 assertThat(backListed.toArray(0, userBytes))
                         .as("listed unpack, trial %d", trial)
                         .isEqualTo(listedExpected.toArray(0, userBytes));
+            }
+        }
+    }
+
+    /**
+     * The reference move of one record of pattern {@code w} ({@code nl} longs, then {@code ni} ints) between
+     * the user record at {@code u} and the packed one at {@code p}: packing ({@code pack}) or unpacking.
+     */
+    private static void referenceRecord(
+            long[] w, int nl, int ni, Memory user, long u, Memory packed, long p, boolean pack) {
+        for (int k = 0; k < nl + ni; k++) {
+            int len = k < nl ? 8 : 4;
+            if (pack) {
+                Memory.copy(user, u + w[2 * k], packed, p + w[2 * k + 1], len);
+            } else {
+                Memory.copy(packed, p + w[2 * k + 1], user, u + w[2 * k], len);
             }
         }
     }
