@@ -15,15 +15,21 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  *
  * <p>How: the first calls of each (access, width class) that move at least {@link Trial#MIN_BLOCKS}
  * blocks are trials, alternating the two strategies on the caller's own blocks: {@link
- * Trial#WARM_BLOCKS} blocks of each untimed (the JIT compiles both loops), then {@link Trial#SAMPLES}
- * timed calls of each. Plain is chosen only when the median of its time per block is under {@link
- * Trial#MARGIN} of paced's; otherwise, and until then, paced runs: pacing is what the loops were built
- * with (it gained on a machine whose level-2 sets have twice the ways), so a tie within the runs' spread
- * keeps it. Exploits: the caller's blocks are the exact layout and memory that the choice is for, so no
- * buffer of its own is allocated (the effect needs a span of many sets' worth of lines); the trials add
- * no moves of their own, only the clock reads around calls the caller makes anyway, and each runs a
- * correct strategy, so whatever is chosen moves the right bytes. Bounded: per (access, width class) at
- * most {@link Trial#maxTrials} trial calls, then the choice is fixed. {@code
+ * Trial#WARM_BLOCKS} blocks of each untimed (the JIT starts compiling both loops), then rounds of {@link
+ * Trial#SAMPLES} timed calls of each, {@link Trial#GAP_NANOS} apart. A round's verdict is plain when
+ * the median of plain's time per block is under {@link Trial#MARGIN} of paced's, else paced; the choice
+ * is made when two rounds in a row agree. Why rounds apart in time: a loop whose compiled code is still
+ * queued behind other compilations (one C2 thread on a small machine, at an application's start) runs
+ * several times slower than it will, for longer than one round's calls take; a verdict against it is
+ * not repeated once it is compiled. Until a choice, and when none is made within {@link Trial#ROUNDS}
+ * rounds, paced runs: pacing is what the loops were built with (it gained on a machine whose level-2
+ * sets have twice the ways), so a tie within the runs' spread keeps it.
+ *
+ * <p>Exploits: the caller's blocks are the exact layout and memory that the choice is for, so no buffer
+ * of its own is allocated (the effect needs a span of many sets' worth of lines); the trials add no
+ * moves of their own, only the clock reads around calls the caller makes anyway, and each runs a correct
+ * strategy, so whatever is chosen moves the right bytes. Bounded: per (access, width class) at most
+ * {@link Trial#ROUNDS} rounds and {@link Trial#maxTrials} trial calls, then the choice is fixed. {@code
  * -Dlayout.dataloop.pacing=plain} or {@code =paced} pins the choice (no trials).
  */
 final class OneSetPacing {
@@ -100,7 +106,10 @@ final class OneSetPacing {
         }
         Trial t = TRIALS[k];
         synchronized (t) {
-            return CHOSEN.get(k) >= 0 ? CHOSEN.get(k) : t.next() | TRIAL;
+            if (CHOSEN.get(k) >= 0) {
+                return CHOSEN.get(k);
+            }
+            return t.due(System.nanoTime()) ? t.next() | TRIAL : PACED;
         }
     }
 
@@ -119,11 +128,11 @@ final class OneSetPacing {
         if ((strategy & TRIAL) == 0) {
             return;
         }
-        long nanos = System.nanoTime() - start;
+        long now = System.nanoTime();
         int k = key(access, width);
         Trial t = TRIALS[k];
         synchronized (t) {
-            int c = t.record(strategy & PACED, blocks, nanos);
+            int c = t.record(strategy & PACED, blocks, now - start, now);
             if (c >= 0) {
                 CHOSEN.compareAndSet(k, -1, c);
             }
@@ -139,20 +148,37 @@ final class OneSetPacing {
         static final long MIN_BLOCKS = 64;
         /** Blocks each strategy moves before its calls are timed: past the counts at which the JIT compiles a loop. */
         static final long WARM_BLOCKS = 1 << 17;
-        /** Timed calls per strategy. */
+        /** Timed calls per strategy and round. */
         static final int SAMPLES = 9;
+        /** At most this many rounds; if no two in a row agree, paced is kept. */
+        static final int ROUNDS = 8;
+        /** Time between rounds, while the calls run paced untimed: what a queued compilation has to finish in. */
+        static final long GAP_NANOS = 100_000_000;
         /** Plain must take under this fraction of paced's time per block to be chosen. */
         static final double MARGIN = 0.9;
 
         private final long[] warmed = new long[2];
         private final double[][] perBlock = new double[2][SAMPLES];
         private final int[] timed = new int[2];
+        /** The previous round's verdict ({@link #PACED} or 0); -1 before the first. */
+        private int previous = -1;
+
+        private int rounds;
         private int calls;
         private int next;
+        /** Whether a gap is under way, and the clock ({@link System#nanoTime}) at which it ends. */
+        private boolean gap;
 
-        /** At most this many trial calls: each strategy's warm-up (at least {@link #MIN_BLOCKS} a call) and samples. */
+        private long dueAt;
+
+        /** At most this many trial calls: each strategy's warm-up (at least {@link #MIN_BLOCKS} a call) and rounds. */
         static long maxTrials() {
-            return 2 * (WARM_BLOCKS / MIN_BLOCKS + SAMPLES);
+            return 2 * (WARM_BLOCKS / MIN_BLOCKS + (long) ROUNDS * SAMPLES);
+        }
+
+        /** Whether a call starting at {@code now} is a trial: not during the gap after a round. */
+        boolean due(long now) {
+            return !gap || now - dueAt >= 0;
         }
 
         /** The strategy of the next trial call: the two alternate. */
@@ -161,10 +187,10 @@ final class OneSetPacing {
         }
 
         /**
-         * Reports a trial call of {@code strategy} that moved {@code blocks} in {@code nanos}. Returns the
-         * choice once made ({@link #PACED} or 0), else -1.
+         * Reports a trial call of {@code strategy} that moved {@code blocks} in {@code nanos}, ending at
+         * {@code now}. Returns the choice once made ({@link #PACED} or 0), else -1.
          */
-        int record(int strategy, long blocks, long nanos) {
+        int record(int strategy, long blocks, long nanos, long now) {
             calls++;
             next = 1 - strategy;
             if (warmed[strategy] < WARM_BLOCKS) {
@@ -173,7 +199,20 @@ final class OneSetPacing {
                 perBlock[strategy][timed[strategy]++] = (double) nanos / blocks;
             }
             if (timed[0] == SAMPLES && timed[1] == SAMPLES) {
-                return median(perBlock[0]) < MARGIN * median(perBlock[PACED]) ? 0 : PACED;
+                double plain = median(perBlock[0]);
+                double paced = median(perBlock[PACED]);
+                int verdict = plain < MARGIN * paced ? 0 : PACED;
+                timed[0] = 0;
+                timed[1] = 0;
+                if (verdict == previous) {
+                    return verdict;
+                }
+                if (++rounds == ROUNDS) {
+                    return PACED;
+                }
+                previous = verdict;
+                gap = true;
+                dueAt = now + GAP_NANOS;
             }
             return calls >= maxTrials() ? PACED : -1;
         }

@@ -15,15 +15,27 @@ import org.junit.jupiter.api.Test;
 class OneSetPacingTest {
     private static final long BLOCKS = 2048;
 
-    /** Runs a trial whose calls of {@code BLOCKS} blocks take {@code nanos.applyAsLong(strategy)}; the choice, and how many calls it took. */
+    /**
+     * Runs a trial whose calls of {@code BLOCKS} blocks take {@code nanos.applyAsLong(strategy)} on a
+     * made-up clock (the gaps between rounds pass as one untimed call each); the choice, and how many
+     * trial calls it took.
+     */
     private static long[] decide(IntToLongFunction nanos) {
         Trial t = new Trial();
-        for (int calls = 1; calls <= Trial.maxTrials(); calls++) {
+        long clock = 0;
+        for (int calls = 1; calls <= Trial.maxTrials(); ) {
+            if (!t.due(clock)) {
+                clock += Trial.GAP_NANOS;
+                continue;
+            }
             int s = t.next();
-            int c = t.record(s, BLOCKS, nanos.applyAsLong(s));
+            long n = nanos.applyAsLong(s);
+            clock += n;
+            int c = t.record(s, BLOCKS, n, clock);
             if (c >= 0) {
                 return new long[] {c, calls};
             }
+            calls++;
         }
         throw new AssertionError("no choice within " + Trial.maxTrials() + " trial calls");
     }
@@ -41,7 +53,7 @@ class OneSetPacingTest {
     void theStrategiesAlternateAndTheWarmUpIsNotTimed() {
         Trial t = new Trial();
         int first = t.next();
-        t.record(first, BLOCKS, 1);
+        t.record(first, BLOCKS, 1, 1);
         assertThat(t.next()).isEqualTo(1 - first);
         // plain is very slow while warming up (not yet compiled), then twice as fast: the warm-up does not count
         long warmCalls = 2 * ((Trial.WARM_BLOCKS + BLOCKS - 1) / BLOCKS);
@@ -51,7 +63,56 @@ class OneSetPacingTest {
             return s == 0 ? (calls[0] <= warmCalls ? 10_000_000 : 50_000) : 100_000;
         });
         assertThat(choice[0]).isZero();
-        assertThat(choice[1]).isEqualTo(warmCalls + 2 * Trial.SAMPLES);
+        // two rounds: the first has no previous one to be settled against
+        assertThat(choice[1]).isEqualTo(warmCalls + 2 * 2 * Trial.SAMPLES);
+    }
+
+    @Test
+    void aVerdictCountsOnlyWhenTheNextRoundRepeatsIt() {
+        // paced is three times slower in the first timed round (its compiled code still queued), then
+        // 0.9 of plain: the first round's verdict (plain) is not repeated, the next two agree on paced
+        long[] pacedCalls = {0};
+        long warmCalls = (Trial.WARM_BLOCKS + BLOCKS - 1) / BLOCKS;
+        long[] choice = decide(s -> {
+            if (s == 0) {
+                return 100_000;
+            }
+            return ++pacedCalls[0] <= warmCalls + Trial.SAMPLES ? 300_000 : 90_000;
+        });
+        assertThat(choice[0]).isEqualTo(OneSetPacing.PACED);
+        assertThat(choice[1]).as("chosen in the third round").isEqualTo(2 * warmCalls + 3 * 2 * Trial.SAMPLES);
+    }
+
+    @Test
+    void roundsThatNeverAgreeKeepPacedWithinTheBound() {
+        // plain and paced trade places every round: no two verdicts in a row agree
+        long[] plainCalls = {0};
+        long warmCalls = (Trial.WARM_BLOCKS + BLOCKS - 1) / BLOCKS;
+        long[] choice = decide(s -> {
+            if (s == OneSetPacing.PACED) {
+                return 100_000;
+            }
+            long round = (++plainCalls[0] - warmCalls - 1) / Trial.SAMPLES;
+            return round % 2 == 0 ? 50_000 : 200_000;
+        });
+        assertThat(choice[0]).isEqualTo(OneSetPacing.PACED);
+        assertThat(choice[1])
+                .as("decided after the last round")
+                .isEqualTo(2 * warmCalls + Trial.ROUNDS * 2 * Trial.SAMPLES);
+    }
+
+    @Test
+    void roundsAreAGapApart() {
+        // the first round has no previous one to be settled against: the second starts a gap later
+        Trial t = new Trial();
+        long clock = 0;
+        for (long calls = 0; t.due(clock); calls++) {
+            assertThat(calls).as("calls before the first gap").isLessThan(Trial.maxTrials());
+            clock += 1_000;
+            assertThat(t.record(t.next(), BLOCKS, 1_000, clock)).isEqualTo(-1);
+        }
+        assertThat(t.due(clock + Trial.GAP_NANOS - 1)).isFalse();
+        assertThat(t.due(clock + Trial.GAP_NANOS)).isTrue();
     }
 
     @Test
@@ -73,8 +134,10 @@ class OneSetPacingTest {
         Trial t = new Trial();
         int c = -1;
         long calls = 0;
+        long clock = 0;
         while (c < 0) {
-            c = t.record(t.next(), Trial.MIN_BLOCKS, 1_000);
+            clock += t.due(clock) ? 1_000 : Trial.GAP_NANOS;
+            c = t.record(t.next(), Trial.MIN_BLOCKS, 1_000, clock);
             calls++;
         }
         assertThat(calls).isLessThanOrEqualTo(Trial.maxTrials());
