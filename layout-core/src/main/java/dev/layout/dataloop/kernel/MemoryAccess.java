@@ -262,18 +262,11 @@ public final class MemoryAccess {
     }
 
     /**
-     * Whether {@code rows} rows of {@code blocks} blocks of {@code blockBytes}, {@code srcInner} apart
-     * in the source and {@code dstInner} in the destination, run through the row loops of {@link
-     * StridedLoops}: blocks up to 64 bytes, counts in an int, no blocks that may be paced ({@link
-     * #mayPace}: they go through {@link #strided}, where the choice is made) and no access checking.
+     * Whether {@code rows} rows of {@code blocks} blocks of {@code blockBytes} run through the row loops
+     * of {@link StridedLoops}: blocks up to 64 bytes, counts in an int and no access checking.
      */
-    private static boolean rowLoops(long blockBytes, long rows, long blocks, long srcInner, long dstInner) {
-        return !CHECK_EVERY_ACCESS
-                && rows <= Integer.MAX_VALUE
-                && blocks <= Integer.MAX_VALUE
-                && blockBytes <= 64
-                && !mayPace(srcInner, blockBytes)
-                && !mayPace(dstInner, blockBytes);
+    private static boolean rowLoops(long blockBytes, long rows, long blocks) {
+        return !CHECK_EVERY_ACCESS && rows <= Integer.MAX_VALUE && blocks <= Integer.MAX_VALUE && blockBytes <= 64;
     }
 
     /**
@@ -357,7 +350,7 @@ public final class MemoryAccess {
             long n3,
             long n2,
             long n1) {
-        if (!rowLoops(blockBytes, n2, n1, s1, d1)) {
+        if (!rowLoops(blockBytes, n2, n1)) {
             for (long i = 0; i < n3; i++) {
                 for (long j = 0; j < n2; j++) {
                     strided(src, srcOffset + i * s3 + j * s2, s1, dst, dstOffset + i * d3 + j * d2, d1, blockBytes, n1);

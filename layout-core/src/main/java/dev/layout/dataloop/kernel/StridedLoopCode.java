@@ -66,27 +66,75 @@ final class StridedLoopCode extends StridedLoops {
 
     /**
      * {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}:
-     * blocks that may be paced ({@link MemoryAccess#mayPace}) {@link #paced} or as one row of {@link
-     * #rowsOf}, as {@link OneSetPacing} chooses; other blocks in one cache set ({@link
-     * MemoryAccess#oneSet}) one row of {@link #rowsOf}; else one {@link #row}.
+     * blocks that may be paced ({@link MemoryAccess#mayPace}) as one row of {@link #oneSetPlanes};
+     * other blocks in one cache set ({@link MemoryAccess#oneSet}) one row of {@link #rowsOf}; else one
+     * {@link #row}.
      */
     @Override
     void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
-        boolean stores = MemoryAccess.mayPace(ds, blockBytes);
-        if (stores || MemoryAccess.mayPace(ss, blockBytes)) {
-            int access = stores ? OneSetPacing.STRIDED_STORES : OneSetPacing.STRIDED_LOADS;
-            int s = OneSetPacing.begin(access, blockBytes, n);
-            long start = OneSetPacing.clock(s);
-            if (OneSetPacing.paced(s)) {
-                paced(sb, sa, ss, db, da, ds, blockBytes, n);
-            } else {
-                rowsOf(sb, sa, 0, ss, db, da, 0, ds, blockBytes, 1, n);
-            }
-            OneSetPacing.end(access, blockBytes, n, s, start);
+        if (MemoryAccess.mayPace(ss, blockBytes) || MemoryAccess.mayPace(ds, blockBytes)) {
+            oneSetPlanes(sb, sa, 0, 0, ss, db, da, 0, 0, ds, blockBytes, 1, 1, n);
         } else if (MemoryAccess.oneSet(ss) || MemoryAccess.oneSet(ds)) {
             rowsOf(sb, sa, 0, ss, db, da, 0, ds, blockBytes, 1, n);
         } else {
             row(typed(sb, 1), sa, ss, typed(db, 2), da, ds, blockBytes, n);
+        }
+    }
+
+    /**
+     * {@link #planes} of blocks that may be paced ({@link MemoryAccess#mayPace}), paced or not as {@link
+     * OneSetPacing} chooses once for the whole call. Exploits: rows of a few blocks (an hvector of
+     * short vectors) pay the choice once per call, not once per row, and their trials time the call's
+     * rows together.
+     */
+    private void oneSetPlanes(
+            Object sb,
+            long sa,
+            long s3,
+            long s2,
+            long s1,
+            Object db,
+            long da,
+            long d3,
+            long d2,
+            long d1,
+            long w,
+            long n3,
+            int no,
+            int ni) {
+        int access = MemoryAccess.mayPace(d1, w) ? OneSetPacing.STRIDED_STORES : OneSetPacing.STRIDED_LOADS;
+        long blocks = n3 * no * ni;
+        int s = OneSetPacing.begin(access, w, blocks);
+        long start = OneSetPacing.clock(s);
+        oneSetPlanes(OneSetPacing.paced(s), sb, sa, s3, s2, s1, db, da, d3, d2, d1, w, n3, no, ni);
+        OneSetPacing.end(access, w, blocks, s, start);
+    }
+
+    /** {@link #oneSetPlanes} by one strategy: every row {@link #paced}, else each plane's rows by {@link #rowsOf}. */
+    void oneSetPlanes(
+            boolean paced,
+            Object sb,
+            long sa,
+            long s3,
+            long s2,
+            long s1,
+            Object db,
+            long da,
+            long d3,
+            long d2,
+            long d1,
+            long w,
+            long n3,
+            int no,
+            int ni) {
+        for (long i = 0; i < n3; i++) {
+            if (!paced) {
+                rowsOf(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, w, no, ni);
+                continue;
+            }
+            for (int j = 0; j < no; j++) {
+                paced(sb, sa + i * s3 + j * s2, s1, db, da + i * d3 + j * d2, d1, w, ni);
+            }
         }
     }
 
@@ -461,6 +509,10 @@ final class StridedLoopCode extends StridedLoops {
             int ni) {
         sb = src(sb);
         db = dst(db);
+        if (MemoryAccess.mayPace(s1, blockBytes) || MemoryAccess.mayPace(d1, blockBytes)) {
+            oneSetPlanes(sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
+            return;
+        }
         for (long i = 0; i < n3; i++) {
             rows(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, blockBytes, no, ni);
         }

@@ -158,28 +158,87 @@ class StridedLoopsTest {
                 assertThat(bytes(got))
                         .as("strided3 (one plane) width %d stride %d", width, stride)
                         .isEqualTo(bytes(expected));
-                Memory got3 = filled(dstOff, dstBytes, 1);
-                MemoryAccess.strided3(s, 3, 0, rowBytes, width, got3, dO, 0, d2, stride, width, 1, n2, n1);
-                assertThat(bytes(got3))
-                        .as("strided3 width %d stride %d", width, stride)
-                        .isEqualTo(bytes(expected));
-                // paced (OneSetPacing's other strategy): the same bytes
-                Memory paced = filled(dstOff, dstBytes, 1);
-                for (int j = 0; j < n2; j++) {
+                // both of OneSetPacing's strategies, over the whole call: the same bytes
+                for (boolean pace : new boolean[] {true, false}) {
+                    Memory strategy = filled(dstOff, dstBytes, 1);
                     new StridedLoopCode()
-                            .paced(
+                            .oneSetPlanes(
+                                    pace,
                                     s.base(),
-                                    s.address() + 3 + j * rowBytes,
+                                    s.address() + 3,
+                                    0,
+                                    rowBytes,
                                     width,
-                                    paced.base(),
-                                    paced.address() + dO + j * d2,
+                                    strategy.base(),
+                                    strategy.address() + dO,
+                                    0,
+                                    d2,
                                     stride,
                                     width,
+                                    1,
+                                    n2,
                                     n1);
+                    assertThat(bytes(strategy))
+                            .as("%s stores width %d stride %d", pace ? "paced" : "plain", width, stride)
+                            .isEqualTo(bytes(expected));
                 }
-                assertThat(bytes(paced))
-                        .as("paced stores width %d stride %d", width, stride)
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "kinds {0}")
+    @ValueSource(ints = {0, 1, 2, 3})
+    void planesOfBlocksInOneCacheSetMoveWhatAByteLoopMoves(int kinds) {
+        // two planes of two rows of three blocks, the blocks 64 KiB apart on the user side: pack and
+        // unpack through strided3, and each of OneSetPacing's strategies over the whole call
+        long set = 64 * 1024;
+        int n3 = 2;
+        int n2 = 2;
+        int n1 = 3;
+        for (int width : new int[] {1, 4, 12, 32}) {
+            long u2 = set * n1;
+            long u3 = u2 * n2 + 8;
+            int userBytes = (int) (u3 * n3 + 16);
+            long p1 = width;
+            long p2 = p1 * n1;
+            long p3 = p2 * n2;
+            int packedBytes = (int) (p3 * n3 + 16);
+            for (boolean pack : new boolean[] {true, false}) {
+                Memory s = pack ? filled((kinds & 1) != 0, userBytes, 7) : filled((kinds & 2) != 0, packedBytes, 7);
+                int dstBytes = pack ? packedBytes : userBytes;
+                boolean dstOff = (kinds & (pack ? 2 : 1)) != 0;
+                long[] src = pack ? new long[] {u3, u2, set} : new long[] {p3, p2, p1};
+                long[] dst = pack ? new long[] {p3, p2, p1} : new long[] {u3, u2, set};
+                Memory expected = filled(dstOff, dstBytes, 1);
+                reference(s, 3, src[0], src[1], src[2], expected, 5, dst[0], dst[1], dst[2], width, n3, n2, n1);
+                Memory got = filled(dstOff, dstBytes, 1);
+                MemoryAccess.strided3(s, 3, src[0], src[1], src[2], got, 5, dst[0], dst[1], dst[2], width, n3, n2, n1);
+                assertThat(bytes(got))
+                        .as("strided3 width %d pack %s", width, pack)
                         .isEqualTo(bytes(expected));
+                for (boolean pace : new boolean[] {true, false}) {
+                    Memory strategy = filled(dstOff, dstBytes, 1);
+                    new StridedLoopCode()
+                            .oneSetPlanes(
+                                    pace,
+                                    s.base(),
+                                    s.address() + 3,
+                                    src[0],
+                                    src[1],
+                                    src[2],
+                                    strategy.base(),
+                                    strategy.address() + 5,
+                                    dst[0],
+                                    dst[1],
+                                    dst[2],
+                                    width,
+                                    n3,
+                                    n2,
+                                    n1);
+                    assertThat(bytes(strategy))
+                            .as("%s width %d pack %s", pace ? "paced" : "plain", width, pack)
+                            .isEqualTo(bytes(expected));
+                }
             }
         }
     }
