@@ -306,8 +306,8 @@ public final class Segment {
                     advance();
                     continue;
                 }
-                BlockedOrder order = k.plan == null ? null : k.plan.order(d);
-                if (order != null && k.mayReorder(order)) {
+                BlockedOrder order = k.order(d);
+                if (order != null) {
                     if (b == 0 && elem[top] == 0 && d.size <= end - position) {
                         // A whole instance not yet begun: a strided nest may run in its cache-blocked order.
                         position += BlockedWalk.run(
@@ -458,7 +458,7 @@ public final class Segment {
                     switch (d.kind) {
                         case CONTIG -> k.run(ub, d.blocklen, stream, unit, 0);
                         case VECTOR -> k.vectorLeaf(d, ub + b * d.stride, nb, stream, unit);
-                        default -> k.blocks(d, ub, d.blocklens, d.blocklen, (int) b, (int) (b + nb), stream, unit);
+                        default -> k.blocks(d, ub, (int) b, (int) (b + nb), stream, unit);
                     };
             done += got;
             if (got < d.packedBefore(b + nb) - d.packedBefore(b)) {

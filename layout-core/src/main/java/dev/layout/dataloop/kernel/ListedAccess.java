@@ -74,7 +74,8 @@ public final class ListedAccess {
             if (pacedStores) {
                 StridedLoops.of(pb, ub, uniform).scatterPaced(pb, pa, ub, ua, offsets, from, to, uniform);
             } else {
-                listed(ub, ua, offsets, from, to, pb, pa, uniform, pack);
+                StridedLoops.of(pack ? ub : pb, pack ? pb : ub, uniform)
+                        .listed(ub, ua, offsets, from, to, pb, pa, uniform, pack);
             }
             return (to - from) * uniform;
         }
@@ -98,12 +99,6 @@ public final class ListedAccess {
         } else {
             MemoryAccess.copyRaw(pb, p, ub, u, len);
         }
-    }
-
-    /** Blocks of one width {@code w} at {@code ua + offsets[b]} to ({@code gather}) or from the contiguous side at {@code pa}. */
-    static void listed(
-            Object ub, long ua, long[] offsets, int from, int to, Object pb, long pa, long w, boolean gather) {
-        StridedLoops.of(gather ? ub : pb, gather ? pb : ub, w).listed(ub, ua, offsets, from, to, pb, pa, w, gather);
     }
 
     /**
