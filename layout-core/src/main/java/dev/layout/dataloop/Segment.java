@@ -430,7 +430,7 @@ public final class Segment {
         while (b < d.nblocks && done < budget) {
             long left = budget - done;
             long stream = position + done;
-            if (in > 0 || left < d.blockPacked(b)) {
+            if (in > 0 || left < d.blockLen(b)) {
                 // A block entered in the middle, or one the budget ends in: a partial run.
                 long len = Math.min(d.blockLen(b) - in, left);
                 long got = k.run(ub + d.blockOffset(b) + in, len, stream, unit, in % unit);
