@@ -3,8 +3,7 @@ package dev.layout.dataloop.kernel;
 import dev.layout.memory.Memory;
 
 /**
- * Unchecked moves of blocks at listed offsets, for the dataloop engine (which has checked the whole
- * footprint first; a wrong offset here is a wrong memory access): the blocks of an indexed leaf
+ * The unchecked moves of {@link MemoryAccess} for blocks at listed offsets: the blocks of an indexed leaf
  * ({@link #blocks}) and repeated small records of them ({@link #records}; a {@link GeneratedKernel}
  * may run those instead). Each method packs (user to packed) or unpacks
  * (packed to user); the direction is loop-invariant, so the JIT compiles each loop once per direction.

@@ -5,10 +5,9 @@ import java.lang.invoke.MethodHandles;
 import java.util.Objects;
 
 /**
- * The code of {@link StridedLoops}: this class file is defined four times as a hidden class, once per
- * combination of heap or off-heap source and destination, so each copy is profiled and compiled
- * for one kind of base. Nothing here may name this class's own type except through {@code this}
- * (an array or a cast of it would not verify in a hidden copy).
+ * The code of {@link StridedLoops}: this class file is defined as a hidden class once per copy that
+ * {@link StridedLoops#of} holds. Nothing here may name this class's own type except through {@code
+ * this} (an array or a cast of it would not verify in a hidden copy).
  */
 final class StridedLoopCode extends StridedLoops {
     /**
@@ -439,10 +438,6 @@ final class StridedLoopCode extends StridedLoops {
         }
     }
 
-    /**
-     * {@code n3} planes of {@link #rows}, plane p at {@code p * s3} and {@code p * d3}: the Flash I/O
-     * type's z, y and x loops in one kernel call.
-     */
     @Override
     void planes(
             Object sb,
