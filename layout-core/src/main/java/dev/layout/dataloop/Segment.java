@@ -48,8 +48,8 @@ public final class Segment {
     private long inner;
     private int top;
     private long position;
-    /** The native pack and unpack kernels, made at first use and re-aimed per call: a steady-state call allocates nothing. */
-    private final NativeKernel[] kernels = new NativeKernel[2];
+    /** The native pack and unpack kernels, re-aimed per call: a steady-state call allocates nothing. */
+    private final NativeKernel[] kernels = {new NativeKernel(true), new NativeKernel(false)};
     /** Per memory kinds ({@link MemoryAccess#baseKinds}): the kernels native pack and unpack run, made at first use. */
     private final Plan[] plans = new Plan[4];
 
@@ -118,9 +118,7 @@ public final class Segment {
     public void release() {
         user = null;
         for (NativeKernel k : kernels) {
-            if (k != null) {
-                k.aim(null, null, 0, null);
-            }
+            k.aim(null, null, 0, null);
         }
     }
 
@@ -227,9 +225,6 @@ public final class Segment {
             return walk(new External32Kernel(user, packed, packedOffset - position, pack), n);
         }
         NativeKernel k = kernels[pack ? 0 : 1];
-        if (k == null) {
-            k = kernels[pack ? 0 : 1] = new NativeKernel(pack);
-        }
         k.aim(user, packed, packedOffset - position, plan(MemoryAccess.baseKinds(user, packed)));
         return walk(k, n);
     }
@@ -250,10 +245,7 @@ public final class Segment {
     /** Runs a custom action over up to {@code maxBytes} of the packed stream; returns the bytes visited. */
     public long process(LeafAction action, long maxBytes) {
         Objects.requireNonNull(action, "process: action is null");
-        if (maxBytes < 0) {
-            throw new IllegalArgumentException("process: maxBytes " + maxBytes + " (expected: >= 0)");
-        }
-        long n = Math.min(maxBytes, total - position);
+        long n = budget("process", maxBytes);
         return n == 0 ? 0 : walk(new VisitorKernel(action, origin), n);
     }
 
@@ -274,16 +266,21 @@ public final class Segment {
             throw new NullPointerException(
                     op + ": packed memory is null"); // the message built only here: no allocation per call
         }
-        if (maxBytes < 0) {
-            throw new IllegalArgumentException(op + ": maxBytes " + maxBytes + " (expected: >= 0)");
-        }
-        long n = Math.min(maxBytes, total - position);
+        long n = budget(op, maxBytes);
         if (offset < 0 || offset > packed.byteSize() - n) {
             throw new IndexOutOfBoundsException(
                     op + ": type " + abbreviate(type) + " count " + count + " needs " + n + " packed bytes at offset "
                             + offset + ", but the packed buffer has " + packed.byteSize() + " bytes");
         }
         return n;
+    }
+
+    /** The bytes a call of {@code op} moves for {@code maxBytes}: what is left of them in the stream. */
+    private long budget(String op, long maxBytes) {
+        if (maxBytes < 0) {
+            throw new IllegalArgumentException(op + ": maxBytes " + maxBytes + " (expected: >= 0)");
+        }
+        return Math.min(maxBytes, total - position);
     }
 
     /** The explicit-stack walk: processes {@code n} bytes (fewer only if the kernel stops early). */
