@@ -8,7 +8,7 @@ abstract class LeafKernel {
     /**
      * The blocked order in which this kernel may move whole instances of the nest {@code d} instead of
      * the packed order (each byte still lands at its own packed offset), or null. Only native pack and
-     * unpack have one; flatten and visits report runs in packed order.
+     * unpack have one, and {@link BlockedWalk} runs it with them; flatten and visits report runs in packed order.
      */
     BlockedOrder order(Dataloop d) {
         return null;
@@ -54,24 +54,6 @@ abstract class LeafKernel {
             s += leafWhole(c, u + offsets[b], stream + s, unit);
         }
         return s;
-    }
-
-    /**
-     * A plane of {@code outer x inner} blocks of {@code blockBytes}: block (i, j) at user {@code u + i *
-     * userOuter + j * userInner}, packed at {@code stream + i * packedOuter + j * packedInner} (the packed
-     * side need not be contiguous: a blocked order's tile). Only for kernels with an {@link #order}.
-     */
-    long plane(
-            long u,
-            long userOuter,
-            long userInner,
-            long stream,
-            long packedOuter,
-            long packedInner,
-            long blockBytes,
-            long outer,
-            long inner) {
-        throw new AssertionError("plane: only for a kernel that may reorder");
     }
 
     /** {@code count} whole blocks of the vector leaf {@code d} from block address {@code u}. */

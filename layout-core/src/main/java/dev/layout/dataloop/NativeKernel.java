@@ -76,7 +76,11 @@ final class NativeKernel extends LeafKernel {
                 + vector(u + done * d.stride, d.stride, d.blocklen, count - done, stream + done * d.blocklen, unit);
     }
 
-    @Override
+    /**
+     * A plane of {@code outer x inner} blocks of {@code blockBytes}: block (i, j) at user {@code u + i *
+     * userOuter + j * userInner}, packed at {@code stream + i * packedOuter + j * packedInner} (the packed
+     * side need not be contiguous: a blocked order's tile).
+     */
     long plane(
             long u,
             long userOuter,

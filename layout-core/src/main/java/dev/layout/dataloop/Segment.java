@@ -305,10 +305,11 @@ public final class Segment {
                 }
                 BlockedOrder order = k.order(d);
                 if (order != null) {
+                    NativeKernel nk = (NativeKernel) k; // only native pack and unpack have an order
                     if (b == 0 && elem[top] == 0 && d.size <= end - position) {
                         // A whole instance not yet begun: a strided nest may run in its cache-blocked order.
                         position += BlockedWalk.run(
-                                k, order, base[top], position, 0, order.moved().count());
+                                nk, order, base[top], position, 0, order.moved().count());
                         blk[top] = d.nblocks;
                         continue;
                     }
@@ -319,7 +320,7 @@ public final class Segment {
                         long per = vector ? d.blocklen * d.child.size : d.child.size;
                         long m = Math.min(BlockedOrder.firstCount(d) - at, (end - position) / per);
                         if (m >= 2) {
-                            position += BlockedWalk.run(k, order, base[top], position, at, m);
+                            position += BlockedWalk.run(nk, order, base[top], position, at, m);
                             if (vector) {
                                 blk[top] = b + m;
                             } else {
