@@ -236,7 +236,7 @@ final class StridedLoopCode extends StridedLoops {
             int ni) {
         sb = src(sb);
         db = dst(db);
-        if (blockBytes == 16 && tile16(so, si, dO, di, no, ni)) {
+        if (blockBytes == 16 && tile16(dO, di, no)) {
             tiled16(sb, sa, so, si, db, da, dO, di, no, ni);
         } else {
             rowsOf(sb, sa, so, si, db, da, dO, di, blockBytes, no, ni);
@@ -462,14 +462,14 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * Whether {@code no} rows of {@code ni} 16-byte blocks go through {@link #tiled16}: a transpose
+     * Whether {@code no} rows of 16-byte blocks go through {@link #tiled16}: a transpose
      * (FFT columns, a column type resized to one element) unpacked into its transposed side, where
      * rows {@code dO} = 16 bytes apart interleave so that four consecutive rows' block j fill one
      * 64-byte line, and the lines never overlap (|di| >= 64), so the changed order of the moves cannot
      * change the result. Not for a pack reading the transposed side, whose tiled form was unsteady
      * from one JVM to the next where the row order is not.
      */
-    static boolean tile16(long so, long si, long dO, long di, int no, int ni) {
+    static boolean tile16(long dO, long di, int no) {
         return no >= 4 && dO == 16 && Math.abs(di) >= 64;
     }
 
