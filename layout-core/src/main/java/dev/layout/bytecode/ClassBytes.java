@@ -60,13 +60,15 @@ public final class ClassBytes {
 
     // ---- constant pool ---------------------------------------------------------------------------
 
-    private int entry(String key, int slots, IoWriter w) {
+    /** The pool index of the constant {@code key}: its {@code tag}, then {@code body}, written on first use. */
+    private int entry(String key, int slots, int tag, IoWriter body) {
         Integer i = entries.get(key);
         if (i != null) {
             return i;
         }
         int idx = cpCount;
-        pool.writeBytes(bytes(w));
+        pool.write(tag);
+        pool.writeBytes(bytes(body));
         cpCount += slots;
         entries.put(key, idx);
         return idx;
@@ -87,16 +89,12 @@ public final class ClassBytes {
     }
 
     public int utf8(String s) {
-        return entry("U" + s, 1, o -> {
-            o.writeByte(1);
-            o.writeUTF(s);
-        });
+        return entry("U" + s, 1, 1, o -> o.writeUTF(s));
     }
 
     /** A constant whose body after the tag is two-byte pool indices. */
     private int refs(String key, int tag, int... refs) {
-        return entry(key, 1, o -> {
-            o.writeByte(tag);
+        return entry(key, 1, tag, o -> {
             for (int r : refs) {
                 o.writeShort(r);
             }
@@ -107,34 +105,8 @@ public final class ClassBytes {
         return refs("C" + internalName, 7, utf8(internalName));
     }
 
-    public int string(String s) {
-        return refs("S" + s, 8, utf8(s));
-    }
-
-    public int integer(int v) {
-        return entry("I" + v, 1, o -> {
-            o.writeByte(3);
-            o.writeInt(v);
-        });
-    }
-
-    public int longConst(long v) {
-        return entry("J" + v, 2, o -> {
-            o.writeByte(5);
-            o.writeLong(v);
-        });
-    }
-
     private int nameAndType(String name, String desc) {
         return refs("N" + name + ":" + desc, 12, utf8(name), utf8(desc));
-    }
-
-    public int fieldRef(String owner, String name, String desc) {
-        return refs("F" + owner + "." + name + ":" + desc, 9, classRef(owner), nameAndType(name, desc));
-    }
-
-    public int methodRef(String owner, String name, String desc) {
-        return refs("M" + owner + "." + name + ":" + desc, 10, classRef(owner), nameAndType(name, desc));
     }
 
     // ---- members ------------------------------------------------------------------------------------
@@ -243,15 +215,15 @@ public final class ClassBytes {
         }
 
         public Code ldcInt(int v) {
-            return op2(0x13, integer(v)); // ldc_w
+            return op2(0x13, entry("I" + v, 1, 3, o -> o.writeInt(v))); // ldc_w
         }
 
         public Code ldcString(String s) {
-            return op2(0x13, string(s));
+            return op2(0x13, refs("S" + s, 8, utf8(s)));
         }
 
         public Code ldcLong(long v) {
-            return op2(0x14, longConst(v)); // ldc2_w
+            return op2(0x14, entry("J" + v, 2, 5, o -> o.writeLong(v))); // ldc2_w
         }
 
         public Code checkcast(String internalName) {
@@ -259,11 +231,13 @@ public final class ClassBytes {
         }
 
         public Code invoke(int opcode, String owner, String name, String desc) {
-            return op2(opcode, methodRef(owner, name, desc));
+            return op2(
+                    opcode, refs("M" + owner + "." + name + ":" + desc, 10, classRef(owner), nameAndType(name, desc)));
         }
 
         public Code field(int opcode, String owner, String name, String desc) {
-            return op2(opcode, fieldRef(owner, name, desc));
+            return op2(
+                    opcode, refs("F" + owner + "." + name + ":" + desc, 9, classRef(owner), nameAndType(name, desc)));
         }
 
         public void end(int access, String name, String desc, int maxStack, int maxLocals) {

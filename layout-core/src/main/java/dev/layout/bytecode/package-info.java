@@ -1,6 +1,2 @@
-/**
- * Class-file writing for the code layout generates at run time (internal): AutoMap's record
- * accessors and the engine's word kernels are hidden classes whose offsets are constants, so the JIT
- * compiles them like hand-written loops.
- */
+/** Class-file writing for the code layout generates at run time (internal): {@link dev.layout.bytecode.ClassBytes}. */
 package dev.layout.bytecode;

@@ -14,7 +14,7 @@ final class BlockedWalk {
      * instance), the head's base at {@code u}, packed from {@code stream} (where iteration {@code from}
      * starts when the moved loop is the head's own); returns the bytes done.
      */
-    static long run(LeafKernel k, BlockedOrder order, long u, long stream, long from, long count) {
+    static long run(NativeKernel k, BlockedOrder order, long u, long stream, long from, long count) {
         long first = u + from * order.moved().user();
         return blockedLoops(k, order, 0, first, stream, BlockedOrder.firstCount(order.inner()), count);
     }
@@ -25,7 +25,7 @@ final class BlockedWalk {
      * has levels (two loops per level at most).
      */
     private static long blockedLoops(
-            LeafKernel k, BlockedOrder order, int dim, long u, long stream, long runs, long moved) {
+            NativeKernel k, BlockedOrder order, int dim, long u, long stream, long runs, long moved) {
         if (dim == order.loops().length) {
             return firstLoop(k, order.inner(), u + order.innerDisp(), stream, runs);
         }
@@ -52,7 +52,7 @@ final class BlockedWalk {
      * Iterations {@code [0, runs)} of the first loop of the vector/contig nest {@code d} at user base
      * {@code u} (its disp included), packed from {@code stream}; returns the bytes done.
      */
-    static long firstLoop(LeafKernel k, Dataloop d, long u, long stream, long runs) {
+    static long firstLoop(NativeKernel k, Dataloop d, long u, long stream, long runs) {
         if (d.leaf) {
             return d.kind == Dataloop.Kind.VECTOR
                     ? k.vectorLeaf(d, u, runs, stream, 1)
@@ -81,7 +81,7 @@ final class BlockedWalk {
     }
 
     /** {@code count} whole instances of the non-leaf nest {@code c}, instance i at {@code u + i * spacing}. */
-    private static long elements(LeafKernel k, Dataloop c, long u, long spacing, long count, long stream) {
+    private static long elements(NativeKernel k, Dataloop c, long u, long spacing, long count, long stream) {
         long done = 0;
         for (long j = 0; j < count; j++) {
             done += firstLoop(k, c, u + j * spacing, stream + done, BlockedOrder.firstCount(c));

@@ -177,11 +177,6 @@ public final class Dataloop {
         return children != null ? children[(int) b] : child;
     }
 
-    /** Packed bytes of block b. */
-    long blockPacked(long b) {
-        return leaf ? blockLen(b) : blockLen(b) * childOf(b).size;
-    }
-
     long packedBefore(long b) {
         return prefix != null ? prefix[(int) b] : b * (leaf ? blocklen : blocklen * child.size);
     }

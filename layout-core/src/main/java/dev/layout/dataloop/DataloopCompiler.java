@@ -332,15 +332,6 @@ public final class DataloopCompiler {
         return regularize(n);
     }
 
-    private static boolean allOnes(Dataloop n) {
-        for (long b = 0; b < n.nblocks; b++) {
-            if (n.blockLen(b) != 1) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** Non-leaf rewrites: single instances collapse, equal blocks become block-indexed, even spacing a vector. */
     private static Dataloop regularize(Dataloop n) {
         if (n.nblocks == 1 && n.blockLen(0) == 1) {
@@ -351,8 +342,8 @@ public final class DataloopCompiler {
             n = Dataloop.blockIndexed(n.blocklens[0], n.offsets, n.ext, n.child, n.disp, n.extent);
         }
         if (n.kind == Dataloop.Kind.BLOCK_INDEXED && n.nblocks >= 2) {
-            long step = n.offsets[1] - n.offsets[0];
-            if (evenlySpaced(n.offsets, step)) {
+            if (evenlySpaced(n.offsets)) {
+                long step = n.offsets[1] - n.offsets[0];
                 n = Dataloop.vector(
                         n.nblocks, n.blocklen, step, n.ext, n.child, Math.addExact(n.disp, n.offsets[0]), n.extent);
             }
@@ -372,9 +363,15 @@ public final class DataloopCompiler {
         return true;
     }
 
-    private static boolean evenlySpaced(long[] offsets, long step) {
+    /** Whether every block of {@code n} is one child instance. */
+    private static boolean allOnes(Dataloop n) {
+        return n.blockLen(0) == 1 && (n.blocklens == null || allEqual(n.blocklens, n.blocklens.length));
+    }
+
+    /** Whether the offsets (two or more) are a constant step apart. */
+    private static boolean evenlySpaced(long[] offsets) {
         for (int b = 2; b < offsets.length; b++) {
-            if (offsets[b] - offsets[b - 1] != step) {
+            if (offsets[b] - offsets[b - 1] != offsets[1] - offsets[0]) {
                 return false;
             }
         }
@@ -456,10 +453,10 @@ public final class DataloopCompiler {
             if (d.nblocks == 1) {
                 return Dataloop.bytes(d.blocklen, Math.addExact(d.disp, d.offsets[0]), d.swapUnit, d.extent);
             }
-            long step = d.offsets[1] - d.offsets[0];
-            if (!evenlySpaced(d.offsets, step)) {
+            if (!evenlySpaced(d.offsets)) {
                 return periodic(d);
             }
+            long step = d.offsets[1] - d.offsets[0];
             d = Dataloop.leafVector(
                     d.nblocks, d.blocklen, step, Math.addExact(d.disp, d.offsets[0]), d.swapUnit, d.extent);
         }

@@ -28,11 +28,9 @@ final class External32Kernel extends LeafKernel {
         Memory dst = pack ? packed : user;
         long s = pack ? u : p;
         long d = pack ? p : u;
-        if (unit == 1) {
+        if (phase == 0 && len % unit == 0) {
             MemoryAccess.copy(src, s, dst, d, len);
-        } else if (phase == 0 && len % unit == 0) {
-            MemoryAccess.copy(src, s, dst, d, len);
-            MemoryAccess.swapInPlace(dst, d, len, unit);
+            MemoryAccess.swapInPlace(dst, d, len, unit); // unit 1: nothing to swap
         } else {
             for (long i = 0; i < len; i++) {
                 long q = (phase + i) % unit;

@@ -10,7 +10,8 @@ import dev.layout.memory.Memory;
  * {@code s} goes to destination byte {@code s + dstDelta}. Every leaf is checked first, against the
  * window {@code [srcStart, srcEnd)} and the destination's bounds, so nothing outside either is
  * touched (for reading a file view: the window is the part of the file read, a leaf outside it is
- * a planning error). Aim it with {@link #aim} before use; one instance serves many ranges.
+ * a planning error). Aim it with {@link #source} and {@link #destination} before use; one instance
+ * serves many ranges.
  */
 public final class LeafCopy implements LeafAction {
     private final String op;

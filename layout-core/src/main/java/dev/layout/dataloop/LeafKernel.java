@@ -4,16 +4,14 @@ package dev.layout.dataloop;
 abstract class LeafKernel {
     /** True when every call consumes all it is given (all but flatten, which stops when full). */
     boolean whole = true;
-    /** Native pack and unpack: the kernels for the current memories; null for the others (they run the generic loops in packed order). */
-    Plan plan;
 
     /**
-     * Whether this kernel may move a nest's bytes in the blocked order {@code order} instead of the
-     * packed order (each byte still lands at its own packed offset). Only native pack and unpack do;
-     * flatten and visits report runs in packed order.
+     * The blocked order in which this kernel may move whole instances of the nest {@code d} instead of
+     * the packed order (each byte still lands at its own packed offset), or null. Only native pack and
+     * unpack have one, and {@link BlockedWalk} runs it with them; flatten and visits report runs in packed order.
      */
-    boolean mayReorder(BlockedOrder order) {
-        return false;
+    BlockedOrder order(Dataloop d) {
+        return null;
     }
 
     abstract long run(long u, long len, long stream, int unit, long phase);
@@ -23,8 +21,7 @@ abstract class LeafKernel {
         return switch (c.kind) {
             case CONTIG -> run(u, c.blocklen, stream, unit, 0);
             case VECTOR -> vector(u, c.stride, c.blocklen, c.nblocks, stream, unit);
-            case BLOCK_INDEXED -> blocks(c, u, null, c.blocklen, 0, (int) c.nblocks, stream, unit);
-            case INDEXED -> blocks(c, u, c.blocklens, 0, 0, (int) c.nblocks, stream, unit);
+            case BLOCK_INDEXED, INDEXED -> blocks(c, u, 0, (int) c.nblocks, stream, unit);
             case STRUCT -> throw new AssertionError("struct leaf");
         };
     }
@@ -59,24 +56,6 @@ abstract class LeafKernel {
         return s;
     }
 
-    /**
-     * A plane of {@code outer x inner} blocks of {@code blockBytes}: block (i, j) at user {@code u + i *
-     * userOuter + j * userInner}, packed at {@code stream + i * packedOuter + j * packedInner} (the packed
-     * side need not be contiguous: a blocked order's tile). Only for kernels that {@link #mayReorder}.
-     */
-    long plane(
-            long u,
-            long userOuter,
-            long userInner,
-            long stream,
-            long packedOuter,
-            long packedInner,
-            long blockBytes,
-            long outer,
-            long inner) {
-        throw new AssertionError("plane: only for a kernel that may reorder");
-    }
-
     /** {@code count} whole blocks of the vector leaf {@code d} from block address {@code u}. */
     long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
         return vector(u, d.stride, d.blocklen, count, stream, unit);
@@ -92,11 +71,11 @@ abstract class LeafKernel {
         return count * blockBytes;
     }
 
-    /** Blocks {@code [from, to)} of the listed leaf {@code d} at {@code u + d.offsets[b]}, {@code lengths[b]} bytes each (or {@code uniform}). */
-    long blocks(Dataloop d, long u, long[] lengths, long uniform, int from, int to, long stream, int unit) {
+    /** Blocks {@code [from, to)} of the listed leaf {@code d} at {@code u + d.offsets[b]}, {@code d.blockLen(b)} bytes each. */
+    long blocks(Dataloop d, long u, int from, int to, long stream, int unit) {
         long s = 0;
         for (int b = from; b < to; b++) {
-            long len = lengths == null ? uniform : lengths[b];
+            long len = d.blockLen(b);
             long got = run(u + d.offsets[b], len, stream + s, unit, 0);
             s += got;
             if (got < len) {

@@ -16,6 +16,8 @@ final class NativeKernel extends LeafKernel {
     Memory user;
     Memory packed;
     long delta;
+    /** The kernels for the current memories. */
+    Plan plan;
 
     NativeKernel(boolean pack) {
         this.pack = pack;
@@ -30,10 +32,11 @@ final class NativeKernel extends LeafKernel {
     }
 
     @Override
-    boolean mayReorder(BlockedOrder order) {
+    BlockedOrder order(Dataloop d) {
         // Packing only reads the user memory: any order writes the same packed bytes. Overlapping blocks
         // are unpacked in packed order (the last write wins); the plan says when not.
-        return pack || order.unpackMayReorder();
+        BlockedOrder order = plan.order(d);
+        return order != null && (pack || order.unpackMayReorder()) ? order : null;
     }
 
     @Override
@@ -73,7 +76,11 @@ final class NativeKernel extends LeafKernel {
                 + vector(u + done * d.stride, d.stride, d.blocklen, count - done, stream + done * d.blocklen, unit);
     }
 
-    @Override
+    /**
+     * A plane of {@code outer x inner} blocks of {@code blockBytes}: block (i, j) at user {@code u + i *
+     * userOuter + j * userInner}, packed at {@code stream + i * packedOuter + j * packedInner} (the packed
+     * side need not be contiguous: a blocked order's tile).
+     */
     long plane(
             long u,
             long userOuter,
@@ -84,21 +91,20 @@ final class NativeKernel extends LeafKernel {
             long blockBytes,
             long outer,
             long inner) {
-        if (pack) {
-            // A pack reading a transposed side may take the line-tiled loop.
-            long p = delta + stream;
-            MemoryAccess.stridedTile(
-                    user, u, userOuter, userInner, packed, p, packedOuter, packedInner, blockBytes, outer, inner);
-        } else {
+        // A pack reading a transposed side may take the line-tiled loop.
+        long p = delta + stream;
+        if (!pack
+                || !MemoryAccess.stridedTile(
+                        user, u, userOuter, userInner, packed, p, packedOuter, packedInner, blockBytes, outer, inner)) {
             strided3(u, 0, userOuter, userInner, stream, 0, packedOuter, packedInner, blockBytes, 1, outer, inner);
         }
         return outer * inner * blockBytes;
     }
 
     @Override
-    long blocks(Dataloop d, long u, long[] lengths, long uniform, int from, int to, long stream, int unit) {
+    long blocks(Dataloop d, long u, int from, int to, long stream, int unit) {
         return ListedAccess.blocks(
-                user, u, d.offsets, lengths, uniform, from, to, packed, delta + stream, pack, plan.mayPace(d));
+                user, u, d.offsets, d.blocklens, d.blocklen, from, to, packed, delta + stream, pack, plan.mayPace(d));
     }
 
     @Override

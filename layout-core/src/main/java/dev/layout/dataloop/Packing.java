@@ -39,10 +39,6 @@ public final class Packing {
         return packed(type, count, Representation.EXTERNAL32, Memory.ofArray(src), origin);
     }
 
-    public static long packExternal32(Datatype type, long count, Memory src, long origin, Memory dst, long dstOffset) {
-        return move(type, count, Representation.EXTERNAL32, src, origin, dst, dstOffset, true);
-    }
-
     /** {@code MPI_Unpack_external("external32", ...)}. */
     public static long unpackExternal32(
             Datatype type, long count, Memory packed, long packedOffset, Memory dst, long origin) {

@@ -55,20 +55,17 @@ final class Plan {
         }
         put(orders, d, BlockedOrder.of(d, KernelCost.CACHE_BYTES));
         Dataloop r = d.child;
-        if (r != null
-                && r.leaf
-                && r.kind == Dataloop.Kind.VECTOR
-                && KernelCost.rows(r, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
-            // Instances of a vector leaf repeated at a spacing: planes of one row each.
-            put(rows, r, GeneratedKernel.planes((int) r.blocklen, r.nblocks, r.stride, 1, 0, kinds));
-        }
-        if (d.kind == Dataloop.Kind.VECTOR
-                && d.blocklen == 1
-                && r != null
-                && r.leaf
-                && r.kind == Dataloop.Kind.VECTOR
-                && KernelCost.planes(d, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
-            put(planes, d, GeneratedKernel.planes((int) r.blocklen, r.nblocks, r.stride, d.nblocks, d.stride, kinds));
+        if (r != null && r.leaf && r.kind == Dataloop.Kind.VECTOR) {
+            if (KernelCost.rows(r, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
+                // Instances of a vector leaf repeated at a spacing: planes of one row each.
+                put(rows, r, GeneratedKernel.planes((int) r.blocklen, r.nblocks, r.stride, 1, 0, kinds));
+            }
+            if (BlockedWalk.planes(d) && KernelCost.planes(d, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
+                put(
+                        planes,
+                        d,
+                        GeneratedKernel.planes((int) r.blocklen, r.nblocks, r.stride, d.nblocks, d.stride, kinds));
+            }
         }
         if (d.children != null) {
             for (Dataloop c : d.children) {

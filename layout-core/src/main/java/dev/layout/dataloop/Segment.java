@@ -48,8 +48,8 @@ public final class Segment {
     private long inner;
     private int top;
     private long position;
-    /** The native pack and unpack kernels, made at first use and re-aimed per call: a steady-state call allocates nothing. */
-    private final NativeKernel[] kernels = new NativeKernel[2];
+    /** The native pack and unpack kernels, re-aimed per call: a steady-state call allocates nothing. */
+    private final NativeKernel[] kernels = {new NativeKernel(true), new NativeKernel(false)};
     /** Per memory kinds ({@link MemoryAccess#baseKinds}): the kernels native pack and unpack run, made at first use. */
     private final Plan[] plans = new Plan[4];
 
@@ -118,9 +118,7 @@ public final class Segment {
     public void release() {
         user = null;
         for (NativeKernel k : kernels) {
-            if (k != null) {
-                k.aim(null, null, 0, null);
-            }
+            k.aim(null, null, 0, null);
         }
     }
 
@@ -227,9 +225,6 @@ public final class Segment {
             return walk(new External32Kernel(user, packed, packedOffset - position, pack), n);
         }
         NativeKernel k = kernels[pack ? 0 : 1];
-        if (k == null) {
-            k = kernels[pack ? 0 : 1] = new NativeKernel(pack);
-        }
         k.aim(user, packed, packedOffset - position, plan(MemoryAccess.baseKinds(user, packed)));
         return walk(k, n);
     }
@@ -250,10 +245,7 @@ public final class Segment {
     /** Runs a custom action over up to {@code maxBytes} of the packed stream; returns the bytes visited. */
     public long process(LeafAction action, long maxBytes) {
         Objects.requireNonNull(action, "process: action is null");
-        if (maxBytes < 0) {
-            throw new IllegalArgumentException("process: maxBytes " + maxBytes + " (expected: >= 0)");
-        }
-        long n = Math.min(maxBytes, total - position);
+        long n = budget("process", maxBytes);
         return n == 0 ? 0 : walk(new VisitorKernel(action, origin), n);
     }
 
@@ -274,16 +266,21 @@ public final class Segment {
             throw new NullPointerException(
                     op + ": packed memory is null"); // the message built only here: no allocation per call
         }
-        if (maxBytes < 0) {
-            throw new IllegalArgumentException(op + ": maxBytes " + maxBytes + " (expected: >= 0)");
-        }
-        long n = Math.min(maxBytes, total - position);
+        long n = budget(op, maxBytes);
         if (offset < 0 || offset > packed.byteSize() - n) {
             throw new IndexOutOfBoundsException(
                     op + ": type " + abbreviate(type) + " count " + count + " needs " + n + " packed bytes at offset "
                             + offset + ", but the packed buffer has " + packed.byteSize() + " bytes");
         }
         return n;
+    }
+
+    /** The bytes a call of {@code op} moves for {@code maxBytes}: what is left of them in the stream. */
+    private long budget(String op, long maxBytes) {
+        if (maxBytes < 0) {
+            throw new IllegalArgumentException(op + ": maxBytes " + maxBytes + " (expected: >= 0)");
+        }
+        return Math.min(maxBytes, total - position);
     }
 
     /** The explicit-stack walk: processes {@code n} bytes (fewer only if the kernel stops early). */
@@ -306,12 +303,13 @@ public final class Segment {
                     advance();
                     continue;
                 }
-                BlockedOrder order = k.plan == null ? null : k.plan.order(d);
-                if (order != null && k.mayReorder(order)) {
+                BlockedOrder order = k.order(d);
+                if (order != null) {
+                    NativeKernel nk = (NativeKernel) k; // only native pack and unpack have an order
                     if (b == 0 && elem[top] == 0 && d.size <= end - position) {
                         // A whole instance not yet begun: a strided nest may run in its cache-blocked order.
                         position += BlockedWalk.run(
-                                k, order, base[top], position, 0, order.moved().count());
+                                nk, order, base[top], position, 0, order.moved().count());
                         blk[top] = d.nblocks;
                         continue;
                     }
@@ -322,7 +320,7 @@ public final class Segment {
                         long per = vector ? d.blocklen * d.child.size : d.child.size;
                         long m = Math.min(BlockedOrder.firstCount(d) - at, (end - position) / per);
                         if (m >= 2) {
-                            position += BlockedWalk.run(k, order, base[top], position, at, m);
+                            position += BlockedWalk.run(nk, order, base[top], position, at, m);
                             if (vector) {
                                 blk[top] = b + m;
                             } else {
@@ -430,7 +428,7 @@ public final class Segment {
         while (b < d.nblocks && done < budget) {
             long left = budget - done;
             long stream = position + done;
-            if (in > 0 || left < d.blockPacked(b)) {
+            if (in > 0 || left < d.blockLen(b)) {
                 // A block entered in the middle, or one the budget ends in: a partial run.
                 long len = Math.min(d.blockLen(b) - in, left);
                 long got = k.run(ub + d.blockOffset(b) + in, len, stream, unit, in % unit);
@@ -458,7 +456,7 @@ public final class Segment {
                     switch (d.kind) {
                         case CONTIG -> k.run(ub, d.blocklen, stream, unit, 0);
                         case VECTOR -> k.vectorLeaf(d, ub + b * d.stride, nb, stream, unit);
-                        default -> k.blocks(d, ub, d.blocklens, d.blocklen, (int) b, (int) (b + nb), stream, unit);
+                        default -> k.blocks(d, ub, (int) b, (int) (b + nb), stream, unit);
                     };
             done += got;
             if (got < d.packedBefore(b + nb) - d.packedBefore(b)) {

@@ -23,10 +23,10 @@ final class VisitorKernel extends LeafKernel {
     }
 
     @Override
-    long blocks(Dataloop d, long u, long[] lengths, long uniform, int from, int to, long stream, int unit) {
+    long blocks(Dataloop d, long u, int from, int to, long stream, int unit) {
         long[] offs = java.util.Arrays.copyOfRange(d.offsets, from, to);
-        long[] lens = lengths == null ? null : java.util.Arrays.copyOfRange(lengths, from, to);
-        action.blocks(u - origin, offs, lens, uniform, 0, to - from, stream);
+        long[] lens = d.blocklens == null ? null : java.util.Arrays.copyOfRange(d.blocklens, from, to);
+        action.blocks(u - origin, offs, lens, d.blocklen, 0, to - from, stream);
         return d.packedBefore(to) - d.packedBefore(from);
     }
 }

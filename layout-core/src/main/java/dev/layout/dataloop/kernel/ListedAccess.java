@@ -3,8 +3,7 @@ package dev.layout.dataloop.kernel;
 import dev.layout.memory.Memory;
 
 /**
- * Unchecked moves of blocks at listed offsets, for the dataloop engine (which has checked the whole
- * footprint first; a wrong offset here is a wrong memory access): the blocks of an indexed leaf
+ * The unchecked moves of {@link MemoryAccess} for blocks at listed offsets: the blocks of an indexed leaf
  * ({@link #blocks}) and repeated small records of them ({@link #records}; a {@link GeneratedKernel}
  * may run those instead). Each method packs (user to packed) or unpacks
  * (packed to user); the direction is loop-invariant, so the JIT compiles each loop once per direction.
@@ -74,7 +73,8 @@ public final class ListedAccess {
             if (pacedStores) {
                 StridedLoops.of(pb, ub, uniform).scatterPaced(pb, pa, ub, ua, offsets, from, to, uniform);
             } else {
-                listed(ub, ua, offsets, from, to, pb, pa, uniform, pack);
+                StridedLoops.of(pack ? ub : pb, pack ? pb : ub, uniform)
+                        .listed(ub, ua, offsets, from, to, pb, pa, uniform, pack);
             }
             return (to - from) * uniform;
         }
@@ -98,12 +98,6 @@ public final class ListedAccess {
         } else {
             MemoryAccess.copyRaw(pb, p, ub, u, len);
         }
-    }
-
-    /** Blocks of one width {@code w} at {@code ua + offsets[b]} to ({@code gather}) or from the contiguous side at {@code pa}. */
-    static void listed(
-            Object ub, long ua, long[] offsets, int from, int to, Object pb, long pa, long w, boolean gather) {
-        StridedLoops.of(gather ? ub : pb, gather ? pb : ub, w).listed(ub, ua, offsets, from, to, pb, pa, w, gather);
     }
 
     /**

@@ -39,19 +39,6 @@ public final class MemoryAccess {
         return stride != 0 && stride % SET_SPAN == 0;
     }
 
-    /** Whether blocks at {@code offsets} (two or more) all fall into one cache set: every offset a {@link #oneSet} stride from the first. */
-    public static boolean oneSet(long[] offsets) {
-        if (offsets == null || offsets.length < 2) {
-            return false;
-        }
-        for (int b = 1; b < offsets.length; b++) {
-            if ((offsets[b] - offsets[0]) % SET_SPAN != 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
      * Whether a loop over blocks of {@code width} bytes that are {@code stride} bytes apart on one side
      * may pace its blocks ({@link OneSetPacing} chooses whether it does): blocks in one cache set
@@ -64,9 +51,17 @@ public final class MemoryAccess {
         return oneSet(stride) && width <= 32;
     }
 
-    /** {@link #mayPace} for blocks at {@code offsets} (two or more, all in one cache set: {@link #oneSet(long[])}) of up to {@code width} bytes. */
+    /** {@link #mayPace} for blocks at {@code offsets} (two or more, every offset a {@link #oneSet} stride from the first) of up to {@code width} bytes. */
     public static boolean mayPace(long[] offsets, long width) {
-        return oneSet(offsets) && width <= 32;
+        if (offsets == null || offsets.length < 2 || width > 32) {
+            return false;
+        }
+        for (int b = 1; b < offsets.length; b++) {
+            if ((offsets[b] - offsets[0]) % SET_SPAN != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Stores to the thread's own pad ({@link #pad}) per paced block. */
@@ -103,10 +98,7 @@ public final class MemoryAccess {
         pad[17] = v;
     }
 
-    /**
-     * Copies one block. Small blocks (the common case in strided layouts: 4 or 8 bytes) move as single
-     * words so the JIT can keep them in registers; large ones go to the bulk copy intrinsic.
-     */
+    /** Copies one block ({@link #copyRaw}). */
     public static void copy(Memory src, long srcOffset, Memory dst, long dstOffset, long length) {
         if (CHECK_EVERY_ACCESS) {
             src.checkRange("kernel", srcOffset, length);
@@ -262,19 +254,11 @@ public final class MemoryAccess {
     }
 
     /**
-     * Whether {@code rows} rows of {@code blocks} blocks of {@code blockBytes} run through the row loops
-     * of {@link StridedLoops}: blocks up to 64 bytes, counts in an int and no access checking.
-     */
-    private static boolean rowLoops(long blockBytes, long rows, long blocks) {
-        return !CHECK_EVERY_ACCESS && rows <= Integer.MAX_VALUE && blocks <= Integer.MAX_VALUE && blockBytes <= 64;
-    }
-
-    /**
      * A transpose tile: one plane of {@link #strided3} of 16-byte blocks, {@code outer} rows of a few ({@code inner})
-     * blocks each, through a loop of its own (see {@link StridedLoops#columnTiles16}); other widths
-     * and shapes go to {@link #strided3}.
+     * blocks each, through a loop of its own (see {@link StridedLoops#columnTiles16}). Returns false,
+     * doing nothing, for other widths and shapes: the caller runs {@link #strided3}.
      */
-    public static void stridedTile(
+    public static boolean stridedTile(
             Memory src,
             long srcOffset,
             long srcOuter,
@@ -287,22 +271,7 @@ public final class MemoryAccess {
             long outer,
             long inner) {
         if (blockBytes != 16 || CHECK_EVERY_ACCESS || inner > Integer.MAX_VALUE || outer > Integer.MAX_VALUE) {
-            strided3(
-                    src,
-                    srcOffset,
-                    0,
-                    srcOuter,
-                    srcInner,
-                    dst,
-                    dstOffset,
-                    0,
-                    dstOuter,
-                    dstInner,
-                    blockBytes,
-                    1,
-                    outer,
-                    inner);
-            return;
+            return false;
         }
         Object sb = src.base();
         Object db = dst.base();
@@ -318,6 +287,7 @@ public final class MemoryAccess {
                         dstInner,
                         (int) outer,
                         (int) inner);
+        return true;
     }
 
     /**
@@ -350,7 +320,8 @@ public final class MemoryAccess {
             long n3,
             long n2,
             long n1) {
-        if (!rowLoops(blockBytes, n2, n1)) {
+        // the row loops of StridedLoops take blocks up to 64 bytes, counts in an int and no access checking
+        if (CHECK_EVERY_ACCESS || n2 > Integer.MAX_VALUE || n1 > Integer.MAX_VALUE || blockBytes > 64) {
             for (long i = 0; i < n3; i++) {
                 for (long j = 0; j < n2; j++) {
                     strided(src, srcOffset + i * s3 + j * s2, s1, dst, dstOffset + i * d3 + j * d2, d1, blockBytes, n1);

@@ -5,10 +5,9 @@ import java.lang.invoke.MethodHandles;
 import java.util.Objects;
 
 /**
- * The code of {@link StridedLoops}: this class file is defined four times as a hidden class, once per
- * combination of heap or off-heap source and destination, so each copy is profiled and compiled
- * for one kind of base. Nothing here may name this class's own type except through {@code this}
- * (an array or a cast of it would not verify in a hidden copy).
+ * The code of {@link StridedLoops}: this class file is defined as a hidden class once per copy that
+ * {@link StridedLoops#of} holds. Nothing here may name this class's own type except through {@code
+ * this} (an array or a cast of it would not verify in a hidden copy).
  */
 final class StridedLoopCode extends StridedLoops {
     /**
@@ -285,7 +284,7 @@ final class StridedLoopCode extends StridedLoops {
             int ni) {
         sb = src(sb);
         db = dst(db);
-        if (blockBytes == 16 && tile16(so, si, dO, di, no, ni)) {
+        if (blockBytes == 16 && tile16(dO, di, no)) {
             tiled16(sb, sa, so, si, db, da, dO, di, no, ni);
         } else {
             rowsOf(sb, sa, so, si, db, da, dO, di, blockBytes, no, ni);
@@ -487,10 +486,6 @@ final class StridedLoopCode extends StridedLoops {
         }
     }
 
-    /**
-     * {@code n3} planes of {@link #rows}, plane p at {@code p * s3} and {@code p * d3}: the Flash I/O
-     * type's z, y and x loops in one kernel call.
-     */
     @Override
     void planes(
             Object sb,
@@ -519,14 +514,14 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * Whether {@code no} rows of {@code ni} 16-byte blocks go through {@link #tiled16}: a transpose
+     * Whether {@code no} rows of 16-byte blocks go through {@link #tiled16}: a transpose
      * (FFT columns, a column type resized to one element) unpacked into its transposed side, where
      * rows {@code dO} = 16 bytes apart interleave so that four consecutive rows' block j fill one
      * 64-byte line, and the lines never overlap (|di| >= 64), so the changed order of the moves cannot
      * change the result. Not for a pack reading the transposed side, whose tiled form was unsteady
      * from one JVM to the next where the row order is not.
      */
-    static boolean tile16(long so, long si, long dO, long di, int no, int ni) {
+    static boolean tile16(long dO, long di, int no) {
         return no >= 4 && dO == 16 && Math.abs(di) >= 64;
     }
 

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link ListedAccess#blocks} packs and unpacks what a byte loop moves: every uniform width from 1 to 72
- * bytes and a bulk-copied one (each width class and exact width of {@link ListedAccess#listed}, unpacked
+ * bytes and a bulk-copied one (each width class and exact width of {@link StridedLoops#listed}, unpacked
  * paced and not, {@link ListedAccess#run}), varying widths, blocks at shuffled offsets, every combination of heap and off-heap user
  * and packed memory.
  */

@@ -99,7 +99,7 @@ class StridedLoopsTest {
             long dO = -Math.min(0, lo(dst[0], n2) + lo(dst[1], n1)) + 5;
             int srcBytes = (int) (so + s3 * n3 + 8);
             int dstBytes = (int) (dO + d3 * n3 + 8);
-            if (width == 16 && n2 >= 4 && StridedLoopCode.tile16(src[0], src[1], dst[0], dst[1], n2, n1)) {
+            if (width == 16 && n2 >= 4 && StridedLoopCode.tile16(dst[0], dst[1], n2)) {
                 tiled++;
             }
             Memory s = filled(srcOff, srcBytes, 7);
