@@ -1,6 +1,8 @@
 package dev.layout.dataloop.kernel;
 
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * Whether the loops over short blocks in one cache set ({@link MemoryAccess#mayPace}) pace them, chosen
@@ -54,10 +56,12 @@ final class OneSetPacing {
     private static final int PINNED = pinned(System.getProperty("layout.dataloop.pacing", "measure"));
 
     /** Per key ({@link #key}): -1 while undecided, else the strategy chosen. */
-    private static final AtomicIntegerArray CHOSEN = chosen();
+    private static final AtomicIntegerArray CHOSEN = new AtomicIntegerArray(
+            IntStream.generate(() -> PINNED).limit(3 * CLASSES).toArray());
 
     /** Per key, the trial under way (guarded by itself). */
-    private static final Trial[] TRIALS = trials();
+    private static final Trial[] TRIALS =
+            Stream.generate(Trial::new).limit(3 * CLASSES).toArray(Trial[]::new);
 
     static int pinned(String v) {
         return switch (v) {
@@ -68,22 +72,6 @@ final class OneSetPacing {
                 throw new IllegalArgumentException(
                         "layout.dataloop.pacing: " + v + " (expected: measure, plain or paced)");
         };
-    }
-
-    private static AtomicIntegerArray chosen() {
-        AtomicIntegerArray a = new AtomicIntegerArray(3 * CLASSES);
-        for (int k = 0; k < a.length(); k++) {
-            a.set(k, PINNED);
-        }
-        return a;
-    }
-
-    private static Trial[] trials() {
-        Trial[] t = new Trial[3 * CLASSES];
-        for (int k = 0; k < t.length; k++) {
-            t[k] = new Trial();
-        }
-        return t;
     }
 
     /** The key of {@code access} to blocks of {@code width} bytes (at most 32). */

@@ -72,7 +72,7 @@ final class StridedLoopCode extends StridedLoops {
     @Override
     void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
         if (MemoryAccess.mayPace(ss, blockBytes) || MemoryAccess.mayPace(ds, blockBytes)) {
-            oneSetPlanes(sb, sa, 0, 0, ss, db, da, 0, 0, ds, blockBytes, 1, 1, n);
+            oneSetPlanes(-1, sb, sa, 0, 0, ss, db, da, 0, 0, ds, blockBytes, 1, 1, n);
         } else if (MemoryAccess.oneSet(ss) || MemoryAccess.oneSet(ds)) {
             rowsOf(sb, sa, 0, ss, db, da, 0, ds, blockBytes, 1, n);
         } else {
@@ -81,12 +81,14 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * {@link #planes} of blocks that may be paced ({@link MemoryAccess#mayPace}), paced or not as {@link
-     * OneSetPacing} chooses once for the whole call. Exploits: rows of a few blocks (an hvector of
-     * short vectors) pay the choice once per call, not once per row, and their trials time the call's
-     * rows together.
+     * {@link #planes} of blocks that may be paced ({@link MemoryAccess#mayPace}): every row {@link
+     * #paced}, else each plane's rows by {@link #rowsOf}, by {@code strategy} ({@link OneSetPacing#PACED}
+     * or 0) or, if it is -1, as {@link OneSetPacing} chooses once for the whole call. Exploits: rows of
+     * a few blocks (an hvector of short vectors) pay the choice once per call, not once per row, and
+     * their trials time the call's rows together.
      */
-    private void oneSetPlanes(
+    void oneSetPlanes(
+            int strategy,
             Object sb,
             long sa,
             long s3,
@@ -103,31 +105,10 @@ final class StridedLoopCode extends StridedLoops {
             int ni) {
         int access = MemoryAccess.mayPace(d1, w) ? OneSetPacing.STRIDED_STORES : OneSetPacing.STRIDED_LOADS;
         long blocks = n3 * no * ni;
-        int s = OneSetPacing.begin(access, w, blocks);
+        int s = strategy >= 0 ? strategy : OneSetPacing.begin(access, w, blocks);
         long start = OneSetPacing.clock(s);
-        oneSetPlanes(OneSetPacing.paced(s), sb, sa, s3, s2, s1, db, da, d3, d2, d1, w, n3, no, ni);
-        OneSetPacing.end(access, w, blocks, s, start);
-    }
-
-    /** {@link #oneSetPlanes} by one strategy: every row {@link #paced}, else each plane's rows by {@link #rowsOf}. */
-    void oneSetPlanes(
-            boolean paced,
-            Object sb,
-            long sa,
-            long s3,
-            long s2,
-            long s1,
-            Object db,
-            long da,
-            long d3,
-            long d2,
-            long d1,
-            long w,
-            long n3,
-            int no,
-            int ni) {
         for (long i = 0; i < n3; i++) {
-            if (!paced) {
+            if (!OneSetPacing.paced(s)) {
                 rowsOf(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, w, no, ni);
                 continue;
             }
@@ -135,6 +116,7 @@ final class StridedLoopCode extends StridedLoops {
                 paced(sb, sa + i * s3 + j * s2, s1, db, da + i * d3 + j * d2, d1, w, ni);
             }
         }
+        OneSetPacing.end(access, w, blocks, s, start);
     }
 
     /** One row of {@code n} blocks of {@code w} bytes, block i from {@code sa + i * ss} to {@code da + i * ds}, by {@link #move}. */
@@ -505,7 +487,7 @@ final class StridedLoopCode extends StridedLoops {
         sb = src(sb);
         db = dst(db);
         if (MemoryAccess.mayPace(s1, blockBytes) || MemoryAccess.mayPace(d1, blockBytes)) {
-            oneSetPlanes(sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
+            oneSetPlanes(-1, sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
             return;
         }
         for (long i = 0; i < n3; i++) {

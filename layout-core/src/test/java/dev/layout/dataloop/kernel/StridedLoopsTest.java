@@ -163,7 +163,7 @@ class StridedLoopsTest {
                     Memory strategy = filled(dstOff, dstBytes, 1);
                     new StridedLoopCode()
                             .oneSetPlanes(
-                                    pace,
+                                    pace ? OneSetPacing.PACED : 0,
                                     s.base(),
                                     s.address() + 3,
                                     0,
@@ -220,7 +220,7 @@ class StridedLoopsTest {
                     Memory strategy = filled(dstOff, dstBytes, 1);
                     new StridedLoopCode()
                             .oneSetPlanes(
-                                    pace,
+                                    pace ? OneSetPacing.PACED : 0,
                                     s.base(),
                                     s.address() + 3,
                                     src[0],
