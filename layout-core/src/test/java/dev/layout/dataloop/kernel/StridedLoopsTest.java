@@ -159,29 +159,9 @@ class StridedLoopsTest {
                         .as("strided3 (one plane) width %d stride %d", width, stride)
                         .isEqualTo(bytes(expected));
                 // both of OneSetPacing's strategies, over the whole call: the same bytes
-                for (boolean pace : new boolean[] {true, false}) {
-                    Memory strategy = filled(dstOff, dstBytes, 1);
-                    new StridedLoopCode()
-                            .oneSetPlanes(
-                                    pace ? OneSetPacing.PACED : 0,
-                                    s.base(),
-                                    s.address() + 3,
-                                    0,
-                                    rowBytes,
-                                    width,
-                                    strategy.base(),
-                                    strategy.address() + dO,
-                                    0,
-                                    d2,
-                                    stride,
-                                    width,
-                                    1,
-                                    n2,
-                                    n1);
-                    assertThat(bytes(strategy))
-                            .as("%s stores width %d stride %d", pace ? "paced" : "plain", width, stride)
-                            .isEqualTo(bytes(expected));
-                }
+                long[] src = {0, rowBytes, width};
+                long[] dst = {0, d2, stride};
+                assertBothStrategies(s, 3, src, expected, dO, dst, width, 1, n2, n1, "stores stride " + stride);
             }
         }
     }
@@ -216,30 +196,50 @@ class StridedLoopsTest {
                 assertThat(bytes(got))
                         .as("strided3 width %d pack %s", width, pack)
                         .isEqualTo(bytes(expected));
-                for (boolean pace : new boolean[] {true, false}) {
-                    Memory strategy = filled(dstOff, dstBytes, 1);
-                    new StridedLoopCode()
-                            .oneSetPlanes(
-                                    pace ? OneSetPacing.PACED : 0,
-                                    s.base(),
-                                    s.address() + 3,
-                                    src[0],
-                                    src[1],
-                                    src[2],
-                                    strategy.base(),
-                                    strategy.address() + 5,
-                                    dst[0],
-                                    dst[1],
-                                    dst[2],
-                                    width,
-                                    n3,
-                                    n2,
-                                    n1);
-                    assertThat(bytes(strategy))
-                            .as("%s width %d pack %s", pace ? "paced" : "plain", width, pack)
-                            .isEqualTo(bytes(expected));
-                }
+                assertBothStrategies(s, 3, src, expected, 5, dst, width, n3, n2, n1, "pack " + pack);
             }
+        }
+    }
+
+    /**
+     * {@link StridedLoopCode#oneSetPlanes} by each of {@link OneSetPacing}'s strategies, from {@code s}
+     * at {@code so} with strides {@code src} (plane, row, block) to a copy of {@code expected}'s
+     * starting bytes at {@code dO} with strides {@code dst}: both must give {@code expected}.
+     */
+    private static void assertBothStrategies(
+            Memory s,
+            long so,
+            long[] src,
+            Memory expected,
+            long dO,
+            long[] dst,
+            int width,
+            int n3,
+            int n2,
+            int n1,
+            String what) {
+        for (boolean pace : new boolean[] {true, false}) {
+            Memory got = filled(expected.base() == null, (int) expected.byteSize(), 1);
+            new StridedLoopCode()
+                    .oneSetPlanes(
+                            pace ? OneSetPacing.PACED : 0,
+                            s.base(),
+                            s.address() + so,
+                            src[0],
+                            src[1],
+                            src[2],
+                            got.base(),
+                            got.address() + dO,
+                            dst[0],
+                            dst[1],
+                            dst[2],
+                            width,
+                            n3,
+                            n2,
+                            n1);
+            assertThat(bytes(got))
+                    .as("%s width %d %s", pace ? "paced" : "plain", width, what)
+                    .isEqualTo(bytes(expected));
         }
     }
 
