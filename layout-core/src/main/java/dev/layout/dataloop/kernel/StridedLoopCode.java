@@ -108,12 +108,10 @@ final class StridedLoopCode extends StridedLoops {
         int s = strategy >= 0 ? strategy : OneSetPacing.begin(access, w, blocks);
         long start = OneSetPacing.clock(s);
         for (long i = 0; i < n3; i++) {
-            if (!OneSetPacing.paced(s)) {
+            if (OneSetPacing.paced(s)) {
+                paced(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, w, no, ni);
+            } else {
                 rowsOf(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, w, no, ni);
-                continue;
-            }
-            for (int j = 0; j < no; j++) {
-                paced(sb, sa + i * s3 + j * s2, s1, db, da + i * d3 + j * d2, d1, w, ni);
             }
         }
         OneSetPacing.end(access, w, blocks, s, start);
@@ -127,23 +125,29 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * Blocks paced ({@link OneSetPacing}). Stores into one cache set (an unpack): each block's moves
-     * ({@link #move}), then the pad's stores ({@link MemoryAccess#pad}). Loads from it (a pack): a call
-     * per block ({@link #moveByCall}), which paced them faster than the pad.
+     * {@code no} rows of {@code n} blocks paced ({@link OneSetPacing}), block (i, j) from {@code sa + i
+     * * so + j * ss} to {@code da + i * dO + j * ds}. Stores into one cache set (an unpack): each
+     * block's moves ({@link #move}), then the pad's stores ({@link MemoryAccess#pad}, looked up once per
+     * call). Loads from it (a pack): a call per block ({@link #moveByCall}), which paced them faster
+     * than the pad.
      */
-    void paced(Object sb, long sa, long ss, Object db, long da, long ds, long w, int n) {
+    void paced(Object sb, long sa, long so, long ss, Object db, long da, long dO, long ds, long w, int no, int n) {
         sb = src(sb);
         db = dst(db);
         if (!MemoryAccess.oneSet(ds)) {
-            for (int i = 0; i < n; i++) {
-                moveByCall(sb, sa + i * ss, db, da + i * ds, w);
+            for (int i = 0; i < no; i++, sa += so, da += dO) {
+                for (int j = 0; j < n; j++) {
+                    moveByCall(sb, sa + j * ss, db, da + j * ds, w);
+                }
             }
             return;
         }
         long[] pad = MemoryAccess.pad();
-        for (int i = 0; i < n; i++) {
-            move(sb, sa + i * ss, db, da + i * ds, w);
-            MemoryAccess.pad(pad, i);
+        for (int i = 0; i < no; i++, sa += so, da += dO) {
+            for (int j = 0; j < n; j++) {
+                move(sb, sa + j * ss, db, da + j * ds, w);
+                MemoryAccess.pad(pad, j);
+            }
         }
     }
 
