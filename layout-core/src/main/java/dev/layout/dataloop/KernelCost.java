@@ -2,6 +2,9 @@ package dev.layout.dataloop;
 
 import dev.layout.dataloop.kernel.GeneratedKernel;
 import dev.layout.dataloop.kernel.MemoryAccess;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * The one cost model by which a {@link Plan} picks the kernel of each leaf: every kernel that can run
@@ -64,8 +67,15 @@ final class KernelCost {
     static final double BULK_CALL = 14;
     /** Bytes a bulk copy moves per cycle (vector registers), against 8 per word move. */
     static final double BULK_BYTES_PER_CYCLE = 32;
-    /** The bytes of user memory a cache-blocked pass may touch (inside a 512 KiB - 2 MiB level-2 cache, room left for the packed side). */
-    static final long CACHE_BYTES = Long.getLong("layout.dataloop.blockBudget", 128 * 1024);
+    /**
+     * The bytes of user memory a cache-blocked pass may touch: half of this machine's level-2 cache,
+     * the other half left for the packed side ({@link #levelTwoBytes()}; property {@code
+     * layout.dataloop.blockBudget} overrides).
+     */
+    static final long CACHE_BYTES = Long.getLong("layout.dataloop.blockBudget", levelTwoBytes() / 2);
+
+    /** The level-2 cache assumed where the machine does not say (the smallest of current server cores). */
+    static final long LEVEL_TWO_BYTES = 256 * 1024;
 
     /**
      * The cost of one call of {@code kind} over {@code n} instances of a shape: each instance {@code
@@ -164,5 +174,27 @@ final class KernelCost {
     static Kind planes(Dataloop p, long n) {
         Dataloop r = p.child;
         return cheaper(Kind.ROWS, Kind.PLANES, n, p.nblocks, r.nblocks, r.blocklen, r.stride, false, 0);
+    }
+
+    /**
+     * The first cpu's level-2 data cache, from Linux's sysfs ({@code 512K}); {@link #LEVEL_TWO_BYTES}
+     * where it is not there or not readable.
+     */
+    static long levelTwoBytes() {
+        for (int i = 0; i < 8; i++) {
+            Path dir = Path.of("/sys/devices/system/cpu/cpu0/cache/index" + i);
+            try {
+                if (Files.readString(dir.resolve("level")).strip().equals("2")
+                        && !Files.readString(dir.resolve("type")).strip().equals("Instruction")) {
+                    String size = Files.readString(dir.resolve("size")).strip();
+                    long unit = size.endsWith("K") ? 1024 : size.endsWith("M") ? 1024 * 1024 : 1;
+                    long bytes = Long.parseLong(unit == 1 ? size : size.substring(0, size.length() - 1)) * unit;
+                    return bytes > 0 ? bytes : LEVEL_TWO_BYTES;
+                }
+            } catch (IOException | RuntimeException e) {
+                return LEVEL_TWO_BYTES; // no such index (the levels end), no sysfs, or an unexpected format
+            }
+        }
+        return LEVEL_TWO_BYTES;
     }
 }

@@ -36,7 +36,7 @@ class BlockedOrderTest {
     @Test
     void flashIoMovesItsVariableLoopInsideEachBlock() {
         Dataloop d = DataloopCompiler.compileCount(flash(4), 1, Representation.NATIVE);
-        BlockedOrder order = BlockedOrder.of(d, KernelCost.CACHE_BYTES);
+        BlockedOrder order = BlockedOrder.of(d, 128 * 1024); // a budget of one block's cells and a few more
         assertThat(order).as("blocked order of %s", d.toTreeString()).isNotNull();
         // For each of the 4 blocks, for each of the 24 variables: the block's 8^3 interior (4096 packed bytes).
         assertThat(order.loops()).extracting(BlockedOrder.Dim::count).containsExactly(4L, 24L);

@@ -167,4 +167,14 @@ class KernelCostPropertyTest {
         assertThat(KernelCost.records(d, 1, Plan.moveCount(m))).isEqualTo(Kind.RECORDS);
         assertThat(KernelCost.records(d, 1000, Plan.moveCount(m))).isEqualTo(Kind.WORDS);
     }
+
+    @Test
+    void theBlockingBudgetIsHalfALevelTwoCacheOfPlausibleSize() {
+        long l2 = KernelCost.levelTwoBytes();
+        assertThat(Long.bitCount(l2)).as("level-2 bytes %d, a power of two", l2).isEqualTo(1);
+        assertThat(l2).isBetween(64L * 1024, 64L * 1024 * 1024);
+        if (System.getProperty("layout.dataloop.blockBudget") == null) {
+            assertThat(KernelCost.CACHE_BYTES).isEqualTo(l2 / 2);
+        }
+    }
 }
