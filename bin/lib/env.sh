@@ -63,5 +63,10 @@ layout_java_flags() {
            java.util.concurrent.atomic jdk.internal.ref sun.nio.ch sun.nio.cs sun.security.action sun.util.calendar; do
     f="$f --add-opens=java.base/$p=ALL-UNNAMED"
   done
+  # Transparent huge pages where the kernel offers them (mode always or madvise; the JVM madvises its
+  # heap): a layout whose blocks lie a page or more apart otherwise misses the TLB on every block.
+  if grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
+    f="$f -XX:+UseTransparentHugePages"
+  fi
   printf '%s' "$f -Djdk.reflect.useDirectMethodHandle=false -Dio.netty.tryReflectionSetAccessible=true"
 }
