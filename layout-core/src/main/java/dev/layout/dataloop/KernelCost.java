@@ -40,8 +40,6 @@ final class KernelCost {
         STRIDED,
         /** Strided blocks through a generated loop with stride and width as constants ({@link GeneratedKernel#strip}). */
         STRIP,
-        /** Blocks at listed offsets through the generic gather and scatter loops (one width class per call). */
-        LISTED,
         /** Repeated small records of listed blocks through the generic record loops. */
         RECORDS,
         /** Repeated records as a generated sequence of word moves ({@code GeneratedKernel}). */
@@ -79,7 +77,7 @@ final class KernelCost {
         double perBlock =
                 switch (kind) {
                     case RUN -> stride == width && !listed ? width / BULK_BYTES_PER_CYCLE : Double.POSITIVE_INFINITY;
-                    case STRIDED, ROWS, LISTED, RECORDS -> genericMove(width) + (listed ? ADDRESS : 0) + ADDRESS;
+                    case STRIDED, ROWS, RECORDS -> genericMove(width) + (listed ? ADDRESS : 0) + ADDRESS;
                     case STRIP, PLANES ->
                         GeneratedKernel.movesPerBlock(width) <= GeneratedKernel.MAX_BODY_MOVES
                                         && !listed
