@@ -6,7 +6,8 @@ import dev.layout.bytecode.ClassBytes;
 import dev.layout.memory.Memory;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -136,11 +137,9 @@ public abstract class GeneratedKernel {
                     + size + "-byte instance in " + words.length
                     + " words (expected: at least one move, 2 words per move and the two counts, size > 0)");
         }
-        long[] body = new long[3 * (int) (nl + ni)];
+        List<Long> body = new ArrayList<>();
         for (int k = 0; k < nl + ni; k++) {
-            body[3 * k] = words[2 * k];
-            body[3 * k + 1] = words[2 * k + 1];
-            body[3 * k + 2] = k < nl ? 8 : 4;
+            body.addAll(List.of(words[2 * k], words[2 * k + 1], k < nl ? 8L : 4L));
         }
         return cached(new Shape(body, size, false, 0, 0, 0, 1, kinds));
     }
@@ -190,15 +189,12 @@ public abstract class GeneratedKernel {
     }
 
     /** The moves of {@code blocks} blocks of {@code width} bytes, {@code stride} apart in user space, adjacent when packed. */
-    private static long[] blocks(int width, int blocks, long stride) {
+    private static List<Long> blocks(int width, int blocks, long stride) {
         long[] m = wordMoves(width);
-        long[] body = new long[blocks * m.length / 2 * 3];
-        int i = 0;
+        List<Long> body = new ArrayList<>();
         for (int k = 0; k < blocks; k++) {
-            for (int j = 0; j < m.length; j += 2, i += 3) {
-                body[i] = k * stride + m[j];
-                body[i + 1] = (long) k * width + m[j];
-                body[i + 2] = m[j + 1];
+            for (int j = 0; j < m.length; j += 2) {
+                body.addAll(List.of(k * stride + m[j], (long) k * width + m[j], m[j + 1]));
             }
         }
         return body;
@@ -315,32 +311,14 @@ public abstract class GeneratedKernel {
      * where as the innermost loop it unrolls it and spills the unrolled rows' addresses.
      */
     private record Shape(
-            long[] body,
+            List<Long> body,
             long size,
             boolean constantSpacing,
             long spacing,
             int rows,
             long rowStride,
             int stripRow,
-            int kinds) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Shape s
-                    && size == s.size
-                    && constantSpacing == s.constantSpacing
-                    && spacing == s.spacing
-                    && rows == s.rows
-                    && rowStride == s.rowStride
-                    && stripRow == s.stripRow
-                    && kinds == s.kinds
-                    && Arrays.equals(body, s.body);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(body) * 31 + Arrays.hashCode(new long[] {size, spacing, rows, rowStride, kinds});
-        }
-    }
+            int kinds) {}
 
     private static GeneratedKernel cached(Shape shape) {
         if (!ENABLED) {
@@ -355,17 +333,13 @@ public abstract class GeneratedKernel {
 
     private static GeneratedKernel generate(Shape shape) {
         ClassBytes cb = new ClassBytes(SELF + "$$Generated", SELF, 49);
-        cb.code()
-                .aload(0)
-                .invoke(INVOKESPECIAL, SELF, "<init>", "()V")
-                .op(RETURN)
-                .end(0, "<init>", "()V", 1, 1);
+        cb.defaultConstructor(SELF);
         loop(cb, shape, "gather", false, true);
         loop(cb, shape, "gatherList", true, true);
         loop(cb, shape, "scatter", false, false);
         loop(cb, shape, "scatterList", true, false);
-        GeneratedKernel k = (GeneratedKernel) instantiate(cb.toBytes(), null, "shape " + Arrays.toString(shape.body));
-        k.moveCount = shape.body.length / 3;
+        GeneratedKernel k = (GeneratedKernel) instantiate(cb.toBytes(), null, "shape " + shape.body);
+        k.moveCount = shape.body.size() / 3;
         k.stripRow = shape.stripRow;
         return k;
     }
@@ -427,12 +401,12 @@ public abstract class GeneratedKernel {
             c.iload(11).op(I2L).ldcLong(s.size).op(LMUL).op(LADD);
         }
         c.lstore(14);
-        for (int k = 0; k < s.body.length; k += 3) {
-            int bytes = (int) s.body[k + 2];
+        for (int k = 0; k < s.body.size(); k += 3) {
+            int bytes = s.body.get(k + 2).intValue();
             if (gather) {
-                move(c, bytes, 7, 14, s.body[k + 1], 1, 12, s.body[k]);
+                move(c, bytes, 7, 14, s.body.get(k + 1), 1, 12, s.body.get(k));
             } else {
-                move(c, bytes, 1, 12, s.body[k], 7, 14, s.body[k + 1]);
+                move(c, bytes, 1, 12, s.body.get(k), 7, 14, s.body.get(k + 1));
             }
         }
         if (s.rows > 0) {
