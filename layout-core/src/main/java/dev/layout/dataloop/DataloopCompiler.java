@@ -164,19 +164,15 @@ public final class DataloopCompiler {
                 }
                 case VECTOR:
                 case HVECTOR: {
+                    // One block is a count of the old type (its stride never applies).
                     Vector v = (Vector) t;
-                    if (v.count() == 1) {
-                        return over(Dataloop.contig(
-                                v.blocklength(), v.oldType().extent(), compile(v.oldType()), 0, t.extent()));
-                    }
-                    return over(Dataloop.vector(
-                            v.count(),
-                            v.blocklength(),
-                            v.byteStride(),
-                            v.oldType().extent(),
-                            compile(v.oldType()),
-                            0,
-                            t.extent()));
+                    Dataloop c = compile(v.oldType());
+                    long ext = v.oldType().extent();
+                    return over(
+                            v.count() == 1
+                                    ? Dataloop.contig(v.blocklength(), ext, c, 0, t.extent())
+                                    : Dataloop.vector(
+                                            v.count(), v.blocklength(), v.byteStride(), ext, c, 0, t.extent()));
                 }
                 case INDEXED:
                 case HINDEXED:
