@@ -153,14 +153,11 @@ final class KernelCost {
         return cheaper(Kind.RECORDS, Kind.WORDS, n, 1, d.nblocks, d.size / Math.max(1, d.nblocks), 0, true, moves);
     }
 
-    /** The kernel for {@code n} instances of the vector leaf {@code r} repeated at a spacing (planes of one row): {@link Kind#ROWS} or {@link Kind#PLANES}. */
-    static Kind rows(Dataloop r, long n) {
-        return cheaper(Kind.ROWS, Kind.PLANES, n, 1, r.nblocks, r.blocklen, r.stride, false, 0);
-    }
-
-    /** The kernel for {@code n} planes {@code p} (a vector of the vector leaf {@code p.child}): {@link Kind#ROWS} or {@link Kind#PLANES}. */
-    static Kind planes(Dataloop p, long n) {
-        Dataloop r = p.child;
-        return cheaper(Kind.ROWS, Kind.PLANES, n, p.nblocks, r.nblocks, r.blocklen, r.stride, false, 0);
+    /**
+     * The kernel for {@code n} planes of {@code rows} rows, each the vector leaf {@code r} (a vector of
+     * it, or with one row its instances repeated at a spacing): {@link Kind#ROWS} or {@link Kind#PLANES}.
+     */
+    static Kind planes(Dataloop r, long rows, long n) {
+        return cheaper(Kind.ROWS, Kind.PLANES, n, rows, r.nblocks, r.blocklen, r.stride, false, 0);
     }
 }

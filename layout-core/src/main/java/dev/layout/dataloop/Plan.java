@@ -56,11 +56,11 @@ final class Plan {
         put(orders, d, BlockedOrder.of(d, KernelCost.CACHE_BYTES));
         Dataloop r = d.child;
         if (r != null && r.leaf && r.kind == Dataloop.Kind.VECTOR) {
-            if (KernelCost.rows(r, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
+            if (KernelCost.planes(r, 1, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
                 // Instances of a vector leaf repeated at a spacing: planes of one row each.
                 put(rows, r, GeneratedKernel.planes((int) r.blocklen, r.nblocks, r.stride, 1, 0, kinds));
             }
-            if (BlockedWalk.planes(d) && KernelCost.planes(d, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
+            if (BlockedWalk.planes(d) && KernelCost.planes(r, d.nblocks, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
                 put(
                         planes,
                         d,
@@ -116,7 +116,7 @@ final class Plan {
     /** The generated planes for {@code count} planes of the vector {@code d} of vector leaves, or null where the strided loops are cheaper. */
     GeneratedKernel plane(Dataloop d, long count) {
         GeneratedKernel p = planes.get(d);
-        return p == null || KernelCost.planes(d, count) != KernelCost.Kind.PLANES ? null : p;
+        return p == null || KernelCost.planes(d.child, d.nblocks, count) != KernelCost.Kind.PLANES ? null : p;
     }
 
     /**
@@ -125,7 +125,7 @@ final class Plan {
      */
     GeneratedKernel rows(Dataloop d, long count) {
         GeneratedKernel p = rows.get(d);
-        return p == null || KernelCost.rows(d, count) != KernelCost.Kind.PLANES ? null : p;
+        return p == null || KernelCost.planes(d, 1, count) != KernelCost.Kind.PLANES ? null : p;
     }
 
     /**

@@ -117,7 +117,7 @@ class KernelCostPropertyTest {
         Dataloop wide = leaf(Datatype.vector(2, 12, 8192, Primitive.FLOAT64));
         assertThat(KernelCost.vectorLeaf(wide, 1 << 20)).isEqualTo(Kind.STRIDED);
         Dataloop rows = planes(Datatype.hvector(8, 1, 1 << 20, Datatype.vector(8, 1, 8192, Primitive.FLOAT64)));
-        assertThat(KernelCost.planes(rows, 1)).isEqualTo(Kind.ROWS);
+        assertThat(KernelCost.planes(rows.child, rows.nblocks, 1)).isEqualTo(Kind.ROWS);
     }
 
     @Test
@@ -150,10 +150,10 @@ class KernelCostPropertyTest {
     void planesAreGeneratedWhileARowFitsOneBody() {
         // Flash I/O's 8 x 8 doubles of a block's interior: planes
         Dataloop flash = planes(Datatype.hvector(8, 1, 3072, Datatype.vector(8, 1, 24, Primitive.FLOAT64)));
-        assertThat(KernelCost.planes(flash, 1)).isEqualTo(Kind.PLANES);
+        assertThat(KernelCost.planes(flash.child, flash.nblocks, 1)).isEqualTo(Kind.PLANES);
         // rows of 40 doubles are more moves than one generated body holds: the strided loops
         Dataloop wide = planes(Datatype.hvector(8, 1, 4096, Datatype.vector(40, 1, 3, Primitive.FLOAT64)));
-        assertThat(KernelCost.planes(wide, 1)).isEqualTo(Kind.ROWS);
+        assertThat(KernelCost.planes(wide.child, wide.nblocks, 1)).isEqualTo(Kind.ROWS);
     }
 
     @Test
