@@ -19,9 +19,10 @@ final class Plan {
     private final int kinds;
     private final Lookup<BlockedOrder> orders = new Lookup<>();
     private final Lookup<GeneratedKernel> words = new Lookup<>();
+    /** Per vector of vector leaves, and per vector leaf repeated at a spacing (planes of one row). */
     private final Lookup<GeneratedKernel> planes = new Lookup<>();
+
     private final Lookup<GeneratedKernel> strips = new Lookup<>();
-    private final Lookup<GeneratedKernel> rows = new Lookup<>();
     private final Lookup<Boolean> mayPace = new Lookup<>();
     private final IdentityHashMap<Dataloop, Boolean> seen = new IdentityHashMap<>();
 
@@ -58,7 +59,7 @@ final class Plan {
         if (r != null && r.leaf && r.kind == Dataloop.Kind.VECTOR) {
             if (KernelCost.planes(r, 1, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
                 // Instances of a vector leaf repeated at a spacing: planes of one row each.
-                put(rows, r, GeneratedKernel.planes((int) r.blocklen, r.nblocks, r.stride, 1, 0, kinds));
+                put(planes, r, GeneratedKernel.planes((int) r.blocklen, r.nblocks, r.stride, 1, 0, kinds));
             }
             if (BlockedWalk.planes(d) && KernelCost.planes(r, d.nblocks, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
                 put(
@@ -113,19 +114,14 @@ final class Plan {
         return w == null || KernelCost.records(d, count, w.moveCount()) != KernelCost.Kind.WORDS ? null : w;
     }
 
-    /** The generated planes for {@code count} planes of the vector {@code d} of vector leaves, or null where the strided loops are cheaper. */
-    GeneratedKernel plane(Dataloop d, long count) {
-        GeneratedKernel p = planes.get(d);
-        return p == null || KernelCost.planes(d.child, d.nblocks, count) != KernelCost.Kind.PLANES ? null : p;
-    }
-
     /**
-     * The generated rows for {@code count} instances of the vector leaf {@code d} repeated at a spacing
-     * (planes of one row each, see {@link GeneratedKernel#planes}), or null where the strided loops are cheaper.
+     * The generated planes ({@link GeneratedKernel#planes}) for {@code count} planes {@code d}: a vector of vector
+     * leaves, or a vector leaf repeated at a spacing (one row each); null where the strided loops are cheaper.
      */
-    GeneratedKernel rows(Dataloop d, long count) {
-        GeneratedKernel p = rows.get(d);
-        return p == null || KernelCost.planes(d, 1, count) != KernelCost.Kind.PLANES ? null : p;
+    GeneratedKernel planes(Dataloop d, long count) {
+        GeneratedKernel p = planes.get(d);
+        Dataloop row = d.leaf ? d : d.child;
+        return p == null || KernelCost.planes(row, d.leaf ? 1 : d.nblocks, count) != KernelCost.Kind.PLANES ? null : p;
     }
 
     /**
