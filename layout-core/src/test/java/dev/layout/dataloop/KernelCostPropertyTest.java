@@ -38,10 +38,9 @@ class KernelCostPropertyTest {
             @ForAll @LongRange(min = 0, max = 1 << 20) long n,
             @ForAll @IntRange(min = 1, max = 4096) int width,
             @ForAll @IntRange(min = 0, max = 4096) int gap,
-            @ForAll boolean listed,
             @ForAll @IntRange(min = 0, max = 32) int words) {
-        double a = KernelCost.cost(kind, n, 1, 4, width, width + gap, listed, words);
-        double b = KernelCost.cost(kind, n + 1, 1, 4, width, width + gap, listed, words);
+        double a = KernelCost.cost(kind, n, 1, 4, width, width + gap, words);
+        double b = KernelCost.cost(kind, n + 1, 1, 4, width, width + gap, words);
         assertThat(b).isGreaterThanOrEqualTo(a);
         if (a < Double.POSITIVE_INFINITY) {
             assertThat(b).as("%s, %d blocks of %d", kind, n, width).isGreaterThan(a);
@@ -76,13 +75,12 @@ class KernelCostPropertyTest {
         // fewer cycles as word moves than the bulk copy a run of that size is.
         if (bytes < 64 || bytes >= 256) {
             for (Kind k : Kind.values()) {
-                assertThat(KernelCost.cost(Kind.RUN, n, 1, 1, width, width, false, 0))
+                assertThat(KernelCost.cost(Kind.RUN, n, 1, 1, width, width, 0))
                         .as("%s, %d blocks of %d", k, n, width)
-                        .isLessThanOrEqualTo(KernelCost.cost(k, n, 1, 1, width, width, false, 0));
+                        .isLessThanOrEqualTo(KernelCost.cost(k, n, 1, 1, width, width, 0));
             }
         }
-        assertThat(KernelCost.cost(Kind.RUN, n, 1, 1, width, width + 1, false, 0))
-                .isInfinite();
+        assertThat(KernelCost.cost(Kind.RUN, n, 1, 1, width, width + 1, 0)).isInfinite();
     }
 
     @Test
