@@ -337,12 +337,10 @@ public final class DataloopCompiler {
         if (n.kind == Dataloop.Kind.INDEXED && allEqual(n.blocklens, n.blocklens.length)) {
             n = Dataloop.blockIndexed(n.blocklens[0], n.offsets, n.ext, n.child, n.disp, n.extent);
         }
-        if (n.kind == Dataloop.Kind.BLOCK_INDEXED && n.nblocks >= 2) {
-            if (evenlySpaced(n.offsets)) {
-                long step = n.offsets[1] - n.offsets[0];
-                n = Dataloop.vector(
-                        n.nblocks, n.blocklen, step, n.ext, n.child, Math.addExact(n.disp, n.offsets[0]), n.extent);
-            }
+        if (n.kind == Dataloop.Kind.BLOCK_INDEXED && n.nblocks >= 2 && evenlySpaced(n.offsets)) {
+            long step = n.offsets[1] - n.offsets[0];
+            n = Dataloop.vector(
+                    n.nblocks, n.blocklen, step, n.ext, n.child, Math.addExact(n.disp, n.offsets[0]), n.extent);
         }
         if (n.kind == Dataloop.Kind.VECTOR && n.stride == Math.multiplyExact(n.blocklen, n.ext)) {
             n = Dataloop.contig(Math.multiplyExact(n.nblocks, n.blocklen), n.ext, n.child, n.disp, n.extent);
