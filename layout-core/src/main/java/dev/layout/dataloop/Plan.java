@@ -77,9 +77,9 @@ final class Plan {
         }
     }
 
-    /** The moves of a {@link GeneratedKernel#moves} pattern: its pairs, less the trailing counts. */
+    /** The moves of a {@link GeneratedKernel#moves} pattern: its triples. */
     static int moveCount(long[] moves) {
-        return moves.length / 2 - 1;
+        return moves.length / 3;
     }
 
     private static <V> void put(Lookup<V> lookup, Dataloop d, V v) {

@@ -7,6 +7,7 @@ import dev.layout.memory.Memory;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -72,8 +73,8 @@ public abstract class GeneratedKernel {
      * trailing 4-byte word. Null unless all blocks decompose, there are 1 to {@link #MAX_LONGS} long
      * moves and at most {@link #MAX_INTS} int moves, and the blocks are pairwise disjoint in user space
      * (so the kernel may do the long moves before the int moves whatever their order in the pattern:
-     * unpack writes no byte twice). Layout: pairs (user offset, packed offset), longs first, then the
-     * two counts (what {@link #records} takes).
+     * unpack writes no byte twice). Layout: triples (user offset, packed offset, 8 or 4 bytes), the
+     * long moves first (what {@link #records} takes).
      */
     public static long[] moves(long[] offsets, long[] lengths, long uniform) {
         int nb = offsets.length;
@@ -99,49 +100,45 @@ public abstract class GeneratedKernel {
         if (nl < 1 || nl > MAX_LONGS || ni > MAX_INTS) {
             return null;
         }
-        long[] w = new long[2 * (nl + ni) + 2];
+        long[] w = new long[3 * (nl + ni)];
         int li = 0;
-        int ii = 2 * nl;
+        int ii = 3 * nl;
         long packed = 0;
         for (int b = 0; b < nb; b++) {
             long len = lengths == null ? uniform : lengths[b];
             long k = 0;
-            for (; k + 8 <= len; k += 8, li += 2) {
+            for (; k + 8 <= len; k += 8, li += 3) {
                 w[li] = offsets[b] + k;
                 w[li + 1] = packed + k;
+                w[li + 2] = 8;
             }
             if (k < len) {
                 w[ii] = offsets[b] + k;
                 w[ii + 1] = packed + k;
-                ii += 2;
+                w[ii + 2] = 4;
+                ii += 3;
             }
             packed += len;
         }
-        w[w.length - 2] = nl;
-        w[w.length - 1] = ni;
         return w;
     }
 
     /**
-     * The kernel for records laid out as {@link #moves} makes them ({@code nl} 8-byte then {@code ni}
-     * 4-byte moves as (user offset, packed offset) pairs, then {@code nl} and {@code ni}), instances
+     * The kernel for records of the word moves {@code moves} (as {@link #moves} makes them), instances
      * {@code size} packed bytes apart, for the memory kinds {@code kinds} ({@link MemoryAccess#baseKinds});
      * null if generation is off or the class bound is reached.
      */
-    public static GeneratedKernel records(long[] words, long size, int kinds) {
+    public static GeneratedKernel records(long[] moves, long size, int kinds) {
         checkKinds(kinds);
-        long nl = words.length < 2 ? -1 : words[words.length - 2];
-        long ni = words.length < 2 ? -1 : words[words.length - 1];
-        if (nl < 0 || ni < 0 || nl + ni == 0 || words.length != 2 * (nl + ni) + 2 || size <= 0) {
-            throw new IllegalArgumentException("GeneratedKernel: " + nl + " long and " + ni + " int moves of a "
-                    + size + "-byte instance in " + words.length
-                    + " words (expected: at least one move, 2 words per move and the two counts, size > 0)");
+        boolean words = moves.length > 0 && moves.length % 3 == 0 && size > 0;
+        for (int k = 2; k < moves.length && words; k += 3) {
+            words = moves[k] == 8 || moves[k] == 4;
         }
-        List<Long> body = new ArrayList<>();
-        for (int k = 0; k < nl + ni; k++) {
-            body.addAll(List.of(words[2 * k], words[2 * k + 1], k < nl ? 8L : 4L));
+        if (!words) {
+            throw new IllegalArgumentException("GeneratedKernel: " + moves.length + " words for a " + size
+                    + "-byte instance (expected: at least one move of 3 words, the last 8 or 4 bytes; size > 0)");
         }
-        return cached(new Shape(body, size, false, 0, 0, 0, 1, kinds));
+        return cached(new Shape(Arrays.stream(moves).boxed().toList(), size, false, 0, 0, 0, 1, kinds));
     }
 
     /**
