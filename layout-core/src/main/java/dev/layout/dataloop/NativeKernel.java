@@ -108,10 +108,8 @@ final class NativeKernel extends LeafKernel {
 
     @Override
     long repeat(Dataloop c, long u, long spacing, long count, long stream, int unit) {
-        switch (c.kind) {
-            case CONTIG -> {
-                return vector(u, spacing, c.blocklen, count, stream, unit); // runs at a constant spacing
-            }
+        return switch (c.kind) {
+            case CONTIG -> vector(u, spacing, c.blocklen, count, stream, unit); // runs at a constant spacing
             case VECTOR -> {
                 // A vector of vector leaves: generated rows, else one two-level strided loop.
                 long row = c.nblocks * c.blocklen;
@@ -119,15 +117,11 @@ final class NativeKernel extends LeafKernel {
                 if (!GeneratedKernel.run(rows, user, u, spacing, null, 0, count, packed, delta + stream, pack)) {
                     strided3(u, 0, spacing, c.stride, stream, 0, row, c.blocklen, 1, count, c.nblocks);
                 }
-                return count * row;
+                yield count * row;
             }
-            case BLOCK_INDEXED, INDEXED -> {
-                return records(c, u, spacing, null, 0, count, stream);
-            }
-            default -> {
-                return super.repeat(c, u, spacing, count, stream, unit);
-            }
-        }
+            case BLOCK_INDEXED, INDEXED -> records(c, u, spacing, null, 0, count, stream);
+            default -> super.repeat(c, u, spacing, count, stream, unit);
+        };
     }
 
     /** {@code count} instances of the listed leaf {@code c}: generated word moves (a small record of words) or the record loops. */
