@@ -129,10 +129,9 @@ final class KernelCost {
 
     /** The kernel for {@code n} blocks of the vector leaf {@code d}: {@link Kind#RUN}, {@link Kind#STRIDED} or {@link Kind#STRIP}. */
     static Kind vectorLeaf(Dataloop d, long n) {
-        if (cost(Kind.RUN, n, 1, 1, d.blocklen, d.stride, 0) < Double.POSITIVE_INFINITY) {
-            return Kind.RUN;
-        }
-        return cheaper(Kind.STRIDED, Kind.STRIP, n, 1, 1, d.blocklen, d.stride, 0);
+        return cost(Kind.RUN, n, 1, 1, d.blocklen, d.stride, 0) < Double.POSITIVE_INFINITY
+                ? Kind.RUN
+                : cheaper(Kind.STRIDED, Kind.STRIP, n, 1, 1, d.blocklen, d.stride, 0);
     }
 
     /**
