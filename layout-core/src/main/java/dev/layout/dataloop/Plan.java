@@ -42,7 +42,7 @@ final class Plan {
         }
         if (d.leaf) {
             long[] m = d.offsets == null ? null : GeneratedKernel.moves(d.offsets, d.blocklens, d.blocklen);
-            if (m != null && KernelCost.records(d, Integer.MAX_VALUE, moveCount(m)) == KernelCost.Kind.WORDS) {
+            if (m != null && KernelCost.records(d, Integer.MAX_VALUE, m.length / 3) == KernelCost.Kind.WORDS) {
                 put(words, d, GeneratedKernel.records(m, d.size, kinds));
             }
             // blocks of varying lengths: as the narrowest
@@ -75,11 +75,6 @@ final class Plan {
         } else {
             visit(r);
         }
-    }
-
-    /** The moves of a {@link GeneratedKernel#moves} pattern: its triples. */
-    static int moveCount(long[] moves) {
-        return moves.length / 3;
     }
 
     private static <V> void put(Lookup<V> lookup, Dataloop d, V v) {
