@@ -43,16 +43,14 @@ public abstract class GeneratedKernel {
     private static final String STRIDED = "(Ljava/lang/Object;JJILjava/lang/Object;J)V";
     private static final String LISTED = "(Ljava/lang/Object;J[JIILjava/lang/Object;J)V";
 
-    /** Word moves per instance (what the cost model weighs for records); set before the cache publishes the kernel. */
-    private int moveCount;
-    /** Blocks a strip moves per instance: {@link #MAX_ROW} in its rows form, else 1; set likewise. */
-    private int stripRow = 1;
+    /** What this kernel was generated for; set before the cache publishes the kernel. */
+    private Shape shape;
 
     protected GeneratedKernel() {}
 
-    /** The word moves one instance makes. */
+    /** The word moves one instance makes (what the cost model weighs for records). */
     public int moveCount() {
-        return moveCount;
+        return shape.body.size() / 3;
     }
 
     /** Moves instance i from {@code ub + ua + i * spacing} (a strip: its own stride) to {@code pb + pa + i * size}, i < n. */
@@ -280,7 +278,7 @@ public abstract class GeneratedKernel {
         if (kernel == null) {
             return 0;
         }
-        int row = kernel.stripRow;
+        int row = kernel.shape.stripRow;
         if (row == 1) {
             // count and stride go through as they are: with count / row computed in front of the (inlined)
             // loop, C2 compiles a slower loop.
@@ -336,8 +334,7 @@ public abstract class GeneratedKernel {
         loop(cb, shape, "scatter", false, false);
         loop(cb, shape, "scatterList", true, false);
         GeneratedKernel k = (GeneratedKernel) instantiate(cb.toBytes(), null, "shape " + shape.body);
-        k.moveCount = shape.body.size() / 3;
-        k.stripRow = shape.stripRow;
+        k.shape = shape;
         return k;
     }
 
