@@ -77,8 +77,11 @@ final class KernelCost {
                 switch (kind) {
                     case RUN -> stride == width ? width / BULK_BYTES_PER_CYCLE : Double.POSITIVE_INFINITY;
                     case STRIDED, ROWS, RECORDS -> genericMove(width) + (kind == Kind.RECORDS ? ADDRESS : 0) + ADDRESS;
+                    // A strip's block, a plane's row, is one straight-line body: bounded in code size.
                     case STRIP, PLANES ->
-                        GeneratedKernel.movesPerBlock(width) <= GeneratedKernel.MAX_BODY_MOVES
+                        (kind == Kind.PLANES ? blocks : 1) * GeneratedKernel.movesPerBlock(width)
+                                                <= GeneratedKernel.MAX_BODY_MOVES
+                                        && rows <= GeneratedKernel.MAX_ROWS
                                         && !MemoryAccess.oneSet(stride)
                                 ? GeneratedKernel.movesPerBlock(width) * MOVE
                                 : Double.POSITIVE_INFINITY;
@@ -86,12 +89,6 @@ final class KernelCost {
                 };
         if (perBlock == Double.POSITIVE_INFINITY) {
             return perBlock;
-        }
-        if (kind == Kind.PLANES
-                && (rows > GeneratedKernel.MAX_ROWS
-                        || blocks * GeneratedKernel.movesPerBlock(width) > GeneratedKernel.MAX_BODY_MOVES)) {
-            // The row is one straight-line body: bounded in code size.
-            return Double.POSITIVE_INFINITY;
         }
         if (kind == Kind.RUN) {
             // A run moves at the bulk rate, and from 64 bytes pays the copy stub's entry (shorter ones are a few word
