@@ -258,7 +258,8 @@ public final class Memory {
                 + (readOnly ? ", read-only" : "") + "]";
     }
 
-    private static Unsafe unsafe() {
+    /** The one {@link Unsafe} instance, for the engine's kernels ({@code dev.layout.dataloop.kernel}); see {@link #base()}. */
+    public static Unsafe unsafe() {
         try {
             Field f = Unsafe.class.getDeclaredField("theUnsafe");
             f.setAccessible(true);

@@ -10,17 +10,7 @@ public final class MemoryAccess {
     private MemoryAccess() {}
 
     /** The kernels' handle on {@link sun.misc.Unsafe} (also read by the generated kernels). */
-    static final sun.misc.Unsafe U = unsafe();
-
-    private static sun.misc.Unsafe unsafe() {
-        try {
-            java.lang.reflect.Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-            f.setAccessible(true);
-            return (sun.misc.Unsafe) f.get(null);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError("kernels need sun.misc.Unsafe: " + e);
-        }
-    }
+    static final sun.misc.Unsafe U = Memory.unsafe();
 
     /**
      * When true (system property {@code layout.memory.checkEveryAccess}), every kernel access is
@@ -274,19 +264,11 @@ public final class MemoryAccess {
             return false;
         }
         Object sb = src.base();
+        long sa = src.address() + srcOffset;
         Object db = dst.base();
+        long da = dst.address() + dstOffset;
         StridedLoops.of(sb, db, 16)
-                .columnTiles16(
-                        sb,
-                        src.address() + srcOffset,
-                        srcOuter,
-                        srcInner,
-                        db,
-                        dst.address() + dstOffset,
-                        dstOuter,
-                        dstInner,
-                        (int) outer,
-                        (int) inner);
+                .columnTiles16(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, (int) outer, (int) inner);
         return true;
     }
 
