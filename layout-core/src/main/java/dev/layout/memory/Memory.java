@@ -258,8 +258,7 @@ public final class Memory {
                 + (readOnly ? ", read-only" : "") + "]";
     }
 
-    /** The one {@link Unsafe} instance, for the engine's kernels ({@code dev.layout.dataloop.kernel}); see {@link #base()}. */
-    public static Unsafe unsafe() {
+    private static Unsafe unsafe() {
         try {
             Field f = Unsafe.class.getDeclaredField("theUnsafe");
             f.setAccessible(true);

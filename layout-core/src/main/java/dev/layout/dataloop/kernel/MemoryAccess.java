@@ -10,7 +10,17 @@ public final class MemoryAccess {
     private MemoryAccess() {}
 
     /** The kernels' handle on {@link sun.misc.Unsafe} (also read by the generated kernels). */
-    static final sun.misc.Unsafe U = Memory.unsafe();
+    static final sun.misc.Unsafe U = unsafe();
+
+    private static sun.misc.Unsafe unsafe() {
+        try {
+            java.lang.reflect.Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+            f.setAccessible(true);
+            return (sun.misc.Unsafe) f.get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError("kernels need sun.misc.Unsafe: " + e);
+        }
+    }
 
     /**
      * When true (system property {@code layout.memory.checkEveryAccess}), every kernel access is
