@@ -129,6 +129,24 @@ class BlockedOrderTest {
         }
     }
 
+    /**
+     * A budget that cuts a transpose's rows into runs too long for a plane and too short for a call of
+     * their own (31 < run, run x 4 bytes < 512) still blocks it, as planes of the longest run.
+     */
+    @Test
+    void aRunTooShortForACallOfItsOwnIsTheLongestPlane() {
+        Datatype column = Datatype.resized(0, 4, Datatype.vector(84, 1, 1200, Primitive.FLOAT32));
+        Dataloop d = DataloopCompiler.compileCount(column, 1200, Representation.NATIVE);
+        // one pass of the moved loop sweeps 1200 x 4 bytes: a 256 KiB budget allows runs of 54 rows
+        BlockedOrder order = BlockedOrder.of(d, 256 * 1024);
+        assertThat(order).isNotNull();
+        assertThat(order.plane()).isTrue();
+        assertThat(order.chunk()).isEqualTo(BlockedOrder.PLANE_MAX_RUN - 1);
+        // a budget for all rows at once leaves nothing to block
+        assertThat(BlockedOrder.of(d, 1 << 20)).isNull();
+        check(column, 1200, 4, false, true, new Random(23));
+    }
+
     @ParameterizedTest(name = "user off-heap {0}, packed off-heap {1}")
     @CsvSource({"false, false", "true, false", "false, true", "true, true"})
     void flashIoPacksAndUnpacksTheBytesOfThePackedOrder(boolean userOff, boolean packedOff) {
