@@ -63,10 +63,13 @@ layout_java_flags() {
            java.util.concurrent.atomic jdk.internal.ref sun.nio.ch sun.nio.cs sun.security.action sun.util.calendar; do
     f="$f --add-opens=java.base/$p=ALL-UNNAMED"
   done
-  # Transparent huge pages where the kernel offers them (mode always or madvise; the JVM madvises its
-  # heap): a layout whose blocks lie a page or more apart otherwise misses the TLB on every block.
-  if grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
-    f="$f -XX:+UseTransparentHugePages"
-  fi
   printf '%s' "$f -Djdk.reflect.useDirectMethodHandle=false -Dio.netty.tryReflectionSetAccessible=true"
+}
+
+# Transparent huge pages where the kernel offers them (mode always or madvise; the JVM madvises its
+# heap): a layout whose blocks lie a page or more apart otherwise misses the TLB on every block.
+layout_huge_pages_flag() {
+  if grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
+    printf '%s' "-XX:+UseTransparentHugePages"
+  fi
 }
