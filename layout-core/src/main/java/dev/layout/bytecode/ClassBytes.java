@@ -163,7 +163,10 @@ public final class ClassBytes {
         /** A two-byte-offset branch ({@code goto}, {@code if_icmpge}, ...) to {@code label}. */
         public Code branch(int opcode, int label) {
             fixups.add(new int[] {code.size(), label});
-            return op2(opcode, 0); // the offset, written when the code is resolved
+            code.write(opcode);
+            code.write(0);
+            code.write(0);
+            return this;
         }
 
         public Code iload(int local) {
@@ -179,7 +182,9 @@ public final class ClassBytes {
         }
 
         public Code iinc(int local, int delta) {
-            op1(IINC, local).code.write(delta);
+            code.write(IINC);
+            code.write(local);
+            code.write(delta);
             return this;
         }
 
