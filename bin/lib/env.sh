@@ -65,3 +65,11 @@ layout_java_flags() {
   done
   printf '%s' "$f -Djdk.reflect.useDirectMethodHandle=false -Dio.netty.tryReflectionSetAccessible=true"
 }
+
+# Transparent huge pages where the kernel offers them (mode always or madvise; the JVM madvises its
+# heap): a layout whose blocks lie a page or more apart otherwise misses the TLB on every block.
+layout_huge_pages_flag() {
+  if grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
+    printf '%s' "-XX:+UseTransparentHugePages"
+  fi
+}

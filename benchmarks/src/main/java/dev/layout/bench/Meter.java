@@ -160,6 +160,23 @@ public final class Meter {
     public static String jvm() {
         return System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + " ("
                 + System.getProperty("os.name") + " " + System.getProperty("os.arch") + ", max heap "
-                + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB)";
+                + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB, "
+                + (hugePages() ? "transparent huge pages" : "4 KiB pages") + ")";
+    }
+
+    /**
+     * Whether this JVM runs with {@code -XX:+UseTransparentHugePages} (bin/layout turns it on where the
+     * kernel offers them): with 4 KiB pages a layout whose blocks are a page or more apart misses the
+     * TLB on every block, and that, not the moves, bounds its speed.
+     */
+    public static boolean hugePages() {
+        try {
+            return Boolean.parseBoolean(
+                    ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+                            .getVMOption("UseTransparentHugePages")
+                            .getValue());
+        } catch (RuntimeException e) {
+            return false; // not HotSpot
+        }
     }
 }

@@ -163,10 +163,7 @@ public final class ClassBytes {
         /** A two-byte-offset branch ({@code goto}, {@code if_icmpge}, ...) to {@code label}. */
         public Code branch(int opcode, int label) {
             fixups.add(new int[] {code.size(), label});
-            code.write(opcode);
-            code.write(0);
-            code.write(0);
-            return this;
+            return op2(opcode, 0); // the offset, written when the code is resolved
         }
 
         public Code iload(int local) {
@@ -182,9 +179,7 @@ public final class ClassBytes {
         }
 
         public Code iinc(int local, int delta) {
-            code.write(IINC);
-            code.write(local);
-            code.write(delta);
+            op1(IINC, local).code.write(delta);
             return this;
         }
 

@@ -171,9 +171,18 @@ record BlockedOrder(
         }
         Dataloop innerLoop = chain.get(innerNode);
         long first = firstCount(innerLoop);
+        boolean planeWidths = innerLoop.blocklen == 4 || innerLoop.blocklen == 8 || innerLoop.blocklen == 16;
+        if (innerLoop.leaf
+                && planeWidths
+                && q >= PLANE_MAX_RUN
+                && q < first
+                && q * innerLoop.blocklen < MIN_INNER_BYTES) {
+            // a run the budget cuts, too short for a call of its own: the longest plane instead
+            q = PLANE_MAX_RUN - 1;
+        }
         // A short run of a vector leaf's blocks under the moved loop goes as one plane per call (a transpose tile).
         boolean plane = innerLoop.leaf && innerLoop.kind == Dataloop.Kind.VECTOR && q < PLANE_MAX_RUN;
-        if (plane && innerLoop.blocklen != 4 && innerLoop.blocklen != 8 && innerLoop.blocklen != 16) {
+        if (plane && !planeWidths) {
             return null;
         }
         if ((plane ? m.count : 1) * q * (innerLoop.size / first) < MIN_INNER_BYTES) {

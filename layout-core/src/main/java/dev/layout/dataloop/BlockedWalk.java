@@ -36,7 +36,7 @@ final class BlockedWalk {
         if (order.plane() && last) {
             // The moved loop over a short run of leaf blocks: one plane (a transpose tile) per call.
             Dataloop leaf = order.inner();
-            return k.plane(u + order.innerDisp(), us, leaf.stride, stream, ps, leaf.blocklen, leaf.blocklen, n, runs);
+            return k.plane(u + order.innerDisp(), us, leaf.stride, stream, ps, leaf.blocklen, n, runs);
         }
         long done = 0;
         for (long i = 0; i < n; i++) {

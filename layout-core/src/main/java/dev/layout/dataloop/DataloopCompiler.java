@@ -164,19 +164,15 @@ public final class DataloopCompiler {
                 }
                 case VECTOR:
                 case HVECTOR: {
+                    // One block is a count of the old type (its stride never applies).
                     Vector v = (Vector) t;
-                    if (v.count() == 1) {
-                        return over(Dataloop.contig(
-                                v.blocklength(), v.oldType().extent(), compile(v.oldType()), 0, t.extent()));
-                    }
-                    return over(Dataloop.vector(
-                            v.count(),
-                            v.blocklength(),
-                            v.byteStride(),
-                            v.oldType().extent(),
-                            compile(v.oldType()),
-                            0,
-                            t.extent()));
+                    Dataloop c = compile(v.oldType());
+                    long ext = v.oldType().extent();
+                    return over(
+                            v.count() == 1
+                                    ? Dataloop.contig(v.blocklength(), ext, c, 0, t.extent())
+                                    : Dataloop.vector(
+                                            v.count(), v.blocklength(), v.byteStride(), ext, c, 0, t.extent()));
                 }
                 case INDEXED:
                 case HINDEXED:
@@ -341,12 +337,10 @@ public final class DataloopCompiler {
         if (n.kind == Dataloop.Kind.INDEXED && allEqual(n.blocklens, n.blocklens.length)) {
             n = Dataloop.blockIndexed(n.blocklens[0], n.offsets, n.ext, n.child, n.disp, n.extent);
         }
-        if (n.kind == Dataloop.Kind.BLOCK_INDEXED && n.nblocks >= 2) {
-            if (evenlySpaced(n.offsets)) {
-                long step = n.offsets[1] - n.offsets[0];
-                n = Dataloop.vector(
-                        n.nblocks, n.blocklen, step, n.ext, n.child, Math.addExact(n.disp, n.offsets[0]), n.extent);
-            }
+        if (n.kind == Dataloop.Kind.BLOCK_INDEXED && n.nblocks >= 2 && evenlySpaced(n.offsets)) {
+            long step = n.offsets[1] - n.offsets[0];
+            n = Dataloop.vector(
+                    n.nblocks, n.blocklen, step, n.ext, n.child, Math.addExact(n.disp, n.offsets[0]), n.extent);
         }
         if (n.kind == Dataloop.Kind.VECTOR && n.stride == Math.multiplyExact(n.blocklen, n.ext)) {
             n = Dataloop.contig(Math.multiplyExact(n.nblocks, n.blocklen), n.ext, n.child, n.disp, n.extent);

@@ -2,6 +2,9 @@ package dev.layout.dataloop;
 
 import dev.layout.dataloop.kernel.GeneratedKernel;
 import dev.layout.dataloop.kernel.MemoryAccess;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * The one cost model by which a {@link Plan} picks the kernel of each leaf: every kernel that can run
@@ -40,8 +43,6 @@ final class KernelCost {
         STRIDED,
         /** Strided blocks through a generated loop with stride and width as constants ({@link GeneratedKernel#strip}). */
         STRIP,
-        /** Blocks at listed offsets through the generic gather and scatter loops (one width class per call). */
-        LISTED,
         /** Repeated small records of listed blocks through the generic record loops. */
         RECORDS,
         /** Repeated records as a generated sequence of word moves ({@code GeneratedKernel}). */
@@ -64,25 +65,33 @@ final class KernelCost {
     static final double BULK_CALL = 14;
     /** Bytes a bulk copy moves per cycle (vector registers), against 8 per word move. */
     static final double BULK_BYTES_PER_CYCLE = 32;
-    /** The bytes of user memory a cache-blocked pass may touch (inside a 512 KiB - 2 MiB level-2 cache, room left for the packed side). */
-    static final long CACHE_BYTES = Long.getLong("layout.dataloop.blockBudget", 128 * 1024);
+    /**
+     * The bytes of user memory a cache-blocked pass may touch: half of this machine's level-2 cache,
+     * the other half left for the packed side ({@link #levelTwoBytes()}; property {@code
+     * layout.dataloop.blockBudget} overrides).
+     */
+    static final long CACHE_BYTES = Long.getLong("layout.dataloop.blockBudget", levelTwoBytes() / 2);
+
+    /** The level-2 cache assumed where the machine does not say (the smallest of current server cores). */
+    static final long LEVEL_TWO_BYTES = 256 * 1024;
 
     /**
      * The cost of one call of {@code kind} over {@code n} instances of a shape: each instance {@code
      * rows} rows (1 for a leaf) of {@code blocks} blocks of {@code width} bytes, {@code stride} bytes
-     * apart on the user side ({@code listed}: at listed offsets, one offset load each). {@code
-     * wordMoves} is the instance as generated word moves for {@link Kind#WORDS} (0: none). Infinity
-     * where the kernel cannot run the shape.
+     * apart on the user side ({@link Kind#RECORDS} and {@link Kind#WORDS}: at listed offsets, for the
+     * records one offset load each). {@code wordMoves} is the instance as generated word moves for
+     * {@link Kind#WORDS} (0: none). Infinity where the kernel cannot run the shape.
      */
-    static double cost(
-            Kind kind, long n, long rows, long blocks, long width, long stride, boolean listed, int wordMoves) {
+    static double cost(Kind kind, long n, long rows, long blocks, long width, long stride, int wordMoves) {
         double perBlock =
                 switch (kind) {
-                    case RUN -> stride == width && !listed ? width / BULK_BYTES_PER_CYCLE : Double.POSITIVE_INFINITY;
-                    case STRIDED, ROWS, LISTED, RECORDS -> genericMove(width) + (listed ? ADDRESS : 0) + ADDRESS;
+                    case RUN -> stride == width ? width / BULK_BYTES_PER_CYCLE : Double.POSITIVE_INFINITY;
+                    case STRIDED, ROWS, RECORDS -> genericMove(width) + (kind == Kind.RECORDS ? ADDRESS : 0) + ADDRESS;
+                    // A strip's block, a plane's row, is one straight-line body: bounded in code size.
                     case STRIP, PLANES ->
-                        GeneratedKernel.movesPerBlock(width) <= GeneratedKernel.MAX_BODY_MOVES
-                                        && !listed
+                        (kind == Kind.PLANES ? blocks : 1) * GeneratedKernel.movesPerBlock(width)
+                                                <= GeneratedKernel.MAX_BODY_MOVES
+                                        && rows <= GeneratedKernel.MAX_ROWS
                                         && !MemoryAccess.oneSet(stride)
                                 ? GeneratedKernel.movesPerBlock(width) * MOVE
                                 : Double.POSITIVE_INFINITY;
@@ -90,12 +99,6 @@ final class KernelCost {
                 };
         if (perBlock == Double.POSITIVE_INFINITY) {
             return perBlock;
-        }
-        if (kind == Kind.PLANES
-                && (rows > GeneratedKernel.MAX_ROWS
-                        || blocks * GeneratedKernel.movesPerBlock(width) > GeneratedKernel.MAX_BODY_MOVES)) {
-            // The row is one straight-line body: bounded in code size.
-            return Double.POSITIVE_INFINITY;
         }
         if (kind == Kind.RUN) {
             // A run moves at the bulk rate, and from 64 bytes pays the copy stub's entry (shorter ones are a few word
@@ -124,27 +127,18 @@ final class KernelCost {
 
     /** The cheaper of the generic {@code generic} and the generated {@code generated} kernel (the generic one on a tie). */
     static Kind cheaper(
-            Kind generic,
-            Kind generated,
-            long n,
-            long rows,
-            long blocks,
-            long width,
-            long stride,
-            boolean listed,
-            int wordMoves) {
-        return cost(generated, n, rows, blocks, width, stride, listed, wordMoves)
-                        < cost(generic, n, rows, blocks, width, stride, listed, wordMoves)
+            Kind generic, Kind generated, long n, long rows, long blocks, long width, long stride, int wordMoves) {
+        return cost(generated, n, rows, blocks, width, stride, wordMoves)
+                        < cost(generic, n, rows, blocks, width, stride, wordMoves)
                 ? generated
                 : generic;
     }
 
     /** The kernel for {@code n} blocks of the vector leaf {@code d}: {@link Kind#RUN}, {@link Kind#STRIDED} or {@link Kind#STRIP}. */
     static Kind vectorLeaf(Dataloop d, long n) {
-        if (cost(Kind.RUN, n, 1, 1, d.blocklen, d.stride, false, 0) < Double.POSITIVE_INFINITY) {
-            return Kind.RUN;
-        }
-        return cheaper(Kind.STRIDED, Kind.STRIP, n, 1, 1, d.blocklen, d.stride, false, 0);
+        return cost(Kind.RUN, n, 1, 1, d.blocklen, d.stride, 0) < Double.POSITIVE_INFINITY
+                ? Kind.RUN
+                : cheaper(Kind.STRIDED, Kind.STRIP, n, 1, 1, d.blocklen, d.stride, 0);
     }
 
     /**
@@ -152,17 +146,36 @@ final class KernelCost {
      * moves} word moves (0: they are not a pattern of words): {@link Kind#RECORDS} or {@link Kind#WORDS}.
      */
     static Kind records(Dataloop d, long n, int moves) {
-        return cheaper(Kind.RECORDS, Kind.WORDS, n, 1, d.nblocks, d.size / Math.max(1, d.nblocks), 0, true, moves);
+        return cheaper(Kind.RECORDS, Kind.WORDS, n, 1, d.nblocks, d.size / Math.max(1, d.nblocks), 0, moves);
     }
 
-    /** The kernel for {@code n} instances of the vector leaf {@code r} repeated at a spacing (planes of one row): {@link Kind#ROWS} or {@link Kind#PLANES}. */
-    static Kind rows(Dataloop r, long n) {
-        return cheaper(Kind.ROWS, Kind.PLANES, n, 1, r.nblocks, r.blocklen, r.stride, false, 0);
+    /**
+     * The kernel for {@code n} planes of {@code rows} rows, each the vector leaf {@code r} (a vector of
+     * it, or with one row its instances repeated at a spacing): {@link Kind#ROWS} or {@link Kind#PLANES}.
+     */
+    static Kind planes(Dataloop r, long rows, long n) {
+        return cheaper(Kind.ROWS, Kind.PLANES, n, rows, r.nblocks, r.blocklen, r.stride, 0);
     }
 
-    /** The kernel for {@code n} planes {@code p} (a vector of the vector leaf {@code p.child}): {@link Kind#ROWS} or {@link Kind#PLANES}. */
-    static Kind planes(Dataloop p, long n) {
-        Dataloop r = p.child;
-        return cheaper(Kind.ROWS, Kind.PLANES, n, p.nblocks, r.nblocks, r.blocklen, r.stride, false, 0);
+    /**
+     * The first cpu's level-2 data cache, from Linux's sysfs ({@code 512K}); {@link #LEVEL_TWO_BYTES}
+     * where it is not there or not readable.
+     */
+    static long levelTwoBytes() {
+        for (int i = 0; i < 8; i++) {
+            Path dir = Path.of("/sys/devices/system/cpu/cpu0/cache/index" + i);
+            try {
+                if (Files.readString(dir.resolve("level")).strip().equals("2")
+                        && !Files.readString(dir.resolve("type")).strip().equals("Instruction")) {
+                    String size = Files.readString(dir.resolve("size")).strip();
+                    long unit = size.endsWith("K") ? 1024 : size.endsWith("M") ? 1024 * 1024 : 1;
+                    long bytes = Long.parseLong(unit == 1 ? size : size.substring(0, size.length() - 1)) * unit;
+                    return bytes > 0 ? bytes : LEVEL_TWO_BYTES;
+                }
+            } catch (IOException | RuntimeException e) {
+                return LEVEL_TWO_BYTES; // no such index (the levels end), no sysfs, or an unexpected format
+            }
+        }
+        return LEVEL_TWO_BYTES;
     }
 }

@@ -49,13 +49,13 @@ final class NativeKernel extends LeafKernel {
         return len;
     }
 
-    /** {@link MemoryAccess#strided3} between user planes ({@code u3}, {@code u2}, {@code u1}) and packed ones from stream byte {@code s}. */
+    /** {@link MemoryAccess#strided3} between user planes ({@code u3}, {@code u2}, {@code u1}) and packed ones (blocks adjacent in a row) from stream byte {@code s}. */
     private void strided3(
-            long u, long u3, long u2, long u1, long s, long p3, long p2, long p1, long w, long n3, long n2, long n1) {
+            long u, long u3, long u2, long u1, long s, long p3, long p2, long w, long n3, long n2, long n1) {
         if (pack) {
-            MemoryAccess.strided3(user, u, u3, u2, u1, packed, delta + s, p3, p2, p1, w, n3, n2, n1);
+            MemoryAccess.strided3(user, u, u3, u2, u1, packed, delta + s, p3, p2, w, w, n3, n2, n1);
         } else {
-            MemoryAccess.strided3(packed, delta + s, p3, p2, p1, user, u, u3, u2, u1, w, n3, n2, n1);
+            MemoryAccess.strided3(packed, delta + s, p3, p2, w, user, u, u3, u2, u1, w, n3, n2, n1);
         }
     }
 
@@ -78,8 +78,8 @@ final class NativeKernel extends LeafKernel {
 
     /**
      * A plane of {@code outer x inner} blocks of {@code blockBytes}: block (i, j) at user {@code u + i *
-     * userOuter + j * userInner}, packed at {@code stream + i * packedOuter + j * packedInner} (the packed
-     * side need not be contiguous: a blocked order's tile).
+     * userOuter + j * userInner}, packed at {@code stream + i * packedOuter + j * blockBytes} (the packed
+     * rows need not be adjacent: a blocked order's tile).
      */
     long plane(
             long u,
@@ -87,7 +87,6 @@ final class NativeKernel extends LeafKernel {
             long userInner,
             long stream,
             long packedOuter,
-            long packedInner,
             long blockBytes,
             long outer,
             long inner) {
@@ -95,8 +94,8 @@ final class NativeKernel extends LeafKernel {
         long p = delta + stream;
         if (!pack
                 || !MemoryAccess.stridedTile(
-                        user, u, userOuter, userInner, packed, p, packedOuter, packedInner, blockBytes, outer, inner)) {
-            strided3(u, 0, userOuter, userInner, stream, 0, packedOuter, packedInner, blockBytes, 1, outer, inner);
+                        user, u, userOuter, userInner, packed, p, packedOuter, blockBytes, blockBytes, outer, inner)) {
+            strided3(u, 0, userOuter, userInner, stream, 0, packedOuter, blockBytes, 1, outer, inner);
         }
         return outer * inner * blockBytes;
     }
@@ -109,26 +108,20 @@ final class NativeKernel extends LeafKernel {
 
     @Override
     long repeat(Dataloop c, long u, long spacing, long count, long stream, int unit) {
-        switch (c.kind) {
-            case CONTIG -> {
-                return vector(u, spacing, c.blocklen, count, stream, unit); // runs at a constant spacing
-            }
+        return switch (c.kind) {
+            case CONTIG -> vector(u, spacing, c.blocklen, count, stream, unit); // runs at a constant spacing
             case VECTOR -> {
                 // A vector of vector leaves: generated rows, else one two-level strided loop.
                 long row = c.nblocks * c.blocklen;
-                GeneratedKernel rows = plan.rows(c, count);
+                GeneratedKernel rows = plan.planes(c, count);
                 if (!GeneratedKernel.run(rows, user, u, spacing, null, 0, count, packed, delta + stream, pack)) {
-                    strided3(u, 0, spacing, c.stride, stream, 0, row, c.blocklen, c.blocklen, 1, count, c.nblocks);
+                    strided3(u, 0, spacing, c.stride, stream, 0, row, c.blocklen, 1, count, c.nblocks);
                 }
-                return count * row;
+                yield count * row;
             }
-            case BLOCK_INDEXED, INDEXED -> {
-                return records(c, u, spacing, null, 0, count, stream);
-            }
-            default -> {
-                return super.repeat(c, u, spacing, count, stream, unit);
-            }
-        }
+            case BLOCK_INDEXED, INDEXED -> records(c, u, spacing, null, 0, count, stream);
+            default -> super.repeat(c, u, spacing, count, stream, unit);
+        };
     }
 
     /** {@code count} instances of the listed leaf {@code c}: generated word moves (a small record of words) or the record loops. */
@@ -154,9 +147,9 @@ final class NativeKernel extends LeafKernel {
         long plane = p.nblocks * row;
         long at = u + c.disp;
         if (!GeneratedKernel.run(
-                plan.plane(p, count), user, at, spacing, null, 0, count, packed, delta + stream, pack)) {
+                plan.planes(p, count), user, at, spacing, null, 0, count, packed, delta + stream, pack)) {
             long w = c.blocklen;
-            strided3(at, spacing, p.stride, c.stride, stream, plane, row, w, w, count, p.nblocks, c.nblocks);
+            strided3(at, spacing, p.stride, c.stride, stream, plane, row, w, count, p.nblocks, c.nblocks);
         }
         return count * plane;
     }

@@ -19,9 +19,10 @@ final class Plan {
     private final int kinds;
     private final Lookup<BlockedOrder> orders = new Lookup<>();
     private final Lookup<GeneratedKernel> words = new Lookup<>();
+    /** Per vector of vector leaves, and per vector leaf repeated at a spacing (planes of one row). */
     private final Lookup<GeneratedKernel> planes = new Lookup<>();
+
     private final Lookup<GeneratedKernel> strips = new Lookup<>();
-    private final Lookup<GeneratedKernel> rows = new Lookup<>();
     private final Lookup<Boolean> mayPace = new Lookup<>();
     private final IdentityHashMap<Dataloop, Boolean> seen = new IdentityHashMap<>();
 
@@ -41,7 +42,7 @@ final class Plan {
         }
         if (d.leaf) {
             long[] m = d.offsets == null ? null : GeneratedKernel.moves(d.offsets, d.blocklens, d.blocklen);
-            if (m != null && KernelCost.records(d, Integer.MAX_VALUE, moveCount(m)) == KernelCost.Kind.WORDS) {
+            if (m != null && KernelCost.records(d, Integer.MAX_VALUE, m.length / 3) == KernelCost.Kind.WORDS) {
                 put(words, d, GeneratedKernel.records(m, d.size, kinds));
             }
             // blocks of varying lengths: as the narrowest
@@ -56,11 +57,11 @@ final class Plan {
         put(orders, d, BlockedOrder.of(d, KernelCost.CACHE_BYTES));
         Dataloop r = d.child;
         if (r != null && r.leaf && r.kind == Dataloop.Kind.VECTOR) {
-            if (KernelCost.rows(r, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
+            if (KernelCost.planes(r, 1, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
                 // Instances of a vector leaf repeated at a spacing: planes of one row each.
-                put(rows, r, GeneratedKernel.planes((int) r.blocklen, r.nblocks, r.stride, 1, 0, kinds));
+                put(planes, r, GeneratedKernel.planes((int) r.blocklen, r.nblocks, r.stride, 1, 0, kinds));
             }
-            if (BlockedWalk.planes(d) && KernelCost.planes(d, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
+            if (BlockedWalk.planes(d) && KernelCost.planes(r, d.nblocks, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
                 put(
                         planes,
                         d,
@@ -74,11 +75,6 @@ final class Plan {
         } else {
             visit(r);
         }
-    }
-
-    /** The moves of a {@link GeneratedKernel#moves} pattern: its pairs, less the trailing counts. */
-    static int moveCount(long[] moves) {
-        return moves.length / 2 - 1;
     }
 
     private static <V> void put(Lookup<V> lookup, Dataloop d, V v) {
@@ -113,19 +109,14 @@ final class Plan {
         return w == null || KernelCost.records(d, count, w.moveCount()) != KernelCost.Kind.WORDS ? null : w;
     }
 
-    /** The generated planes for {@code count} planes of the vector {@code d} of vector leaves, or null where the strided loops are cheaper. */
-    GeneratedKernel plane(Dataloop d, long count) {
-        GeneratedKernel p = planes.get(d);
-        return p == null || KernelCost.planes(d, count) != KernelCost.Kind.PLANES ? null : p;
-    }
-
     /**
-     * The generated rows for {@code count} instances of the vector leaf {@code d} repeated at a spacing
-     * (planes of one row each, see {@link GeneratedKernel#planes}), or null where the strided loops are cheaper.
+     * The generated planes ({@link GeneratedKernel#planes}) for {@code count} planes {@code d}: a vector of vector
+     * leaves, or a vector leaf repeated at a spacing (one row each); null where the strided loops are cheaper.
      */
-    GeneratedKernel rows(Dataloop d, long count) {
-        GeneratedKernel p = rows.get(d);
-        return p == null || KernelCost.rows(d, count) != KernelCost.Kind.PLANES ? null : p;
+    GeneratedKernel planes(Dataloop d, long count) {
+        GeneratedKernel p = planes.get(d);
+        Dataloop row = d.leaf ? d : d.child;
+        return p == null || KernelCost.planes(row, d.leaf ? 1 : d.nblocks, count) != KernelCost.Kind.PLANES ? null : p;
     }
 
     /**

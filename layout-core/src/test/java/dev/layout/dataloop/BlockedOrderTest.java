@@ -36,7 +36,7 @@ class BlockedOrderTest {
     @Test
     void flashIoMovesItsVariableLoopInsideEachBlock() {
         Dataloop d = DataloopCompiler.compileCount(flash(4), 1, Representation.NATIVE);
-        BlockedOrder order = BlockedOrder.of(d, KernelCost.CACHE_BYTES);
+        BlockedOrder order = BlockedOrder.of(d, 128 * 1024); // a budget of one block's cells and a few more
         assertThat(order).as("blocked order of %s", d.toTreeString()).isNotNull();
         // For each of the 4 blocks, for each of the 24 variables: the block's 8^3 interior (4096 packed bytes).
         assertThat(order.loops()).extracting(BlockedOrder.Dim::count).containsExactly(4L, 24L);
@@ -127,6 +127,24 @@ class BlockedOrderTest {
                     .isEqualTo(w != 16);
             check(column, cols, 8, userOff, packedOff, r);
         }
+    }
+
+    /**
+     * A budget that cuts a transpose's rows into runs too long for a plane and too short for a call of
+     * their own (31 < run, run x 4 bytes < 512) still blocks it, as planes of the longest run.
+     */
+    @Test
+    void aRunTooShortForACallOfItsOwnIsTheLongestPlane() {
+        Datatype column = Datatype.resized(0, 4, Datatype.vector(84, 1, 1200, Primitive.FLOAT32));
+        Dataloop d = DataloopCompiler.compileCount(column, 1200, Representation.NATIVE);
+        // one pass of the moved loop sweeps 1200 x 4 bytes: a 256 KiB budget allows runs of 54 rows
+        BlockedOrder order = BlockedOrder.of(d, 256 * 1024);
+        assertThat(order).isNotNull();
+        assertThat(order.plane()).isTrue();
+        assertThat(order.chunk()).isEqualTo(BlockedOrder.PLANE_MAX_RUN - 1);
+        // a budget for all rows at once leaves nothing to block
+        assertThat(BlockedOrder.of(d, 1 << 20)).isNull();
+        check(column, 1200, 4, false, true, new Random(23));
     }
 
     @ParameterizedTest(name = "user off-heap {0}, packed off-heap {1}")

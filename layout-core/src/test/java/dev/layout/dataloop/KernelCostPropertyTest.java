@@ -38,10 +38,9 @@ class KernelCostPropertyTest {
             @ForAll @LongRange(min = 0, max = 1 << 20) long n,
             @ForAll @IntRange(min = 1, max = 4096) int width,
             @ForAll @IntRange(min = 0, max = 4096) int gap,
-            @ForAll boolean listed,
             @ForAll @IntRange(min = 0, max = 32) int words) {
-        double a = KernelCost.cost(kind, n, 1, 4, width, width + gap, listed, words);
-        double b = KernelCost.cost(kind, n + 1, 1, 4, width, width + gap, listed, words);
+        double a = KernelCost.cost(kind, n, 1, 4, width, width + gap, words);
+        double b = KernelCost.cost(kind, n + 1, 1, 4, width, width + gap, words);
         assertThat(b).isGreaterThanOrEqualTo(a);
         if (a < Double.POSITIVE_INFINITY) {
             assertThat(b).as("%s, %d blocks of %d", kind, n, width).isGreaterThan(a);
@@ -76,13 +75,12 @@ class KernelCostPropertyTest {
         // fewer cycles as word moves than the bulk copy a run of that size is.
         if (bytes < 64 || bytes >= 256) {
             for (Kind k : Kind.values()) {
-                assertThat(KernelCost.cost(Kind.RUN, n, 1, 1, width, width, false, 0))
+                assertThat(KernelCost.cost(Kind.RUN, n, 1, 1, width, width, 0))
                         .as("%s, %d blocks of %d", k, n, width)
-                        .isLessThanOrEqualTo(KernelCost.cost(k, n, 1, 1, width, width, false, 0));
+                        .isLessThanOrEqualTo(KernelCost.cost(k, n, 1, 1, width, width, 0));
             }
         }
-        assertThat(KernelCost.cost(Kind.RUN, n, 1, 1, width, width + 1, false, 0))
-                .isInfinite();
+        assertThat(KernelCost.cost(Kind.RUN, n, 1, 1, width, width + 1, 0)).isInfinite();
     }
 
     @Test
@@ -117,7 +115,7 @@ class KernelCostPropertyTest {
         Dataloop wide = leaf(Datatype.vector(2, 12, 8192, Primitive.FLOAT64));
         assertThat(KernelCost.vectorLeaf(wide, 1 << 20)).isEqualTo(Kind.STRIDED);
         Dataloop rows = planes(Datatype.hvector(8, 1, 1 << 20, Datatype.vector(8, 1, 8192, Primitive.FLOAT64)));
-        assertThat(KernelCost.planes(rows, 1)).isEqualTo(Kind.ROWS);
+        assertThat(KernelCost.planes(rows.child, rows.nblocks, 1)).isEqualTo(Kind.ROWS);
     }
 
     @Test
@@ -150,10 +148,10 @@ class KernelCostPropertyTest {
     void planesAreGeneratedWhileARowFitsOneBody() {
         // Flash I/O's 8 x 8 doubles of a block's interior: planes
         Dataloop flash = planes(Datatype.hvector(8, 1, 3072, Datatype.vector(8, 1, 24, Primitive.FLOAT64)));
-        assertThat(KernelCost.planes(flash, 1)).isEqualTo(Kind.PLANES);
+        assertThat(KernelCost.planes(flash.child, flash.nblocks, 1)).isEqualTo(Kind.PLANES);
         // rows of 40 doubles are more moves than one generated body holds: the strided loops
         Dataloop wide = planes(Datatype.hvector(8, 1, 4096, Datatype.vector(40, 1, 3, Primitive.FLOAT64)));
-        assertThat(KernelCost.planes(wide, 1)).isEqualTo(Kind.ROWS);
+        assertThat(KernelCost.planes(wide.child, wide.nblocks, 1)).isEqualTo(Kind.ROWS);
     }
 
     @Test
@@ -163,8 +161,18 @@ class KernelCostPropertyTest {
         Dataloop d = leaf(atom);
         long[] m = GeneratedKernel.moves(d.offsets, d.blocklens, d.blocklen);
         assertThat(m).isNotNull();
-        assertThat(Plan.moveCount(m)).isEqualTo(4); // three 8-byte moves, one 4-byte
-        assertThat(KernelCost.records(d, 1, Plan.moveCount(m))).isEqualTo(Kind.RECORDS);
-        assertThat(KernelCost.records(d, 1000, Plan.moveCount(m))).isEqualTo(Kind.WORDS);
+        assertThat(m).hasSize(3 * 4); // three 8-byte moves, one 4-byte, a triple each
+        assertThat(KernelCost.records(d, 1, 4)).isEqualTo(Kind.RECORDS);
+        assertThat(KernelCost.records(d, 1000, 4)).isEqualTo(Kind.WORDS);
+    }
+
+    @Test
+    void theBlockingBudgetIsHalfALevelTwoCacheOfPlausibleSize() {
+        long l2 = KernelCost.levelTwoBytes();
+        assertThat(Long.bitCount(l2)).as("level-2 bytes %d, a power of two", l2).isEqualTo(1);
+        assertThat(l2).isBetween(64L * 1024, 64L * 1024 * 1024);
+        if (System.getProperty("layout.dataloop.blockBudget") == null) {
+            assertThat(KernelCost.CACHE_BYTES).isEqualTo(l2 / 2);
+        }
     }
 }

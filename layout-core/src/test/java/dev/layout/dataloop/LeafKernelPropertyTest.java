@@ -145,15 +145,15 @@ class LeafKernelPropertyTest {
                 && (d.kind == Dataloop.Kind.CONTIG || d.blocklen == 1)) {
             long n = d.kind == Dataloop.Kind.CONTIG ? d.blocklen : d.nblocks;
             long[] m = GeneratedKernel.moves(c.offsets, c.blocklens, c.blocklen);
-            out.add(m != null ? KernelCost.records(c, n, Plan.moveCount(m)).name() : "RECORDS");
+            out.add(m != null ? KernelCost.records(c, n, m.length / 3).name() : "RECORDS");
         }
         if (d.kind == Dataloop.Kind.VECTOR
                 && d.blocklen == 1
                 && c != null
                 && c.leaf
                 && c.kind == Dataloop.Kind.VECTOR) {
-            out.add(KernelCost.planes(d, 1).name());
-            out.add(KernelCost.rows(c, d.nblocks).name());
+            out.add(KernelCost.planes(c, d.nblocks, 1).name());
+            out.add(KernelCost.planes(c, 1, d.nblocks).name());
         }
         if (d.children != null) {
             for (Dataloop k : d.children) {

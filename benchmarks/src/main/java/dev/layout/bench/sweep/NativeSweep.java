@@ -1,5 +1,6 @@
 package dev.layout.bench.sweep;
 
+import dev.layout.bench.Meter;
 import dev.layout.dataloop.Segment;
 import dev.layout.memory.Memory;
 import java.io.BufferedReader;
@@ -102,6 +103,9 @@ final class NativeSweep {
         /** Longest wait for one answer: building a point of 64 MiB and its warm-up slices included. */
         static final Duration ANSWER = Duration.ofMinutes(2);
 
+        /** The glibc tunable (2.35 and later) by which malloc madvises its memory onto transparent huge pages. */
+        static final String HUGE_PAGES_TUNABLE = "glibc.malloc.hugetlb=1";
+
         private final Process proc;
         private final BufferedReader in;
         private final Writer outToProgram;
@@ -113,9 +117,12 @@ final class NativeSweep {
         private SweepPoint checked;
 
         Server(Path program) throws IOException {
-            proc = new ProcessBuilder(program.toString())
-                    .redirectError(ProcessBuilder.Redirect.INHERIT)
-                    .start();
+            ProcessBuilder pb = new ProcessBuilder(program.toString()).redirectError(ProcessBuilder.Redirect.INHERIT);
+            if (Meter.hugePages()) {
+                // the same pages on both sides: glibc's malloc asks for transparent huge pages as the JVM does
+                pb.environment().merge("GLIBC_TUNABLES", HUGE_PAGES_TUNABLE, (a, b) -> a + ":" + b);
+            }
+            proc = pb.start();
             in = new BufferedReader(new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8));
             outToProgram = new OutputStreamWriter(proc.getOutputStream(), StandardCharsets.UTF_8);
         }

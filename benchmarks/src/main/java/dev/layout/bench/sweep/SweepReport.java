@@ -207,7 +207,11 @@ public final class SweepReport {
         md.append("- MPICH: ")
                 .append(
                         mpich
-                                ? mpichVersion + " (Debian package mpich, `mpicc -O2`, singleton process)"
+                                ? mpichVersion + " (Debian package mpich, `mpicc -O2`, singleton process"
+                                        + (Meter.hugePages()
+                                                ? "; malloc on transparent huge pages as the JVM, `GLIBC_TUNABLES="
+                                                        + NativeSweep.Server.HUGE_PAGES_TUNABLE + "`)"
+                                                : ")")
                                 : "not measured")
                 .append('\n');
         md.append("- Rounds: ")

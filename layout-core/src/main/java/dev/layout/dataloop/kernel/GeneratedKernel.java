@@ -6,7 +6,9 @@ import dev.layout.bytecode.ClassBytes;
 import dev.layout.memory.Memory;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -41,16 +43,14 @@ public abstract class GeneratedKernel {
     private static final String STRIDED = "(Ljava/lang/Object;JJILjava/lang/Object;J)V";
     private static final String LISTED = "(Ljava/lang/Object;J[JIILjava/lang/Object;J)V";
 
-    /** Word moves per instance (what the cost model weighs for records); set before the cache publishes the kernel. */
-    private int moveCount;
-    /** Blocks a strip moves per instance: {@link #MAX_ROW} in its rows form, else 1; set likewise. */
-    private int stripRow = 1;
+    /** What this kernel was generated for; set before the cache publishes the kernel. */
+    private Shape shape;
 
     protected GeneratedKernel() {}
 
-    /** The word moves one instance makes. */
+    /** The word moves one instance makes (what the cost model weighs for records). */
     public int moveCount() {
-        return moveCount;
+        return shape.body.size() / 3;
     }
 
     /** Moves instance i from {@code ub + ua + i * spacing} (a strip: its own stride) to {@code pb + pa + i * size}, i < n. */
@@ -71,8 +71,8 @@ public abstract class GeneratedKernel {
      * trailing 4-byte word. Null unless all blocks decompose, there are 1 to {@link #MAX_LONGS} long
      * moves and at most {@link #MAX_INTS} int moves, and the blocks are pairwise disjoint in user space
      * (so the kernel may do the long moves before the int moves whatever their order in the pattern:
-     * unpack writes no byte twice). Layout: pairs (user offset, packed offset), longs first, then the
-     * two counts (what {@link #records} takes).
+     * unpack writes no byte twice). Layout: triples (user offset, packed offset, 8 or 4 bytes), the
+     * long moves first (what {@link #records} takes).
      */
     public static long[] moves(long[] offsets, long[] lengths, long uniform) {
         int nb = offsets.length;
@@ -98,51 +98,45 @@ public abstract class GeneratedKernel {
         if (nl < 1 || nl > MAX_LONGS || ni > MAX_INTS) {
             return null;
         }
-        long[] w = new long[2 * (nl + ni) + 2];
+        long[] w = new long[3 * (nl + ni)];
         int li = 0;
-        int ii = 2 * nl;
+        int ii = 3 * nl;
         long packed = 0;
         for (int b = 0; b < nb; b++) {
             long len = lengths == null ? uniform : lengths[b];
             long k = 0;
-            for (; k + 8 <= len; k += 8, li += 2) {
+            for (; k + 8 <= len; k += 8, li += 3) {
                 w[li] = offsets[b] + k;
                 w[li + 1] = packed + k;
+                w[li + 2] = 8;
             }
             if (k < len) {
                 w[ii] = offsets[b] + k;
                 w[ii + 1] = packed + k;
-                ii += 2;
+                w[ii + 2] = 4;
+                ii += 3;
             }
             packed += len;
         }
-        w[w.length - 2] = nl;
-        w[w.length - 1] = ni;
         return w;
     }
 
     /**
-     * The kernel for records laid out as {@link #moves} makes them ({@code nl} 8-byte then {@code ni}
-     * 4-byte moves as (user offset, packed offset) pairs, then {@code nl} and {@code ni}), instances
+     * The kernel for records of the word moves {@code moves} (as {@link #moves} makes them), instances
      * {@code size} packed bytes apart, for the memory kinds {@code kinds} ({@link MemoryAccess#baseKinds});
      * null if generation is off or the class bound is reached.
      */
-    public static GeneratedKernel records(long[] words, long size, int kinds) {
+    public static GeneratedKernel records(long[] moves, long size, int kinds) {
         checkKinds(kinds);
-        long nl = words.length < 2 ? -1 : words[words.length - 2];
-        long ni = words.length < 2 ? -1 : words[words.length - 1];
-        if (nl < 0 || ni < 0 || nl + ni == 0 || words.length != 2 * (nl + ni) + 2 || size <= 0) {
-            throw new IllegalArgumentException("GeneratedKernel: " + nl + " long and " + ni + " int moves of a "
-                    + size + "-byte instance in " + words.length
-                    + " words (expected: at least one move, 2 words per move and the two counts, size > 0)");
+        boolean words = moves.length > 0 && moves.length % 3 == 0 && size > 0;
+        for (int k = 2; k < moves.length && words; k += 3) {
+            words = moves[k] == 8 || moves[k] == 4;
         }
-        long[] body = new long[3 * (int) (nl + ni)];
-        for (int k = 0; k < nl + ni; k++) {
-            body[3 * k] = words[2 * k];
-            body[3 * k + 1] = words[2 * k + 1];
-            body[3 * k + 2] = k < nl ? 8 : 4;
+        if (!words) {
+            throw new IllegalArgumentException("GeneratedKernel: " + moves.length + " words for a " + size
+                    + "-byte instance (expected: at least one move of 3 words, the last 8 or 4 bytes; size > 0)");
         }
-        return cached(new Shape(body, size, false, 0, 0, 0, 1, kinds));
+        return cached(new Shape(Arrays.stream(moves).boxed().toList(), size, false, 0, 0, 0, 1, kinds));
     }
 
     /**
@@ -190,15 +184,12 @@ public abstract class GeneratedKernel {
     }
 
     /** The moves of {@code blocks} blocks of {@code width} bytes, {@code stride} apart in user space, adjacent when packed. */
-    private static long[] blocks(int width, int blocks, long stride) {
+    private static List<Long> blocks(int width, int blocks, long stride) {
         long[] m = wordMoves(width);
-        long[] body = new long[blocks * m.length / 2 * 3];
-        int i = 0;
+        List<Long> body = new ArrayList<>();
         for (int k = 0; k < blocks; k++) {
-            for (int j = 0; j < m.length; j += 2, i += 3) {
-                body[i] = k * stride + m[j];
-                body[i + 1] = (long) k * width + m[j];
-                body[i + 2] = m[j + 1];
+            for (int j = 0; j < m.length; j += 2) {
+                body.addAll(List.of(k * stride + m[j], (long) k * width + m[j], m[j + 1]));
             }
         }
         return body;
@@ -287,7 +278,7 @@ public abstract class GeneratedKernel {
         if (kernel == null) {
             return 0;
         }
-        int row = kernel.stripRow;
+        int row = kernel.shape.stripRow;
         if (row == 1) {
             // count and stride go through as they are: with count / row computed in front of the (inlined)
             // loop, C2 compiles a slower loop.
@@ -315,32 +306,14 @@ public abstract class GeneratedKernel {
      * where as the innermost loop it unrolls it and spills the unrolled rows' addresses.
      */
     private record Shape(
-            long[] body,
+            List<Long> body,
             long size,
             boolean constantSpacing,
             long spacing,
             int rows,
             long rowStride,
             int stripRow,
-            int kinds) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Shape s
-                    && size == s.size
-                    && constantSpacing == s.constantSpacing
-                    && spacing == s.spacing
-                    && rows == s.rows
-                    && rowStride == s.rowStride
-                    && stripRow == s.stripRow
-                    && kinds == s.kinds
-                    && Arrays.equals(body, s.body);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(body) * 31 + Arrays.hashCode(new long[] {size, spacing, rows, rowStride, kinds});
-        }
-    }
+            int kinds) {}
 
     private static GeneratedKernel cached(Shape shape) {
         if (!ENABLED) {
@@ -355,18 +328,13 @@ public abstract class GeneratedKernel {
 
     private static GeneratedKernel generate(Shape shape) {
         ClassBytes cb = new ClassBytes(SELF + "$$Generated", SELF, 49);
-        cb.code()
-                .aload(0)
-                .invoke(INVOKESPECIAL, SELF, "<init>", "()V")
-                .op(RETURN)
-                .end(0, "<init>", "()V", 1, 1);
+        cb.defaultConstructor(SELF);
         loop(cb, shape, "gather", false, true);
         loop(cb, shape, "gatherList", true, true);
         loop(cb, shape, "scatter", false, false);
         loop(cb, shape, "scatterList", true, false);
-        GeneratedKernel k = (GeneratedKernel) instantiate(cb.toBytes(), null, "shape " + Arrays.toString(shape.body));
-        k.moveCount = shape.body.length / 3;
-        k.stripRow = shape.stripRow;
+        GeneratedKernel k = (GeneratedKernel) instantiate(cb.toBytes(), null, "shape " + shape.body);
+        k.shape = shape;
         return k;
     }
 
@@ -427,12 +395,12 @@ public abstract class GeneratedKernel {
             c.iload(11).op(I2L).ldcLong(s.size).op(LMUL).op(LADD);
         }
         c.lstore(14);
-        for (int k = 0; k < s.body.length; k += 3) {
-            int bytes = (int) s.body[k + 2];
+        for (int k = 0; k < s.body.size(); k += 3) {
+            int bytes = s.body.get(k + 2).intValue();
             if (gather) {
-                move(c, bytes, 7, 14, s.body[k + 1], 1, 12, s.body[k]);
+                move(c, bytes, 7, 14, s.body.get(k + 1), 1, 12, s.body.get(k));
             } else {
-                move(c, bytes, 1, 12, s.body[k], 7, 14, s.body[k + 1]);
+                move(c, bytes, 1, 12, s.body.get(k), 7, 14, s.body.get(k + 1));
             }
         }
         if (s.rows > 0) {

@@ -82,22 +82,17 @@ public final class ListedAccess {
         long p = pa;
         for (int b = from; b < to; b++) {
             long len = lengths[b];
-            move(ub, ua + offsets[b], pb, p, len, pack);
+            if (pack) {
+                MemoryAccess.copyRaw(ub, ua + offsets[b], pb, p, len);
+            } else {
+                MemoryAccess.copyRaw(pb, p, ub, ua + offsets[b], len);
+            }
             if (pacedStores) {
                 MemoryAccess.pad(pad, b);
             }
             p += len;
         }
         return p - pa;
-    }
-
-    /** One block of {@code len} bytes between user address {@code u} and packed address {@code p}, in the direction {@code pack}. */
-    private static void move(Object ub, long u, Object pb, long p, long len, boolean pack) {
-        if (pack) {
-            MemoryAccess.copyRaw(ub, u, pb, p, len);
-        } else {
-            MemoryAccess.copyRaw(pb, p, ub, u, len);
-        }
     }
 
     /**

@@ -274,19 +274,11 @@ public final class MemoryAccess {
             return false;
         }
         Object sb = src.base();
+        long sa = src.address() + srcOffset;
         Object db = dst.base();
+        long da = dst.address() + dstOffset;
         StridedLoops.of(sb, db, 16)
-                .columnTiles16(
-                        sb,
-                        src.address() + srcOffset,
-                        srcOuter,
-                        srcInner,
-                        db,
-                        dst.address() + dstOffset,
-                        dstOuter,
-                        dstInner,
-                        (int) outer,
-                        (int) inner);
+                .columnTiles16(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, (int) outer, (int) inner);
         return true;
     }
 

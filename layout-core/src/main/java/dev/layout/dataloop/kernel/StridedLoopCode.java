@@ -253,31 +253,6 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * {@code no} rows of {@code ni} blocks of up to 64 bytes, block (i, j) from {@code sa + i * so +
-     * j * si} to {@code da + i * dO + j * di}. The width is tested once per call.
-     */
-    void rows(
-            Object sb,
-            long sa,
-            long so,
-            long si,
-            Object db,
-            long da,
-            long dO,
-            long di,
-            long blockBytes,
-            int no,
-            int ni) {
-        sb = src(sb);
-        db = dst(db);
-        if (blockBytes == 16 && tile16(dO, di, no)) {
-            tiled16(sb, sa, so, si, db, da, dO, di, no, ni);
-        } else {
-            rowsOf(sb, sa, so, si, db, da, dO, di, blockBytes, no, ni);
-        }
-    }
-
-    /**
      * {@code no} rows of {@code ni} blocks of {@code w} bytes, block (i, j) from {@code sa + i * so + j
      * * si} to {@code da + i * dO + j * di}: per width class ({@link StridedLoops#widthClass}) one nest
      * of two loops, the addresses bumped by the strides; 1, 4 and 8 bytes one exact move per block,
@@ -494,8 +469,13 @@ final class StridedLoopCode extends StridedLoops {
             oneSetPlanes(-1, sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
             return;
         }
+        boolean tiled = blockBytes == 16 && tile16(d2, d1, no);
         for (long i = 0; i < n3; i++) {
-            rows(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, blockBytes, no, ni);
+            if (tiled) {
+                tiled16(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, no, ni);
+            } else {
+                rowsOf(sb, sa + i * s3, s2, s1, db, da + i * d3, d2, d1, blockBytes, no, ni);
+            }
         }
     }
 

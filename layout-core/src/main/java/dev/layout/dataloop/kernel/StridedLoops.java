@@ -67,10 +67,7 @@ abstract class StridedLoops {
     abstract void columnTiles16(
             Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni);
 
-    /**
-     * {@code n3} planes of {@code no} rows of {@code ni} blocks of up to 64 bytes, block (p, i, j) from
-     * {@code sa + p * s3 + i * s2 + j * s1} to {@code da + p * d3 + i * d2 + j * d1}.
-     */
+    /** {@link MemoryAccess#strided3} between resolved addresses, for blocks of up to 64 bytes and rows and blocks counted in an int. */
     abstract void planes(
             Object sb,
             long sa,

@@ -19,18 +19,17 @@ import org.junit.jupiter.params.provider.CsvSource;
 class GeneratedKernelTest {
     /** A random pattern: nl longs then ni ints at disjoint 4-aligned user offsets within a record, packed in order. */
     private static long[] pattern(Random r, int nl, int ni, long[] recordBytes) {
-        long[] w = new long[2 * (nl + ni) + 2];
+        long[] w = new long[3 * (nl + ni)];
         long packed = 0;
         long user = r.nextInt(3) * 4L;
         for (int k = 0; k < nl + ni; k++) {
             int len = k < nl ? 8 : 4;
-            w[2 * k] = user;
-            w[2 * k + 1] = packed;
+            w[3 * k] = user;
+            w[3 * k + 1] = packed;
+            w[3 * k + 2] = len;
             packed += len;
             user += len + r.nextInt(4) * 4L;
         }
-        w[w.length - 2] = nl;
-        w[w.length - 1] = ni;
         recordBytes[0] = user;
         return w;
     }
@@ -115,9 +114,9 @@ class GeneratedKernelTest {
         for (int k = 0; k < nl + ni; k++) {
             int len = k < nl ? 8 : 4;
             if (pack) {
-                Memory.copy(user, u + w[2 * k], packed, p + w[2 * k + 1], len);
+                Memory.copy(user, u + w[3 * k], packed, p + w[3 * k + 1], len);
             } else {
-                Memory.copy(packed, p + w[2 * k + 1], user, u + w[2 * k], len);
+                Memory.copy(packed, p + w[3 * k + 1], user, u + w[3 * k], len);
             }
         }
     }
@@ -130,9 +129,9 @@ class GeneratedKernelTest {
     void listedBlocksDecomposeIntoLongsThenInts() {
         // 12 bytes at 0 and 8 bytes at 16: longs (0 -> 0) and (16 -> 12), then the int (8 -> 8)
         assertThat(GeneratedKernel.moves(new long[] {0, 16}, new long[] {12, 8}, 0))
-                .containsExactly(0, 0, 16, 12, 8, 8, 2, 1);
+                .containsExactly(0, 0, 8, 16, 12, 8, 8, 8, 4);
         assertThat(GeneratedKernel.moves(new long[] {40, 0}, null, 16))
-                .containsExactly(40, 0, 48, 8, 0, 16, 8, 24, 4, 0);
+                .containsExactly(40, 0, 8, 48, 8, 8, 0, 16, 8, 8, 24, 8);
         assertThat(GeneratedKernel.moves(new long[] {0, 8}, new long[] {6, 4}, 0))
                 .as("a block not of whole 4-byte words")
                 .isNull();
@@ -152,16 +151,16 @@ class GeneratedKernelTest {
 
     @Test
     void onePatternIsOneClass() {
-        long[] w = {0, 0, 24, 8, 2, 0};
+        long[] w = {0, 0, 8, 24, 8, 8};
         assertThat(GeneratedKernel.records(w, 16, 0)).isSameAs(GeneratedKernel.records(w.clone(), 16, 0));
         assertThat(GeneratedKernel.records(w, 16, 0))
-                .isNotSameAs(GeneratedKernel.records(new long[] {0, 0, 32, 8, 2, 0}, 16, 0));
+                .isNotSameAs(GeneratedKernel.records(new long[] {0, 0, 8, 32, 8, 8}, 16, 0));
         assertThat(GeneratedKernel.records(w, 16, 0).moveCount()).isEqualTo(2);
     }
 
     @Test
     void kindsOutsideTheFourCombinationsAreRefused() {
-        long[] w = {0, 0, 8, 8, 2, 0};
+        long[] w = {0, 0, 8, 8, 8, 8};
         assertThatThrownBy(() -> GeneratedKernel.records(w, 16, 4))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("kinds 4");
@@ -178,11 +177,14 @@ class GeneratedKernelTest {
     void badPatternsAreRefusedByName() {
         assertThatThrownBy(() -> GeneratedKernel.records(new long[] {0, 0}, 8, 0))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("0 long and 0 int moves");
-        assertThatThrownBy(() -> GeneratedKernel.records(new long[] {0, 0, 2, 0}, 16, 0))
+                .hasMessageContaining("2 words for a 8-byte instance");
+        assertThatThrownBy(() -> GeneratedKernel.records(new long[] {0, 0, 8, 8, 8, 2}, 16, 0))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("2 long and 0 int moves")
-                .hasMessageContaining("2 words per move");
+                .hasMessageContaining("6 words for a 16-byte instance")
+                .hasMessageContaining("the last 8 or 4 bytes");
+        assertThatThrownBy(() -> GeneratedKernel.records(new long[] {0, 0, 8}, 0, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("size > 0");
     }
 
     @ParameterizedTest(name = "kinds {0}, user off-heap {1}, packed off-heap {2}")
