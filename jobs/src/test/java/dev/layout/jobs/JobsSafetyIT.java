@@ -309,7 +309,10 @@ class JobsSafetyIT {
             }
             assertThat(p.isAlive()).as(Files.readString(log)).isTrue();
             new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor(10, TimeUnit.SECONDS);
-            assertThat(p.waitFor(2, TimeUnit.MINUTES)).as("ended after SIGINT").isTrue();
+            boolean ended = p.waitFor(2, TimeUnit.MINUTES);
+            assertThat(ended)
+                    .as("ended after SIGINT; its output:%n%s", Files.readString(log))
+                    .isTrue();
             String output = Files.readString(log);
             assertThat(p.exitValue()).as(output).isEqualTo(130);
             assertThat(jobLines(new Run(p.exitValue(), output), "heat"))
