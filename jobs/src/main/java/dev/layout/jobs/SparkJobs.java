@@ -338,6 +338,8 @@ public final class SparkJobs {
     }
 
     private static void installInterruptHandler(String job) {
+        // A job started with SIGINT ignored (nohup, or '&' in a script) keeps ignoring it: the JVM
+        // honours an inherited SIG_IGN and this handler never runs, as POSIX expects of such jobs.
         try {
             sun.misc.Signal.handle(new sun.misc.Signal("INT"), sig -> {
                 interrupted = true;

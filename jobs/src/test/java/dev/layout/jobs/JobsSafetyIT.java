@@ -278,7 +278,12 @@ class JobsSafetyIT {
     void ctrlCPrintsOneLineAndLeavesNothingHalfWritten(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("out");
         Path log = dir.resolve("log");
+        // A process started in the background of a non-interactive shell (as CI may start this build)
+        // inherits SIGINT ignored, and the JVM then honours that and installs no handler: the job
+        // starts with SIGINT's default disposition, as it has under a terminal (GNU env >= 8.31).
         List<String> cmd = new ArrayList<>(List.of(
+                "env",
+                "--default-signal=INT",
                 "bash",
                 JobsIT.ROOT.resolve("bin/layout-submit").toString(),
                 "heat",
