@@ -77,7 +77,6 @@ public final class LeafCopy implements LeafAction {
             total += len;
         }
         dst.checkRange(op, streamOffset + dstDelta, total);
-        ListedAccess.blocks(
-                src, a, offsets, lengths, uniformLength, from, to, dst, streamOffset + dstDelta, true, false);
+        ListedAccess.blocks(src, a, offsets, lengths, uniformLength, from, to, dst, streamOffset + dstDelta, true);
     }
 }

@@ -102,8 +102,7 @@ final class NativeKernel extends LeafKernel {
 
     @Override
     long blocks(Dataloop d, long u, int from, int to, long stream, int unit) {
-        return ListedAccess.blocks(
-                user, u, d.offsets, d.blocklens, d.blocklen, from, to, packed, delta + stream, pack, plan.mayPace(d));
+        return ListedAccess.blocks(user, u, d.offsets, d.blocklens, d.blocklen, from, to, packed, delta + stream, pack);
     }
 
     @Override
@@ -130,10 +129,8 @@ final class NativeKernel extends LeafKernel {
         if (GeneratedKernel.run(plan.words(c, count), user, u, spacing, outer, from, count, packed, p, pack)) {
             return count * c.size;
         }
-        // Blocks in one cache set: every block of every instance (one, or instances a one-set stride apart).
-        boolean oneSet = plan.mayPace(c) && (count == 1 || (outer == null && MemoryAccess.oneSet(spacing)));
         return ListedAccess.records(
-                user, u, spacing, outer, from, count, c.offsets, c.blocklens, c.blocklen, packed, p, pack, oneSet);
+                user, u, spacing, outer, from, count, c.offsets, c.blocklens, c.blocklen, packed, p, pack);
     }
 
     @Override

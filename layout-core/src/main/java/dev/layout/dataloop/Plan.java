@@ -23,7 +23,6 @@ final class Plan {
     private final Lookup<GeneratedKernel> planes = new Lookup<>();
 
     private final Lookup<GeneratedKernel> strips = new Lookup<>();
-    private final Lookup<Boolean> mayPace = new Lookup<>();
     private final IdentityHashMap<Dataloop, Boolean> seen = new IdentityHashMap<>();
 
     Plan(Dataloop root, int kinds) {
@@ -44,10 +43,6 @@ final class Plan {
             long[] m = d.offsets == null ? null : GeneratedKernel.moves(d.offsets, d.blocklens, d.blocklen);
             if (m != null && KernelCost.records(d, Integer.MAX_VALUE, m.length / 3) == KernelCost.Kind.WORDS) {
                 put(words, d, GeneratedKernel.records(m, d.size, kinds));
-            }
-            // blocks of varying lengths: as the narrowest
-            if (MemoryAccess.mayPace(d.offsets, d.blocklens != null ? 1 : d.blocklen)) {
-                put(mayPace, d, Boolean.TRUE);
             }
             if (d.kind == Dataloop.Kind.VECTOR && KernelCost.vectorLeaf(d, d.nblocks) == KernelCost.Kind.STRIP) {
                 put(strips, d, GeneratedKernel.strip((int) d.blocklen, d.stride, kinds));
@@ -117,14 +112,6 @@ final class Plan {
         GeneratedKernel p = planes.get(d);
         Dataloop row = d.leaf ? d : d.child;
         return p == null || KernelCost.planes(row, d.leaf ? 1 : d.nblocks, count) != KernelCost.Kind.PLANES ? null : p;
-    }
-
-    /**
-     * Whether unpacking the listed leaf {@code d} may pace its blocks ({@link MemoryAccess#mayPace(long[],
-     * long)}: its blocks all in one cache set, few moves per block).
-     */
-    boolean mayPace(Dataloop d) {
-        return mayPace.get(d) != null;
     }
 
     /** The generated strip for {@code count} blocks of the vector leaf {@code d} (see {@link GeneratedKernel#strip}), or null. */

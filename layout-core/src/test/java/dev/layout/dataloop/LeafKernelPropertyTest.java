@@ -85,7 +85,6 @@ class LeafKernelPropertyTest {
             "STRIDED ONE SET",
             "STRIP",
             "LISTED",
-            "LISTED ONE SET",
             "RECORDS",
             "WORDS",
             "ROWS",
@@ -128,12 +127,7 @@ class LeafKernelPropertyTest {
                                     : MemoryAccess.mayPace(d.stride, d.blocklen)
                                             ? "STRIDED ONE SET"
                                             : "STRIDED " + widthClass(d.blocklen));
-                default ->
-                    // in one cache set: paced or not when unpacked, as OneSetPacing chooses
-                    out.add(
-                            MemoryAccess.mayPace(d.offsets, d.blocklens != null ? 1 : d.blocklen)
-                                    ? "LISTED ONE SET"
-                                    : "LISTED");
+                default -> out.add("LISTED");
             }
             return;
         }

@@ -51,19 +51,6 @@ public final class MemoryAccess {
         return oneSet(stride) && width <= 32;
     }
 
-    /** {@link #mayPace} for blocks at {@code offsets} (two or more, every offset a {@link #oneSet} stride from the first) of up to {@code width} bytes. */
-    public static boolean mayPace(long[] offsets, long width) {
-        if (offsets == null || offsets.length < 2 || width > 32) {
-            return false;
-        }
-        for (int b = 1; b < offsets.length; b++) {
-            if ((offsets[b] - offsets[0]) % SET_SPAN != 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** Stores to the thread's own pad ({@link #pad}) per paced block. */
     private static final int PAD_STORES = 11;
 

@@ -12,7 +12,7 @@ import java.util.stream.Stream;
  * on the cores' store queue, the set's ways and the order of the blocks, not on the layout: pacing keeps
  * fewer of the set's lines in flight, which pays where more of them would evict each other before they
  * are used and costs where they would not. So the choice is made per access ({@link #STRIDED_LOADS},
- * {@link #STRIDED_STORES}, {@link #LISTED_STORES}; listed loads are never paced) and width class
+ * {@link #STRIDED_STORES}; listed blocks are never paced, {@link ListedAccess#blocks}) and width class
  * ({@link StridedLoops#widthClass}, up to 32 bytes), once per JVM.
  *
  * <p>How: the first calls of each (access, width class) that move at least {@link Trial#MIN_BLOCKS}
@@ -41,8 +41,6 @@ final class OneSetPacing {
     static final int STRIDED_LOADS = 0;
     /** Stores into strided blocks in one set (an unpack). */
     static final int STRIDED_STORES = 1;
-    /** Stores into listed blocks in one set (an unpack), in their listed order. */
-    static final int LISTED_STORES = 2;
 
     /** A strategy's bits: paced (else plain). */
     static final int PACED = 1;
@@ -57,11 +55,11 @@ final class OneSetPacing {
 
     /** Per key ({@link #key}): -1 while undecided, else the strategy chosen. */
     private static final AtomicIntegerArray CHOSEN = new AtomicIntegerArray(
-            IntStream.generate(() -> PINNED).limit(3 * CLASSES).toArray());
+            IntStream.generate(() -> PINNED).limit(2 * CLASSES).toArray());
 
     /** Per key, the trial under way (guarded by itself). */
     private static final Trial[] TRIALS =
-            Stream.generate(Trial::new).limit(3 * CLASSES).toArray(Trial[]::new);
+            Stream.generate(Trial::new).limit(2 * CLASSES).toArray(Trial[]::new);
 
     static int pinned(String v) {
         return switch (v) {

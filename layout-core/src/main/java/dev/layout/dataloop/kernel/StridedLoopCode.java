@@ -151,18 +151,6 @@ final class StridedLoopCode extends StridedLoops {
         }
     }
 
-    @Override
-    void scatterPaced(Object pb, long pa, Object ub, long ua, long[] offsets, int from, int to, long w) {
-        pb = src(pb);
-        ub = dst(ub);
-        long[] pad = MemoryAccess.pad();
-        long p = pa;
-        for (int b = from; b < to; b++, p += w) {
-            move(pb, p, ub, ua + offsets[b], w);
-            MemoryAccess.pad(pad, b);
-        }
-    }
-
     /**
      * One block of {@code w} bytes by this copy's width class: the moves of {@link #rowsOf}'s loop for
      * it, inlined into the caller's loop. Exploits: in a hidden copy the class is a constant, so the

@@ -52,14 +52,6 @@ abstract class StridedLoops {
             Object ub, long ua, long[] offsets, int from, int to, Object pb, long pa, long w, boolean gather);
 
     /**
-     * Blocks of {@code w} bytes scattered from the contiguous side at {@code pa} to {@code ua +
-     * offsets[b]}, b in {@code [from, to)}, paced ({@link OneSetPacing}): each
-     * block's moves, then the pad's stores ({@link MemoryAccess#pad}). The copy is the one for the
-     * packed (source) and user (destination) bases.
-     */
-    abstract void scatterPaced(Object pb, long pa, Object ub, long ua, long[] offsets, int from, int to, long w);
-
-    /**
      * Rows of 16-byte blocks gathered from short columns of a transposed side ({@code ni} small, {@code
      * si} large), in a method of its own so that its compiled loop is not shared with the long rows of
      * the same width.

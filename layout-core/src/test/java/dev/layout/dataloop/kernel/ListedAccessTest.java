@@ -60,26 +60,23 @@ class ListedAccessTest {
             }
             long[] lens = varying ? lengths : null;
             Memory packed = memory(packedOff, (int) total + 5);
-            long moved = ListedAccess.blocks(user, 0, offsets, lens, width, 0, n, packed, 5, true, false);
+            long moved = ListedAccess.blocks(user, 0, offsets, lens, width, 0, n, packed, 5, true);
             assertThat(moved).isEqualTo(total);
             assertThat(packed.toArray(5, (int) total))
                     .as("pack, width %d", width)
                     .isEqualTo(expected);
 
-            // unpacking paced (each block's moves, then the pad's stores, for blocks in one cache set) or not:
-            // the same bytes
-            for (boolean paced : new boolean[] {false, true}) {
-                Memory back = memory(userOff, userBytes);
-                ListedAccess.run(back, 0, offsets, lens, width, 0, n, packed, 5, false, paced);
-                Memory again = memory(packedOff, (int) total);
-                ListedAccess.blocks(back, 0, offsets, lens, width, 0, n, again, 0, true, false);
-                assertThat(again.toArray(0, (int) total))
-                        .as("unpack, width %d, paced %s", width, paced)
-                        .isEqualTo(expected);
-                for (int b = 0; b < n; b++) {
-                    // the gap after each block is left alone
-                    assertThat(back.getByte(offsets[b] + lengths[b])).isZero();
-                }
+            // unpacking puts the same bytes back
+            Memory back = memory(userOff, userBytes);
+            ListedAccess.blocks(back, 0, offsets, lens, width, 0, n, packed, 5, false);
+            Memory again = memory(packedOff, (int) total);
+            ListedAccess.blocks(back, 0, offsets, lens, width, 0, n, again, 0, true);
+            assertThat(again.toArray(0, (int) total))
+                    .as("unpack, width %d", width)
+                    .isEqualTo(expected);
+            for (int b = 0; b < n; b++) {
+                // the gap after each block is left alone
+                assertThat(back.getByte(offsets[b] + lengths[b])).isZero();
             }
         }
     }

@@ -142,7 +142,7 @@ class OneSetPacingTest {
         }
         assertThat(calls).isLessThanOrEqualTo(Trial.maxTrials());
         assertThat(c).isEqualTo(OneSetPacing.PACED);
-        assertThat(OneSetPacing.begin(OneSetPacing.LISTED_STORES, 4, Trial.MIN_BLOCKS - 1) & OneSetPacing.TRIAL)
+        assertThat(OneSetPacing.begin(OneSetPacing.STRIDED_STORES, 4, Trial.MIN_BLOCKS - 1) & OneSetPacing.TRIAL)
                 .as("a call of too few blocks is no trial")
                 .isZero();
     }
@@ -162,9 +162,8 @@ class OneSetPacingTest {
     void keysSeparateAccessesAndWidthClasses() {
         assertThat(OneSetPacing.key(OneSetPacing.STRIDED_LOADS, 4))
                 .isNotEqualTo(OneSetPacing.key(OneSetPacing.STRIDED_STORES, 4))
-                .isNotEqualTo(OneSetPacing.key(OneSetPacing.LISTED_STORES, 4))
                 .isNotEqualTo(OneSetPacing.key(OneSetPacing.STRIDED_LOADS, 8));
-        assertThat(OneSetPacing.key(OneSetPacing.LISTED_STORES, 32)).isEqualTo(3 * 8 - 1);
+        assertThat(OneSetPacing.key(OneSetPacing.STRIDED_STORES, 32)).isEqualTo(2 * 8 - 1);
         assertThat(OneSetPacing.key(OneSetPacing.STRIDED_LOADS, 20))
                 .isEqualTo(OneSetPacing.key(OneSetPacing.STRIDED_LOADS, 24));
     }
