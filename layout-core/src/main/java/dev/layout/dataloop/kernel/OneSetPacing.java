@@ -18,14 +18,14 @@ import java.util.stream.Stream;
  * <p>How: the first calls of each (access, width class) that move at least {@link Trial#MIN_BLOCKS}
  * blocks are trials, alternating the two strategies on the caller's own blocks: {@link
  * Trial#WARM_BLOCKS} blocks of each untimed (the JIT starts compiling both loops), then rounds of {@link
- * Trial#SAMPLES} timed calls of each, {@link Trial#GAP_NANOS} apart. A round's verdict is plain when
- * the median of plain's time per block is under {@link Trial#MARGIN} of paced's, else paced; the choice
- * is made when two rounds in a row agree. Why rounds apart in time: a loop whose compiled code is still
+ * Trial#SAMPLES} timed calls of each, {@link Trial#GAP_NANOS} apart. A round's verdict is the strategy with
+ * the lower median time per block; the choice is made when two rounds in a row agree. Why rounds apart in time: a loop whose compiled code is still
  * queued behind other compilations (one C2 thread on a small machine, at an application's start) runs
  * several times slower than it will, for longer than one round's calls take; a verdict against it is
  * not repeated once it is compiled. Until a choice, and when none is made within {@link Trial#ROUNDS}
- * rounds, paced runs: pacing is what the loops were built with (it gained on a machine whose level-2
- * sets have twice the ways), so a tie within the runs' spread keeps it.
+ * rounds, paced runs (pacing gained on a machine whose level-2 sets have twice the ways). The verdict
+ * gives neither strategy a margin: with one, the trials kept pacing for blocks of 12 to 32 bytes that it
+ * slowed by 10-50% on another machine (benchmarks/README.md, thirteenth round).
  *
  * <p>Exploits: the caller's blocks are the exact layout and memory that the choice is for, so no buffer
  * of its own is allocated (the effect needs a span of many sets' worth of lines); the trials add no
@@ -140,8 +140,6 @@ final class OneSetPacing {
         static final int ROUNDS = 8;
         /** Time between rounds, while the calls run paced untimed: what a queued compilation has to finish in. */
         static final long GAP_NANOS = 100_000_000;
-        /** Plain must take under this fraction of paced's time per block to be chosen. */
-        static final double MARGIN = 0.9;
 
         private final long[] warmed = new long[2];
         private final double[][] perBlock = new double[2][SAMPLES];
@@ -187,7 +185,7 @@ final class OneSetPacing {
             if (timed[0] == SAMPLES && timed[1] == SAMPLES) {
                 double plain = median(perBlock[0]);
                 double paced = median(perBlock[PACED]);
-                int verdict = plain < MARGIN * paced ? 0 : PACED;
+                int verdict = plain < paced ? 0 : PACED;
                 timed[0] = 0;
                 timed[1] = 0;
                 if (verdict == previous) {

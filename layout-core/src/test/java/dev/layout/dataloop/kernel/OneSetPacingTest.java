@@ -41,12 +41,13 @@ class OneSetPacingTest {
     }
 
     @Test
-    void plainIsChosenOnlyWhenClearlyFaster() {
+    void theFasterStrategyIsChosenWithoutAMargin() {
         assertThat(decide(s -> s == OneSetPacing.PACED ? 100_000 : 50_000)[0]).isZero();
         assertThat(decide(s -> s == OneSetPacing.PACED ? 50_000 : 100_000)[0]).isEqualTo(OneSetPacing.PACED);
-        // a tie, or plain faster by less than the margin, keeps the paced loop
+        assertThat(decide(s -> s == OneSetPacing.PACED ? 100_000 : 95_000)[0]).isZero();
+        assertThat(decide(s -> s == OneSetPacing.PACED ? 95_000 : 100_000)[0]).isEqualTo(OneSetPacing.PACED);
+        // an exact tie keeps the paced loop
         assertThat(decide(s -> 100_000)[0]).isEqualTo(OneSetPacing.PACED);
-        assertThat(decide(s -> s == OneSetPacing.PACED ? 100_000 : 95_000)[0]).isEqualTo(OneSetPacing.PACED);
     }
 
     @Test
