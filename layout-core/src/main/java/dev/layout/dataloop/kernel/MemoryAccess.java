@@ -209,7 +209,7 @@ public final class MemoryAccess {
      * Gathers {@code count} blocks of {@code blockBytes} at {@code srcOffset + i * srcStride} into
      * {@code dst} at {@code dstOffset + i * dstStride}. This one loop is both pack (dstStride =
      * blockBytes) and unpack (srcStride = blockBytes) of a vector leaf, through the copy of the strided
-     * loops compiled for these memory kinds and this width class ({@link StridedLoops#of}).
+     * loops compiled for these memory kinds and this block width ({@link StridedLoops#of}).
      */
     public static void strided(
             Memory src,

@@ -12,8 +12,9 @@ import java.util.Objects;
 final class StridedLoopCode extends StridedLoops {
     /**
      * What this copy serves, from the hidden class's class data: bits 0-1 the kinds of memory (bit 0:
-     * source off-heap, bit 1: destination off-heap), the bits above the width class ({@link
-     * StridedLoops#widthClass}); -1 in the plain class, which serves all. A constant to the JIT.
+     * source off-heap, bit 1: destination off-heap), the bits above the block width (over {@link
+     * StridedLoops#EXACT_WIDTHS}: any wider width); -1 in the plain class, which serves all. A
+     * constant to the JIT.
      */
     private static final int COPY = copy();
 
@@ -30,9 +31,14 @@ final class StridedLoopCode extends StridedLoops {
         }
     }
 
-    /** The width class of {@code w}: this copy's own, a constant, in a hidden copy. */
+    /** The block width: this copy's own, a constant, in a hidden copy for blocks of up to 64 bytes. */
+    private static long width(long w) {
+        return COPY < 0 || COPY >> 2 > EXACT_WIDTHS ? w : COPY >> 2;
+    }
+
+    /** The width class of {@code w} ({@link StridedLoops#widthClass}): a constant in a hidden copy. */
     private static int copyClass(long w) {
-        return COPY < 0 ? StridedLoops.widthClass(w) : COPY >> 2;
+        return StridedLoops.widthClass(COPY < 0 ? w : COPY >> 2);
     }
 
     /**
@@ -160,6 +166,7 @@ final class StridedLoopCode extends StridedLoops {
      */
     private static void move(Object sb, long s, Object db, long d, long w) {
         sun.misc.Unsafe u = MemoryAccess.U;
+        w = width(w);
         int c = copyClass(w);
         if (c == 9) {
             u.copyMemory(sb, s, db, d, w);
@@ -197,6 +204,7 @@ final class StridedLoopCode extends StridedLoops {
      */
     private static void moveByCall(Object sb, long s, Object db, long d, long w) {
         sun.misc.Unsafe u = MemoryAccess.U;
+        w = width(w);
         int c = copyClass(w);
         if (c == 7) {
             long e = w - 16;
@@ -253,6 +261,7 @@ final class StridedLoopCode extends StridedLoops {
         sb = src(sb);
         db = dst(db);
         sun.misc.Unsafe u = MemoryAccess.U;
+        w = width(w);
         int c = copyClass(w);
         if (c == 9) {
             for (int i = 0; i < no; i++) {
@@ -342,10 +351,10 @@ final class StridedLoopCode extends StridedLoops {
 
     /**
      * Blocks of one width {@code w} at listed offsets {@code ua + offsets[b]}, to or from ({@code
-     * gather}) the contiguous side at {@code pa}: whole words for 4, 8 and 24 bytes (scalars, doubles,
-     * 3-vectors of a gather list), otherwise the overlapping word moves of {@link
-     * MemoryAccess#copySmall} (16 bytes: two exact ones), the width class chosen once per call, one loop
-     * per class and no branch per block; over 64 bytes a bulk copy per block. Each loop tests the
+     * gather}) the contiguous side at {@code pa}: the overlapping word moves of {@link
+     * MemoryAccess#copySmall} (whole words where the width is a multiple of 8 up to 24), the width
+     * class chosen once per call, one loop per class and no branch per block; over 64 bytes a bulk
+     * copy per block. Each loop tests the
      * direction with an {@code if}, which C2 hoists out of the loop (a select it would leave in).
      */
     @Override
@@ -357,6 +366,7 @@ final class StridedLoopCode extends StridedLoops {
             pb = src(pb);
             ub = dst(ub);
         }
+        w = width(w);
         int c = copyClass(w);
         sun.misc.Unsafe u = MemoryAccess.U;
         long p = pa;

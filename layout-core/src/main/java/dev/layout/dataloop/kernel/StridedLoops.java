@@ -13,20 +13,26 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * C2 neither unrolls nor schedules freely; one method holding the loops of several width classes,
  * once C2 compiles more than one of them, runs each slower than the same loop compiled alone
  * (benchmarks/README.md). {@link #of} therefore holds a copy of {@link StridedLoopCode} per
- * combination of heap or off-heap source and destination and width class ({@link #widthClass}),
- * defined on first use as hidden classes from its class file; each copy is profiled and compiled on
- * its own.
+ * combination of heap or off-heap source and destination and block width (each width up to {@link
+ * #EXACT_WIDTHS} bytes, and one copy for all wider blocks), defined on first use as hidden classes
+ * from its class file; each copy is profiled and compiled on its own. In a copy the width is a
+ * constant, so each block's moves compile to word moves at fixed offsets and the address steps to
+ * constants, as in a hand loop written for that width (with the width a variable, random gathers of
+ * 24-byte blocks ran well below such a loop: benchmarks/README.md, fourteenth round). Only the
+ * widths a JVM moves are defined and compiled.
  */
 abstract class StridedLoops {
     StridedLoops() {}
 
     /** The copy for these bases and blocks of {@code blockBytes}. */
     static StridedLoops of(Object srcBase, Object dstBase, long blockBytes) {
-        return Copies.get((srcBase == null ? 1 : 0) | (dstBase == null ? 2 : 0) | widthClass(blockBytes) << 2);
+        return Copies.get((srcBase == null ? 1 : 0)
+                | (dstBase == null ? 2 : 0)
+                | (int) Math.min(blockBytes, EXACT_WIDTHS + 1) << 2);
     }
 
-    /** Width classes ({@link #widthClass}). */
-    static final int WIDTH_CLASSES = 10;
+    /** Blocks of up to this many bytes get a copy per width; wider ones (bulk copies) share one. */
+    static final int EXACT_WIDTHS = 64;
 
     /**
      * The class of a block width, each moved by its own loop ({@link StridedLoopCode#rowsOf}): 1, 2-3,
@@ -82,8 +88,9 @@ abstract class StridedLoops {
         private static final byte[] BYTES = classFile();
 
         private static final StridedLoops SHARED = new StridedLoopCode();
-        /** Indexed by {@code (src off-heap ? 1 : 0) | (dst off-heap ? 2 : 0) | widthClass << 2}. */
-        private static final AtomicReferenceArray<StridedLoops> COPIES = new AtomicReferenceArray<>(4 * WIDTH_CLASSES);
+        /** Indexed by {@code (src off-heap ? 1 : 0) | (dst off-heap ? 2 : 0) | min(width, EXACT_WIDTHS + 1) << 2}. */
+        private static final AtomicReferenceArray<StridedLoops> COPIES =
+                new AtomicReferenceArray<>(4 * (EXACT_WIDTHS + 2));
 
         private Copies() {}
 

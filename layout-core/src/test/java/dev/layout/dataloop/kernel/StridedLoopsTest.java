@@ -378,12 +378,13 @@ class StridedLoopsTest {
     }
 
     @Test
-    void eachCombinationOfMemoryKindsAndWidthClassHasItsOwnCopy() {
+    void eachCombinationOfMemoryKindsAndWidthHasItsOwnCopyAndWiderBlocksShareOne() {
         Set<Class<?>> classes = new HashSet<>();
         byte[] heap = new byte[8];
+        long[] widths = {1, 3, 4, 7, 8, 12, 20, 24, 28, 40, 63, 64, 65, 100, 4096};
         for (Object src : new Object[] {heap, null}) {
             for (Object dst : new Object[] {heap, null}) {
-                for (long w : new long[] {1, 3, 4, 7, 8, 12, 20, 28, 40, 100}) {
+                for (long w : widths) {
                     StridedLoops loops = StridedLoops.of(src, dst, w);
                     assertThat(loops).isSameAs(StridedLoops.of(src, dst, w));
                     classes.add(loops.getClass());
@@ -391,8 +392,10 @@ class StridedLoopsTest {
                         assertThat(loops.getClass().isHidden()).isTrue();
                     }
                 }
+                assertThat(StridedLoops.of(src, dst, 65)).isSameAs(StridedLoops.of(src, dst, 4096));
             }
         }
-        assertThat(classes).hasSize(GeneratedKernel.ENABLED ? 4 * StridedLoops.WIDTH_CLASSES : 1);
+        // 12 widths up to 64 bytes and one copy for the three wider ones, per combination of kinds
+        assertThat(classes).hasSize(GeneratedKernel.ENABLED ? 4 * 13 : 1);
     }
 }
