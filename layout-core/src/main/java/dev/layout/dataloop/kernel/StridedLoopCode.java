@@ -158,11 +158,12 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * One block of {@code w} bytes by this copy's width class: the moves of {@link #rowsOf}'s loop for
-     * it, inlined into the caller's loop. Exploits: in a hidden copy the class is a constant, so the
-     * paced loops compile only their width's moves; {@link MemoryAccess#copyRaw}'s width tests would
-     * carry a branch profile shared with every width the JVM has moved, and its paced loops were
-     * recompiled again and again as the widths changed.
+     * One block of {@code w} bytes, inlined into the caller's loop: 1, 4 and 8 bytes one exact move,
+     * other widths up to 64 bytes the overlapping word moves of {@link MemoryAccess#copySmall}, over
+     * 64 bytes a bulk copy. Exploits: in a hidden copy the width is a constant, so every loop here
+     * compiles only that width's moves, at fixed offsets; {@link MemoryAccess#copyRaw}'s width tests
+     * would carry a branch profile shared with every width the JVM has moved, and loops calling it
+     * were recompiled again and again as the widths changed.
      */
     private static void move(Object sb, long s, Object db, long d, long w) {
         sun.misc.Unsafe u = MemoryAccess.U;
@@ -250,112 +251,26 @@ final class StridedLoopCode extends StridedLoops {
 
     /**
      * {@code no} rows of {@code ni} blocks of {@code w} bytes, block (i, j) from {@code sa + i * so + j
-     * * si} to {@code da + i * dO + j * di}: per width class ({@link StridedLoops#widthClass}) one nest
-     * of two loops, the addresses bumped by the strides; 1, 4 and 8 bytes one exact move per block,
-     * other widths up to 64 bytes the overlapping word moves of {@link MemoryAccess#copySmall}, over 64
-     * bytes a bulk copy. In a hidden copy the class is a constant, so only its nest is compiled. The
-     * nests are written out in this one method, too large for C2 to inline: the same moves through a
-     * small method per block, inlined into the callers' loops, ran slower on short rows (benchmarks/README.md).
+     * * si} to {@code da + i * dO + j * di}: a nest of two loops, the addresses bumped by the strides,
+     * each block by {@link #move}.
      */
     void rowsOf(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, long w, int no, int ni) {
         sb = src(sb);
         db = dst(db);
-        sun.misc.Unsafe u = MemoryAccess.U;
         w = width(w);
-        int c = copyClass(w);
-        if (c == 9) {
-            for (int i = 0; i < no; i++) {
-                long s = sa + i * so;
-                long d = da + i * dO;
-                for (int j = 0; j < ni; j++, s += si, d += di) {
-                    u.copyMemory(sb, s, db, d, w);
-                }
-            }
-        } else if (c == 8) {
-            for (int i = 0; i < no; i++) {
-                long s = sa + i * so;
-                long d = da + i * dO;
-                for (int j = 0; j < ni; j++, s += si, d += di) {
-                    MemoryAccess.move32x2(sb, s, db, d, w - 32);
-                }
-            }
-        } else if (c == 7) {
-            for (int i = 0; i < no; i++) {
-                long s = sa + i * so;
-                long d = da + i * dO;
-                for (int j = 0; j < ni; j++, s += si, d += di) {
-                    MemoryAccess.move16x2(sb, s, db, d, w - 16);
-                }
-            }
-        } else if (c == 6) {
-            for (int i = 0; i < no; i++) {
-                long s = sa + i * so;
-                long d = da + i * dO;
-                for (int j = 0; j < ni; j++, s += si, d += di) {
-                    MemoryAccess.move8x3(sb, s, db, d, w - 8);
-                }
-            }
-        } else if (c == 5) {
-            for (int i = 0; i < no; i++) {
-                long s = sa + i * so;
-                long d = da + i * dO;
-                for (int j = 0; j < ni; j++, s += si, d += di) {
-                    MemoryAccess.move8x2(sb, s, db, d, w - 8);
-                }
-            }
-        } else if (c == 4) {
-            for (int i = 0; i < no; i++) {
-                long s = sa + i * so;
-                long d = da + i * dO;
-                for (int j = 0; j < ni; j++, s += si, d += di) {
-                    u.putLong(db, d, u.getLong(sb, s));
-                }
-            }
-        } else if (c == 3) {
-            for (int i = 0; i < no; i++) {
-                long s = sa + i * so;
-                long d = da + i * dO;
-                for (int j = 0; j < ni; j++, s += si, d += di) {
-                    MemoryAccess.move4x2(sb, s, db, d, w - 4);
-                }
-            }
-        } else if (c == 2) {
-            for (int i = 0; i < no; i++) {
-                long s = sa + i * so;
-                long d = da + i * dO;
-                for (int j = 0; j < ni; j++, s += si, d += di) {
-                    u.putInt(db, d, u.getInt(sb, s));
-                }
-            }
-        } else if (c == 1) {
-            for (int i = 0; i < no; i++) {
-                long s = sa + i * so;
-                long d = da + i * dO;
-                for (int j = 0; j < ni; j++, s += si, d += di) {
-                    short a = u.getShort(sb, s);
-                    short b = u.getShort(sb, s + w - 2);
-                    u.putShort(db, d, a);
-                    u.putShort(db, d + w - 2, b);
-                }
-            }
-        } else {
-            for (int i = 0; i < no; i++) {
-                long s = sa + i * so;
-                long d = da + i * dO;
-                for (int j = 0; j < ni; j++, s += si, d += di) {
-                    u.putByte(db, d, u.getByte(sb, s));
-                }
+        for (int i = 0; i < no; i++) {
+            long s = sa + i * so;
+            long d = da + i * dO;
+            for (int j = 0; j < ni; j++, s += si, d += di) {
+                move(sb, s, db, d, w);
             }
         }
     }
 
     /**
      * Blocks of one width {@code w} at listed offsets {@code ua + offsets[b]}, to or from ({@code
-     * gather}) the contiguous side at {@code pa}: the overlapping word moves of {@link
-     * MemoryAccess#copySmall} (whole words where the width is a multiple of 8 up to 24), the width
-     * class chosen once per call, one loop per class and no branch per block; over 64 bytes a bulk
-     * copy per block. Each loop tests the
-     * direction with an {@code if}, which C2 hoists out of the loop (a select it would leave in).
+     * gather}) the contiguous side at {@code pa}, each by {@link #move}. The loop tests the direction
+     * with an {@code if}, which C2 hoists out of the loop (a select it would leave in).
      */
     @Override
     void listed(Object ub, long ua, long[] offsets, int from, int to, Object pb, long pa, long w, boolean gather) {
@@ -367,80 +282,12 @@ final class StridedLoopCode extends StridedLoops {
             ub = dst(ub);
         }
         w = width(w);
-        int c = copyClass(w);
-        sun.misc.Unsafe u = MemoryAccess.U;
         long p = pa;
-        if (c == 9) {
-            for (int b = from; b < to; b++, p += w) {
-                if (gather) {
-                    u.copyMemory(ub, ua + offsets[b], pb, p, w);
-                } else {
-                    u.copyMemory(pb, p, ub, ua + offsets[b], w);
-                }
-            }
-        } else if (c == 8) {
-            for (int b = from; b < to; b++, p += w) {
-                if (gather) {
-                    MemoryAccess.move32x2(ub, ua + offsets[b], pb, p, w - 32);
-                } else {
-                    MemoryAccess.move32x2(pb, p, ub, ua + offsets[b], w - 32);
-                }
-            }
-        } else if (c == 7) {
-            for (int b = from; b < to; b++, p += w) {
-                if (gather) {
-                    MemoryAccess.move16x2(ub, ua + offsets[b], pb, p, w - 16);
-                } else {
-                    MemoryAccess.move16x2(pb, p, ub, ua + offsets[b], w - 16);
-                }
-            }
-        } else if (c == 6) {
-            for (int b = from; b < to; b++, p += w) {
-                if (gather) {
-                    MemoryAccess.move8x3(ub, ua + offsets[b], pb, p, w - 8);
-                } else {
-                    MemoryAccess.move8x3(pb, p, ub, ua + offsets[b], w - 8);
-                }
-            }
-        } else if (c == 4) {
-            for (int b = from; b < to; b++, p += 8) {
-                if (gather) {
-                    u.putLong(pb, p, u.getLong(ub, ua + offsets[b]));
-                } else {
-                    u.putLong(ub, ua + offsets[b], u.getLong(pb, p));
-                }
-            }
-        } else if (c == 5) {
-            for (int b = from; b < to; b++, p += w) {
-                if (gather) {
-                    MemoryAccess.move8x2(ub, ua + offsets[b], pb, p, w - 8);
-                } else {
-                    MemoryAccess.move8x2(pb, p, ub, ua + offsets[b], w - 8);
-                }
-            }
-        } else if (c == 2) {
-            for (int b = from; b < to; b++, p += 4) {
-                if (gather) {
-                    u.putInt(pb, p, u.getInt(ub, ua + offsets[b]));
-                } else {
-                    u.putInt(ub, ua + offsets[b], u.getInt(pb, p));
-                }
-            }
-        } else if (c == 3) {
-            for (int b = from; b < to; b++, p += w) {
-                if (gather) {
-                    MemoryAccess.move4x2(ub, ua + offsets[b], pb, p, w - 4);
-                } else {
-                    MemoryAccess.move4x2(pb, p, ub, ua + offsets[b], w - 4);
-                }
-            }
-        } else {
-            for (int b = from; b < to; b++, p += w) {
-                if (gather) {
-                    MemoryAccess.copySmall(ub, ua + offsets[b], pb, p, w);
-                } else {
-                    MemoryAccess.copySmall(pb, p, ub, ua + offsets[b], w);
-                }
+        for (int b = from; b < to; b++, p += w) {
+            if (gather) {
+                move(ub, ua + offsets[b], pb, p, w);
+            } else {
+                move(pb, p, ub, ua + offsets[b], w);
             }
         }
     }

@@ -35,7 +35,7 @@ abstract class StridedLoops {
     static final int EXACT_WIDTHS = 64;
 
     /**
-     * The class of a block width, each moved by its own loop ({@link StridedLoopCode#rowsOf}): 1, 2-3,
+     * The class of a block width, each moved by its own word moves (StridedLoopCode#move): 1, 2-3,
      * 4, 5-7, 8, 9-16, 17-24, 25-32, 33-64 bytes, and over 64 (bulk copies).
      */
     static int widthClass(long w) {
