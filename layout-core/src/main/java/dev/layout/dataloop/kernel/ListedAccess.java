@@ -15,7 +15,7 @@ public final class ListedAccess {
      * Packs ({@code pack}) or unpacks blocks {@code [from, to)} of an indexed leaf: block b is {@code
      * lengths[b]} bytes (or {@code uniform} when {@code lengths} is null) at {@code user[userBase +
      * offsets[b]]}, packed back to back from {@code packed[packedOffset]}. Exploits: for uniform blocks
-     * one loop of the width class's moves ({@link StridedLoops#listed}); for varying lengths each block
+     * one loop of the width's moves ({@link StridedLoops#listed}, its width a constant); for varying lengths each block
      * takes the width switch of {@link MemoryAccess#copyRaw}, which branch prediction learns for
      * repeating patterns. Never paced, even with every block in one cache set: stores to listed
      * blocks lost to the plain loop at every width tried (benchmarks/README.md, thirteenth round).

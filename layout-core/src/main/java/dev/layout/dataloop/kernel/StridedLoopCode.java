@@ -257,7 +257,6 @@ final class StridedLoopCode extends StridedLoops {
     void rowsOf(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, long w, int no, int ni) {
         sb = src(sb);
         db = dst(db);
-        w = width(w);
         for (int i = 0; i < no; i++) {
             long s = sa + i * so;
             long d = da + i * dO;
