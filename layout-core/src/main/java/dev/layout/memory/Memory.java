@@ -1,5 +1,6 @@
 package dev.layout.memory;
 
+import java.lang.ref.Reference;
 import java.lang.reflect.Field;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
@@ -46,7 +47,12 @@ public final class Memory {
     final long address;
     final long byteSize;
     final boolean readOnly;
-    /** Keeps the owner of the bytes (buffer, allocator handle) reachable while this view is. */
+    /**
+     * Keeps the owner of the bytes (buffer, allocator handle) reachable while this view is. Every
+     * access through a raw address ends with a reachability fence on its view (here and in the
+     * kernels): a view is unreachable once its fields are read, and a direct buffer held by nothing
+     * else would be freed by its cleaner while the access still runs.
+     */
     @SuppressWarnings("unused")
     private final Object owner;
 
@@ -147,46 +153,78 @@ public final class Memory {
 
     public byte getByte(long offset) {
         checkRange("getByte", offset, 1);
-        return U.getByte(base, address + offset);
+        try {
+            return U.getByte(base, address + offset);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     public void putByte(long offset, byte value) {
         checkWritable("putByte");
         checkRange("putByte", offset, 1);
-        U.putByte(base, address + offset, value);
+        try {
+            U.putByte(base, address + offset, value);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     public short getShort(long offset) {
         checkRange("getShort", offset, 2);
-        return le(U.getShort(base, address + offset));
+        try {
+            return le(U.getShort(base, address + offset));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     public void putShort(long offset, short value) {
         checkWritable("putShort");
         checkRange("putShort", offset, 2);
-        U.putShort(base, address + offset, le(value));
+        try {
+            U.putShort(base, address + offset, le(value));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     public int getInt(long offset) {
         checkRange("getInt", offset, 4);
-        return le(U.getInt(base, address + offset));
+        try {
+            return le(U.getInt(base, address + offset));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     public void putInt(long offset, int value) {
         checkWritable("putInt");
         checkRange("putInt", offset, 4);
-        U.putInt(base, address + offset, le(value));
+        try {
+            U.putInt(base, address + offset, le(value));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     public long getLong(long offset) {
         checkRange("getLong", offset, 8);
-        return le(U.getLong(base, address + offset));
+        try {
+            return le(U.getLong(base, address + offset));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     public void putLong(long offset, long value) {
         checkWritable("putLong");
         checkRange("putLong", offset, 8);
-        U.putLong(base, address + offset, le(value));
+        try {
+            U.putLong(base, address + offset, le(value));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     public float getFloat(long offset) {
@@ -211,21 +249,34 @@ public final class Memory {
         dst.checkWritable("copy");
         dst.checkRange("copy", dstOffset, length);
         // The bulk intrinsic (memmove semantics: the same backing may overlap).
-        U.copyMemory(src.base, src.address + srcOffset, dst.base, dst.address + dstOffset, length);
+        try {
+            U.copyMemory(src.base, src.address + srcOffset, dst.base, dst.address + dstOffset, length);
+        } finally {
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(dst);
+        }
     }
 
     /** Fills {@code [offset, offset + length)} with {@code value}. */
     public void fill(long offset, long length, byte value) {
         checkWritable("fill");
         checkRange("fill", offset, length);
-        U.setMemory(base, address + offset, length, value);
+        try {
+            U.setMemory(base, address + offset, length, value);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     /** Copies {@code [offset, offset + length)} into a new array. */
     public byte[] toArray(long offset, int length) {
         checkRange("toArray", offset, length);
         byte[] out = new byte[length];
-        U.copyMemory(base, address + offset, out, BYTE_ARRAY_BASE, length);
+        try {
+            U.copyMemory(base, address + offset, out, BYTE_ARRAY_BASE, length);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
         return out;
     }
 

@@ -6,6 +6,7 @@ import dev.layout.bytecode.ClassBytes;
 import dev.layout.memory.Memory;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.ref.Reference;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -244,18 +245,23 @@ public abstract class GeneratedKernel {
         if (kernel == null || MemoryAccess.CHECK_EVERY_ACCESS || count > Integer.MAX_VALUE) {
             return false;
         }
-        Object ub = user.base();
-        long ua = user.address() + userOffset;
-        Object pb = packed.base();
-        long pa = packed.address() + packedOffset;
-        if (pack && outer == null) {
-            kernel.gather(ub, ua, spacing, (int) count, pb, pa);
-        } else if (pack) {
-            kernel.gatherList(ub, ua, outer, from, (int) count, pb, pa);
-        } else if (outer == null) {
-            kernel.scatter(ub, ua, spacing, (int) count, pb, pa);
-        } else {
-            kernel.scatterList(ub, ua, outer, from, (int) count, pb, pa);
+        try {
+            Object ub = user.base();
+            long ua = user.address() + userOffset;
+            Object pb = packed.base();
+            long pa = packed.address() + packedOffset;
+            if (pack && outer == null) {
+                kernel.gather(ub, ua, spacing, (int) count, pb, pa);
+            } else if (pack) {
+                kernel.gatherList(ub, ua, outer, from, (int) count, pb, pa);
+            } else if (outer == null) {
+                kernel.scatter(ub, ua, spacing, (int) count, pb, pa);
+            } else {
+                kernel.scatterList(ub, ua, outer, from, (int) count, pb, pa);
+            }
+        } finally {
+            Reference.reachabilityFence(user);
+            Reference.reachabilityFence(packed);
         }
         return true;
     }

@@ -1,6 +1,7 @@
 package dev.layout.dataloop.kernel;
 
 import dev.layout.memory.Memory;
+import java.lang.ref.Reference;
 
 /**
  * The unchecked moves of {@link MemoryAccess} for blocks at listed offsets: the blocks of an indexed leaf
@@ -41,26 +42,31 @@ public final class ListedAccess {
                 p += len;
             }
         }
-        Object ub = user.base();
-        long ua = user.address() + userBase;
-        Object pb = packed.base();
-        long pa = packed.address() + packedOffset;
-        if (lengths == null) {
-            StridedLoops.of(pack ? ub : pb, pack ? pb : ub, uniform)
-                    .listed(ub, ua, offsets, from, to, pb, pa, uniform, pack);
-            return (to - from) * uniform;
-        }
-        long p = pa;
-        for (int b = from; b < to; b++) {
-            long len = lengths[b];
-            if (pack) {
-                MemoryAccess.copyRaw(ub, ua + offsets[b], pb, p, len);
-            } else {
-                MemoryAccess.copyRaw(pb, p, ub, ua + offsets[b], len);
+        try {
+            Object ub = user.base();
+            long ua = user.address() + userBase;
+            Object pb = packed.base();
+            long pa = packed.address() + packedOffset;
+            if (lengths == null) {
+                StridedLoops.of(pack ? ub : pb, pack ? pb : ub, uniform)
+                        .listed(ub, ua, offsets, from, to, pb, pa, uniform, pack);
+                return (to - from) * uniform;
             }
-            p += len;
+            long p = pa;
+            for (int b = from; b < to; b++) {
+                long len = lengths[b];
+                if (pack) {
+                    MemoryAccess.copyRaw(ub, ua + offsets[b], pb, p, len);
+                } else {
+                    MemoryAccess.copyRaw(pb, p, ub, ua + offsets[b], len);
+                }
+                p += len;
+            }
+            return p - pa;
+        } finally {
+            Reference.reachabilityFence(user);
+            Reference.reachabilityFence(packed);
         }
-        return p - pa;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.layout.dataloop.kernel;
 
 import dev.layout.memory.Memory;
+import java.lang.ref.Reference;
 
 /**
  * Unchecked kernels for the dataloop engine, which has checked the whole footprint of an operation
@@ -91,11 +92,16 @@ public final class MemoryAccess {
             src.checkRange("kernel", srcOffset, length);
             dst.checkRange("kernel", dstOffset, length);
         }
-        Object sb = src.base();
-        long sa = src.address() + srcOffset;
-        Object db = dst.base();
-        long da = dst.address() + dstOffset;
-        copyRaw(sb, sa, db, da, length);
+        try {
+            Object sb = src.base();
+            long sa = src.address() + srcOffset;
+            Object db = dst.base();
+            long da = dst.address() + dstOffset;
+            copyRaw(sb, sa, db, da, length);
+        } finally {
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(dst);
+        }
     }
 
     /**
@@ -226,17 +232,22 @@ public final class MemoryAccess {
                 dst.checkRange("kernel", dstOffset + i * dstStride, blockBytes);
             }
         }
-        Object sb = src.base();
-        long sa = src.address() + srcOffset;
-        Object db = dst.base();
-        long da = dst.address() + dstOffset;
-        StridedLoops loops = StridedLoops.of(sb, db, blockBytes);
-        while (count > 0) {
-            int n = (int) Math.min(count, 1 << 30);
-            loops.strided(sb, sa, srcStride, db, da, dstStride, blockBytes, n);
-            count -= n;
-            sa += n * srcStride;
-            da += n * dstStride;
+        try {
+            Object sb = src.base();
+            long sa = src.address() + srcOffset;
+            Object db = dst.base();
+            long da = dst.address() + dstOffset;
+            StridedLoops loops = StridedLoops.of(sb, db, blockBytes);
+            while (count > 0) {
+                int n = (int) Math.min(count, 1 << 30);
+                loops.strided(sb, sa, srcStride, db, da, dstStride, blockBytes, n);
+                count -= n;
+                sa += n * srcStride;
+                da += n * dstStride;
+            }
+        } finally {
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(dst);
         }
     }
 
@@ -260,12 +271,17 @@ public final class MemoryAccess {
         if (blockBytes != 16 || CHECK_EVERY_ACCESS || inner > Integer.MAX_VALUE || outer > Integer.MAX_VALUE) {
             return false;
         }
-        Object sb = src.base();
-        long sa = src.address() + srcOffset;
-        Object db = dst.base();
-        long da = dst.address() + dstOffset;
-        StridedLoops.of(sb, db, 16)
-                .columnTiles16(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, (int) outer, (int) inner);
+        try {
+            Object sb = src.base();
+            long sa = src.address() + srcOffset;
+            Object db = dst.base();
+            long da = dst.address() + dstOffset;
+            StridedLoops.of(sb, db, 16)
+                    .columnTiles16(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, (int) outer, (int) inner);
+        } finally {
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(dst);
+        }
         return true;
     }
 
@@ -308,13 +324,18 @@ public final class MemoryAccess {
             }
             return;
         }
-        int no = (int) n2;
-        int ni = (int) n1;
-        Object sb = src.base();
-        long sa = src.address() + srcOffset;
-        Object db = dst.base();
-        long da = dst.address() + dstOffset;
-        StridedLoops.of(sb, db, blockBytes).planes(sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
+        try {
+            int no = (int) n2;
+            int ni = (int) n1;
+            Object sb = src.base();
+            long sa = src.address() + srcOffset;
+            Object db = dst.base();
+            long da = dst.address() + dstOffset;
+            StridedLoops.of(sb, db, blockBytes).planes(sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
+        } finally {
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(dst);
+        }
     }
 
     /** Reverses the bytes of each {@code unit}-byte element in {@code [offset, offset + length)} (external32). */
@@ -322,25 +343,29 @@ public final class MemoryAccess {
         if (CHECK_EVERY_ACCESS) {
             m.checkRange("kernel", offset, length);
         }
-        Object b = m.base();
-        long a = m.address() + offset;
-        switch (unit) {
-            case 2 -> {
-                for (long i = 0; i + 2 <= length; i += 2) {
-                    MemoryAccess.U.putShort(b, a + i, Short.reverseBytes(MemoryAccess.U.getShort(b, a + i)));
+        try {
+            Object b = m.base();
+            long a = m.address() + offset;
+            switch (unit) {
+                case 2 -> {
+                    for (long i = 0; i + 2 <= length; i += 2) {
+                        MemoryAccess.U.putShort(b, a + i, Short.reverseBytes(MemoryAccess.U.getShort(b, a + i)));
+                    }
                 }
-            }
-            case 4 -> {
-                for (long i = 0; i + 4 <= length; i += 4) {
-                    MemoryAccess.U.putInt(b, a + i, Integer.reverseBytes(MemoryAccess.U.getInt(b, a + i)));
+                case 4 -> {
+                    for (long i = 0; i + 4 <= length; i += 4) {
+                        MemoryAccess.U.putInt(b, a + i, Integer.reverseBytes(MemoryAccess.U.getInt(b, a + i)));
+                    }
                 }
-            }
-            case 8 -> {
-                for (long i = 0; i + 8 <= length; i += 8) {
-                    MemoryAccess.U.putLong(b, a + i, Long.reverseBytes(MemoryAccess.U.getLong(b, a + i)));
+                case 8 -> {
+                    for (long i = 0; i + 8 <= length; i += 8) {
+                        MemoryAccess.U.putLong(b, a + i, Long.reverseBytes(MemoryAccess.U.getLong(b, a + i)));
+                    }
                 }
+                default -> {}
             }
-            default -> {}
+        } finally {
+            Reference.reachabilityFence(m);
         }
     }
 }
