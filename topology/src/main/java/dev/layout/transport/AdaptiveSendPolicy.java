@@ -68,7 +68,8 @@ public final class AdaptiveSendPolicy {
      * Whether the send just chosen with {@code used} is to be measured and {@link #observe observed}
      * (whether to ask its receiver for a completion report). True for every exploration and the
      * incumbent's sends next to one (its neighbours), for the incumbent's first {@link RecentSends#LEVEL}
-     * sends, and for every send while the incumbent's sends take {@link SendCell#SAMPLE_ALL_NANOS} or more;
+     * sends, and for every send while the gap is unresolved and the incumbent's sends take {@link
+     * SendCell#SAMPLE_ALL_NANOS} or more;
      * else for one exploitation in {@link SendCell#SAMPLE_EVERY}. A send not sampled still counts towards
      * the exploration budget's base, at the incumbent's level.
      */

@@ -7,15 +7,20 @@ import java.util.function.LongConsumer;
  * incumbent is the arm the {@link PairedGap} puts lower, the challenger is tried as the {@link
  * ExplorationBudget} allows, and the cell says which sends are to be measured.
  *
- * <p>Measuring a send costs a completion report each way and this bookkeeping, about a microsecond,
- * some 5% of a 1 KiB round trip on a loaded machine. Every send is measured where the incumbent's
- * take {@link #SAMPLE_ALL_NANOS} or more; below, the tries, their neighbours, the incumbent's first
- * {@link RecentSends#LEVEL} sends and one other send in {@link #SAMPLE_EVERY}. The decision is
+ * <p>Measuring a send costs a completion report (carried by the receiver's next frame) and this
+ * bookkeeping: some 5% of a 1 KiB round trip on a loaded machine, and, measuring every send, 2-3%
+ * of a 1 MB one still (benchmarks/graph-and-pingpong.md, eleventh round). Every send is measured while the gap is unresolved where
+ * the incumbent's take {@link #SAMPLE_ALL_NANOS} or more (such sends are few and each says much);
+ * otherwise the tries, their neighbours, the incumbent's first {@link RecentSends#LEVEL} sends and
+ * one other send in {@link #SAMPLE_EVERY}. The decision is
  * recomputed once per observed send (a few hundred nanoseconds); {@link #choose} only adds to the
  * credit. Thread-safe.
  */
 final class SendCell {
-    /** While the incumbent's sends take less, only one exploitation in {@link #SAMPLE_EVERY} is measured. */
+    /**
+     * While the gap is unresolved and the incumbent's sends take this or more, every send is measured;
+     * otherwise only one exploitation in {@link #SAMPLE_EVERY} (besides tries and their neighbours).
+     */
     static final long SAMPLE_ALL_NANOS = 250_000;
     /** See {@link #SAMPLE_ALL_NANOS}. */
     static final int SAMPLE_EVERY = 8;
@@ -28,6 +33,7 @@ final class SendCell {
     private int unsampled; // exploitations not measured since the last measured one
     private int best; // the incumbent
     private double bestTime; // the incumbent's level, ns (0 before it is measured)
+    private boolean learning; // the gap unresolved and the window of pairs not full
 
     private final LongConsumer[] observers = {nanos -> observe(0, nanos), nanos -> observe(1, nanos)};
 
@@ -56,6 +62,11 @@ final class SendCell {
         return recent.count(a);
     }
 
+    /** Whether the gap is unresolved and the window of pairs not full (every expensive send is then measured). */
+    synchronized boolean learning() {
+        return learning;
+    }
+
     synchronized int incumbent() {
         return best;
     }
@@ -78,7 +89,7 @@ final class SendCell {
         // tries, their neighbours (the send before a try and those after it), a level, expensive sends
         if (a != best
                 || recent.count(best) < RecentSends.LEVEL
-                || bestTime >= SAMPLE_ALL_NANOS
+                || (learning && bestTime >= SAMPLE_ALL_NANOS)
                 || gap.pending()
                 || budget.tryDue()
                 || ++unsampled >= SAMPLE_EVERY) {
@@ -109,8 +120,7 @@ final class SendCell {
     private void update() {
         double g = gap.gap();
         best = g < 0 ? 1 : 0;
-        // unresolved and the window not full
-        boolean learning = Math.abs(g) <= Z * gap.error() && gap.window() < PairedGap.PAIRS;
+        learning = Math.abs(g) <= Z * gap.error() && gap.window() < PairedGap.PAIRS;
         bestTime = recent.level(best, PairedGap.PAIR_SPAN);
         boolean cheap = bestTime > 0 && bestTime < SAMPLE_ALL_NANOS;
         double cap = !learning

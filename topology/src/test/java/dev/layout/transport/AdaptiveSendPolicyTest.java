@@ -416,12 +416,38 @@ class AdaptiveSendPolicyTest {
     }
 
     @Test
-    void expensiveSendsAreAllMeasured() {
-        // at 1 ms a send, a microsecond of measuring is nothing: every send is learnt from
+    void expensiveSendsAreAllMeasuredUntilTheGapIsResolved() {
+        // at 1 ms a send every send is learnt from while the gap is open; once the pairs resolve it,
+        // reports (2-3% of a 1 MB round trip) are asked for as among cheap sends
         AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
-        int[] counts = new int[4];
-        runSampled(p, new Oracle(1_000_000, 1_300_000, new Random(1)), PACK_BLOCKS, 2000, new int[3], counts);
-        assertThat(counts[0]).isEqualTo(2000);
+        SendCell cell = p.cell(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false);
+        Times o = new Oracle(1_000_000, 1_300_000, new Random(1));
+        int sends = 0;
+        int measured = 0;
+        for (; sends < 4000; sends++) {
+            SendStrategy s = p.choose(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false);
+            assertThat(p.sample(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false, s))
+                    .as("send %d while the gap is open", sends)
+                    .isTrue();
+            p.observe(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false, s, o.time(s));
+            if (!cell.learning()) {
+                break;
+            }
+        }
+        assertThat(sends).as("sends until resolved").isLessThan(4000);
+        assertThat(p.best(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
+        int after = 2000;
+        for (int i = 0; i < after; i++) {
+            SendStrategy s = p.choose(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false);
+            if (p.sample(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false, s)) {
+                measured++;
+                p.observe(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false, s, o.time(s));
+            }
+        }
+        assertThat(measured)
+                .as("sends measured of %d once resolved", after)
+                .isGreaterThanOrEqualTo(after / SendCell.SAMPLE_EVERY)
+                .isLessThan(after / 3);
     }
 
     @Test
@@ -690,10 +716,14 @@ class AdaptiveSendPolicyTest {
     @Test
     void exploringCostsAtMostItsBudgetOnceSettledWhateverTheGap() {
         // regret counted on the oracle's mean costs: the sends of the slower arm times the gap
-        // (an arm hundreds of times slower: the hard bound, explorationCostsAtMostItsBudget...)
+        // (an arm hundreds of times slower: the hard bound, explorationCostsAtMostItsBudget...).
+        // Tries are bounded in every run; the loss of a run that settled wrong for a while (a few
+        // in a hundred under this noise, whether every send is measured or one in eight) on average
         for (double gap : new double[] {1.0, 1.03, 1.07, 1.15, 1.5, 3}) {
+            double loss = 0;
+            int runs = 0;
             for (boolean packFaster : new boolean[] {true, false}) {
-                for (long seed = 0; seed < 3; seed++) {
+                for (long seed = 0; seed < 10; seed++) {
                     double fast = 5_000_000;
                     Times o = packFaster
                             ? new Shared(fast, gap * fast, new Random(seed))
@@ -707,12 +737,12 @@ class AdaptiveSendPolicyTest {
                     assertThat(c[0] * (gap - 1) / (n - from))
                             .as("gap %s pack faster %s seed %d: exploring", gap, packFaster, seed)
                             .isLessThanOrEqualTo(ExplorationBudget.BUDGET);
-                    if (gap >= 1.15) { // a gap the pairs resolve: no loss beyond the tries
-                        assertThat(c[2] * (gap - 1) / (n - from))
-                                .as("gap %s pack faster %s seed %d: loss", gap, packFaster, seed)
-                                .isLessThanOrEqualTo(ExplorationBudget.BUDGET);
-                    }
+                    loss += c[2] * (gap - 1) / (n - from);
+                    runs++;
                 }
+            }
+            if (gap >= 1.15) { // a gap the pairs resolve: no loss beyond the tries
+                assertThat(loss / runs).as("gap %s: mean loss", gap).isLessThanOrEqualTo(ExplorationBudget.BUDGET / 2);
             }
         }
     }

