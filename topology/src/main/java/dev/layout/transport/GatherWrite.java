@@ -12,8 +12,8 @@ import java.util.List;
 
 /**
  * A thread's gathering writes of typed messages, made without allocating once repeated: the
- * header and the message's blocks go to the socket in writes of up to a batch of buffers, each
- * block a view of the user's memory. Kept per thread (the thread that sends also writes, under the
+ * header and the message's blocks go to the socket in writes of up to a batch of buffers and a
+ * chunk of bytes, each block (or piece of a long one) a view of the user's memory. Kept per thread (the thread that sends also writes, under the
  * connection's lock): the views of the last memory gathered from, one per block of a batch, moved
  * over each block in turn (a view per block made some 120 bytes per block and send), and the
  * flattened blocks of the last {@link #KEPT} (type, count) pairs gathered, told apart by the type's
@@ -27,6 +27,13 @@ final class GatherWrite {
     static final int KEPT = 4;
     /** Most blocks kept per pair (16 bytes each). */
     static final int MOST_KEPT_BLOCKS = 1 << 16;
+    /**
+     * Most bytes of blocks one write call carries (as many as a packed message's chunk): a longer block
+     * is cut. Exploits: the socket streams a message written a chunk per call to a receiver already
+     * reading, as the packing path does; one call for a 16 MB block ran at about half the speed of
+     * packing it (benchmarks/graph-and-pingpong.md, eleventh round).
+     */
+    static final long MOST_BYTES_PER_WRITE = Connection.CHUNK;
 
     private static final ThreadLocal<GatherWrite> OF_THREAD = ThreadLocal.withInitial(GatherWrite::new);
 
@@ -41,6 +48,7 @@ final class GatherWrite {
     private final int[] blocks = new int[KEPT];
     private int replace; // the pair replaced next
     private int filled; // slots of iov filled
+    private long filledBytes; // bytes of the blocks in iov
     private boolean headerOut;
     private long firstWrite;
 
@@ -62,7 +70,8 @@ final class GatherWrite {
 
     /**
      * Writes {@code header} and then the blocks of {@code seg} (a segment over the memory of {@link
-     * #over}, at byte {@code origin}) to {@code ch}, up to {@code batch} blocks per write call.
+     * #over}, at byte {@code origin}) to {@code ch}, up to {@code batch} blocks and {@link
+     * #MOST_BYTES_PER_WRITE} bytes per write call.
      * Returns the {@link System#nanoTime()} at which the first write call started.
      */
     long write(SocketChannel ch, ByteBuffer header, Segment seg, long origin, int batch) throws IOException {
@@ -72,6 +81,7 @@ final class GatherWrite {
         }
         iov[0] = header;
         filled = 1;
+        filledBytes = 0;
         headerOut = false;
         firstWrite = 0;
         int e = kept(seg, batch);
@@ -94,16 +104,25 @@ final class GatherWrite {
         return firstWrite;
     }
 
-    /** Adds the block of {@code length} bytes at {@code at} of the memory to the batch, writing a full batch. */
+    /**
+     * Adds the block of {@code length} bytes at {@code at} of the memory to the batch, writing a full
+     * batch (of blocks, or of {@link #MOST_BYTES_PER_WRITE} bytes: a longer block goes in pieces).
+     */
     private void add(SocketChannel ch, long at, long length) throws IOException {
-        ByteBuffer v = views[filled - 1];
-        if (v == null) {
-            v = views[filled - 1] = view.duplicate();
-        }
-        v.limit((int) (at + length)).position((int) at);
-        iov[filled++] = v;
-        if (filled == iov.length) {
-            flush(ch);
+        while (length > 0) {
+            long piece = Math.min(length, MOST_BYTES_PER_WRITE - filledBytes);
+            ByteBuffer v = views[filled - 1];
+            if (v == null) {
+                v = views[filled - 1] = view.duplicate();
+            }
+            v.limit((int) (at + piece)).position((int) at);
+            iov[filled++] = v;
+            filledBytes += piece;
+            if (filled == iov.length || filledBytes == MOST_BYTES_PER_WRITE) {
+                flush(ch);
+            }
+            at += piece;
+            length -= piece;
         }
     }
 
@@ -122,6 +141,7 @@ final class GatherWrite {
         }
         headerOut = true;
         filled = 1;
+        filledBytes = 0;
     }
 
     /** The kept pair of seg's type and count (flattening it first if it has few enough blocks), or -1. */
