@@ -13,9 +13,10 @@ import java.util.List;
 /**
  * A thread's gathering writes of typed messages, made without allocating once repeated: the
  * header and the message's blocks go to the socket in writes of up to a batch of buffers and a
- * chunk of bytes, each block (or piece of a long one) a view of the user's memory. Kept per thread (the thread that sends also writes, under the
- * connection's lock): the views of the last memory gathered from, one per block of a batch, moved
- * over each block in turn (a view per block made some 120 bytes per block and send), and the
+ * chunk of bytes, each block (or piece of a long one) a view of the user's memory. Kept per thread
+ * (the thread that sends also writes, under the connection's lock): the views of the last memory
+ * gathered from, one per block of a batch, moved over each block in turn (a view per block made
+ * some 120 bytes per block and send), and the
  * flattened blocks of the last {@link #KEPT} (type, count) pairs gathered, told apart by the type's
  * identity (flattening made a piece per block). So a thread holds the last memory it gathered from
  * until it gathers from another one, and at most {@link #MOST_KEPT_BLOCKS} blocks per pair kept; a
