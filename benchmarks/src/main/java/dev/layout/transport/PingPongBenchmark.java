@@ -516,10 +516,10 @@ public final class PingPongBenchmark {
         Datatype type = row.type();
         long count = row.count();
         long footprint = (count - 1) * type.extent() + type.trueUb();
-        Memory data = direct(footprint);
+        Memory data = reused(0, footprint);
         fill(data);
-        Memory in = direct(type.byteSize() * count);
-        Memory contig = direct(type.byteSize() * count);
+        Memory in = reused(1, type.byteSize() * count);
+        Memory contig = reused(2, type.byteSize() * count);
         long floats = type.byteSize() * count / 4;
         int other = 1 - me;
         double[][] samples = new double[STRATEGIES][reps];
@@ -553,6 +553,22 @@ public final class PingPongBenchmark {
             }
         }
         return samples;
+    }
+
+    /** The process's buffers for a row's data, its receives and its contiguous sends, grown as rows need. */
+    private static final Memory[] BUFFERS = new Memory[3];
+
+    /**
+     * The first {@code bytes} of buffer {@code i}, made larger when a row needs it. Why reused: with fresh
+     * direct buffers per row and phase (three per {@link #measure}, freed only once a collection finds
+     * them) the later 16 MB rows ran slower for every strategy, the contiguous floor included
+     * (benchmarks/graph-and-pingpong.md, eleventh round).
+     */
+    private static Memory reused(int i, long bytes) {
+        if (BUFFERS[i] == null || BUFFERS[i].byteSize() < bytes) {
+            BUFFERS[i] = direct(bytes);
+        }
+        return BUFFERS[i].slice(0, Math.max(1, bytes));
     }
 
     private static Memory direct(long bytes) {
