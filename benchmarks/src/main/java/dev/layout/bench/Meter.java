@@ -141,20 +141,33 @@ public final class Meter {
         return (after - before) / runs;
     }
 
-    /** Number of processors, CPU model and JVM, for result headers. */
+    /**
+     * Number of processors and CPU model, for result headers. The family and model numbers are given
+     * too: a virtual machine may name every generation alike ("AMD EPYC"), and figures from two
+     * generations are not comparable.
+     */
     public static String machine() {
-        String model = "unknown CPU";
+        String name = "unknown CPU";
+        String family = null;
+        String model = null;
         try {
             for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/cpuinfo"))) {
+                String value = line.substring(line.indexOf(':') + 1).trim();
                 if (line.startsWith("model name")) {
-                    model = line.substring(line.indexOf(':') + 1).trim();
-                    break;
+                    name = value;
+                } else if (line.startsWith("cpu family")) {
+                    family = value;
+                } else if (line.matches("model\\s*:.*")) {
+                    model = value;
+                } else if (line.isBlank()) {
+                    break; // the first processor's block ends
                 }
             }
         } catch (java.io.IOException | RuntimeException e) {
             // not Linux: keep "unknown CPU"
         }
-        return "nproc " + Runtime.getRuntime().availableProcessors() + ", " + model;
+        String numbers = family == null || model == null ? "" : " (family " + family + ", model " + model + ")";
+        return "nproc " + Runtime.getRuntime().availableProcessors() + ", " + name + numbers;
     }
 
     public static String jvm() {

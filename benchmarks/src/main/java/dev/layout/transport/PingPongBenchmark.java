@@ -1,5 +1,6 @@
 package dev.layout.transport;
 
+import dev.layout.dataloop.Segment;
 import dev.layout.datatype.Datatype;
 import dev.layout.datatype.Primitive;
 import dev.layout.memory.Memory;
@@ -41,11 +42,12 @@ import java.util.regex.PatternSyntaxException;
  * merge them into one), ours leave a gap after every block, so the data really is non-contiguous.
  *
  * <pre>
- *   layout bench pingpong [--quick] [--reps N] [--match REGEX]
+ *   layout bench pingpong [--quick] [--reps N] [--match REGEX] [--trace]
  * </pre>
  *
  * {@code --match} keeps the rows whose "type floats blocks" (e.g. {@code vector 4194304 1}) the
- * regular expression finds.
+ * regular expression finds; {@code --trace} has each process print, after each row, what its policy
+ * holds for the row's messages (standard error).
  *
  * The adaptive strategy is {@link AdaptiveSendPolicy}: it starts from the cost model (a calibration
  * file if there is one, else the built-in constants; the header says which) and learns from its own
@@ -148,12 +150,14 @@ public final class PingPongBenchmark {
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         boolean quick = false;
+        boolean trace = false;
         String peer = null;
         int reps = -1;
         Pattern match = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
+                case "--trace" -> trace = true;
                 case "--match" -> {
                     try {
                         match = Pattern.compile(i + 1 < args.length ? args[++i] : "");
@@ -177,7 +181,7 @@ public final class PingPongBenchmark {
                 }
                 default -> {
                     err.println("layout: error: pingpong: unknown argument '" + args[i]
-                            + "' (expected: [--quick] [--reps N] [--match REGEX])");
+                            + "' (expected: [--quick] [--reps N] [--match REGEX] [--trace])");
                     return 2;
                 }
             }
@@ -192,9 +196,9 @@ public final class PingPongBenchmark {
         }
         try {
             if (peer != null) {
-                return partner(Endpoint.parse(peer), quick, reps, match);
+                return partner(Endpoint.parse(peer), quick, reps, match, trace);
             }
-            return leader(quick, reps, match, out, err);
+            return leader(quick, reps, match, trace, out, err);
         } catch (IOException e) {
             err.println("layout: pingpong: " + e.getMessage());
             return 1;
@@ -204,7 +208,7 @@ public final class PingPongBenchmark {
         }
     }
 
-    private static int leader(boolean quick, int reps, Pattern match, PrintStream out, PrintStream err)
+    private static int leader(boolean quick, int reps, Pattern match, boolean trace, PrintStream out, PrintStream err)
             throws IOException {
         JobSecret secret = JobSecret.random();
         TcpTransport.Listener l = TcpTransport.listen(new Endpoint("127.0.0.1", 0));
@@ -212,6 +216,9 @@ public final class PingPongBenchmark {
                 PingPongBenchmark.class, "--peer", l.endpoint().toString(), "--reps", Integer.toString(reps));
         if (quick) {
             cmd.add("--quick");
+        }
+        if (trace) {
+            cmd.add("--trace");
         }
         if (match != null) {
             cmd.add("--match");
@@ -276,6 +283,9 @@ public final class PingPongBenchmark {
                     double[][] samples = measure(t, 0, row, repsFor(row, reps), tag, used);
                     // the echo goes through process 1's own policy: what it chose, sent once per row
                     int[] echoed = choices(t.receive(1, CHOICES_CONTEXT, rowIndex++, T));
+                    if (trace) {
+                        err.println(trace(t, 0, row));
+                    }
                     SendStrategy chosen = mostUsed(used);
                     SendStrategy echoChosen = mostUsed(echoed);
                     double[] mean = new double[STRATEGIES];
@@ -381,7 +391,8 @@ public final class PingPongBenchmark {
         }
     }
 
-    private static int partner(Endpoint leader, boolean quick, int reps, Pattern match) throws IOException {
+    private static int partner(Endpoint leader, boolean quick, int reps, Pattern match, boolean trace)
+            throws IOException {
         String s = System.getenv(JobSecret.ENV);
         if (s == null) {
             throw new IllegalArgumentException("pingpong: --peer needs the secret in $" + JobSecret.ENV);
@@ -402,10 +413,25 @@ public final class PingPongBenchmark {
                 measure(t, 1, row, learnRounds(row, reps), tag, null);
                 int[] used = new int[SendStrategy.values().length];
                 measure(t, 1, row, repsFor(row, reps), tag, used);
+                if (trace) {
+                    System.err.println(trace(t, 1, row));
+                }
                 t.send(0, CHOICES_CONTEXT, rowIndex++, choices(used));
             }
         }
         return 0;
+    }
+
+    /**
+     * "trace p0 vector 1048576 3: GATHER; log gap ...": what process {@code me}'s adaptive policy holds
+     * for the row's messages after its measured rounds ({@code --trace}): the cell's incumbent, gap
+     * estimate and pairs.
+     */
+    static String trace(TcpTransport t, int me, Row row) {
+        Memory data = BUFFERS[0];
+        Segment seg = Segment.of(row.type(), row.count(), data, 0);
+        SendCell cell = t.sendPolicy().cell(1 - me, BlockEstimates.estimate(seg), seg.byteSize(), data.base() != null);
+        return "trace p" + me + " " + row.kind + " " + row.floats + " " + row.blocks + ": " + cell;
     }
 
     /** The context of process 1's per-row message of what its adaptive echoes used (apart from the rounds' 0). */

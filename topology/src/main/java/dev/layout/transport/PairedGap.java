@@ -118,6 +118,16 @@ final class PairedGap {
         return window;
     }
 
+    /** The spread (standard deviation) of one pair, as the window shows it. */
+    double spread() {
+        return sigma;
+    }
+
+    /** Pairs ever made, the window's and those it dropped. */
+    long made() {
+        return pairCount;
+    }
+
     /** Whether tries wait for neighbours (the next sends of the other arm are to be measured). */
     boolean pending() {
         return pending > 0;

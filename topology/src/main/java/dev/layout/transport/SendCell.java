@@ -79,6 +79,25 @@ final class SendCell {
         return bestTime < SAMPLE_ALL_NANOS;
     }
 
+    /**
+     * E.g. {@code GATHER; log gap -0.081 +- 0.024 (spread 0.210, 40 of 52 pairs); 180 sends measured}:
+     * the incumbent, the gap's estimate (gather minus pack) and standard error, a pair's spread, the
+     * pairs in the window and ever made (for traces).
+     */
+    @Override
+    public synchronized String toString() {
+        return String.format(
+                java.util.Locale.ROOT,
+                "%s; log gap %.3f +- %.3f (spread %.3f, %d of %d pairs); %d sends measured",
+                strategy(best),
+                gap.gap(),
+                gap.error(),
+                gap.spread(),
+                gap.window(),
+                gap.made(),
+                recent.step());
+    }
+
     /** The arm of the next send. */
     synchronized int choose() {
         return budget.tryNow(1 - best, gap.challengerLoss(best)) ? 1 - best : best;

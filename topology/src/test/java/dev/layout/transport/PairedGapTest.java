@@ -34,6 +34,9 @@ class PairedGapTest {
         assertThat(g.gap()).isBetween(Math.log(1.1) - 0.03, Math.log(1.1) + 0.03);
         assertThat(g.error()).isLessThan(0.01);
         assertThat(g.challengerLoss(0)).isEqualTo(Math.abs(g.gap()));
+        // 250 tries made pairs, the window keeps the last PAIRS; a pair spreads as two sends' noise
+        assertThat(g.made()).isEqualTo(250);
+        assertThat(g.spread()).isBetween(PairedGap.MIN_SIGMA, 0.06);
     }
 
     @Test

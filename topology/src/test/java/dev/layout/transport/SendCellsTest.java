@@ -79,4 +79,12 @@ class SendCellsTest {
         assertThat(failures).isEmpty();
         assertThat(seen).hasSize(500);
     }
+
+    @Test
+    void aCellSaysItsIncumbentGapAndPairs() {
+        SendCell c = new SendCell(-0.4); // the model puts gathering 33% ahead
+        assertThat(c).hasToString("GATHER; log gap -0.400 +- 0.500 (spread 0.300, 0 of 0 pairs); 0 sends measured");
+        c.observe(1, 100_000);
+        assertThat(c.toString()).startsWith("GATHER;").endsWith("; 1 sends measured");
+    }
 }
