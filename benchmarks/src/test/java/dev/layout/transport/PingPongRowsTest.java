@@ -12,12 +12,11 @@ import org.junit.jupiter.api.Test;
 class PingPongRowsTest {
     @Test
     void matchKeepsTheRowsItFinds() {
-        var rows = PingPongBenchmark.rows(false, Pattern.compile("^vector 4194304 1$"));
-        assertThat(rows).containsExactly(new PingPongBenchmark.Row("vector", 4 << 20, 1));
-        assertThat(PingPongBenchmark.rows(true, Pattern.compile(" 1$")))
-                .isNotEmpty()
-                .allSatisfy(r -> assertThat(r.blocks()).isEqualTo(1));
-        assertThat(PingPongBenchmark.rows(true, null)).isEqualTo(PingPongBenchmark.rows(true));
+        var rows = PingPongRow.rows(false, Pattern.compile("^vector 4194304 1$"));
+        assertThat(rows).containsExactly(new PingPongRow("vector", 4 << 20, 1));
+        assertThat(PingPongRow.rows(true, Pattern.compile(" 1$"))).isNotEmpty().allSatisfy(r -> assertThat(r.blocks())
+                .isEqualTo(1));
+        assertThat(PingPongRow.rows(true, null)).isEqualTo(PingPongRow.rows(true));
     }
 
     @Test

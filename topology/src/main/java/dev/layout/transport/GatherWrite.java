@@ -31,8 +31,8 @@ final class GatherWrite {
     /**
      * Most bytes of blocks one write call carries (as many as a packed message's chunk): a longer block
      * is cut. Exploits: the socket streams a message written a chunk per call to a receiver already
-     * reading, as the packing path does; one call for a 16 MB block ran at about half the speed of
-     * packing it (benchmarks/graph-and-pingpong.md, eleventh round).
+     * reading, as the packing path does, where one call for a whole long block ran well behind packing
+     * it (benchmarks/graph-and-pingpong.md, eleventh round).
      */
     static final long MOST_BYTES_PER_WRITE = Connection.CHUNK;
 

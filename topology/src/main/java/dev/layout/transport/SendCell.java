@@ -8,8 +8,8 @@ import java.util.function.LongConsumer;
  * ExplorationBudget} allows, and the cell says which sends are to be measured.
  *
  * <p>Measuring a send costs a completion report (carried by the receiver's next frame) and this
- * bookkeeping: some 5% of a 1 KiB round trip on a loaded machine, and, measuring every send, 2-3%
- * of a 1 MB one still (benchmarks/graph-and-pingpong.md, eleventh round). Every send is measured
+ * bookkeeping, a visible share of a small round trip and, measured on every send, still of a 1 MB
+ * one (benchmarks/graph-and-pingpong.md, eleventh round). Every send is measured
  * while the gap is unresolved where the incumbent's take {@link #SAMPLE_ALL_NANOS} or more (such
  * sends are few and each says much); otherwise the tries, their neighbours, the incumbent's first
  * {@link RecentSends#LEVEL} sends and one other send in {@link #SAMPLE_EVERY}. The decision is
