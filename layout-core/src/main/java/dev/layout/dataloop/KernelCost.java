@@ -15,10 +15,9 @@ import java.nio.file.Path;
  * <p>Why a kernel wins, in these terms: a generated kernel (a hidden class with the shape's offsets and
  * strides as constants) costs {@link #GENERATED_CALL} per call instead of {@link #CALL} (a virtual
  * call the walk cannot inline, and a loop C2 compiles on its own), and saves per block the
- * {@link #ADDRESS} of a stride held in a register and the moves the generic width-class loops waste
- * (a 40-byte block is eight overlapping moves there, five exact ones in generated code). It therefore
- * wins from the count where those savings pay the dearer call: for 4-byte blocks from 33, for 40-byte
- * blocks from 9. A block is one bulk copy in the generic loops over 64 bytes ({@link #BULK_CALL} plus
+ * {@link #ADDRESS} of a stride held in a register (both make a block's exact word moves,
+ * {@link GeneratedKernel#movesPerBlock}). It therefore wins from the count where that saving pays the
+ * dearer call: from 33 blocks. A block is one bulk copy in the generic loops over 64 bytes ({@link #BULK_CALL} plus
  * {@link #BULK_BYTES_PER_CYCLE}), which word moves with constant offsets beat up to about 160 bytes; a
  * contiguous shape is one run. At a stride that puts every block into one cache set ({@link
  * MemoryAccess#oneSet}) only the generic loops run: they may pace blocks with few moves of their own
@@ -111,18 +110,11 @@ final class KernelCost {
     }
 
     /**
-     * A block of {@code width} bytes in the generic loops: the exact word loops of 4, 8 and 16 bytes,
-     * otherwise the overlapping moves of its width class (2 for up to 16 bytes, 3 up to 24, 4 up to 32, 8 up to 64),
-     * and over 64 bytes a bulk copy.
+     * A block of {@code width} bytes in the generic loops: up to 64 bytes its word moves, as generated
+     * code makes them ({@link GeneratedKernel#movesPerBlock}), over 64 bytes a bulk copy.
      */
     static double genericMove(long width) {
-        if (width > 64) {
-            return BULK_CALL + width / BULK_BYTES_PER_CYCLE;
-        }
-        if (width == 1 || width == 2 || width == 4 || width == 8) {
-            return MOVE;
-        }
-        return (width <= 16 ? 2 : width <= 24 ? 3 : width <= 32 ? 4 : 8) * MOVE;
+        return width > 64 ? BULK_CALL + width / BULK_BYTES_PER_CYCLE : GeneratedKernel.movesPerBlock(width) * MOVE;
     }
 
     /** The cheaper of the generic {@code generic} and the generated {@code generated} kernel (the generic one on a tie). */

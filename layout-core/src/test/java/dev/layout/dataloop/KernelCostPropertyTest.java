@@ -93,11 +93,13 @@ class KernelCostPropertyTest {
         Dataloop triples = leaf(Datatype.vector(2, 3, 4, Primitive.FLOAT64));
         assertThat(KernelCost.vectorLeaf(triples, 32)).isEqualTo(Kind.STRIDED);
         assertThat(KernelCost.vectorLeaf(triples, 33)).isEqualTo(Kind.STRIP);
-        // 40-byte blocks waste three moves a block in the generic loops (eight overlapping moves, five exact):
-        // generated sooner
-        Dataloop fives = leaf(Datatype.vector(2, 5, 6, Primitive.FLOAT64));
-        assertThat(KernelCost.vectorLeaf(fives, 8)).isEqualTo(Kind.STRIDED);
-        assertThat(KernelCost.vectorLeaf(fives, 9)).isEqualTo(Kind.STRIP);
+        // so are 40-byte blocks (five exact moves) and 44-byte ones (five words and one overlapping)
+        for (int width : new int[] {40, 44}) {
+            Dataloop d = leaf(Datatype.vector(2, width, width + 8, Primitive.BYTE));
+            assertThat(KernelCost.genericMove(width)).isEqualTo(Math.ceil(width / 8.0));
+            assertThat(KernelCost.vectorLeaf(d, 32)).isEqualTo(Kind.STRIDED);
+            assertThat(KernelCost.vectorLeaf(d, 33)).isEqualTo(Kind.STRIP);
+        }
         // 64-byte blocks are eight word moves; from about 160 bytes a block is a bulk copy, whatever the count
         Dataloop lines = leaf(Datatype.vector(2, 8, 9, Primitive.FLOAT64));
         assertThat(KernelCost.vectorLeaf(lines, 1 << 20)).isEqualTo(Kind.STRIP);

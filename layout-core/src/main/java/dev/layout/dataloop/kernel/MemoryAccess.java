@@ -125,16 +125,15 @@ public final class MemoryAccess {
     }
 
     /**
-     * Up to 64 bytes, any width, in at most eight word moves and no loop, as good {@code memcpy}
-     * implementations move short sizes: a width between two powers of two is covered by two
-     * overlapping moves of the lower power (9-16 bytes: the first and the last 8; 17-24: the first
-     * 16 and the last 8; 25-32: the first and the last 16; 33-64: the first and the last 32). All
-     * loads come before the stores, so the
-     * bytes written twice are written with the same values.
+     * Up to 64 bytes, any width, in {@code ceil(width / 8)} word moves (fewer below 8 bytes), as short
+     * {@code memcpy} implementations do: a width that is not a whole number of words ends with one
+     * more word overlapping the previous one (9-16 bytes: the first and the last 8; 17-24: the first
+     * 16 and the last 8; 25-32: the first and the last 16; 33-64: {@link #moveWords}). The source and
+     * the destination never overlap, so bytes written twice are written with the same values.
      */
     static void copySmall(Object sb, long sa, Object db, long da, long length) {
         if (length > 32) {
-            move32x2(sb, sa, db, da, length - 32);
+            moveWords(sb, sa, db, da, length);
         } else if (length > 24) {
             move16x2(sb, sa, db, da, length - 16);
         } else if (length > 16) {
@@ -153,24 +152,20 @@ public final class MemoryAccess {
         }
     }
 
-    /** A block of 33 to 64 bytes ({@code e} its width - 32): its first and its last 32 bytes, all loads first. */
-    static void move32x2(Object sb, long s, Object db, long d, long e) {
-        long a0 = U.getLong(sb, s);
-        long a1 = U.getLong(sb, s + 8);
-        long a2 = U.getLong(sb, s + 16);
-        long a3 = U.getLong(sb, s + 24);
-        long b0 = U.getLong(sb, s + e);
-        long b1 = U.getLong(sb, s + e + 8);
-        long b2 = U.getLong(sb, s + e + 16);
-        long b3 = U.getLong(sb, s + e + 24);
-        U.putLong(db, d, a0);
-        U.putLong(db, d + 8, a1);
-        U.putLong(db, d + 16, a2);
-        U.putLong(db, d + 24, a3);
-        U.putLong(db, d + e, b0);
-        U.putLong(db, d + e + 8, b1);
-        U.putLong(db, d + e + 16, b2);
-        U.putLong(db, d + e + 24, b3);
+    /**
+     * A block of 33 to 64 bytes ({@code w} its width): its whole 8-byte words, then its last 8 bytes
+     * (overlapping the last whole word when the width is not a multiple of 8), {@code ceil(w / 8)}
+     * moves in all. Exploits: with 8-byte words this is the fewest moves; the first and last 32 bytes
+     * (what {@code memcpy} does with 32-byte registers) would take eight, and C2 merges the repeated
+     * ones only when it knows both bases are arrays. In a copy for one width the loop unrolls to
+     * straight moves.
+     */
+    static void moveWords(Object sb, long s, Object db, long d, long w) {
+        int last = (int) w - 8;
+        for (int o = 0; o < last; o += 8) { // an int loop: C2 unrolls counted int loops, not long ones
+            U.putLong(db, d + o, U.getLong(sb, s + o));
+        }
+        U.putLong(db, d + last, U.getLong(sb, s + last));
     }
 
     /** A block of 17 to 24 bytes ({@code e} its width - 8; a 3-vector of doubles exactly): its first 16 and its last 8 bytes, all loads first. */

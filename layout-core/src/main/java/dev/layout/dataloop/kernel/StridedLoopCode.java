@@ -172,7 +172,7 @@ final class StridedLoopCode extends StridedLoops {
         if (c == 9) {
             u.copyMemory(sb, s, db, d, w);
         } else if (c == 8) {
-            MemoryAccess.move32x2(sb, s, db, d, w - 32);
+            MemoryAccess.moveWords(sb, s, db, d, w);
         } else if (c == 7) {
             MemoryAccess.move16x2(sb, s, db, d, w - 16);
         } else if (c == 6) {

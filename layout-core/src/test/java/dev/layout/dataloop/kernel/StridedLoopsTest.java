@@ -81,8 +81,8 @@ class StridedLoopsTest {
         boolean dstOff = (kinds & 2) != 0;
         Random r = new Random(31 + kinds);
         int tiled = 0;
-        for (int trial = 0; trial < 300; trial++) {
-            int[] widths = {1, 2, 3, 4, 6, 8, 12, 16, 16, 16, 20, 24, 28, 40, 64, 100};
+        for (int trial = 0; trial < 400; trial++) {
+            int[] widths = {1, 2, 3, 4, 6, 8, 12, 16, 16, 16, 20, 24, 28, 37, 40, 57, 64, 100};
             int width = widths[r.nextInt(widths.length)];
             int n1 = 1 + r.nextInt(9);
             int n2 = 1 + r.nextInt(11);
