@@ -17,8 +17,9 @@ import java.nio.file.Path;
  * call the walk cannot inline, and a loop C2 compiles on its own), and saves per block the
  * {@link #ADDRESS} of a stride held in a register (both make a block's exact word moves,
  * {@link GeneratedKernel#movesPerBlock}). It therefore wins from the count where that saving pays the
- * dearer call: from 33 blocks. A block is one bulk copy in the generic loops over 64 bytes ({@link #BULK_CALL} plus
- * {@link #BULK_BYTES_PER_CYCLE}), which word moves with constant offsets beat up to about 160 bytes; a
+ * dearer call: from 33 blocks. A block is one bulk copy in the generic loops over {@link
+ * MemoryAccess#WORD_BLOCK_BYTES} ({@link #BULK_CALL} plus {@link #BULK_BYTES_PER_CYCLE}), which word moves with
+ * constant offsets beat up to about 160 bytes; a
  * contiguous shape is one run. At a stride that puts every block into one cache set ({@link
  * MemoryAccess#oneSet}) only the generic loops run: they may pace blocks with few moves of their own
  * ({@link MemoryAccess#mayPace}), and the straight-line generated kernels, whose accesses all land in
@@ -38,7 +39,7 @@ final class KernelCost {
     enum Kind {
         /** A contiguous run: one bulk copy. */
         RUN,
-        /** Strided blocks through the generic loops, one loop per width class (4, 8, 16, up to 64; over 64 bulk copies). */
+        /** Strided blocks through the generic loops, one loop per width up to {@link MemoryAccess#WORD_BLOCK_BYTES}, one for the wider ones (bulk copies). */
         STRIDED,
         /** Strided blocks through a generated loop with stride and width as constants ({@link GeneratedKernel#strip}). */
         STRIP,
@@ -110,11 +111,13 @@ final class KernelCost {
     }
 
     /**
-     * A block of {@code width} bytes in the generic loops: up to 64 bytes its word moves, as generated
-     * code makes them ({@link GeneratedKernel#movesPerBlock}), over 64 bytes a bulk copy.
+     * A block of {@code width} bytes in the generic loops: up to {@link MemoryAccess#WORD_BLOCK_BYTES} its word
+     * moves, as generated code makes them ({@link GeneratedKernel#movesPerBlock}), wider a bulk copy.
      */
     static double genericMove(long width) {
-        return width > 64 ? BULK_CALL + width / BULK_BYTES_PER_CYCLE : GeneratedKernel.movesPerBlock(width) * MOVE;
+        return width > MemoryAccess.WORD_BLOCK_BYTES
+                ? BULK_CALL + width / BULK_BYTES_PER_CYCLE
+                : GeneratedKernel.movesPerBlock(width) * MOVE;
     }
 
     /** The cheaper of the generic {@code generic} and the generated {@code generated} kernel (the generic one on a tie). */

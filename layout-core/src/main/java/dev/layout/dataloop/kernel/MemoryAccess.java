@@ -29,6 +29,13 @@ public final class MemoryAccess {
      */
     public static final boolean CHECK_EVERY_ACCESS = Boolean.getBoolean("layout.memory.checkEveryAccess");
 
+    /**
+     * The widest block the strided and listed loops move as word moves (a copy of the loops per width,
+     * the width a constant); each wider block is one bulk copy, whose call costs more than the moves
+     * it would save below this.
+     */
+    public static final int WORD_BLOCK_BYTES = 128;
+
     /** Bytes at which addresses fall into the same set of the level-1 and level-2 caches (64 KiB on current x86 and Arm cores). */
     static final long SET_SPAN = 64 * 1024;
 
@@ -153,7 +160,7 @@ public final class MemoryAccess {
     }
 
     /**
-     * A block of 33 to 64 bytes ({@code w} its width): its whole 8-byte words, then its last 8 bytes
+     * A block of 33 to {@link StridedLoops#EXACT_WIDTHS} bytes ({@code w} its width): its whole 8-byte words, then its last 8 bytes
      * (overlapping the last whole word when the width is not a multiple of 8), {@code ceil(w / 8)}
      * moves in all. Exploits: with 8-byte words this is the fewest moves; the first and last 32 bytes
      * (what {@code memcpy} does with 32-byte registers) would take eight, and C2 merges the repeated
@@ -310,8 +317,11 @@ public final class MemoryAccess {
             long n3,
             long n2,
             long n1) {
-        // the row loops of StridedLoops take blocks up to 64 bytes, counts in an int and no access checking
-        if (CHECK_EVERY_ACCESS || n2 > Integer.MAX_VALUE || n1 > Integer.MAX_VALUE || blockBytes > 64) {
+        // the row loops of StridedLoops take blocks of their exact widths, counts in an int and no access checking
+        if (CHECK_EVERY_ACCESS
+                || n2 > Integer.MAX_VALUE
+                || n1 > Integer.MAX_VALUE
+                || blockBytes > StridedLoops.EXACT_WIDTHS) {
             for (long i = 0; i < n3; i++) {
                 for (long j = 0; j < n2; j++) {
                     strided(src, srcOffset + i * s3 + j * s2, s1, dst, dstOffset + i * d3 + j * d2, d1, blockBytes, n1);

@@ -31,7 +31,7 @@ final class StridedLoopCode extends StridedLoops {
         }
     }
 
-    /** The block width: this copy's own, a constant, in a hidden copy for blocks of up to 64 bytes. */
+    /** The block width: this copy's own, a constant, in a hidden copy for blocks of up to {@link StridedLoops#EXACT_WIDTHS} bytes. */
     private static long width(long w) {
         return COPY < 0 || COPY >> 2 > EXACT_WIDTHS ? w : COPY >> 2;
     }
@@ -159,8 +159,8 @@ final class StridedLoopCode extends StridedLoops {
 
     /**
      * One block of {@code w} bytes, inlined into the caller's loop: 1, 4 and 8 bytes one exact move,
-     * other widths up to 64 bytes the overlapping word moves of {@link MemoryAccess#copySmall}, over
-     * 64 bytes a bulk copy. Exploits: in a hidden copy the width is a constant, so every loop here
+     * other widths up to {@link StridedLoops#EXACT_WIDTHS} bytes their {@code ceil(w / 8)} word moves (the last one
+     * overlapping when the width is not a whole number of words), wider blocks a bulk copy. Exploits: in a hidden copy the width is a constant, so every loop here
      * compiles only that width's moves, at fixed offsets; {@link MemoryAccess#copyRaw}'s width tests
      * would carry a branch profile shared with every width the JVM has moved, and loops calling it
      * were recompiled again and again as the widths changed.

@@ -32,14 +32,14 @@ abstract class StridedLoops {
     }
 
     /** Blocks of up to this many bytes get a copy per width; wider ones (bulk copies) share one. */
-    static final int EXACT_WIDTHS = 64;
+    static final int EXACT_WIDTHS = MemoryAccess.WORD_BLOCK_BYTES;
 
     /**
      * The class of a block width, each moved by its own word moves (StridedLoopCode#move): 1, 2-3,
-     * 4, 5-7, 8, 9-16, 17-24, 25-32, 33-64 bytes, and over 64 (bulk copies).
+     * 4, 5-7, 8, 9-16, 17-24, 25-32, 33-128 bytes, and over 128 (bulk copies).
      */
     static int widthClass(long w) {
-        return w > 64
+        return w > EXACT_WIDTHS
                 ? 9
                 : w > 32
                         ? 8
@@ -65,7 +65,7 @@ abstract class StridedLoops {
     abstract void columnTiles16(
             Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni);
 
-    /** {@link MemoryAccess#strided3} between resolved addresses, for blocks of up to 64 bytes and rows and blocks counted in an int. */
+    /** {@link MemoryAccess#strided3} between resolved addresses, for blocks of up to {@link #EXACT_WIDTHS} bytes and rows and blocks counted in an int. */
     abstract void planes(
             Object sb,
             long sa,

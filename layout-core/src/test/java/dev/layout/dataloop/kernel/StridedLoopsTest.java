@@ -82,7 +82,7 @@ class StridedLoopsTest {
         Random r = new Random(31 + kinds);
         int tiled = 0;
         for (int trial = 0; trial < 400; trial++) {
-            int[] widths = {1, 2, 3, 4, 6, 8, 12, 16, 16, 16, 20, 24, 28, 37, 40, 57, 64, 100};
+            int[] widths = {1, 2, 3, 4, 6, 8, 12, 16, 16, 16, 20, 24, 28, 37, 40, 57, 64, 100, 200};
             int width = widths[r.nextInt(widths.length)];
             int n1 = 1 + r.nextInt(9);
             int n2 = 1 + r.nextInt(11);
@@ -381,7 +381,7 @@ class StridedLoopsTest {
     void eachCombinationOfMemoryKindsAndWidthHasItsOwnCopyAndWiderBlocksShareOne() {
         Set<Class<?>> classes = new HashSet<>();
         byte[] heap = new byte[8];
-        long[] widths = {1, 3, 4, 7, 8, 12, 20, 24, 28, 40, 63, 64, 65, 100, 4096};
+        long[] widths = {1, 3, 4, 7, 8, 12, 20, 24, 28, 40, 63, 64, 65, 100, 128, 129, 4096};
         for (Object src : new Object[] {heap, null}) {
             for (Object dst : new Object[] {heap, null}) {
                 for (long w : widths) {
@@ -392,10 +392,10 @@ class StridedLoopsTest {
                         assertThat(loops.getClass().isHidden()).isTrue();
                     }
                 }
-                assertThat(StridedLoops.of(src, dst, 65)).isSameAs(StridedLoops.of(src, dst, 4096));
+                assertThat(StridedLoops.of(src, dst, 129)).isSameAs(StridedLoops.of(src, dst, 4096));
             }
         }
-        // 12 widths up to 64 bytes and one copy for the three wider ones, per combination of kinds
-        assertThat(classes).hasSize(GeneratedKernel.ENABLED ? 4 * 13 : 1);
+        // 15 widths up to 128 bytes and one copy for the two wider ones, per combination of kinds
+        assertThat(classes).hasSize(GeneratedKernel.ENABLED ? 4 * 16 : 1);
     }
 }
