@@ -86,7 +86,8 @@ final class KernelCost {
         double perBlock =
                 switch (kind) {
                     case RUN -> stride == width ? width / BULK_BYTES_PER_CYCLE : Double.POSITIVE_INFINITY;
-                    case STRIDED, ROWS, RECORDS -> genericMove(width) + (kind == Kind.RECORDS ? ADDRESS : 0) + ADDRESS;
+                    case STRIDED, ROWS -> genericMove(width, MemoryAccess.oneSet(stride)) + ADDRESS;
+                    case RECORDS -> genericMove(width, true) + 2 * ADDRESS;
                     // A strip's block, a plane's row, is one straight-line body: bounded in code size.
                     case STRIP, PLANES ->
                         (kind == Kind.PLANES ? blocks : 1) * GeneratedKernel.movesPerBlock(width)
@@ -112,10 +113,12 @@ final class KernelCost {
 
     /**
      * A block of {@code width} bytes in the generic loops: up to {@link MemoryAccess#WORD_BLOCK_BYTES} its word
-     * moves, as generated code makes them ({@link GeneratedKernel#movesPerBlock}), wider a bulk copy.
+     * moves, as generated code makes them ({@link GeneratedKernel#movesPerBlock}), wider a bulk copy; where
+     * blocks may share one cache set ({@code oneSet}: a stride of {@link MemoryAccess#oneSet}, or listed
+     * blocks) every block over {@link MemoryAccess#ONE_SET_WORD_BYTES} is a bulk copy.
      */
-    static double genericMove(long width) {
-        return width > MemoryAccess.WORD_BLOCK_BYTES
+    static double genericMove(long width, boolean oneSet) {
+        return width > (oneSet ? MemoryAccess.ONE_SET_WORD_BYTES : MemoryAccess.WORD_BLOCK_BYTES)
                 ? BULK_CALL + width / BULK_BYTES_PER_CYCLE
                 : GeneratedKernel.movesPerBlock(width) * MOVE;
     }

@@ -96,7 +96,7 @@ class KernelCostPropertyTest {
         // so are 40-byte blocks (five exact moves) and 44-byte ones (five words and one overlapping)
         for (int width : new int[] {40, 44}) {
             Dataloop d = leaf(Datatype.vector(2, width, width + 8, Primitive.BYTE));
-            assertThat(KernelCost.genericMove(width)).isEqualTo(Math.ceil(width / 8.0));
+            assertThat(KernelCost.genericMove(width, false)).isEqualTo(Math.ceil(width / 8.0));
             assertThat(KernelCost.vectorLeaf(d, 32)).isEqualTo(Kind.STRIDED);
             assertThat(KernelCost.vectorLeaf(d, 33)).isEqualTo(Kind.STRIP);
         }

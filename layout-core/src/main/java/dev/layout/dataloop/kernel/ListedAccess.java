@@ -48,7 +48,7 @@ public final class ListedAccess {
             Object pb = packed.base();
             long pa = packed.address() + packedOffset;
             if (lengths == null) {
-                StridedLoops.of(pack ? ub : pb, pack ? pb : ub, uniform)
+                StridedLoops.of(pack ? ub : pb, pack ? pb : ub, uniform, true)
                         .listed(ub, ua, offsets, from, to, pb, pa, uniform, pack);
                 return (to - from) * uniform;
             }

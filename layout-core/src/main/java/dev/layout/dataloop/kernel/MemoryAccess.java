@@ -30,11 +30,18 @@ public final class MemoryAccess {
     public static final boolean CHECK_EVERY_ACCESS = Boolean.getBoolean("layout.memory.checkEveryAccess");
 
     /**
-     * The widest block the strided and listed loops move as word moves (a copy of the loops per width,
-     * the width a constant); each wider block is one bulk copy, whose call costs more than the moves
-     * it would save below this.
+     * The widest block the strided loops move as word moves (a copy of the loops per width, the width
+     * a constant; {@link #ONE_SET_WORD_BYTES} where blocks may share one cache set); each wider block
+     * is one bulk copy, whose call costs more than the moves it would save below this.
      */
     public static final int WORD_BLOCK_BYTES = 128;
+
+    /**
+     * The widest block moved as word moves where blocks may share one cache set ({@link #oneSet}
+     * strides, listed blocks): one 64-byte line. Wider ones there are bulk copies (see {@link
+     * StridedLoops#of}).
+     */
+    public static final int ONE_SET_WORD_BYTES = 64;
 
     /** Bytes at which addresses fall into the same set of the level-1 and level-2 caches (64 KiB on current x86 and Arm cores). */
     static final long SET_SPAN = 64 * 1024;
@@ -239,7 +246,7 @@ public final class MemoryAccess {
             long sa = src.address() + srcOffset;
             Object db = dst.base();
             long da = dst.address() + dstOffset;
-            StridedLoops loops = StridedLoops.of(sb, db, blockBytes);
+            StridedLoops loops = StridedLoops.of(sb, db, blockBytes, oneSet(srcStride) || oneSet(dstStride));
             while (count > 0) {
                 int n = (int) Math.min(count, 1 << 30);
                 loops.strided(sb, sa, srcStride, db, da, dstStride, blockBytes, n);
@@ -278,7 +285,7 @@ public final class MemoryAccess {
             long sa = src.address() + srcOffset;
             Object db = dst.base();
             long da = dst.address() + dstOffset;
-            StridedLoops.of(sb, db, 16)
+            StridedLoops.of(sb, db, 16, false)
                     .columnTiles16(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, (int) outer, (int) inner);
         } finally {
             Reference.reachabilityFence(src);
@@ -336,7 +343,8 @@ public final class MemoryAccess {
             long sa = src.address() + srcOffset;
             Object db = dst.base();
             long da = dst.address() + dstOffset;
-            StridedLoops.of(sb, db, blockBytes).planes(sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
+            StridedLoops.of(sb, db, blockBytes, oneSet(s1) || oneSet(d1))
+                    .planes(sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
         } finally {
             Reference.reachabilityFence(src);
             Reference.reachabilityFence(dst);

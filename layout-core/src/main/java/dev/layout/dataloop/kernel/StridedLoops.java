@@ -24,11 +24,19 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 abstract class StridedLoops {
     StridedLoops() {}
 
-    /** The copy for these bases and blocks of {@code blockBytes}. */
-    static StridedLoops of(Object srcBase, Object dstBase, long blockBytes) {
-        return Copies.get((srcBase == null ? 1 : 0)
-                | (dstBase == null ? 2 : 0)
-                | (int) Math.min(blockBytes, EXACT_WIDTHS + 1) << 2);
+    /**
+     * The copy for these bases and blocks of {@code blockBytes}. {@code oneSet}: the blocks may fall
+     * into one cache set (a stride of {@link MemoryAccess#oneSet}, or listed offsets, which may be
+     * such strides apart); there blocks wider than {@link MemoryAccess#ONE_SET_WORD_BYTES} take the bulk copy.
+     * Exploits: a wide block's word moves, issued back to back, keep more of that set's lines in flight
+     * than it has ways; a bulk copy's call per block spaces them, as pacing does for narrow blocks
+     * ({@link MemoryAccess#mayPace}).
+     */
+    static StridedLoops of(Object srcBase, Object dstBase, long blockBytes, boolean oneSet) {
+        long width = oneSet && blockBytes > MemoryAccess.ONE_SET_WORD_BYTES
+                ? EXACT_WIDTHS + 1
+                : Math.min(blockBytes, EXACT_WIDTHS + 1);
+        return Copies.get((srcBase == null ? 1 : 0) | (dstBase == null ? 2 : 0) | (int) width << 2);
     }
 
     /** Blocks of up to this many bytes get a copy per width; wider ones (bulk copies) share one. */

@@ -142,7 +142,8 @@ class StridedLoopsTest {
         assertThat(MemoryAccess.mayPace(set, 32)).isTrue();
         assertThat(MemoryAccess.mayPace(set, 40)).isFalse();
         assertThat(MemoryAccess.mayPace(set + 8, 4)).isFalse();
-        for (int width : new int[] {1, 3, 4, 8, 12, 16, 20, 40, 64}) {
+        // and blocks over a line go as bulk copies there (96, 128)
+        for (int width : new int[] {1, 3, 4, 8, 12, 16, 20, 40, 64, 96, 128}) {
             for (long stride : new long[] {set, -set, 2 * set}) {
                 int n1 = 3;
                 int n2 = 2;
@@ -385,14 +386,17 @@ class StridedLoopsTest {
         for (Object src : new Object[] {heap, null}) {
             for (Object dst : new Object[] {heap, null}) {
                 for (long w : widths) {
-                    StridedLoops loops = StridedLoops.of(src, dst, w);
-                    assertThat(loops).isSameAs(StridedLoops.of(src, dst, w));
+                    StridedLoops loops = StridedLoops.of(src, dst, w, false);
+                    assertThat(loops).isSameAs(StridedLoops.of(src, dst, w, false));
                     classes.add(loops.getClass());
                     if (GeneratedKernel.ENABLED) {
                         assertThat(loops.getClass().isHidden()).isTrue();
                     }
                 }
-                assertThat(StridedLoops.of(src, dst, 129)).isSameAs(StridedLoops.of(src, dst, 4096));
+                assertThat(StridedLoops.of(src, dst, 129, false)).isSameAs(StridedLoops.of(src, dst, 4096, false));
+                // blocks that may share one cache set: word moves up to a line, bulk copies above
+                assertThat(StridedLoops.of(src, dst, 64, true)).isSameAs(StridedLoops.of(src, dst, 64, false));
+                assertThat(StridedLoops.of(src, dst, 65, true)).isSameAs(StridedLoops.of(src, dst, 4096, false));
             }
         }
         // 15 widths up to 128 bytes and one copy for the two wider ones, per combination of kinds
