@@ -39,7 +39,10 @@ final class KernelCost {
     enum Kind {
         /** A contiguous run: one bulk copy. */
         RUN,
-        /** Strided blocks through the generic loops, one loop per width up to {@link MemoryAccess#WORD_BLOCK_BYTES}, one for the wider ones (bulk copies). */
+        /**
+         * Strided blocks through the generic loops: a loop per width up to {@link
+         * MemoryAccess#WORD_BLOCK_BYTES}, one for the wider ones (bulk copies).
+         */
         STRIDED,
         /** Strided blocks through a generated loop with stride and width as constants ({@link GeneratedKernel#strip}). */
         STRIP,

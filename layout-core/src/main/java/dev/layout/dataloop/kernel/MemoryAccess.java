@@ -167,9 +167,9 @@ public final class MemoryAccess {
     }
 
     /**
-     * A block of 33 to {@link StridedLoops#EXACT_WIDTHS} bytes ({@code w} its width): its whole 8-byte words, then its last 8 bytes
-     * (overlapping the last whole word when the width is not a multiple of 8), {@code ceil(w / 8)}
-     * moves in all. Exploits: with 8-byte words this is the fewest moves; the first and last 32 bytes
+     * A block of 33 to {@link StridedLoops#EXACT_WIDTHS} bytes ({@code w} its width): its whole 8-byte
+     * words, then its last 8 bytes (overlapping the last whole word when the width is not a multiple of
+     * 8), {@code ceil(w / 8)} moves in all. Exploits: with 8-byte words this is the fewest moves; the first and last 32 bytes
      * (what {@code memcpy} does with 32-byte registers) would take eight, and C2 merges the repeated
      * ones only when it knows both bases are arrays. In a copy for one width the loop unrolls to
      * straight moves.

@@ -31,7 +31,7 @@ final class StridedLoopCode extends StridedLoops {
         }
     }
 
-    /** The block width: this copy's own, a constant, in a hidden copy for blocks of up to {@link StridedLoops#EXACT_WIDTHS} bytes. */
+    /** The block width: this copy's own, a constant, in a hidden copy for one width ({@link StridedLoops#EXACT_WIDTHS}). */
     private static long width(long w) {
         return COPY < 0 || COPY >> 2 > EXACT_WIDTHS ? w : COPY >> 2;
     }
@@ -159,11 +159,12 @@ final class StridedLoopCode extends StridedLoops {
 
     /**
      * One block of {@code w} bytes, inlined into the caller's loop: 1, 4 and 8 bytes one exact move,
-     * other widths up to {@link StridedLoops#EXACT_WIDTHS} bytes their {@code ceil(w / 8)} word moves (the last one
-     * overlapping when the width is not a whole number of words), wider blocks a bulk copy. Exploits: in a hidden copy the width is a constant, so every loop here
-     * compiles only that width's moves, at fixed offsets; {@link MemoryAccess#copyRaw}'s width tests
-     * would carry a branch profile shared with every width the JVM has moved, and loops calling it
-     * were recompiled again and again as the widths changed.
+     * other widths up to {@link StridedLoops#EXACT_WIDTHS} bytes their {@code ceil(w / 8)} word moves
+     * (the last one overlapping when the width is not a whole number of words), wider blocks a bulk
+     * copy. Exploits: in a hidden copy the width is a constant, so every loop here compiles only that
+     * width's moves, at fixed offsets; {@link MemoryAccess#copyRaw}'s width tests would carry a branch
+     * profile shared with every width the JVM has moved, and loops calling it were recompiled again and
+     * again as the widths changed.
      */
     private static void move(Object sb, long s, Object db, long d, long w) {
         sun.misc.Unsafe u = MemoryAccess.U;

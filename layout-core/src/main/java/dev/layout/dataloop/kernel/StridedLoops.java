@@ -73,7 +73,10 @@ abstract class StridedLoops {
     abstract void columnTiles16(
             Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni);
 
-    /** {@link MemoryAccess#strided3} between resolved addresses, for blocks of up to {@link #EXACT_WIDTHS} bytes and rows and blocks counted in an int. */
+    /**
+     * {@link MemoryAccess#strided3} between resolved addresses, for blocks of up to {@link #EXACT_WIDTHS}
+     * bytes and rows and blocks counted in an int.
+     */
     abstract void planes(
             Object sb,
             long sa,
