@@ -19,7 +19,7 @@ public final class ListedAccess {
      * one loop of the width's moves ({@link StridedLoops#listed}, its width a constant); for varying lengths each block
      * takes the width switch of {@link MemoryAccess#copyRaw}, which branch prediction learns for
      * repeating patterns. Never paced, even with every block in one cache set: stores to listed
-     * blocks lost to the plain loop at every width tried (benchmarks/README.md, thirteenth round).
+     * blocks lost to the plain loop at every width tried (benchmarks/issue-22-rounds.md, thirteenth round).
      * Returns the bytes moved.
      */
     public static long blocks(

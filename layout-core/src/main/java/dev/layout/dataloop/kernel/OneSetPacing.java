@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  * not repeated once it is compiled. Until a choice, and when none is made within {@link Trial#ROUNDS}
  * rounds, paced runs (pacing gained on a machine whose level-2 sets have twice the ways). The verdict
  * gives neither strategy a margin: with one, the trials kept pacing for blocks of 12 to 32 bytes that it
- * slowed by 10-50% on another machine (benchmarks/README.md, thirteenth round).
+ * slowed by 10-50% on another machine (benchmarks/issue-22-rounds.md, thirteenth round).
  *
  * <p>Exploits: the caller's blocks are the exact layout and memory that the choice is for, so no buffer
  * of its own is allocated (the effect needs a span of many sets' worth of lines); the trials add no

@@ -61,9 +61,9 @@ final class StridedLoopCode extends StridedLoops {
      * A base for {@link #row} ({@code bit} 1: the source, 2: the destination): as {@link #src}, and an
      * array typed as the {@code byte[]} every heap {@code Memory} is. Exploits: an access to an array
      * of unknown type is still kept in order by barriers; to a {@code byte[]} C2 unrolls and schedules
-     * the loop freely, which pays on one long row (vector w24 s32, benchmarks/README.md). The other loops keep the
+     * the loop freely, which pays on one long row (vector w24 s32, benchmarks/issue-22-rounds.md). The other loops keep the
      * barriers: rows of a few blocks (hvector rows), listed blocks, and blocks in one cache set, paced
-     * or not, ran slower typed (benchmarks/README.md).
+     * or not, ran slower typed (benchmarks/issue-22-rounds.md).
      */
     private static Object typed(Object b, int bit) {
         return KINDS < 0 ? b : (KINDS & bit) != 0 ? null : (byte[]) Objects.requireNonNull(b);

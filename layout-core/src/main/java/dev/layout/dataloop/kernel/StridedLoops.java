@@ -12,13 +12,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * between {@code byte[]}s and then meets off-heap memory is recompiled for both, as a "mixed" access
  * C2 neither unrolls nor schedules freely; one method holding the loops of several width classes,
  * once C2 compiles more than one of them, runs each slower than the same loop compiled alone
- * (benchmarks/README.md). {@link #of} therefore holds a copy of {@link StridedLoopCode} per
+ * (benchmarks/issue-22-rounds.md). {@link #of} therefore holds a copy of {@link StridedLoopCode} per
  * combination of heap or off-heap source and destination and block width (each width up to {@link
  * #EXACT_WIDTHS} bytes, and one copy for all wider blocks), defined on first use as hidden classes
  * from its class file; each copy is profiled and compiled on its own. In a copy the width is a
  * constant, so each block's moves compile to word moves at fixed offsets and the address steps to
  * constants, as in a hand loop written for that width (with the width a variable, random gathers of
- * 24-byte blocks ran well below such a loop: benchmarks/README.md, fourteenth round). Only the
+ * 24-byte blocks ran well below such a loop: benchmarks/issue-22-rounds.md, fourteenth round). Only the
  * widths a JVM moves are defined and compiled.
  */
 abstract class StridedLoops {
