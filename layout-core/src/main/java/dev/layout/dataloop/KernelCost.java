@@ -115,15 +115,15 @@ final class KernelCost {
     }
 
     /**
-     * A block of {@code width} bytes in the generic loops: up to {@link MemoryAccess#WORD_BLOCK_BYTES} its word
-     * moves, as generated code makes them ({@link GeneratedKernel#movesPerBlock}), wider a bulk copy; where
-     * blocks may share one cache set ({@code oneSet}: a stride of {@link MemoryAccess#oneSet}, or listed
-     * blocks) every block over {@link MemoryAccess#ONE_SET_WORD_BYTES} is a bulk copy.
+     * A block of {@code width} bytes in the generic loops: its word moves as generated code makes them
+     * ({@link GeneratedKernel#movesPerBlock}) where the loops move it as words ({@link
+     * MemoryAccess#movesAsWords}; {@code oneSet}: a stride of {@link MemoryAccess#oneSet}, or listed
+     * blocks), else a bulk copy.
      */
     static double genericMove(long width, boolean oneSet) {
-        return width > (oneSet ? MemoryAccess.ONE_SET_WORD_BYTES : MemoryAccess.WORD_BLOCK_BYTES)
-                ? BULK_CALL + width / BULK_BYTES_PER_CYCLE
-                : GeneratedKernel.movesPerBlock(width) * MOVE;
+        return MemoryAccess.movesAsWords(width, oneSet)
+                ? GeneratedKernel.movesPerBlock(width) * MOVE
+                : BULK_CALL + width / BULK_BYTES_PER_CYCLE;
     }
 
     /** The cheaper of the generic {@code generic} and the generated {@code generated} kernel (the generic one on a tie). */

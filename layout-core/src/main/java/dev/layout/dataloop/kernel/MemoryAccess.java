@@ -43,6 +43,15 @@ public final class MemoryAccess {
      */
     public static final int ONE_SET_WORD_BYTES = 64;
 
+    /**
+     * Whether the generic loops move a block of {@code width} bytes as word moves (else as one bulk
+     * copy): up to {@link #WORD_BLOCK_BYTES}, or {@link #ONE_SET_WORD_BYTES} where blocks may share one
+     * cache set ({@code oneSet}). The one rule the loops ({@link StridedLoops#of}) and the cost model follow.
+     */
+    public static boolean movesAsWords(long width, boolean oneSet) {
+        return width <= (oneSet ? ONE_SET_WORD_BYTES : WORD_BLOCK_BYTES);
+    }
+
     /** Bytes at which addresses fall into the same set of the level-1 and level-2 caches (64 KiB on current x86 and Arm cores). */
     static final long SET_SPAN = 64 * 1024;
 

@@ -33,9 +33,7 @@ abstract class StridedLoops {
      * ({@link MemoryAccess#mayPace}).
      */
     static StridedLoops of(Object srcBase, Object dstBase, long blockBytes, boolean oneSet) {
-        long width = oneSet && blockBytes > MemoryAccess.ONE_SET_WORD_BYTES
-                ? EXACT_WIDTHS + 1
-                : Math.min(blockBytes, EXACT_WIDTHS + 1);
+        long width = MemoryAccess.movesAsWords(blockBytes, oneSet) ? blockBytes : EXACT_WIDTHS + 1;
         return Copies.get((srcBase == null ? 1 : 0) | (dstBase == null ? 2 : 0) | (int) width << 2);
     }
 
