@@ -76,7 +76,7 @@ final class StridedLoopCode extends StridedLoops {
      * {@link #row}.
      */
     @Override
-    void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
+    void stridedLoop(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
         if (MemoryAccess.mayPace(ss, blockBytes) || MemoryAccess.mayPace(ds, blockBytes)) {
             oneSetPlanes(-1, sb, sa, 0, 0, ss, db, da, 0, 0, ds, blockBytes, 1, 1, n);
         } else if (MemoryAccess.oneSet(ss) || MemoryAccess.oneSet(ds)) {
@@ -87,7 +87,7 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     /**
-     * {@link #planes} of blocks that may be paced ({@link MemoryAccess#mayPace}): every row {@link
+     * {@link #planesLoop} of blocks that may be paced ({@link MemoryAccess#mayPace}): every row {@link
      * #paced}, else each plane's rows by {@link #rowsOf}, by {@code strategy} ({@link OneSetPacing#PACED}
      * or 0) or, if it is -1, as {@link OneSetPacing} chooses once for the whole call. Exploits: rows of
      * a few blocks (an hvector of short vectors) pay the choice once per call, not once per row, and
@@ -273,7 +273,7 @@ final class StridedLoopCode extends StridedLoops {
      * with an {@code if}, which C2 hoists out of the loop (a select it would leave in).
      */
     @Override
-    void listed(Object ub, long ua, long[] offsets, int from, int to, Object pb, long pa, long w, boolean gather) {
+    void listedLoop(Object ub, long ua, long[] offsets, int from, int to, Object pb, long pa, long w, boolean gather) {
         if (gather) {
             ub = src(ub);
             pb = dst(pb);
@@ -293,7 +293,7 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     @Override
-    void planes(
+    void planesLoop(
             Object sb,
             long sa,
             long s3,
@@ -378,7 +378,7 @@ final class StridedLoopCode extends StridedLoops {
     }
 
     @Override
-    void columnTiles16(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
+    void columnTiles16Loop(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
         sb = src(sb);
         db = dst(db);
         for (int i = 0; i < no; i++) {

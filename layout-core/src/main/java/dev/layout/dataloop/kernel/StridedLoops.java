@@ -2,6 +2,9 @@ package dev.layout.dataloop.kernel;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -22,7 +25,6 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * widths a JVM moves are defined and compiled.
  */
 abstract class StridedLoops {
-    StridedLoops() {}
 
     /**
      * The copy for these bases and blocks of {@code blockBytes}. {@code oneSet}: the blocks may fall
@@ -52,30 +54,182 @@ abstract class StridedLoops {
                         : w > 24 ? 7 : w > 16 ? 6 : w > 8 ? 5 : w == 8 ? 4 : w > 4 ? 3 : w == 4 ? 2 : w > 1 ? 1 : 0;
     }
 
+    /**
+     * This copy's loops as handles bound to it, through which the final methods below make calls of
+     * {@link #HANDLE_BLOCKS} blocks or more. Exploits: a call through a handle that is not a constant is
+     * never inlined, so such calls run each copy's loops compiled as methods of their own, whoever calls
+     * them. A call site that has met one copy (a JVM moving one width) is otherwise inlined into the
+     * walk, where the loop shares the walk's registers: there the listed loop kept its packed pointer on
+     * the stack, a store and a load per block (benchmarks/issue-22-rounds.md, session 40). Smaller calls
+     * are direct: a handle's call costs about as much as moving a few dozen words.
+     */
+    private final MethodHandle stridedLoop;
+
+    /** Calls of at least this many blocks go through the handles. */
+    static final int HANDLE_BLOCKS = 64;
+
+    private final MethodHandle listedLoop;
+    private final MethodHandle columnTiles16Loop;
+    private final MethodHandle planesLoop;
+
+    StridedLoops() {
+        stridedLoop = bind(
+                "stridedLoop",
+                Object.class,
+                long.class,
+                long.class,
+                Object.class,
+                long.class,
+                long.class,
+                long.class,
+                int.class);
+        listedLoop = bind(
+                "listedLoop",
+                Object.class,
+                long.class,
+                long[].class,
+                int.class,
+                int.class,
+                Object.class,
+                long.class,
+                long.class,
+                boolean.class);
+        columnTiles16Loop = bind(
+                "columnTiles16Loop",
+                Object.class,
+                long.class,
+                long.class,
+                long.class,
+                Object.class,
+                long.class,
+                long.class,
+                long.class,
+                int.class,
+                int.class);
+        planesLoop = bind(
+                "planesLoop",
+                Object.class,
+                long.class,
+                long.class,
+                long.class,
+                long.class,
+                Object.class,
+                long.class,
+                long.class,
+                long.class,
+                long.class,
+                long.class,
+                long.class,
+                int.class,
+                int.class);
+    }
+
+    private MethodHandle bind(String name, Class<?>... parameters) {
+        try {
+            return MethodHandles.lookup()
+                    .findVirtual(StridedLoops.class, name, MethodType.methodType(void.class, parameters))
+                    .bindTo(this);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("strided loops: no method " + name, e);
+        }
+    }
+
     /** {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}. */
-    abstract void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n);
+    final void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
+        if (n < HANDLE_BLOCKS) {
+            stridedLoop(sb, sa, ss, db, da, ds, blockBytes, n);
+            return;
+        }
+        try {
+            stridedLoop.invokeExact(sb, sa, ss, db, da, ds, blockBytes, n);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
 
     /**
      * Blocks of {@code w} bytes at {@code ua + offsets[b]}, b in {@code [from, to)}, gathered ({@code
      * gather}) into or scattered from the contiguous side at {@code pa}; the copy is the one for the
      * direction's source and destination bases.
      */
-    abstract void listed(
-            Object ub, long ua, long[] offsets, int from, int to, Object pb, long pa, long w, boolean gather);
+    final void listed(
+            Object ub, long ua, long[] offsets, int from, int to, Object pb, long pa, long w, boolean gather) {
+        if (to - from < HANDLE_BLOCKS) {
+            listedLoop(ub, ua, offsets, from, to, pb, pa, w, gather);
+            return;
+        }
+        try {
+            listedLoop.invokeExact(ub, ua, offsets, from, to, pb, pa, w, gather);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
 
     /**
      * Rows of 16-byte blocks gathered from short columns of a transposed side ({@code ni} small, {@code
      * si} large), in a method of its own so that its compiled loop is not shared with the long rows of
      * the same width.
      */
-    abstract void columnTiles16(
-            Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni);
+    final void columnTiles16(
+            Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
+        if ((long) no * ni < HANDLE_BLOCKS) {
+            columnTiles16Loop(sb, sa, so, si, db, da, dO, di, no, ni);
+            return;
+        }
+        try {
+            columnTiles16Loop.invokeExact(sb, sa, so, si, db, da, dO, di, no, ni);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
 
     /**
      * {@link MemoryAccess#strided3} between resolved addresses, for blocks of up to {@link #EXACT_WIDTHS}
      * bytes and rows and blocks counted in an int.
      */
-    abstract void planes(
+    final void planes(
+            Object sb,
+            long sa,
+            long s3,
+            long s2,
+            long s1,
+            Object db,
+            long da,
+            long d3,
+            long d2,
+            long d1,
+            long blockBytes,
+            long n3,
+            int no,
+            int ni) {
+        if (n3 * no * ni < HANDLE_BLOCKS) {
+            planesLoop(sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
+            return;
+        }
+        try {
+            planesLoop.invokeExact(sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    /** The loops throw no checked exception; anything else they throw goes on as it is. */
+    private static RuntimeException unchecked(Throwable t) {
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return t instanceof RuntimeException r ? r : new IllegalStateException("strided loops: " + t, t);
+    }
+
+    abstract void stridedLoop(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n);
+
+    abstract void listedLoop(
+            Object ub, long ua, long[] offsets, int from, int to, Object pb, long pa, long w, boolean gather);
+
+    abstract void columnTiles16Loop(
+            Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni);
+
+    abstract void planesLoop(
             Object sb,
             long sa,
             long s3,

@@ -359,6 +359,66 @@ class StridedLoopsTest {
         return (hi(s[0], n2, 0) - lo(s[0], n2)) + (hi(s[1], n1, width) - lo(s[1], n1)) + width;
     }
 
+    /** Calls below {@link StridedLoops#HANDLE_BLOCKS} blocks are direct, the others go through the copy's handles: both move what a byte loop moves. */
+    @ParameterizedTest(name = "kinds {0}")
+    @ValueSource(ints = {0, 1, 2, 3})
+    void callsOnBothSidesOfTheHandleThresholdMoveWhatAByteLoopMoves(int kinds) {
+        boolean srcOff = (kinds & 1) != 0;
+        boolean dstOff = (kinds & 2) != 0;
+        int h = StridedLoops.HANDLE_BLOCKS;
+        for (int n : new int[] {h - 1, h, 3 * h + 1}) {
+            for (int width : new int[] {3, 16, 24, 200}) {
+                long stride = width + 5;
+                Memory s = filled(srcOff, (int) (stride * n + 16), 7);
+                int dstBytes = width * n + 16;
+
+                Memory expected = filled(dstOff, dstBytes, 1);
+                Memory got = filled(dstOff, dstBytes, 1);
+                reference(s, 3, 0, 0, stride, expected, 5, 0, 0, width, width, 1, 1, n);
+                MemoryAccess.strided(s, 3, stride, got, 5, width, width, n);
+                assertThat(bytes(got)).as("strided %d blocks of %d", n, width).isEqualTo(bytes(expected));
+
+                // planes: one plane of n rows of one block
+                Memory got3 = filled(dstOff, dstBytes, 1);
+                MemoryAccess.strided3(s, 3, 0, stride, 0, got3, 5, 0, width, 0, width, 1, n, 1);
+                assertThat(bytes(got3)).as("strided3 %d blocks of %d", n, width).isEqualTo(bytes(expected));
+
+                // listed blocks, in reverse order: gathered, then scattered back
+                long[] offsets = new long[n];
+                for (int b = 0; b < n; b++) {
+                    offsets[b] = 3 + (n - 1 - b) * stride;
+                }
+                Memory user = filled(srcOff, (int) (stride * n + 16), 7);
+                Memory packed = filled(dstOff, dstBytes, 1);
+                Memory expectedPacked = filled(dstOff, dstBytes, 1);
+                for (int b = 0; b < n; b++) {
+                    reference(user, offsets[b], 0, 0, 0, expectedPacked, 5 + (long) b * width, 0, 0, 0, width, 1, 1, 1);
+                }
+                ListedAccess.blocks(user, 0, offsets, null, width, 0, n, packed, 5, true);
+                assertThat(bytes(packed))
+                        .as("listed gather %d blocks of %d", n, width)
+                        .isEqualTo(bytes(expectedPacked));
+                Memory back = filled(srcOff, (int) (stride * n + 16), 2);
+                Memory expectedBack = filled(srcOff, (int) (stride * n + 16), 2);
+                for (int b = 0; b < n; b++) {
+                    reference(packed, 5 + (long) b * width, 0, 0, 0, expectedBack, offsets[b], 0, 0, 0, width, 1, 1, 1);
+                }
+                ListedAccess.blocks(back, 0, offsets, null, width, 0, n, packed, 5, false);
+                assertThat(bytes(back))
+                        .as("listed scatter %d blocks of %d", n, width)
+                        .isEqualTo(bytes(expectedBack));
+            }
+            // column tiles: n rows of 16-byte blocks from two long columns
+            Memory src = filled(srcOff, 32 * n + 16, 7);
+            Memory expected = filled(dstOff, 32 * n + 16, 1);
+            Memory got = filled(dstOff, 32 * n + 16, 1);
+            reference(src, 3, 0, 16, 16L * n, expected, 5, 0, 32, 16, 16, 1, n, 2);
+            assertThat(MemoryAccess.stridedTile(src, 3, 16, 16L * n, got, 5, 32, 16, 16, n, 2))
+                    .isTrue();
+            assertThat(bytes(got)).as("column tiles %d rows", n).isEqualTo(bytes(expected));
+        }
+    }
+
     @Test
     void aTransposeWithLeftoverRowsRoundTrips() {
         // FFT columns: 7 rows (one tile of 4 and 3 leftover rows) of 33 complex doubles at a 7-element row.
