@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
+import java.lang.reflect.Method;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -25,7 +25,6 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * widths a JVM moves are defined and compiled.
  */
 abstract class StridedLoops {
-
     /**
      * The copy for these bases and blocks of {@code blockBytes}. {@code oneSet}: the blocks may fall
      * into one cache set (a stride of {@link MemoryAccess#oneSet}, or listed offsets, which may be
@@ -54,6 +53,9 @@ abstract class StridedLoops {
                         : w > 24 ? 7 : w > 16 ? 6 : w > 8 ? 5 : w == 8 ? 4 : w > 4 ? 3 : w == 4 ? 2 : w > 1 ? 1 : 0;
     }
 
+    /** Calls of at least this many blocks go through the handles below. */
+    static final int HANDLE_BLOCKS = 64;
+
     /**
      * This copy's loops as handles bound to it, through which the final methods below make calls of
      * {@link #HANDLE_BLOCKS} blocks or more. Exploits: a call through a handle that is not a constant is
@@ -63,75 +65,26 @@ abstract class StridedLoops {
      * the stack, a store and a load per block (benchmarks/issue-22-rounds.md, session 40). Smaller calls
      * are direct: a handle's call costs about as much as moving a few dozen words.
      */
-    private final MethodHandle stridedLoop;
+    private final MethodHandle stridedLoop = bind("stridedLoop");
 
-    /** Calls of at least this many blocks go through the handles. */
-    static final int HANDLE_BLOCKS = 64;
+    private final MethodHandle listedLoop = bind("listedLoop");
+    private final MethodHandle columnTiles16Loop = bind("columnTiles16Loop");
+    private final MethodHandle planesLoop = bind("planesLoop");
 
-    private final MethodHandle listedLoop;
-    private final MethodHandle columnTiles16Loop;
-    private final MethodHandle planesLoop;
+    StridedLoops() {}
 
-    StridedLoops() {
-        stridedLoop = bind(
-                "stridedLoop",
-                Object.class,
-                long.class,
-                long.class,
-                Object.class,
-                long.class,
-                long.class,
-                long.class,
-                int.class);
-        listedLoop = bind(
-                "listedLoop",
-                Object.class,
-                long.class,
-                long[].class,
-                int.class,
-                int.class,
-                Object.class,
-                long.class,
-                long.class,
-                boolean.class);
-        columnTiles16Loop = bind(
-                "columnTiles16Loop",
-                Object.class,
-                long.class,
-                long.class,
-                long.class,
-                Object.class,
-                long.class,
-                long.class,
-                long.class,
-                int.class,
-                int.class);
-        planesLoop = bind(
-                "planesLoop",
-                Object.class,
-                long.class,
-                long.class,
-                long.class,
-                long.class,
-                Object.class,
-                long.class,
-                long.class,
-                long.class,
-                long.class,
-                long.class,
-                long.class,
-                int.class,
-                int.class);
-    }
-
-    private MethodHandle bind(String name, Class<?>... parameters) {
+    /** This class's abstract method {@code name} as a handle bound to this copy (so calling it runs the copy's override). */
+    private MethodHandle bind(String name) {
         try {
-            return MethodHandles.lookup()
-                    .findVirtual(StridedLoops.class, name, MethodType.methodType(void.class, parameters))
-                    .bindTo(this);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("strided loops: no method " + name, e);
+            for (Method m : StridedLoops.class.getDeclaredMethods()) {
+                if (m.getName().equals(name)) {
+                    return MethodHandles.lookup().unreflect(m).bindTo(this);
+                }
+            }
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("strided loops: " + name + " not accessible", e);
         }
+        throw new IllegalStateException("strided loops: no method " + name);
     }
 
     /** {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}. */
