@@ -62,8 +62,9 @@ abstract class StridedLoops {
      * never inlined, so such calls run each copy's loops compiled as methods of their own, whoever calls
      * them. A call site that has met one copy (a JVM moving one width) is otherwise inlined into the
      * walk, where the loop shares the walk's registers: there the listed loop kept its packed pointer on
-     * the stack, a store and a load per block (benchmarks/issue-22-rounds.md, session 40). Smaller calls
-     * are direct: a handle's call costs about as much as moving a few dozen words.
+     * the stack, a store and a load per block (benchmarks/issue-22-rounds.md, session 40). Why a count of
+     * blocks: the handle costs once per call (about ten nanoseconds), a spilled loop a few cycles per
+     * block, so the handle pays from a few dozen blocks whatever their width; smaller calls are direct.
      */
     private final MethodHandle stridedLoop = bind("stridedLoop");
 
