@@ -4,7 +4,6 @@ import static dev.layout.bytecode.ClassBytes.*;
 
 import dev.layout.bytecode.ClassBytes;
 import dev.layout.memory.Memory;
-import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.ref.Reference;
@@ -47,16 +46,6 @@ public abstract class GeneratedKernel {
 
     /** What this kernel was generated for; set before the cache publishes the kernel. */
     private Shape shape;
-
-    /**
-     * This kernel's loops as handles bound to it ({@link LoopHandles}), through which {@link #run} makes
-     * calls of {@link LoopHandles#MIN_ITERATIONS} rows or more.
-     */
-    private final MethodHandle gatherLoop = LoopHandles.bind(GeneratedKernel.class, "gather", this);
-
-    private final MethodHandle gatherListLoop = LoopHandles.bind(GeneratedKernel.class, "gatherList", this);
-    private final MethodHandle scatterLoop = LoopHandles.bind(GeneratedKernel.class, "scatter", this);
-    private final MethodHandle scatterListLoop = LoopHandles.bind(GeneratedKernel.class, "scatterList", this);
 
     protected GeneratedKernel() {}
 
@@ -261,39 +250,20 @@ public abstract class GeneratedKernel {
             long ua = user.address() + userOffset;
             Object pb = packed.base();
             long pa = packed.address() + packedOffset;
-            int n = (int) count;
-            if (count * Math.max(1, kernel.shape.rows) < LoopHandles.MIN_ITERATIONS) {
-                kernel.direct(ub, ua, spacing, outer, from, n, pb, pa, pack);
-            } else if (pack && outer == null) {
-                kernel.gatherLoop.invokeExact(ub, ua, spacing, n, pb, pa);
+            if (pack && outer == null) {
+                kernel.gather(ub, ua, spacing, (int) count, pb, pa);
             } else if (pack) {
-                kernel.gatherListLoop.invokeExact(ub, ua, outer, from, n, pb, pa);
+                kernel.gatherList(ub, ua, outer, from, (int) count, pb, pa);
             } else if (outer == null) {
-                kernel.scatterLoop.invokeExact(ub, ua, spacing, n, pb, pa);
+                kernel.scatter(ub, ua, spacing, (int) count, pb, pa);
             } else {
-                kernel.scatterListLoop.invokeExact(ub, ua, outer, from, n, pb, pa);
+                kernel.scatterList(ub, ua, outer, from, (int) count, pb, pa);
             }
-        } catch (Throwable t) {
-            throw LoopHandles.unchecked(t);
         } finally {
             Reference.reachabilityFence(user);
             Reference.reachabilityFence(packed);
         }
         return true;
-    }
-
-    /** {@link #run}'s call of fewer than {@link LoopHandles#MIN_ITERATIONS} rows: direct. */
-    private void direct(
-            Object ub, long ua, long spacing, long[] outer, int from, int n, Object pb, long pa, boolean pack) {
-        if (pack && outer == null) {
-            gather(ub, ua, spacing, n, pb, pa);
-        } else if (pack) {
-            gatherList(ub, ua, outer, from, n, pb, pa);
-        } else if (outer == null) {
-            scatter(ub, ua, spacing, n, pb, pa);
-        } else {
-            scatterList(ub, ua, outer, from, n, pb, pa);
-        }
     }
 
     /**

@@ -3,6 +3,8 @@ package dev.layout.dataloop.kernel;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.reflect.Method;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -51,28 +53,51 @@ abstract class StridedLoops {
                         : w > 24 ? 7 : w > 16 ? 6 : w > 8 ? 5 : w == 8 ? 4 : w > 4 ? 3 : w == 4 ? 2 : w > 1 ? 1 : 0;
     }
 
-    /**
-     * This copy's loops as handles bound to it ({@link LoopHandles}), through which the final methods
-     * below make calls of {@link LoopHandles#MIN_ITERATIONS} blocks or more.
-     */
-    private final MethodHandle stridedLoop = LoopHandles.bind(StridedLoops.class, "stridedLoop", this);
+    /** Calls of at least this many blocks go through the handles below. */
+    static final int HANDLE_BLOCKS = 64;
 
-    private final MethodHandle listedLoop = LoopHandles.bind(StridedLoops.class, "listedLoop", this);
-    private final MethodHandle columnTiles16Loop = LoopHandles.bind(StridedLoops.class, "columnTiles16Loop", this);
-    private final MethodHandle planesLoop = LoopHandles.bind(StridedLoops.class, "planesLoop", this);
+    /**
+     * This copy's loops as handles bound to it, through which the final methods below make calls of
+     * {@link #HANDLE_BLOCKS} blocks or more. Exploits: a call through a handle that is not a constant is
+     * never inlined, so such calls run each copy's loops compiled as methods of their own, whoever calls
+     * them. A call site that has met one copy (a JVM moving one width) is otherwise inlined into the
+     * walk, where the loop shares the walk's registers: there the listed loop kept its packed pointer on
+     * the stack, a store and a load per block (benchmarks/issue-22-rounds.md, session 40). Why a count of
+     * blocks: the handle costs once per call (about ten nanoseconds), a spilled loop a few cycles per
+     * block, so the handle pays from a few dozen blocks whatever their width; smaller calls are direct.
+     */
+    private final MethodHandle stridedLoop = bind("stridedLoop");
+
+    private final MethodHandle listedLoop = bind("listedLoop");
+    private final MethodHandle columnTiles16Loop = bind("columnTiles16Loop");
+    private final MethodHandle planesLoop = bind("planesLoop");
 
     StridedLoops() {}
 
+    /** This class's abstract method {@code name} as a handle bound to this copy (so calling it runs the copy's override). */
+    private MethodHandle bind(String name) {
+        try {
+            for (Method m : StridedLoops.class.getDeclaredMethods()) {
+                if (m.getName().equals(name)) {
+                    return MethodHandles.lookup().unreflect(m).bindTo(this);
+                }
+            }
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("strided loops: " + name + " not accessible", e);
+        }
+        throw new IllegalStateException("strided loops: no method " + name);
+    }
+
     /** {@code n} blocks of {@code blockBytes}, block i from {@code sa + i * ss} to {@code da + i * ds}. */
     final void strided(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n) {
-        if (n < LoopHandles.MIN_ITERATIONS) {
+        if (n < HANDLE_BLOCKS) {
             stridedLoop(sb, sa, ss, db, da, ds, blockBytes, n);
             return;
         }
         try {
             stridedLoop.invokeExact(sb, sa, ss, db, da, ds, blockBytes, n);
         } catch (Throwable t) {
-            throw LoopHandles.unchecked(t);
+            throw unchecked(t);
         }
     }
 
@@ -83,14 +108,14 @@ abstract class StridedLoops {
      */
     final void listed(
             Object ub, long ua, long[] offsets, int from, int to, Object pb, long pa, long w, boolean gather) {
-        if (to - from < LoopHandles.MIN_ITERATIONS) {
+        if (to - from < HANDLE_BLOCKS) {
             listedLoop(ub, ua, offsets, from, to, pb, pa, w, gather);
             return;
         }
         try {
             listedLoop.invokeExact(ub, ua, offsets, from, to, pb, pa, w, gather);
         } catch (Throwable t) {
-            throw LoopHandles.unchecked(t);
+            throw unchecked(t);
         }
     }
 
@@ -101,14 +126,14 @@ abstract class StridedLoops {
      */
     final void columnTiles16(
             Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
-        if ((long) no * ni < LoopHandles.MIN_ITERATIONS) {
+        if ((long) no * ni < HANDLE_BLOCKS) {
             columnTiles16Loop(sb, sa, so, si, db, da, dO, di, no, ni);
             return;
         }
         try {
             columnTiles16Loop.invokeExact(sb, sa, so, si, db, da, dO, di, no, ni);
         } catch (Throwable t) {
-            throw LoopHandles.unchecked(t);
+            throw unchecked(t);
         }
     }
 
@@ -131,15 +156,23 @@ abstract class StridedLoops {
             long n3,
             int no,
             int ni) {
-        if (n3 * no * ni < LoopHandles.MIN_ITERATIONS) {
+        if (n3 * no * ni < HANDLE_BLOCKS) {
             planesLoop(sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
             return;
         }
         try {
             planesLoop.invokeExact(sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
         } catch (Throwable t) {
-            throw LoopHandles.unchecked(t);
+            throw unchecked(t);
         }
+    }
+
+    /** The loops throw no checked exception; anything else they throw goes on as it is. */
+    private static RuntimeException unchecked(Throwable t) {
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return t instanceof RuntimeException r ? r : new IllegalStateException("strided loops: " + t, t);
     }
 
     abstract void stridedLoop(Object sb, long sa, long ss, Object db, long da, long ds, long blockBytes, int n);

@@ -14,8 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Generated kernels move exactly what the generic loops move: records of word moves like a per-move
  * reference (stride and list addressing), planes like the three-level strided loop ({@link
  * MemoryAccess#strided3}) and strips like the strided loop, pack and unpack, for random shapes
- * including negative strides, on heap and off-heap memory; calls both direct and through the kernel's
- * handles ({@link LoopHandles#MIN_ITERATIONS}).
+ * including negative strides, on heap and off-heap memory.
  */
 class GeneratedKernelTest {
     /** A random pattern: nl longs then ni ints at disjoint 4-aligned user offsets within a record, packed in order. */
@@ -50,9 +49,7 @@ class GeneratedKernelTest {
             long[] w = pattern(r, nl, ni, rec);
             long size = 8L * nl + 4L * ni;
             long stride = rec[0] + r.nextInt(3) * 8L;
-            // a third of the trials on either side of the threshold for calls through the kernel's handles
-            int h = LoopHandles.MIN_ITERATIONS;
-            int count = trial % 3 == 0 ? new int[] {h - 1, h, 3 * h + 1}[trial / 3 % 3] : 1 + r.nextInt(40);
+            int count = 1 + r.nextInt(40);
             boolean listed = r.nextBoolean();
             long[] outer = new long[count + 2];
             for (int i = 0; i < outer.length; i++) {
@@ -201,8 +198,7 @@ class GeneratedKernelTest {
             int rows = 1 + r.nextInt(6);
             long rowSpan = Math.abs(s1) * blocks;
             long s2 = (rowSpan + r.nextInt(3) * 8L) * (r.nextInt(5) == 0 ? -1 : 1);
-            int planes =
-                    1 + r.nextInt(trial % 2 == 0 ? 5 : 40); // rows x planes on both sides of LoopHandles.MIN_ITERATIONS
+            int planes = 1 + r.nextInt(5);
             long planeSpan = Math.abs(s2) * rows + rowSpan;
             long s3 = planeSpan + r.nextInt(4) * 8L;
             long origin = rowSpan + Math.abs(s2) * rows + 16; // room for negative strides

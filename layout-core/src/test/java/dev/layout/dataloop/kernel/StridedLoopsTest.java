@@ -359,13 +359,13 @@ class StridedLoopsTest {
         return (hi(s[0], n2, 0) - lo(s[0], n2)) + (hi(s[1], n1, width) - lo(s[1], n1)) + width;
     }
 
-    /** Calls below {@link LoopHandles#MIN_ITERATIONS} blocks are direct, the others go through the copy's handles: both move what a byte loop moves. */
+    /** Calls below {@link StridedLoops#HANDLE_BLOCKS} blocks are direct, the others go through the copy's handles: both move what a byte loop moves. */
     @ParameterizedTest(name = "kinds {0}")
     @ValueSource(ints = {0, 1, 2, 3})
     void callsOnBothSidesOfTheHandleThresholdMoveWhatAByteLoopMoves(int kinds) {
         boolean srcOff = (kinds & 1) != 0;
         boolean dstOff = (kinds & 2) != 0;
-        int h = LoopHandles.MIN_ITERATIONS;
+        int h = StridedLoops.HANDLE_BLOCKS;
         for (int n : new int[] {h - 1, h, 3 * h + 1}) {
             for (int width : new int[] {3, 16, 24, 200}) {
                 long stride = width + 5;
