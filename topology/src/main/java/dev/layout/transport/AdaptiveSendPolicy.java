@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *       before the reader reads the header, so that clock favoured gathering (traced in
  *       benchmarks/graph-and-pingpong.md, ninth round).
  *   <li>Every quantity is a difference of log-times: the rule is the same at 4 KiB and at 16 MB
- *       (only {@link SendCell#SAMPLE_ALL_NANOS}, the cost of measuring, is absolute).
+ *       (only {@link SendCell#EXPENSIVE_NANOS}, where a report's cost stops mattering, is absolute).
  *   <li>Prior: the model's log-cost of each arm plus the wire time ({@link #WIRE_NS_PER_BYTE} per
  *       byte, the same for both arms). A model that calls the arms close (16 MB in three blocks:
  *       the wire dominates) leaves the challenger to be tried at once; one that calls them far apart
@@ -68,9 +68,7 @@ public final class AdaptiveSendPolicy {
      * Whether the send just chosen with {@code used} is to be measured and {@link #observe observed}
      * (whether to ask its receiver for a completion report). True for every exploration and the
      * incumbent's sends next to one (its neighbours), for the incumbent's first {@link RecentSends#LEVEL}
-     * sends, and for every send while the gap is unresolved and the incumbent's sends take {@link
-     * SendCell#SAMPLE_ALL_NANOS} or more;
-     * else for one exploitation in {@link SendCell#SAMPLE_EVERY}. A send not sampled still counts towards
+     * sends, and for one other exploitation in {@link SendCell#SAMPLE_EVERY}. A send not sampled still counts towards
      * the exploration budget's base, at the incumbent's level.
      */
     public boolean sample(int peer, TypeShape shape, long blocks, long bytes, boolean heap, SendStrategy used) {

@@ -32,7 +32,7 @@ final class ExplorationBudget {
     /** Once the gap is resolved or the window full, at most one send in this many tries the challenger. */
     static final int REFRESH_EVERY = 32;
     /**
-     * Where sends take less than {@link SendCell#SAMPLE_ALL_NANOS}, at most one send in this many tries
+     * Where sends take less than {@link SendCell#EXPENSIVE_NANOS}, at most one send in this many tries
      * the challenger even while learning: each try is measured with its neighbours (four completion
      * reports, some 5% of a 1 KiB round trip each), and a gap too small to resolve quickly costs less
      * than measuring it would.

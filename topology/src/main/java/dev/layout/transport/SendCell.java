@@ -9,20 +9,20 @@ import java.util.function.LongConsumer;
  *
  * <p>Measuring a send costs a completion report (carried by the receiver's next frame) and this
  * bookkeeping, a visible share of a small round trip and, measured on every send, still of a 1 MB
- * one (benchmarks/graph-and-pingpong.md, eleventh round). Every send is measured
- * while the gap is unresolved where the incumbent's take {@link #SAMPLE_ALL_NANOS} or more (such
- * sends are few and each says much); otherwise the tries, their neighbours, the incumbent's first
- * {@link RecentSends#LEVEL} sends and one other send in {@link #SAMPLE_EVERY}. The decision is
- * recomputed once per observed send (a few hundred nanoseconds); {@link #choose} only adds to the
- * credit. Thread-safe.
+ * one (benchmarks/graph-and-pingpong.md, eleventh round and session 41). So only the sends that
+ * inform the estimate are measured: the tries and their neighbours (the pairs), the incumbent's first
+ * {@link RecentSends#LEVEL} sends and one other send in {@link #SAMPLE_EVERY} (its level), whether or
+ * not the gap is resolved. The decision is recomputed once per observed send (a few hundred
+ * nanoseconds); {@link #choose} only adds to the credit. Thread-safe.
  */
 final class SendCell {
     /**
-     * While the gap is unresolved and the incumbent's sends take this or more, every send is measured;
-     * otherwise only one exploitation in {@link #SAMPLE_EVERY} (besides tries and their neighbours).
+     * Sends of this or more are expensive: while learning the challenger may be tried on up to every
+     * other send (cheaper ones are tried more slowly, {@link ExplorationBudget#CHEAP_TRY_EVERY}), and a
+     * report counts the receiver's figure alone ({@link #learn}).
      */
-    static final long SAMPLE_ALL_NANOS = 250_000;
-    /** See {@link #SAMPLE_ALL_NANOS}. */
+    static final long EXPENSIVE_NANOS = 250_000;
+    /** Exploitations measured besides tries, their neighbours and a level: one in this many. */
     static final int SAMPLE_EVERY = 8;
     /** A gap is resolved when its estimate lies this many standard errors from zero. */
     static final double Z = 2;
@@ -62,7 +62,7 @@ final class SendCell {
         return recent.count(a);
     }
 
-    /** Whether the gap is unresolved and the window of pairs not full (every expensive send is then measured). */
+    /** Whether the gap is unresolved and the window of pairs not full (the challenger is then tried more often). */
     synchronized boolean learning() {
         return learning;
     }
@@ -72,11 +72,11 @@ final class SendCell {
     }
 
     /**
-     * Whether the incumbent's sends take less than {@link #SAMPLE_ALL_NANOS} (or are not measured
+     * Whether the incumbent's sends take less than {@link #EXPENSIVE_NANOS} (or are not measured
      * yet): short enough that on loopback such a message arrives whole from one write call.
      */
     synchronized boolean cheap() {
-        return bestTime < SAMPLE_ALL_NANOS;
+        return bestTime < EXPENSIVE_NANOS;
     }
 
     /**
@@ -105,10 +105,9 @@ final class SendCell {
 
     /** Whether the send just chosen with arm a is to be measured and {@link #observe observed}. */
     synchronized boolean sample(int a) {
-        // tries, their neighbours (the send before a try and those after it), a level, expensive sends
+        // tries, their neighbours (the send before a try and those after it), a level
         if (a != best
                 || recent.count(best) < RecentSends.LEVEL
-                || (learning && bestTime >= SAMPLE_ALL_NANOS)
                 || gap.pending()
                 || budget.tryDue()
                 || ++unsampled >= SAMPLE_EVERY) {
@@ -141,7 +140,7 @@ final class SendCell {
         best = g < 0 ? 1 : 0;
         learning = Math.abs(g) <= Z * gap.error() && gap.window() < PairedGap.PAIRS;
         bestTime = recent.level(best, PairedGap.PAIR_SPAN);
-        boolean cheap = bestTime > 0 && bestTime < SAMPLE_ALL_NANOS;
+        boolean cheap = bestTime > 0 && bestTime < EXPENSIVE_NANOS;
         double cap = !learning
                 ? 1.0 / ExplorationBudget.REFRESH_EVERY
                 : cheap ? 1.0 / ExplorationBudget.CHEAP_TRY_EVERY : 0.5;
