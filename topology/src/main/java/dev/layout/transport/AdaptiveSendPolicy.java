@@ -68,8 +68,8 @@ public final class AdaptiveSendPolicy {
      * Whether the send just chosen with {@code used} is to be measured and {@link #observe observed}
      * (whether to ask its receiver for a completion report). True for every exploration and the
      * incumbent's sends next to one (its neighbours), for the incumbent's first {@link RecentSends#LEVEL}
-     * sends, and for one other exploitation in {@link SendCell#SAMPLE_EVERY}. A send not sampled still counts towards
-     * the exploration budget's base, at the incumbent's level.
+     * sends, and for one other exploitation in {@link SendCell#SAMPLE_EVERY}. A send not sampled still
+     * counts towards the exploration budget's base, at the incumbent's level.
      */
     public boolean sample(int peer, TypeShape shape, long blocks, long bytes, boolean heap, SendStrategy used) {
         int arm = SendCell.arm(checked("sample", used)); // before a cell is made for it

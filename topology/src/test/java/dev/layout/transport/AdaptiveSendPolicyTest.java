@@ -417,10 +417,10 @@ class AdaptiveSendPolicyTest {
 
     @Test
     void expensiveSendsAreMeasuredAroundTriesWhileTheGapIsOpen() {
-        // at 1 ms a send and no gap, the gap stays open until the window of pairs is full; only the tries, their
-        // neighbours, a level and one exploitation in SAMPLE_EVERY are measured meanwhile (each report
-        // costs some 2% of a 1 MB round trip, and a send far from a try makes no pair); three blocks of
-        // 16 MB, where the model calls the arms close
+        // at 1 ms a send and no gap (three blocks of 16 MB, where the model calls the arms close), the
+        // gap stays open until the window of pairs is full; only the tries, their neighbours, a level and
+        // one exploitation in SAMPLE_EVERY are measured meanwhile (each report costs some 2% of a 1 MB
+        // round trip, and a send far from a try makes no pair)
         for (long seed = 0; seed < 5; seed++) {
             AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
             SendCell cell = p.cell(1, TypeShape.LISTED, 3, BYTES, false);
@@ -445,6 +445,40 @@ class AdaptiveSendPolicyTest {
                     .isLessThanOrEqualTo(
                             open / SendCell.SAMPLE_EVERY + (1 + PairedGap.NEIGHBOURS) * tries + RecentSends.LEVEL + 2);
         }
+    }
+
+    @Test
+    void expensiveSendsResolveAGapAndThenAreMeasuredAsCheapOnes() {
+        // at 1 ms a send a 30% gap resolves, to the faster arm; once resolved, reports (2-3% of a 1 MB
+        // round trip) are asked for as among cheap sends
+        AdaptiveSendPolicy p = new AdaptiveSendPolicy(SendCostModel.DEFAULTS);
+        SendCell cell = p.cell(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false);
+        Times o = new Oracle(1_000_000, 1_300_000, new Random(1));
+        int sends = 0;
+        for (; sends < 4000; sends++) {
+            SendStrategy s = p.choose(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false);
+            if (p.sample(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false, s)) {
+                p.observe(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false, s, o.time(s));
+            }
+            if (!cell.learning()) {
+                break;
+            }
+        }
+        assertThat(sends).as("sends until resolved").isLessThan(4000);
+        assertThat(p.best(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false)).isEqualTo(SendStrategy.PACK);
+        int after = 2000;
+        int measured = 0;
+        for (int i = 0; i < after; i++) {
+            SendStrategy s = p.choose(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false);
+            if (p.sample(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false, s)) {
+                measured++;
+                p.observe(1, TypeShape.LISTED, PACK_BLOCKS, BYTES, false, s, o.time(s));
+            }
+        }
+        assertThat(measured)
+                .as("sends measured of %d once resolved", after)
+                .isGreaterThanOrEqualTo(after / SendCell.SAMPLE_EVERY)
+                .isLessThan(after / 3);
     }
 
     @Test
