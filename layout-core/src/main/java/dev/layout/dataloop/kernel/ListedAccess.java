@@ -48,7 +48,9 @@ public final class ListedAccess {
             Object pb = packed.base();
             long pa = packed.address() + packedOffset;
             if (lengths == null) {
-                StridedLoops.of(pack ? ub : pb, pack ? pb : ub, uniform, true)
+                // listed offsets may lie in one set; whether a scatter's stores do is not known (a
+                // permutation of one-set strides spreads them in time), so it moves as a gather does
+                StridedLoops.of(pack ? ub : pb, pack ? pb : ub, uniform, true, false)
                         .listed(ub, ua, offsets, from, to, pb, pa, uniform, pack);
                 return (to - from) * uniform;
             }

@@ -44,12 +44,23 @@ public final class MemoryAccess {
     public static final int ONE_SET_WORD_BYTES = 64;
 
     /**
+     * The widest block moved as word moves where its stores fall into one cache set (a {@link #oneSet}
+     * destination stride: an unpack), as for pacing ({@link #mayPace}): four word stores. Exploits:
+     * every such block's stores miss, into a line of the same set; word stores issued back to back
+     * queue more of those lines than the set has ways, and a bulk copy's call per block spaces them.
+     * Loads from one set (a pack) are not held back so, and move as words up to {@link
+     * #ONE_SET_WORD_BYTES}.
+     */
+    public static final int ONE_SET_STORE_WORD_BYTES = 32;
+
+    /**
      * Whether the generic loops move a block of {@code width} bytes as word moves (else as one bulk
      * copy): up to {@link #WORD_BLOCK_BYTES}, or {@link #ONE_SET_WORD_BYTES} where blocks may share one
-     * cache set ({@code oneSet}). The one rule the loops ({@link StridedLoops#of}) and the cost model follow.
+     * cache set ({@code oneSet}), or {@link #ONE_SET_STORE_WORD_BYTES} where their stores do ({@code
+     * oneSetStores}). The one rule the loops ({@link StridedLoops#of}) and the cost model follow.
      */
-    public static boolean movesAsWords(long width, boolean oneSet) {
-        return width <= (oneSet ? ONE_SET_WORD_BYTES : WORD_BLOCK_BYTES);
+    public static boolean movesAsWords(long width, boolean oneSet, boolean oneSetStores) {
+        return width <= (oneSetStores ? ONE_SET_STORE_WORD_BYTES : oneSet ? ONE_SET_WORD_BYTES : WORD_BLOCK_BYTES);
     }
 
     /** Bytes at which addresses fall into the same set of the level-1 and level-2 caches (64 KiB on current x86 and Arm cores). */
@@ -255,7 +266,8 @@ public final class MemoryAccess {
             long sa = src.address() + srcOffset;
             Object db = dst.base();
             long da = dst.address() + dstOffset;
-            StridedLoops loops = StridedLoops.of(sb, db, blockBytes, oneSet(srcStride) || oneSet(dstStride));
+            StridedLoops loops =
+                    StridedLoops.of(sb, db, blockBytes, oneSet(srcStride) || oneSet(dstStride), oneSet(dstStride));
             while (count > 0) {
                 int n = (int) Math.min(count, 1 << 30);
                 loops.strided(sb, sa, srcStride, db, da, dstStride, blockBytes, n);
@@ -294,7 +306,7 @@ public final class MemoryAccess {
             long sa = src.address() + srcOffset;
             Object db = dst.base();
             long da = dst.address() + dstOffset;
-            StridedLoops.of(sb, db, 16, false)
+            StridedLoops.of(sb, db, 16, false, false)
                     .columnTiles16(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, (int) outer, (int) inner);
         } finally {
             Reference.reachabilityFence(src);
@@ -352,7 +364,7 @@ public final class MemoryAccess {
             long sa = src.address() + srcOffset;
             Object db = dst.base();
             long da = dst.address() + dstOffset;
-            StridedLoops.of(sb, db, blockBytes, oneSet(s1) || oneSet(d1))
+            StridedLoops.of(sb, db, blockBytes, oneSet(s1) || oneSet(d1), oneSet(d1))
                     .planes(sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
         } finally {
             Reference.reachabilityFence(src);

@@ -446,17 +446,23 @@ class StridedLoopsTest {
         for (Object src : new Object[] {heap, null}) {
             for (Object dst : new Object[] {heap, null}) {
                 for (long w : widths) {
-                    StridedLoops loops = StridedLoops.of(src, dst, w, false);
-                    assertThat(loops).isSameAs(StridedLoops.of(src, dst, w, false));
+                    StridedLoops loops = StridedLoops.of(src, dst, w, false, false);
+                    assertThat(loops).isSameAs(StridedLoops.of(src, dst, w, false, false));
                     classes.add(loops.getClass());
                     if (GeneratedKernel.ENABLED) {
                         assertThat(loops.getClass().isHidden()).isTrue();
                     }
                 }
-                assertThat(StridedLoops.of(src, dst, 129, false)).isSameAs(StridedLoops.of(src, dst, 4096, false));
+                StridedLoops bulk = StridedLoops.of(src, dst, 4096, false, false);
+                assertThat(StridedLoops.of(src, dst, 129, false, false)).isSameAs(bulk);
                 // blocks that may share one cache set: word moves up to a line, bulk copies above
-                assertThat(StridedLoops.of(src, dst, 64, true)).isSameAs(StridedLoops.of(src, dst, 64, false));
-                assertThat(StridedLoops.of(src, dst, 65, true)).isSameAs(StridedLoops.of(src, dst, 4096, false));
+                assertThat(StridedLoops.of(src, dst, 64, true, false))
+                        .isSameAs(StridedLoops.of(src, dst, 64, false, false));
+                assertThat(StridedLoops.of(src, dst, 65, true, false)).isSameAs(bulk);
+                // stores into one set: word moves up to four words, bulk copies above
+                assertThat(StridedLoops.of(src, dst, 32, true, true))
+                        .isSameAs(StridedLoops.of(src, dst, 32, false, false));
+                assertThat(StridedLoops.of(src, dst, 33, true, true)).isSameAs(bulk);
             }
         }
         // 15 widths up to 128 bytes and one copy for the two wider ones, per combination of kinds
