@@ -45,11 +45,11 @@ public final class MemoryAccess {
 
     /**
      * The widest block moved as word moves where its stores fall into one cache set (a {@link #oneSet}
-     * destination stride: an unpack), as for pacing ({@link #mayPace}): four word stores. Exploits:
-     * every such block's stores miss, into a line of the same set; word stores issued back to back
-     * queue more of those lines than the set has ways, and a bulk copy's call per block spaces them.
-     * Loads from one set (a pack) are not held back so, and move as words up to {@link
-     * #ONE_SET_WORD_BYTES}.
+     * destination stride: an unpack), as for pacing ({@link #mayPace}): four word stores. Why: there
+     * every block's stores miss, into lines of the same set, and wider blocks stored as words ran at
+     * either of two speeds from one JVM to the next, where a bulk copy per block (a call that spaces the
+     * blocks' stores) ran at the faster one more steadily (benchmarks/issue-22-rounds.md, session 42).
+     * Loads from one set (a pack) run faster as words, up to {@link #ONE_SET_WORD_BYTES}.
      */
     public static final int ONE_SET_STORE_WORD_BYTES = 32;
 
