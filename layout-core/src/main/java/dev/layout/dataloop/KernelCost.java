@@ -118,8 +118,8 @@ final class KernelCost {
      * A block of {@code width} bytes in the generic loops: its word moves as generated code makes them
      * ({@link GeneratedKernel#movesPerBlock}) where the loops move it as words ({@link
      * MemoryAccess#movesAsWords}; {@code oneSet}: a stride of {@link MemoryAccess#oneSet}, or listed
-     * blocks), else a bulk copy. Blind to the direction: at a one-set stride only the generic loops
-     * run, so which of them an unpack's stores take changes no choice.
+     * blocks; weighed as loads), else a bulk copy. Blind to the direction: at a one-set stride only the
+     * generic loops run, so which of them an unpack's stores take changes no choice.
      */
     static double genericMove(long width, boolean oneSet) {
         return MemoryAccess.movesAsWords(width, oneSet, false)

@@ -55,12 +55,12 @@ public final class MemoryAccess {
 
     /**
      * Whether the generic loops move a block of {@code width} bytes as word moves (else as one bulk
-     * copy): up to {@link #WORD_BLOCK_BYTES}, or {@link #ONE_SET_WORD_BYTES} where blocks may share one
-     * cache set ({@code oneSet}), or {@link #ONE_SET_STORE_WORD_BYTES} where their stores do ({@code
-     * oneSetStores}). The one rule the loops ({@link StridedLoops#of}) and the cost model follow.
+     * copy): up to {@link #ONE_SET_STORE_WORD_BYTES} where the blocks' stores may share one cache set
+     * ({@code oneSetStores}), else {@link #ONE_SET_WORD_BYTES} where their loads may ({@code oneSetLoads}),
+     * else {@link #WORD_BLOCK_BYTES}. The one rule the loops ({@link StridedLoops#of}) and the cost model follow.
      */
-    public static boolean movesAsWords(long width, boolean oneSet, boolean oneSetStores) {
-        return width <= (oneSetStores ? ONE_SET_STORE_WORD_BYTES : oneSet ? ONE_SET_WORD_BYTES : WORD_BLOCK_BYTES);
+    public static boolean movesAsWords(long width, boolean oneSetLoads, boolean oneSetStores) {
+        return width <= (oneSetStores ? ONE_SET_STORE_WORD_BYTES : oneSetLoads ? ONE_SET_WORD_BYTES : WORD_BLOCK_BYTES);
     }
 
     /** Bytes at which addresses fall into the same set of the level-1 and level-2 caches (64 KiB on current x86 and Arm cores). */
@@ -266,8 +266,7 @@ public final class MemoryAccess {
             long sa = src.address() + srcOffset;
             Object db = dst.base();
             long da = dst.address() + dstOffset;
-            StridedLoops loops =
-                    StridedLoops.of(sb, db, blockBytes, oneSet(srcStride) || oneSet(dstStride), oneSet(dstStride));
+            StridedLoops loops = StridedLoops.of(sb, db, blockBytes, oneSet(srcStride), oneSet(dstStride));
             while (count > 0) {
                 int n = (int) Math.min(count, 1 << 30);
                 loops.strided(sb, sa, srcStride, db, da, dstStride, blockBytes, n);
@@ -364,7 +363,7 @@ public final class MemoryAccess {
             long sa = src.address() + srcOffset;
             Object db = dst.base();
             long da = dst.address() + dstOffset;
-            StridedLoops.of(sb, db, blockBytes, oneSet(s1) || oneSet(d1), oneSet(d1))
+            StridedLoops.of(sb, db, blockBytes, oneSet(s1), oneSet(d1))
                     .planes(sb, sa, s3, s2, s1, db, da, d3, d2, d1, blockBytes, n3, no, ni);
         } finally {
             Reference.reachabilityFence(src);

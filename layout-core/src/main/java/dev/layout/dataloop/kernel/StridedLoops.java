@@ -26,16 +26,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 abstract class StridedLoops {
     /**
-     * The copy for these bases and blocks of {@code blockBytes}. {@code oneSet}: the blocks may fall
-     * into one cache set (a stride of {@link MemoryAccess#oneSet}, or listed offsets, which may be
-     * such strides apart); there blocks wider than {@link MemoryAccess#ONE_SET_WORD_BYTES} take the bulk
-     * copy, and where their stores do ({@code oneSetStores}: a one-set destination stride) blocks wider
-     * than {@link MemoryAccess#ONE_SET_STORE_WORD_BYTES}. Exploits: a wide block's word moves, issued
-     * back to back, keep more of that set's lines in flight than it has ways; a bulk copy's call per
-     * block spaces them, as pacing does for narrow blocks ({@link MemoryAccess#mayPace}).
+     * The copy for these bases and blocks of {@code blockBytes}: a copy per width where the blocks move
+     * as words, the bulk copy's where not ({@link MemoryAccess#movesAsWords}). {@code oneSetLoads} and
+     * {@code oneSetStores}: the blocks' loads or stores may fall into one cache set (a stride of {@link
+     * MemoryAccess#oneSet} on that side; listed offsets, which may be such strides apart, count as loads).
      */
-    static StridedLoops of(Object srcBase, Object dstBase, long blockBytes, boolean oneSet, boolean oneSetStores) {
-        long width = MemoryAccess.movesAsWords(blockBytes, oneSet, oneSetStores) ? blockBytes : EXACT_WIDTHS + 1;
+    static StridedLoops of(Object srcBase, Object dstBase, long blockBytes, boolean oneSetLoads, boolean oneSetStores) {
+        long width = MemoryAccess.movesAsWords(blockBytes, oneSetLoads, oneSetStores) ? blockBytes : EXACT_WIDTHS + 1;
         return Copies.get((srcBase == null ? 1 : 0) | (dstBase == null ? 2 : 0) | (int) width << 2);
     }
 

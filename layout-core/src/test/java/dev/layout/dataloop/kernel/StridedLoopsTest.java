@@ -463,6 +463,7 @@ class StridedLoopsTest {
                 assertThat(StridedLoops.of(src, dst, 32, true, true))
                         .isSameAs(StridedLoops.of(src, dst, 32, false, false));
                 assertThat(StridedLoops.of(src, dst, 33, true, true)).isSameAs(bulk);
+                assertThat(StridedLoops.of(src, dst, 33, false, true)).isSameAs(bulk);
             }
         }
         // 15 widths up to 128 bytes and one copy for the two wider ones, per combination of kinds
