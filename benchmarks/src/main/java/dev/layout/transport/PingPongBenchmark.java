@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -134,6 +135,7 @@ public final class PingPongBenchmark {
         TcpTransport.Listener l = TcpTransport.listen(new Endpoint("127.0.0.1", 0));
         List<String> cmd = JavaCommand.of(
                 PingPongBenchmark.class, "--peer", l.endpoint().toString(), "--reps", Integer.toString(reps));
+        cmd.addAll(cmd.indexOf("-cp"), partnerOptions(cmd));
         if (quick) {
             cmd.add("--quick");
         }
@@ -382,6 +384,24 @@ public final class PingPongBenchmark {
             used[i] = b.getInt();
         }
         return used;
+    }
+
+    /**
+     * This JVM's options (heap, collector, huge pages, {@code LAYOUT_JAVA_OPTS}) that {@code cmd} does not
+     * carry yet: the partner runs as the leader does, so that the two ends of the exchange differ only in
+     * their rank, not in their copies' speed or their collections. Placed after {@link JavaCommand#of}'s
+     * own heap limit, so the leader's wins.
+     */
+    static List<String> partnerOptions(List<String> cmd) {
+        List<String> options = new ArrayList<>();
+        // the heap this JVM was given or chose (without -Xmx, a share of the machine's memory)
+        options.add("-Xmx" + Runtime.getRuntime().maxMemory() / (1 << 20) + "m");
+        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (a.startsWith("-X") && !a.startsWith("-Xmx") && !cmd.contains(a)) {
+                options.add(a);
+            }
+        }
+        return options;
     }
 
     /** Where TcpOptions.defaults() took the cost model from (as SendCostModel.load() looks). */
