@@ -133,9 +133,7 @@ public final class PingPongBenchmark {
             throws IOException {
         JobSecret secret = JobSecret.random();
         TcpTransport.Listener l = TcpTransport.listen(new Endpoint("127.0.0.1", 0));
-        List<String> cmd = JavaCommand.of(
-                PingPongBenchmark.class, "--peer", l.endpoint().toString(), "--reps", Integer.toString(reps));
-        cmd.addAll(cmd.indexOf("-cp"), partnerOptions(cmd));
+        List<String> cmd = partnerCommand("--peer", l.endpoint().toString(), "--reps", Integer.toString(reps));
         if (quick) {
             cmd.add("--quick");
         }
@@ -387,12 +385,14 @@ public final class PingPongBenchmark {
     }
 
     /**
-     * This JVM's options (heap, collector, huge pages, {@code LAYOUT_JAVA_OPTS}) that {@code cmd} does not
-     * carry yet: the partner runs as the leader does, so that the two ends of the exchange differ only in
-     * their rank, not in their copies' speed or their collections. Placed after {@link JavaCommand#of}'s
-     * own heap limit, so the leader's wins.
+     * The partner JVM's command line ({@link JavaCommand#of} with {@code args}) plus this JVM's options
+     * that it does not carry yet (heap, collector, huge pages, {@code LAYOUT_JAVA_OPTS}): the partner runs
+     * as the leader does, so that the two ends of the exchange differ only in their rank, not in their
+     * copies' speed or their collections. They go after {@link JavaCommand#of}'s own heap limit, so the
+     * leader's wins.
      */
-    static List<String> partnerOptions(List<String> cmd) {
+    static List<String> partnerCommand(String... args) {
+        List<String> cmd = JavaCommand.of(PingPongBenchmark.class, args);
         List<String> options = new ArrayList<>();
         // the heap this JVM was given or chose (without -Xmx, a share of the machine's memory)
         options.add("-Xmx" + Runtime.getRuntime().maxMemory() / (1 << 20) + "m");
@@ -401,7 +401,8 @@ public final class PingPongBenchmark {
                 options.add(a);
             }
         }
-        return options;
+        cmd.addAll(cmd.indexOf("-cp"), options);
+        return cmd;
     }
 
     /** Where TcpOptions.defaults() took the cost model from (as SendCostModel.load() looks). */

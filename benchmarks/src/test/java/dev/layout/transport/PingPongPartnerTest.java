@@ -3,7 +3,6 @@ package dev.layout.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -11,8 +10,7 @@ import org.junit.jupiter.api.Test;
 class PingPongPartnerTest {
     @Test
     void thePartnerGetsThisJvmsHeapAndOptionsBeforeItsClassPath() {
-        List<String> cmd = new ArrayList<>(JavaCommand.of(PingPongBenchmark.class, "--peer", "127.0.0.1:1"));
-        cmd.addAll(cmd.indexOf("-cp"), PingPongBenchmark.partnerOptions(cmd));
+        List<String> cmd = PingPongBenchmark.partnerCommand("--peer", "127.0.0.1:1");
 
         List<String> heaps = cmd.stream().filter(a -> a.startsWith("-Xmx")).toList();
         assertThat(heaps.get(heaps.size() - 1))
