@@ -16,13 +16,21 @@ import java.util.stream.Stream;
  * ({@link StridedLoops#widthClass}, up to 32 bytes), once per JVM.
  *
  * <p>How: the first calls of each (access, width class) that move at least {@link Trial#MIN_BLOCKS}
- * blocks are trials, alternating the two strategies on the caller's own blocks: {@link
- * Trial#WARM_BLOCKS} blocks of each untimed (the JIT starts compiling both loops), then rounds of {@link
- * Trial#SAMPLES} timed calls of each, {@link Trial#GAP_NANOS} apart. A round's verdict is the strategy with
- * the lower median time per block; the choice is made when two rounds in a row agree. Why rounds apart in time: a loop whose compiled code is still
- * queued behind other compilations (one C2 thread on a small machine, at an application's start) runs
- * several times slower than it will, for longer than one round's calls take; a verdict against it is
- * not repeated once it is compiled. Until a choice, and when none is made within {@link Trial#ROUNDS}
+ * blocks are trials on the caller's own blocks: {@link Trial#WARM_BLOCKS} blocks of each strategy
+ * untimed (the JIT starts compiling both loops), then, {@link Trial#SETTLE_NANOS} later, rounds of {@link
+ * Trial#SAMPLES} timed calls of each, {@link Trial#GAP_NANOS} apart. The strategies take turns in pairs
+ * of calls, and only a pair's second call is timed: a call right after the other strategy's inherits
+ * its lines in flight, which made loads from one set look alike where, run on their own, pacing was
+ * faster. A round's verdict is the strategy with the lower median time per block; the choice is made
+ * when two rounds in a row agree.
+ *
+ * <p>Why the wait before the first round: right after the warm-up the loops often still run as the
+ * JIT's first tier compiled them, whose plain loop makes a call per block as the paced one does; timed
+ * then, plain won, and once the optimizing compiler's code came it ran slower than paced, for good
+ * (benchmarks/issue-22-rounds.md, session 43). Why rounds apart in time: a loop whose
+ * compiled code is still queued behind other compilations (one C2 thread on a small machine, at an
+ * application's start) runs several times slower than it will, for longer than one round's calls take;
+ * a verdict against it is not repeated once it is compiled. Until a choice, and when none is made within {@link Trial#ROUNDS}
  * rounds, paced runs (pacing gained on a machine whose level-2 sets have twice the ways). The verdict
  * gives neither strategy a margin: with one, the trials kept pacing for blocks of 12 to 32 bytes that it
  * slowed by 10-50% on another machine (benchmarks/issue-22-rounds.md, thirteenth round).
@@ -134,12 +142,16 @@ final class OneSetPacing {
         static final long MIN_BLOCKS = 64;
         /** Blocks each strategy moves before its calls are timed: past the counts at which the JIT compiles a loop. */
         static final long WARM_BLOCKS = 1 << 17;
-        /** Timed calls per strategy and round. */
+        /** Timed calls per strategy and round (each the second of a pair). */
         static final int SAMPLES = 9;
+        /** Trial calls per round: a pair per timed call. */
+        static final int ROUND_CALLS = 2 * 2 * SAMPLES;
         /** At most this many rounds; if no two in a row agree, paced is kept. */
         static final int ROUNDS = 8;
         /** Time between rounds, while the calls run paced untimed: what a queued compilation has to finish in. */
         static final long GAP_NANOS = 100_000_000;
+        /** Time from the end of the warm-up to the first round: for the optimizing compiler's code to arrive. */
+        static final long SETTLE_NANOS = 1_000_000_000;
 
         private final long[] warmed = new long[2];
         private final double[][] perBlock = new double[2][SAMPLES];
@@ -150,6 +162,10 @@ final class OneSetPacing {
         private int rounds;
         private int calls;
         private int next;
+        /** Whether the next call of {@link #next} opens its pair (untimed). */
+        private boolean opens = true;
+        /** Whether the warm-up has ended (and the wait after it begun). */
+        private boolean warm;
         /** Whether a gap is under way, and the clock ({@link System#nanoTime}) at which it ends. */
         private boolean gap;
 
@@ -157,15 +173,15 @@ final class OneSetPacing {
 
         /** At most this many trial calls: each strategy's warm-up (at least {@link #MIN_BLOCKS} a call) and rounds. */
         static long maxTrials() {
-            return 2 * (WARM_BLOCKS / MIN_BLOCKS + (long) ROUNDS * SAMPLES);
+            return 2 * (WARM_BLOCKS / MIN_BLOCKS + 1) + (long) ROUNDS * ROUND_CALLS;
         }
 
-        /** Whether a call starting at {@code now} is a trial: not during the gap after a round. */
+        /** Whether a call starting at {@code now} is a trial: not during the wait after the warm-up or a round. */
         boolean due(long now) {
             return !gap || now - dueAt >= 0;
         }
 
-        /** The strategy of the next trial call: the two alternate. */
+        /** The strategy of the next trial call: the two take turns in pairs. */
         int next() {
             return next;
         }
@@ -176,10 +192,19 @@ final class OneSetPacing {
          */
         int record(int strategy, long blocks, long nanos, long now) {
             calls++;
-            next = 1 - strategy;
-            if (warmed[strategy] < WARM_BLOCKS) {
+            boolean second = strategy == next && !opens; // a call of another thread's turn is not timed
+            if (strategy == next) {
+                opens = !opens;
+                next = opens ? 1 - strategy : strategy;
+            }
+            if (!warm) {
                 warmed[strategy] += blocks;
-            } else if (timed[strategy] < SAMPLES) {
+                if (warmed[0] >= WARM_BLOCKS && warmed[1] >= WARM_BLOCKS) {
+                    warm = true;
+                    gap = true;
+                    dueAt = now + SETTLE_NANOS;
+                }
+            } else if (second && timed[strategy] < SAMPLES) {
                 perBlock[strategy][timed[strategy]++] = (double) nanos / blocks;
             }
             if (timed[0] == SAMPLES && timed[1] == SAMPLES) {

@@ -8,17 +8,17 @@ import java.util.function.IntToLongFunction;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link OneSetPacing}'s decision from made-up trial times (no clock): the strategies alternate, warm-up
- * calls are not timed, plain replaces paced only when clearly faster, and the trials end within their
- * bound.
+ * {@link OneSetPacing}'s decision from made-up trial times (no clock): the strategies take turns in pairs
+ * and only a pair's second call is timed, warm-up calls are not timed and the first round waits after
+ * them, the faster strategy is chosen, and the trials end within their bound.
  */
 class OneSetPacingTest {
     private static final long BLOCKS = 2048;
 
     /**
      * Runs a trial whose calls of {@code BLOCKS} blocks take {@code nanos.applyAsLong(strategy)} on a
-     * made-up clock (the gaps between rounds pass as one untimed call each); the choice, and how many
-     * trial calls it took.
+     * made-up clock (the waits pass in steps of a gap between rounds, as untimed calls); the choice,
+     * and how many trial calls it took.
      */
     private static long[] decide(IntToLongFunction nanos) {
         Trial t = new Trial();
@@ -51,10 +51,14 @@ class OneSetPacingTest {
     }
 
     @Test
-    void theStrategiesAlternateAndTheWarmUpIsNotTimed() {
+    void theStrategiesTakeTurnsInPairsAndTheWarmUpIsNotTimed() {
         Trial t = new Trial();
         int first = t.next();
         t.record(first, BLOCKS, 1, 1);
+        assertThat(t.next()).isEqualTo(first);
+        t.record(first, BLOCKS, 1, 2);
+        assertThat(t.next()).isEqualTo(1 - first);
+        t.record(1 - first, BLOCKS, 1, 3);
         assertThat(t.next()).isEqualTo(1 - first);
         // plain is very slow while warming up (not yet compiled), then twice as fast: the warm-up does not count
         long warmCalls = 2 * ((Trial.WARM_BLOCKS + BLOCKS - 1) / BLOCKS);
@@ -65,7 +69,49 @@ class OneSetPacingTest {
         });
         assertThat(choice[0]).isZero();
         // two rounds: the first has no previous one to be settled against
-        assertThat(choice[1]).isEqualTo(warmCalls + 2 * 2 * Trial.SAMPLES);
+        assertThat(choice[1]).isEqualTo(warmCalls + 2 * Trial.ROUND_CALLS);
+    }
+
+    @Test
+    void onlyTheSecondCallOfAPairIsTimed() {
+        // a call right after the other strategy's runs at a mixed speed: there plain looks faster, while
+        // each on its own paced is (the first call of a pair pays the switch and is not timed)
+        int[] last = {-1};
+        long[] choice = decide(s -> {
+            boolean switched = last[0] != s;
+            last[0] = s;
+            if (s == OneSetPacing.PACED) {
+                return switched ? 100_000 : 50_000;
+            }
+            return switched ? 40_000 : 80_000;
+        });
+        assertThat(choice[0]).isEqualTo(OneSetPacing.PACED);
+    }
+
+    @Test
+    void theFirstRoundWaitsForTheCompilerAfterTheWarmUp() {
+        // plain is faster until 0.9 s after the warm-up (a first-tier loop), then twice as slow: the
+        // rounds come after the change, so paced is chosen
+        long[] clock = {0};
+        long[] warmEnd = {-1};
+        Trial t = new Trial();
+        int c = -1;
+        for (long calls = 0; c < 0; calls++) {
+            assertThat(calls).isLessThan(Trial.maxTrials() + 100);
+            if (!t.due(clock[0])) {
+                if (warmEnd[0] < 0) {
+                    warmEnd[0] = clock[0];
+                }
+                clock[0] += Trial.GAP_NANOS;
+                continue;
+            }
+            int s = t.next();
+            boolean early = warmEnd[0] < 0 || clock[0] < warmEnd[0] + 900_000_000;
+            long n = s == OneSetPacing.PACED ? 60_000 : early ? 50_000 : 120_000;
+            clock[0] += n;
+            c = t.record(s, BLOCKS, n, clock[0]);
+        }
+        assertThat(c).isEqualTo(OneSetPacing.PACED);
     }
 
     @Test
@@ -78,10 +124,10 @@ class OneSetPacingTest {
             if (s == 0) {
                 return 100_000;
             }
-            return ++pacedCalls[0] <= warmCalls + Trial.SAMPLES ? 300_000 : 90_000;
+            return ++pacedCalls[0] <= warmCalls + 2 * Trial.SAMPLES ? 300_000 : 90_000;
         });
         assertThat(choice[0]).isEqualTo(OneSetPacing.PACED);
-        assertThat(choice[1]).as("chosen in the third round").isEqualTo(2 * warmCalls + 3 * 2 * Trial.SAMPLES);
+        assertThat(choice[1]).as("chosen in the third round").isEqualTo(2 * warmCalls + 3 * Trial.ROUND_CALLS);
     }
 
     @Test
@@ -93,27 +139,32 @@ class OneSetPacingTest {
             if (s == OneSetPacing.PACED) {
                 return 100_000;
             }
-            long round = (++plainCalls[0] - warmCalls - 1) / Trial.SAMPLES;
+            long round = (++plainCalls[0] - warmCalls - 1) / (2 * Trial.SAMPLES);
             return round % 2 == 0 ? 50_000 : 200_000;
         });
         assertThat(choice[0]).isEqualTo(OneSetPacing.PACED);
         assertThat(choice[1])
                 .as("decided after the last round")
-                .isEqualTo(2 * warmCalls + Trial.ROUNDS * 2 * Trial.SAMPLES);
+                .isEqualTo(2 * warmCalls + Trial.ROUNDS * Trial.ROUND_CALLS);
     }
 
     @Test
-    void roundsAreAGapApart() {
-        // the first round has no previous one to be settled against: the second starts a gap later
+    void theFirstRoundWaitsAfterTheWarmUpAndRoundsAreAGapApart() {
+        // the warm-up ends in a wait; the first round has no previous one to be settled against, so the
+        // second starts a gap after it
         Trial t = new Trial();
         long clock = 0;
-        for (long calls = 0; t.due(clock); calls++) {
-            assertThat(calls).as("calls before the first gap").isLessThan(Trial.maxTrials());
-            clock += 1_000;
-            assertThat(t.record(t.next(), BLOCKS, 1_000, clock)).isEqualTo(-1);
+        long[] waits = {Trial.SETTLE_NANOS, Trial.GAP_NANOS};
+        for (long wait : waits) {
+            for (long calls = 0; t.due(clock); calls++) {
+                assertThat(calls).as("calls before the wait").isLessThan(Trial.maxTrials());
+                clock += 1_000;
+                assertThat(t.record(t.next(), BLOCKS, 1_000, clock)).isEqualTo(-1);
+            }
+            assertThat(t.due(clock + wait - 1)).isFalse();
+            assertThat(t.due(clock + wait)).isTrue();
+            clock += wait;
         }
-        assertThat(t.due(clock + Trial.GAP_NANOS - 1)).isFalse();
-        assertThat(t.due(clock + Trial.GAP_NANOS)).isTrue();
     }
 
     @Test
@@ -124,7 +175,7 @@ class OneSetPacingTest {
             if (s == 0) {
                 return 100_000;
             }
-            return ++pacedCalls[0] == 70 ? 100_000_000 : 90_000;
+            return ++pacedCalls[0] == 70 ? 100_000_000 : 90_000; // the 70th is a pair's second (timed)
         });
         assertThat(choice[0]).isEqualTo(OneSetPacing.PACED);
     }
