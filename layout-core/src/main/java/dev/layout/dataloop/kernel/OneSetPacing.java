@@ -27,11 +27,11 @@ import java.util.stream.Stream;
  * <p>Why the wait before the first round: right after the warm-up the loops often still run as the
  * JIT's first tier compiled them, whose plain loop makes a call per block as the paced one does; timed
  * then, plain won, and once the optimizing compiler's code came it ran slower than paced, for good
- * (benchmarks/issue-22-rounds.md, session 43). Why rounds apart in time: a loop whose
- * compiled code is still queued behind other compilations (one C2 thread on a small machine, at an
- * application's start) runs several times slower than it will, for longer than one round's calls take;
- * a verdict against it is not repeated once it is compiled. Until a choice, and when none is made within {@link Trial#ROUNDS}
- * rounds, paced runs (pacing gained on a machine whose level-2 sets have twice the ways). The verdict
+ * (benchmarks/issue-22-rounds.md, session 43). Why rounds apart in time: a loop whose compiled code
+ * is still queued behind other compilations (one C2 thread on a small machine, at an application's
+ * start) runs several times slower than it will, for longer than one round's calls take; a verdict
+ * against it is not repeated once it is compiled. Until a choice, and when none is made within {@link
+ * Trial#ROUNDS} rounds, paced runs (pacing gained on a machine whose level-2 sets have twice the ways). The verdict
  * gives neither strategy a margin: with one, the trials kept pacing for blocks of 12 to 32 bytes that it
  * slowed by 10-50% on another machine (benchmarks/issue-22-rounds.md, thirteenth round).
  *
