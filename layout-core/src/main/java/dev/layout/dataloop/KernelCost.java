@@ -91,10 +91,9 @@ final class KernelCost {
                     case RUN -> stride == width ? width / BULK_BYTES_PER_CYCLE : Double.POSITIVE_INFINITY;
                     case STRIDED, ROWS -> genericMove(width, MemoryAccess.oneSet(stride)) + ADDRESS;
                     case RECORDS -> genericMove(width, true) + 2 * ADDRESS;
-                    // A strip's block, a plane's row, is one straight-line body: bounded in code size.
+                    // A strip's block, a plane's row or a chunk of it, is one straight-line body: bounded in code size.
                     case STRIP, PLANES ->
-                        (kind == Kind.PLANES ? blocks : 1) * GeneratedKernel.movesPerBlock(width)
-                                                <= GeneratedKernel.MAX_BODY_MOVES
+                        GeneratedKernel.movesPerBlock(width) <= GeneratedKernel.MAX_BODY_MOVES
                                         && rows <= GeneratedKernel.MAX_ROWS
                                         && !MemoryAccess.oneSet(stride)
                                 ? GeneratedKernel.movesPerBlock(width) * MOVE

@@ -143,13 +143,16 @@ class KernelCostPropertyTest {
     }
 
     @Test
-    void planesAreGeneratedWhileARowFitsOneBody() {
+    void planesAreGeneratedWhileABlockFitsOneBody() {
         // Flash I/O's 8 x 8 doubles of a block's interior: planes
         Dataloop flash = planes(Datatype.hvector(8, 1, 3072, Datatype.vector(8, 1, 24, Primitive.FLOAT64)));
         assertThat(KernelCost.planes(flash.child, flash.nblocks, 1)).isEqualTo(Kind.PLANES);
-        // rows of 40 doubles are more moves than one generated body holds: the strided loops
+        // rows of 40 doubles, more moves than one generated body holds: still planes, each row a loop of chunks
         Dataloop wide = planes(Datatype.hvector(8, 1, 4096, Datatype.vector(40, 1, 3, Primitive.FLOAT64)));
-        assertThat(KernelCost.planes(wide.child, wide.nblocks, 1)).isEqualTo(Kind.ROWS);
+        assertThat(KernelCost.planes(wide.child, wide.nblocks, 1)).isEqualTo(Kind.PLANES);
+        // blocks wider than one body (each a bulk copy): the strided loops
+        Dataloop bulk = planes(Datatype.hvector(8, 1, 1 << 16, Datatype.vector(4, 40, 48, Primitive.FLOAT64)));
+        assertThat(KernelCost.planes(bulk.child, bulk.nblocks, 1)).isEqualTo(Kind.ROWS);
     }
 
     @Test

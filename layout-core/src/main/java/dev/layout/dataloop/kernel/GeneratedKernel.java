@@ -137,22 +137,55 @@ public abstract class GeneratedKernel {
             throw new IllegalArgumentException("GeneratedKernel: " + moves.length + " words for a " + size
                     + "-byte instance (expected: at least one move of 3 words, the last 8 or 4 bytes; size > 0)");
         }
-        return cached(new Shape(Arrays.stream(moves).boxed().toList(), size, false, 0, 0, 0, 1, kinds));
+        return cached(new Shape(Arrays.stream(moves).boxed().toList(), size, false, 0, 0, 0, 1, 1, 0, kinds));
     }
 
     /**
      * The kernel for planes of {@code rows} rows {@code rowStride} bytes apart, each of {@code blocks}
-     * blocks of {@code width} bytes {@code blockStride} apart, packed contiguously; null when a row has
-     * more than {@link #MAX_BODY_MOVES} word moves, or generation is off or at its bound.
+     * blocks of {@code width} bytes {@code blockStride} apart, packed contiguously (a row of more than
+     * {@link #MAX_BODY_MOVES} word moves as a loop over chunks of it, {@link #chunkBlocks}); null when a
+     * block has more moves than that, or generation is off or at its bound.
      */
     public static GeneratedKernel planes(
             int width, long blocks, long blockStride, long rows, long rowStride, int kinds) {
         checkKinds(kinds);
-        if (width < 1 || blocks < 1 || blocks * movesPerBlock(width) > MAX_BODY_MOVES || rows < 1 || rows > MAX_ROWS) {
+        if (width < 1
+                || blocks < 1
+                || blocks > Integer.MAX_VALUE
+                || movesPerBlock(width) > MAX_BODY_MOVES
+                || rows < 1
+                || rows > MAX_ROWS) {
             return null;
         }
+        int chunk = chunkBlocks(movesPerBlock(width), (int) blocks);
         return cached(new Shape(
-                blocks(width, (int) blocks, blockStride), blocks * width, false, 0, (int) rows, rowStride, 1, kinds));
+                blocks(width, chunk, blockStride),
+                blocks * width,
+                false,
+                0,
+                (int) rows,
+                rowStride,
+                1,
+                (int) blocks / chunk,
+                chunk * blockStride,
+                kinds));
+    }
+
+    /**
+     * The blocks of a row that one loop body moves: all of them when their moves fit {@link
+     * #MAX_BODY_MOVES}, else the largest divisor of {@code blocks} whose moves do (at least one block).
+     * Exploits: a longer row is then a loop of constant trip count and constant strides over that body,
+     * which C2 compiles about as fast as the row written out, while its bytecode stays one body long and
+     * its back-edges come once per chunk, so the tiered compilers take it up as soon as they take up the
+     * generic loops (a row of 128 moves written out ran interpreted for its first few dozen 1 MiB calls).
+     */
+    static int chunkBlocks(int movesPerBlock, int blocks) {
+        for (int k = Math.min(blocks, MAX_BODY_MOVES / movesPerBlock); k > 1; k--) {
+            if (blocks % k == 0) {
+                return k;
+            }
+        }
+        return 1;
     }
 
     /**
@@ -181,6 +214,8 @@ public abstract class GeneratedKernel {
                 rows ? 1 : 0,
                 blocks * stride,
                 blocks,
+                1,
+                0,
                 kinds));
     }
 
@@ -307,8 +342,9 @@ public abstract class GeneratedKernel {
      * A generated shape: a row's moves as triples (user offset, packed offset, bytes), {@code size}
      * packed bytes; instances {@code spacing} user bytes apart when {@code constantSpacing} (else by the
      * call's argument or list), each {@code rows} rows {@code rowStride} user bytes apart (0: one row
-     * and no row loop); the blocks a strip moves per instance ({@code stripRow}, else 1); the memory
-     * kinds. Planes keep their row loop even for one row: C2 then leaves the instance loop as it is,
+     * and no row loop); the blocks a strip moves per instance ({@code stripRow}, else 1); the times a
+     * row runs the body ({@code chunks}, each {@code chunkStride} user bytes and {@code size / chunks}
+     * packed bytes on from the last; 1: the body is the row); the memory kinds. Planes keep their row loop even for one row: C2 then leaves the instance loop as it is,
      * where as the innermost loop it unrolls it and spills the unrolled rows' addresses.
      */
     private record Shape(
@@ -319,6 +355,8 @@ public abstract class GeneratedKernel {
             int rows,
             long rowStride,
             int stripRow,
+            int chunks,
+            long chunkStride,
             int kinds) {}
 
     private static GeneratedKernel cached(Shape shape) {
@@ -362,7 +400,7 @@ public abstract class GeneratedKernel {
     }
 
     // Locals: 0 this, 1 ub, 2-3 ua, 4-5 spacing (4 outer, 5 from), 6 n, 7 pb, 8-9 pa, 10 i (instance),
-    // 11 j (row), 12-13 u (the row's user address), 14-15 p (its packed address).
+    // 11 j (row), 12-13 u (the row's user address), 14-15 p (its packed address), 16 the row's chunk.
     private static void loop(ClassBytes cb, Shape s, String name, boolean listed, boolean gather) {
         ClassBytes.Code c = cb.code();
         int instances = c.label();
@@ -401,6 +439,12 @@ public abstract class GeneratedKernel {
             c.iload(11).op(I2L).ldcLong(s.size).op(LMUL).op(LADD);
         }
         c.lstore(14);
+        int chunkLoop = c.label();
+        int chunksDone = c.label();
+        if (s.chunks > 1) {
+            c.op(ICONST_0).istore(16);
+            c.bind(chunkLoop).iload(16).ldcInt(s.chunks).branch(IF_ICMPGE, chunksDone);
+        }
         for (int k = 0; k < s.body.size(); k += 3) {
             int bytes = s.body.get(k + 2).intValue();
             if (gather) {
@@ -409,13 +453,19 @@ public abstract class GeneratedKernel {
                 move(c, bytes, 1, 12, s.body.get(k), 7, 14, s.body.get(k + 1));
             }
         }
+        if (s.chunks > 1) {
+            c.lload(12).ldcLong(s.chunkStride).op(LADD).lstore(12);
+            c.lload(14).ldcLong(s.size / s.chunks).op(LADD).lstore(14);
+            c.iinc(16, 1).branch(GOTO, chunkLoop);
+            c.bind(chunksDone);
+        }
         if (s.rows > 0) {
             c.iinc(11, 1).branch(GOTO, rows);
             c.bind(rowsDone);
         }
         c.iinc(10, 1).branch(GOTO, instances);
         c.bind(end).op(RETURN);
-        c.end(0, name, listed ? LISTED : STRIDED, 12, 16);
+        c.end(0, name, listed ? LISTED : STRIDED, 12, 17);
     }
 
     /**

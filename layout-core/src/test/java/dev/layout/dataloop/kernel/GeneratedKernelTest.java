@@ -193,7 +193,8 @@ class GeneratedKernelTest {
         Random r = new Random(11);
         for (int trial = 0; trial < 50; trial++) {
             int width = r.nextBoolean() ? new int[] {4, 8, 16}[r.nextInt(3)] : 1 + r.nextInt(256);
-            int blocks = 1 + r.nextInt(GeneratedKernel.MAX_BODY_MOVES / GeneratedKernel.movesPerBlock(width));
+            // up to three bodies' worth of blocks: rows longer than one body run as a loop of chunks
+            int blocks = 1 + r.nextInt(3 * GeneratedKernel.MAX_BODY_MOVES / GeneratedKernel.movesPerBlock(width));
             long s1 = (width + r.nextInt(3) * 4L) * (r.nextInt(5) == 0 ? -1 : 1);
             int rows = 1 + r.nextInt(6);
             long rowSpan = Math.abs(s1) * blocks;
@@ -297,6 +298,28 @@ class GeneratedKernelTest {
     }
 
     @Test
+    void aRowLongerThanOneBodyRunsAsChunksOfWholeBlocksThatDivideIt() {
+        int max = GeneratedKernel.MAX_BODY_MOVES;
+        assertThat(GeneratedKernel.chunkBlocks(3, 16)).isEqualTo(8); // 16 blocks of 24 bytes: two chunks of 24 moves
+        assertThat(GeneratedKernel.chunkBlocks(1, max)).isEqualTo(max); // fits one body: the row itself
+        assertThat(GeneratedKernel.chunkBlocks(1, 2 * max)).isEqualTo(max);
+        assertThat(GeneratedKernel.chunkBlocks(2, 37)).isEqualTo(1); // a prime count: a block per chunk
+        assertThat(GeneratedKernel.chunkBlocks(max, 5)).isEqualTo(1);
+        for (int moves = 1; moves <= max; moves++) {
+            for (int blocks = 1; blocks <= 100; blocks++) {
+                int k = GeneratedKernel.chunkBlocks(moves, blocks);
+                assertThat(blocks % k)
+                        .as("%d blocks of %d moves", blocks, moves)
+                        .isZero();
+                assertThat(k == 1 || k * moves <= max)
+                        .as("%d blocks of %d moves", blocks, moves)
+                        .isTrue();
+            }
+        }
+        assertThat(GeneratedKernel.planes(24, 16, 32, 1, 17 * 32, 0)).isNotNull();
+    }
+
+    @Test
     void shapesOutsideTheGeneratedOnesGetNoKernel() {
         assertThat(GeneratedKernel.strip(8 * GeneratedKernel.MAX_BODY_MOVES + 1, 300, 0))
                 .isNull();
@@ -304,10 +327,7 @@ class GeneratedKernelTest {
                 .isSameAs(GeneratedKernel.strip(8, 24, 3))
                 .isNotSameAs(GeneratedKernel.strip(8, 24, 2))
                 .isNotSameAs(GeneratedKernel.planes(8, 1, 24, 1, 24, 3));
-        assertThat(GeneratedKernel.planes(64, 5, 80, 8, 512, 0)).isNull();
-        assertThat(GeneratedKernel.planes(8, GeneratedKernel.MAX_BODY_MOVES + 1, 16, 8, 1024, 0))
-                .isNull();
-        assertThat(GeneratedKernel.planes(24, GeneratedKernel.MAX_BODY_MOVES / 3 + 1, 32, 8, 1024, 0))
+        assertThat(GeneratedKernel.planes(8 * GeneratedKernel.MAX_BODY_MOVES + 1, 2, 4096, 8, 16384, 0))
                 .isNull();
         assertThat(GeneratedKernel.planes(8, 8, 16, 0, 512, 0)).isNull();
         assertThat(GeneratedKernel.planes(8, 8, 192, 8, 3072, 0))
