@@ -152,9 +152,15 @@ final class KernelCost {
 
     /**
      * The kernel for {@code n} planes of {@code rows} rows, each the vector leaf {@code r} (a vector of
-     * it, or with one row its instances repeated at a spacing): {@link Kind#ROWS} or {@link Kind#PLANES}.
+     * it, or with one row its instances repeated at a spacing), {@code rowSpacing} bytes apart: {@link
+     * Kind#ROWS} or {@link Kind#PLANES}. Rows that interleave (a transpose: each row spans more than the
+     * spacing) take the strided loops, which order such moves by cache line ({@code StridedLoopCode.tile16});
+     * generated planes move a row at a time.
      */
-    static Kind planes(Dataloop r, long rows, long n) {
+    static Kind planes(Dataloop r, long rows, long n, long rowSpacing) {
+        if (Math.abs(rowSpacing) < (r.nblocks - 1) * Math.abs(r.stride) + r.blocklen) {
+            return Kind.ROWS;
+        }
         return cheaper(Kind.ROWS, Kind.PLANES, n, rows, r.nblocks, r.blocklen, r.stride, 0);
     }
 

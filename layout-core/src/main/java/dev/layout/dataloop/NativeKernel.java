@@ -112,7 +112,7 @@ final class NativeKernel extends LeafKernel {
             case VECTOR -> {
                 // A vector of vector leaves: generated rows, else one two-level strided loop.
                 long row = c.nblocks * c.blocklen;
-                GeneratedKernel rows = plan.planes(c, count);
+                GeneratedKernel rows = plan.planes(c, count, spacing);
                 if (!GeneratedKernel.run(rows, user, u, spacing, null, 0, count, packed, delta + stream, pack)) {
                     strided3(u, 0, spacing, c.stride, stream, 0, row, c.blocklen, 1, count, c.nblocks);
                 }
@@ -144,7 +144,7 @@ final class NativeKernel extends LeafKernel {
         long plane = p.nblocks * row;
         long at = u + c.disp;
         if (!GeneratedKernel.run(
-                plan.planes(p, count), user, at, spacing, null, 0, count, packed, delta + stream, pack)) {
+                plan.planes(p, count, spacing), user, at, spacing, null, 0, count, packed, delta + stream, pack)) {
             long w = c.blocklen;
             strided3(at, spacing, p.stride, c.stride, stream, plane, row, w, count, p.nblocks, c.nblocks);
         }

@@ -52,11 +52,12 @@ final class Plan {
         put(orders, d, BlockedOrder.of(d, KernelCost.CACHE_BYTES));
         Dataloop r = d.child;
         if (r != null && r.leaf && r.kind == Dataloop.Kind.VECTOR) {
-            if (KernelCost.planes(r, 1, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
-                // Instances of a vector leaf repeated at a spacing: planes of one row each.
+            if (KernelCost.planes(r, 1, Integer.MAX_VALUE, Long.MAX_VALUE) == KernelCost.Kind.PLANES) {
+                // Instances of a vector leaf repeated at a spacing (known per call): planes of one row each.
                 put(planes, r, GeneratedKernel.planes((int) r.blocklen, r.nblocks, r.stride, 1, 0, kinds));
             }
-            if (BlockedWalk.planes(d) && KernelCost.planes(r, d.nblocks, Integer.MAX_VALUE) == KernelCost.Kind.PLANES) {
+            if (BlockedWalk.planes(d)
+                    && KernelCost.planes(r, d.nblocks, Integer.MAX_VALUE, d.stride) == KernelCost.Kind.PLANES) {
                 put(
                         planes,
                         d,
@@ -106,12 +107,17 @@ final class Plan {
 
     /**
      * The generated planes ({@link GeneratedKernel#planes}) for {@code count} planes {@code d}: a vector of vector
-     * leaves, or a vector leaf repeated at a spacing (one row each); null where the strided loops are cheaper.
+     * leaves, or a vector leaf repeated {@code spacing} bytes apart (one row each); null where the strided loops
+     * are cheaper.
      */
-    GeneratedKernel planes(Dataloop d, long count) {
+    GeneratedKernel planes(Dataloop d, long count, long spacing) {
         GeneratedKernel p = planes.get(d);
+        if (p == null) {
+            return null;
+        }
         Dataloop row = d.leaf ? d : d.child;
-        return p == null || KernelCost.planes(row, d.leaf ? 1 : d.nblocks, count) != KernelCost.Kind.PLANES ? null : p;
+        KernelCost.Kind k = KernelCost.planes(row, d.leaf ? 1 : d.nblocks, count, d.leaf ? spacing : d.stride);
+        return k == KernelCost.Kind.PLANES ? p : null;
     }
 
     /** The generated strip for {@code count} blocks of the vector leaf {@code d} (see {@link GeneratedKernel#strip}), or null. */

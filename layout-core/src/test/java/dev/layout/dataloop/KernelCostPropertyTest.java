@@ -117,7 +117,7 @@ class KernelCostPropertyTest {
         Dataloop wide = leaf(Datatype.vector(2, 12, 8192, Primitive.FLOAT64));
         assertThat(KernelCost.vectorLeaf(wide, 1 << 20)).isEqualTo(Kind.STRIDED);
         Dataloop rows = planes(Datatype.hvector(8, 1, 1 << 20, Datatype.vector(8, 1, 8192, Primitive.FLOAT64)));
-        assertThat(KernelCost.planes(rows.child, rows.nblocks, 1)).isEqualTo(Kind.ROWS);
+        assertThat(KernelCost.planes(rows.child, rows.nblocks, 1, rows.stride)).isEqualTo(Kind.ROWS);
     }
 
     @Test
@@ -146,13 +146,19 @@ class KernelCostPropertyTest {
     void planesAreGeneratedWhileABlockFitsOneBody() {
         // Flash I/O's 8 x 8 doubles of a block's interior: planes
         Dataloop flash = planes(Datatype.hvector(8, 1, 3072, Datatype.vector(8, 1, 24, Primitive.FLOAT64)));
-        assertThat(KernelCost.planes(flash.child, flash.nblocks, 1)).isEqualTo(Kind.PLANES);
+        assertThat(KernelCost.planes(flash.child, flash.nblocks, 1, flash.stride))
+                .isEqualTo(Kind.PLANES);
         // rows of 40 doubles, more moves than one generated body holds: still planes, each row a loop of chunks
         Dataloop wide = planes(Datatype.hvector(8, 1, 4096, Datatype.vector(40, 1, 3, Primitive.FLOAT64)));
-        assertThat(KernelCost.planes(wide.child, wide.nblocks, 1)).isEqualTo(Kind.PLANES);
+        assertThat(KernelCost.planes(wide.child, wide.nblocks, 1, wide.stride)).isEqualTo(Kind.PLANES);
+        // rows that interleave (a transpose of complex doubles: a column per row, rows one element apart): the
+        // strided loops, which order those moves by cache line
+        Dataloop column = leaf(Datatype.vector(64, 1, 64, Primitive.FLOAT64));
+        assertThat(KernelCost.planes(column, 1, 1, 16)).isEqualTo(Kind.ROWS);
+        assertThat(KernelCost.planes(column, 1, 1, 64 * 64 * 8)).isEqualTo(Kind.PLANES);
         // blocks wider than one body (each a bulk copy): the strided loops
         Dataloop bulk = planes(Datatype.hvector(8, 1, 1 << 16, Datatype.vector(4, 40, 48, Primitive.FLOAT64)));
-        assertThat(KernelCost.planes(bulk.child, bulk.nblocks, 1)).isEqualTo(Kind.ROWS);
+        assertThat(KernelCost.planes(bulk.child, bulk.nblocks, 1, bulk.stride)).isEqualTo(Kind.ROWS);
     }
 
     @Test

@@ -146,8 +146,8 @@ class LeafKernelPropertyTest {
                 && c != null
                 && c.leaf
                 && c.kind == Dataloop.Kind.VECTOR) {
-            out.add(KernelCost.planes(c, d.nblocks, 1).name());
-            out.add(KernelCost.planes(c, 1, d.nblocks).name());
+            out.add(KernelCost.planes(c, d.nblocks, 1, d.stride).name());
+            out.add(KernelCost.planes(c, 1, d.nblocks, d.stride).name());
         }
         if (d.children != null) {
             for (Dataloop k : d.children) {
