@@ -176,8 +176,9 @@ public abstract class GeneratedKernel {
      * #MAX_BODY_MOVES}, else the largest divisor of {@code blocks} whose moves do (at least one block).
      * Exploits: a longer row is then a loop of constant trip count and constant strides over that body,
      * which C2 compiles about as fast as the row written out, while its bytecode stays one body long and
-     * its back-edges come once per chunk, so the tiered compilers take it up as soon as they take up the
-     * generic loops (a row of 128 moves written out ran interpreted for its first few dozen 1 MiB calls).
+     * its back-edges come once per chunk, so the tiered compilers take it up about as soon as they take
+     * up a body of one row (a long row written out has one back-edge per row and ran interpreted for many
+     * more calls: benchmarks/issue-22-rounds.md, session 45).
      */
     static int chunkBlocks(int movesPerBlock, int blocks) {
         for (int k = Math.min(blocks, MAX_BODY_MOVES / movesPerBlock); k > 1; k--) {
@@ -344,8 +345,9 @@ public abstract class GeneratedKernel {
      * call's argument or list), each {@code rows} rows {@code rowStride} user bytes apart (0: one row
      * and no row loop); the blocks a strip moves per instance ({@code stripRow}, else 1); the times a
      * row runs the body ({@code chunks}, each {@code chunkStride} user bytes and {@code size / chunks}
-     * packed bytes on from the last; 1: the body is the row); the memory kinds. Planes keep their row loop even for one row: C2 then leaves the instance loop as it is,
-     * where as the innermost loop it unrolls it and spills the unrolled rows' addresses.
+     * packed bytes on from the last; 1: the body is the row); the memory kinds. Planes keep their row
+     * loop even for one row: C2 then leaves the instance loop as it is, where as the innermost loop it
+     * unrolls it and spills the unrolled rows' addresses.
      */
     private record Shape(
             List<Long> body,
