@@ -52,7 +52,7 @@ final class KernelCost {
         WORDS,
         /** Planes (a vector of vector leaves) through the generic nested strided loops. */
         ROWS,
-        /** Planes through generated straight-line rows ({@link GeneratedKernel#planes}). */
+        /** Planes through generated rows: straight-line, or a loop over straight-line chunks ({@link GeneratedKernel#planes}). */
         PLANES
     }
 

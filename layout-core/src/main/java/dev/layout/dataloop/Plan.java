@@ -9,11 +9,11 @@ import java.util.IdentityHashMap;
  * ({@link MemoryAccess#baseKinds}): each nest's cache-blocked order and, per leaf, the generated
  * kernel the cost model ({@link KernelCost}) may pick for it (word moves, planes, strip). Made once
  * per segment and memory kinds, at its first pack or unpack; the walk then only looks nodes up and
- * asks the cost model, for the count at hand, whether the generated kernel or the generic loops run,
- * so a steady-state operation allocates nothing. The {@link Dataloop} stays a plain description: a
- * listed leaf's word moves ({@link GeneratedKernel#moves}) are worked out here, once per plan, and the
- * generated classes are cached by shape and kinds in the kernel package. Used by one segment, so no
- * more thread-safe than it.
+ * asks the cost model, for the count (and the rows' spacing) at hand, whether the generated kernel or
+ * the generic loops run, so a steady-state operation allocates nothing. The {@link Dataloop} stays a
+ * plain description: a listed leaf's word moves ({@link GeneratedKernel#moves}) are worked out here,
+ * once per plan, and the generated classes are cached by shape and kinds in the kernel package. Used
+ * by one segment, so no more thread-safe than it.
  */
 final class Plan {
     private final int kinds;

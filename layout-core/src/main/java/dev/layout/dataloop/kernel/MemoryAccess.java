@@ -78,9 +78,9 @@ public final class MemoryAccess {
      * Whether a loop over blocks of {@code width} bytes that are {@code stride} bytes apart on one side
      * may pace its blocks ({@link OneSetPacing} chooses whether it does): blocks in one cache set
      * ({@link #oneSet}) whose accesses are few (up to {@link #ONE_SET_STORE_WORD_BYTES}: at most four
-     * word moves), issued back to back, may keep more of the set's lines in flight than it has ways, so that they evict each other
-     * before they are used. Wider blocks issue enough moves of their own. The one rule every loop and
-     * the cost model follow.
+     * word moves), issued back to back, may keep more of the set's lines in flight than it has ways, so
+     * that they evict each other before they are used. Wider blocks issue enough moves of their own. The
+     * one rule every loop and the cost model follow.
      */
     public static boolean mayPace(long stride, long width) {
         return oneSet(stride) && width <= ONE_SET_STORE_WORD_BYTES;
