@@ -33,10 +33,6 @@ public abstract class GeneratedKernel {
     public static final int MAX_ROW = 16;
     /** The most rows per plane. */
     public static final int MAX_ROWS = 1 << 16;
-    /** The most 8-byte and 4-byte moves of a record ({@link #moves}). */
-    static final int MAX_LONGS = 4;
-
-    static final int MAX_INTS = 2;
 
     private static final ConcurrentHashMap<Shape, GeneratedKernel> CACHE = new ConcurrentHashMap<>();
     private static final String SELF = "dev/layout/dataloop/kernel/GeneratedKernel";
@@ -68,27 +64,18 @@ public abstract class GeneratedKernel {
 
     /**
      * The blocks of a small listed leaf ({@code offsets}; {@code lengths}, or {@code uniform} bytes
-     * each when null) as word moves: each block of a multiple of 4 bytes is its 8-byte words plus one
-     * trailing 4-byte word. Null unless all blocks decompose, there are 1 to {@link #MAX_LONGS} long
-     * moves and at most {@link #MAX_INTS} int moves, and the blocks are pairwise disjoint in user space
-     * (so the kernel may do the long moves before the int moves whatever their order in the pattern:
-     * unpack writes no byte twice). Layout: triples (user offset, packed offset, 8 or 4 bytes), the
-     * long moves first (what {@link #records} takes).
+     * each when null) as word moves, block after block, each as {@link #wordMoves} makes it (any width).
+     * Null unless there are 1 to {@link #MAX_BODY_MOVES} moves and the blocks are pairwise disjoint in
+     * user space (an unpack of overlapping blocks must write them in order, the last one winning; a
+     * block's own overlapping words write the same bytes twice with the same values). Layout: triples
+     * (user offset, packed offset, bytes), what {@link #records} takes.
      */
     public static long[] moves(long[] offsets, long[] lengths, long uniform) {
         int nb = offsets.length;
-        if (nb > MAX_LONGS + MAX_INTS) {
-            return null;
-        }
-        int nl = 0;
-        int ni = 0;
-        for (int b = 0; b < nb; b++) {
+        int n = 0;
+        for (int b = 0; b < nb && n <= MAX_BODY_MOVES; b++) {
             long len = lengths == null ? uniform : lengths[b];
-            if (len % 4 != 0) {
-                return null;
-            }
-            nl += (int) Math.min(len / 8, MAX_LONGS + 1);
-            ni += (int) (len % 8 / 4);
+            n += len < 1 ? 0 : (int) Math.min(movesPerBlock(len), MAX_BODY_MOVES + 1);
             for (int c = 0; c < b; c++) {
                 long lc = lengths == null ? uniform : lengths[c];
                 if (offsets[b] < offsets[c] + lc && offsets[c] < offsets[b] + len) {
@@ -96,26 +83,21 @@ public abstract class GeneratedKernel {
                 }
             }
         }
-        if (nl < 1 || nl > MAX_LONGS || ni > MAX_INTS) {
+        if (n < 1 || n > MAX_BODY_MOVES) {
             return null;
         }
-        long[] w = new long[3 * (nl + ni)];
-        int li = 0;
-        int ii = 3 * nl;
+        long[] w = new long[3 * n];
+        int i = 0;
         long packed = 0;
         for (int b = 0; b < nb; b++) {
             long len = lengths == null ? uniform : lengths[b];
-            long k = 0;
-            for (; k + 8 <= len; k += 8, li += 3) {
-                w[li] = offsets[b] + k;
-                w[li + 1] = packed + k;
-                w[li + 2] = 8;
-            }
-            if (k < len) {
-                w[ii] = offsets[b] + k;
-                w[ii + 1] = packed + k;
-                w[ii + 2] = 4;
-                ii += 3;
+            if (len > 0) {
+                long[] m = wordMoves((int) len);
+                for (int j = 0; j < m.length; j += 2, i += 3) {
+                    w[i] = offsets[b] + m[j];
+                    w[i + 1] = packed + m[j];
+                    w[i + 2] = m[j + 1];
+                }
             }
             packed += len;
         }
@@ -131,11 +113,11 @@ public abstract class GeneratedKernel {
         checkKinds(kinds);
         boolean words = moves.length > 0 && moves.length % 3 == 0 && size > 0;
         for (int k = 2; k < moves.length && words; k += 3) {
-            words = moves[k] == 8 || moves[k] == 4;
+            words = moves[k] == 8 || moves[k] == 4 || moves[k] == 2 || moves[k] == 1;
         }
         if (!words) {
             throw new IllegalArgumentException("GeneratedKernel: " + moves.length + " words for a " + size
-                    + "-byte instance (expected: at least one move of 3 words, the last 8 or 4 bytes; size > 0)");
+                    + "-byte instance (expected: at least one move of 3 words, the last 1, 2, 4 or 8 bytes; size > 0)");
         }
         return cached(new Shape(Arrays.stream(moves).boxed().toList(), size, false, 0, 0, 0, 1, 1, 0, kinds));
     }

@@ -11,27 +11,27 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Generated kernels move exactly what the generic loops move: records of word moves like a per-move
- * reference (stride and list addressing), planes like the three-level strided loop ({@link
+ * Generated kernels move exactly what the generic loops move: records of blocks of any width like a
+ * per-block reference (stride and list addressing), planes like the three-level strided loop ({@link
  * MemoryAccess#strided3}) and strips like the strided loop, pack and unpack, for random shapes
  * including negative strides, on heap and off-heap memory.
  */
 class GeneratedKernelTest {
-    /** A random pattern: nl longs then ni ints at disjoint 4-aligned user offsets within a record, packed in order. */
-    private static long[] pattern(Random r, int nl, int ni, long[] recordBytes) {
-        long[] w = new long[3 * (nl + ni)];
-        long packed = 0;
-        long user = r.nextInt(3) * 4L;
-        for (int k = 0; k < nl + ni; k++) {
-            int len = k < nl ? 8 : 4;
-            w[3 * k] = user;
-            w[3 * k + 1] = packed;
-            w[3 * k + 2] = len;
-            packed += len;
-            user += len + r.nextInt(4) * 4L;
+    /**
+     * A random record: 1 to 4 disjoint blocks of 1 to 40 bytes in user order with gaps of 0 to 7 bytes
+     * ({@code blocks[0]} offsets, {@code blocks[1]} lengths); {@code recordBytes[0]} gets its user extent.
+     */
+    private static long[][] record(Random r, long[] recordBytes) {
+        int n = 1 + r.nextInt(4);
+        long[][] blocks = new long[2][n];
+        long user = r.nextInt(8);
+        for (int k = 0; k < n; k++) {
+            blocks[0][k] = user;
+            blocks[1][k] = 1 + r.nextInt(40);
+            user += blocks[1][k] + r.nextInt(8);
         }
         recordBytes[0] = user;
-        return w;
+        return blocks;
     }
 
     private static Memory memory(boolean offHeap, int n) {
@@ -43,11 +43,10 @@ class GeneratedKernelTest {
     void generatedLoopsMoveWhatTheReferenceMoves(int kinds, boolean userOff, boolean packedOff) {
         Random r = new Random(7);
         for (int trial = 0; trial < 60; trial++) {
-            int nl = r.nextInt(5);
-            int ni = (nl == 0 ? 1 : 0) + r.nextInt(3);
             long[] rec = new long[1];
-            long[] w = pattern(r, nl, ni, rec);
-            long size = 8L * nl + 4L * ni;
+            long[][] blocks = record(r, rec);
+            long[] w = GeneratedKernel.moves(blocks[0], blocks[1], 0);
+            long size = java.util.Arrays.stream(blocks[1]).sum();
             long stride = rec[0] + r.nextInt(3) * 8L;
             int count = 1 + r.nextInt(40);
             boolean listed = r.nextBoolean();
@@ -69,7 +68,7 @@ class GeneratedKernelTest {
             long[] o = listed ? outer : null;
             for (int i = 0; i < count; i++) {
                 long u = 8 + (listed ? outer[1 + i] : i * stride);
-                referenceRecord(w, nl, ni, user, u, expected, 3 + i * size, true);
+                referenceRecord(blocks, user, u, expected, 3 + i * size, true);
             }
             assertThat(GeneratedKernel.run(kernel, user, 8, stride, o, 1, count, generated, 3, true))
                     .isTrue();
@@ -82,7 +81,7 @@ class GeneratedKernelTest {
             Memory backExpected = memory(userOff, userBytes);
             GeneratedKernel.run(kernel, back, 8, stride, null, 0, count, generated, 3, false);
             for (int i = 0; i < count; i++) {
-                referenceRecord(w, nl, ni, backExpected, 8 + i * stride, expected, 3 + i * size, false);
+                referenceRecord(blocks, backExpected, 8 + i * stride, expected, 3 + i * size, false);
             }
             assertThat(back.toArray(0, userBytes))
                     .as("unpack, trial %d", trial)
@@ -96,7 +95,7 @@ class GeneratedKernelTest {
                 GeneratedKernel.run(kernel, backListed, 8, 0, distinct, 1, count, generated, 3, false);
                 Memory listedExpected = memory(userOff, userBytes);
                 for (int i = 0; i < count; i++) {
-                    referenceRecord(w, nl, ni, listedExpected, 8 + distinct[1 + i], expected, 3 + i * size, false);
+                    referenceRecord(blocks, listedExpected, 8 + distinct[1 + i], expected, 3 + i * size, false);
                 }
                 assertThat(backListed.toArray(0, userBytes))
                         .as("listed unpack, trial %d", trial)
@@ -106,18 +105,18 @@ class GeneratedKernelTest {
     }
 
     /**
-     * The reference move of one record of pattern {@code w} ({@code nl} longs, then {@code ni} ints) between
-     * the user record at {@code u} and the packed one at {@code p}: packing ({@code pack}) or unpacking.
+     * The reference move of one record ({@link #record}'s blocks, each copied whole) between the user
+     * record at {@code u} and the packed one at {@code p}: packing ({@code pack}) or unpacking.
      */
-    private static void referenceRecord(
-            long[] w, int nl, int ni, Memory user, long u, Memory packed, long p, boolean pack) {
-        for (int k = 0; k < nl + ni; k++) {
-            int len = k < nl ? 8 : 4;
+    private static void referenceRecord(long[][] blocks, Memory user, long u, Memory packed, long p, boolean pack) {
+        for (int k = 0; k < blocks[0].length; k++) {
+            long len = blocks[1][k];
             if (pack) {
-                Memory.copy(user, u + w[3 * k], packed, p + w[3 * k + 1], len);
+                Memory.copy(user, u + blocks[0][k], packed, p, len);
             } else {
-                Memory.copy(packed, p + w[3 * k + 1], user, u + w[3 * k], len);
+                Memory.copy(packed, p, user, u + blocks[0][k], len);
             }
+            p += len;
         }
     }
 
@@ -126,26 +125,29 @@ class GeneratedKernelTest {
     }
 
     @Test
-    void listedBlocksDecomposeIntoLongsThenInts() {
-        // 12 bytes at 0 and 8 bytes at 16: longs (0 -> 0) and (16 -> 12), then the int (8 -> 8)
+    void listedBlocksDecomposeBlockAfterBlockIntoTheirWordMoves() {
+        // 12 bytes at 0: two 8-byte words overlapping at 4; then 8 bytes at 16, packed at 12
         assertThat(GeneratedKernel.moves(new long[] {0, 16}, new long[] {12, 8}, 0))
-                .containsExactly(0, 0, 8, 16, 12, 8, 8, 8, 4);
+                .containsExactly(0, 0, 8, 4, 4, 8, 16, 12, 8);
         assertThat(GeneratedKernel.moves(new long[] {40, 0}, null, 16))
                 .containsExactly(40, 0, 8, 48, 8, 8, 0, 16, 8, 8, 24, 8);
         assertThat(GeneratedKernel.moves(new long[] {0, 8}, new long[] {6, 4}, 0))
-                .as("a block not of whole 4-byte words")
-                .isNull();
+                .as("6 bytes as two overlapping 4-byte words")
+                .containsExactly(0, 0, 4, 2, 2, 4, 8, 6, 4);
+        assertThat(GeneratedKernel.moves(new long[] {0, 4}, new long[] {3, 1}, 0))
+                .as("3 bytes as two overlapping 2-byte words, then a byte")
+                .containsExactly(0, 0, 2, 1, 1, 2, 4, 3, 1);
         assertThat(GeneratedKernel.moves(new long[] {0, 8}, null, 12))
                 .as("overlapping blocks")
                 .isNull();
-        assertThat(GeneratedKernel.moves(new long[] {0, 64}, null, 24))
-                .as("more than four longs")
+        assertThat(GeneratedKernel.moves(new long[] {0, 1000}, null, 136))
+                .as("more than MAX_BODY_MOVES moves (17 each)")
                 .isNull();
-        assertThat(GeneratedKernel.moves(new long[] {0, 8, 16, 32}, new long[] {8, 4, 4, 4}, 0))
-                .as("more than two ints")
-                .isNull();
-        assertThat(GeneratedKernel.moves(new long[] {0}, null, 4))
-                .as("no long move")
+        assertThat(GeneratedKernel.moves(new long[] {0, 1000}, null, 128))
+                .as("exactly MAX_BODY_MOVES moves")
+                .hasSize(3 * GeneratedKernel.MAX_BODY_MOVES);
+        assertThat(GeneratedKernel.moves(new long[] {0}, new long[] {0}, 0))
+                .as("no move")
                 .isNull();
     }
 
@@ -178,10 +180,10 @@ class GeneratedKernelTest {
         assertThatThrownBy(() -> GeneratedKernel.records(new long[] {0, 0}, 8, 0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("2 words for a 8-byte instance");
-        assertThatThrownBy(() -> GeneratedKernel.records(new long[] {0, 0, 8, 8, 8, 2}, 16, 0))
+        assertThatThrownBy(() -> GeneratedKernel.records(new long[] {0, 0, 8, 8, 8, 3}, 16, 0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("6 words for a 16-byte instance")
-                .hasMessageContaining("the last 8 or 4 bytes");
+                .hasMessageContaining("the last 1, 2, 4 or 8 bytes");
         assertThatThrownBy(() -> GeneratedKernel.records(new long[] {0, 0, 8}, 0, 0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("size > 0");
