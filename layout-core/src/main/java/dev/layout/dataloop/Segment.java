@@ -335,10 +335,7 @@ public final class Segment {
                     }
                 }
                 Dataloop c = d.childOf(b);
-                if (k.whole
-                        && d.children == null
-                        && c.size <= end - position
-                        && (c.leaf || (d.kind == Dataloop.Kind.VECTOR && d.blocklen == 1 && BlockedWalk.planes(c)))) {
+                if (k.whole && d.children == null && c.size <= end - position && (c.leaf || BlockedWalk.planes(c))) {
                     // Whole leaves or planes under this loop: batched into kernel calls, no stack traffic per instance.
                     position += nest(k, d, end - position);
                     continue;
@@ -355,7 +352,7 @@ public final class Segment {
 
     /**
      * Processes whole instances of the child of the loop {@code d} on top of the stack (leaves, or
-     * planes under a vector of one plane per block), from its current (block, element), for at most
+     * planes: {@link BlockedWalk#planes}), from its current (block, element), for at most
      * {@code budget} bytes, in one kernel call per run of instances at a constant spacing or at listed
      * offsets; advances (block, element) and returns the bytes done.
      */
@@ -365,7 +362,7 @@ public final class Segment {
         long j = elem[top];
         long ub = base[top] + c.disp;
         int unit = representation == Representation.NATIVE ? 1 : (c.leaf ? c : c.child).swapUnit;
-        if ((d.kind == Dataloop.Kind.BLOCK_INDEXED || d.kind == Dataloop.Kind.VECTOR) && d.blocklen == 1) {
+        if (d.blocklen == 1 && (d.kind == Dataloop.Kind.VECTOR || d.kind == Dataloop.Kind.BLOCK_INDEXED && c.leaf)) {
             long m = Math.min(d.nblocks - b, budget / c.size);
             blk[top] = b + m;
             if (d.kind == Dataloop.Kind.BLOCK_INDEXED) {
@@ -380,7 +377,10 @@ public final class Segment {
         while (b < d.nblocks && budget - done >= c.size) {
             long bl = d.blockLen(b);
             long m = Math.min(bl - j, (budget - done) / c.size);
-            done += k.repeat(c, ub + d.blockOffset(b) + j * d.ext, d.ext, m, position + done, unit);
+            long u = ub + d.blockOffset(b) + j * d.ext;
+            done += c.leaf
+                    ? k.repeat(c, u, d.ext, m, position + done, unit)
+                    : k.repeatPlanes(c, u, d.ext, m, position + done, unit);
             j += m;
             if (j == bl) {
                 b++;

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The count-time and leaf rewrites added for speed (periodic indexed leaves become a vector of a
- * small leaf; whole leaves under a loop are batched into one kernel call) keep pack, chunked pack,
+ * small leaf; whole leaves or planes under a loop are batched into one kernel call) keep pack, chunked pack,
  * unpack and external32 equal to the naive type-map interpreter.
  */
 class BatchedLeafTest {
@@ -50,7 +50,14 @@ class BatchedLeafTest {
                 // planes (three strided levels per kernel call): 4-, 16-byte blocks, negative strides
                 t("hvector(3, 1, -700, hvector(4, 1, 200, vector(3, 1, 5, float32)))"),
                 t("hvector(2, 1, 1000, hvector(3, 1, 300, vector(4, 1, 2, contig(2, float64))))"),
-                t("hvector(2, 1, 3000, hvector(3, 1, -900, hvector(2, 1, 300, vector(3, 1, 4, int16))))"));
+                t("hvector(2, 1, 3000, hvector(3, 1, -900, hvector(2, 1, 300, vector(3, 1, 4, int16))))"),
+                // planes under other loops: blocks of two planes, listed blocks of several, one each (not batched)
+                t("hvector(3, 2, 1000, resized(0, 150, hvector(2, 1, 60, vector(3, 1, 2, float32))))"),
+                t("hindexed([2,1,3], [0,2000,900], resized(0, 170, hvector(2, 1, 70, vector(3, 1, 3, float32))))"),
+                t("hindexed_block(1, [900,0,2100], hvector(2, 1, 70, vector(3, 1, 3, float32)))"),
+                // rows that interleave and share a block, repeated by the count
+                t(
+                        "indexed_block(2, [8,9], resized(0, 22, hindexed_block(1, [24], hindexed([0,0,1], [77,67,-12], float32))))"));
     }
 
     private static Datatype t(String s) {
