@@ -28,6 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>structs whose members are all byte runs become an indexed leaf; others keep a struct loop;
  *   <li>adjacent blocks of an indexed leaf coalesce; equal lengths make it block-indexed, even
  *       spacing a vector, a repeated pattern a vector of records ({@link #periodic});
+ *   <li>a loop whose instance is a few runs becomes one indexed leaf of them, a record ({@link #asRecord});
  *   <li>at segment creation a count of a type becomes a longer run or vector where the extent allows
  *       it ({@code resized(0, 8, float32)} with count n is a vector leaf of n 4-byte blocks at stride 8).
  * </ul>
@@ -123,7 +124,7 @@ public final class DataloopCompiler {
             }
             Dataloop d = memo.get(t);
             if (d == null) {
-                d = build(t);
+                d = asRecord(build(t));
                 memo.put(t, d);
             }
             return d;
@@ -254,6 +255,53 @@ public final class DataloopCompiler {
                 return kids[0].shifted(offs[0], s.extent());
             }
             return Dataloop.struct(Arrays.copyOf(offs, m), Arrays.copyOf(kids, m), 0, s.extent());
+        }
+    }
+
+    /** Most runs of a loop's instance that {@link #asRecord} lists as one leaf. */
+    static final int MAX_RECORD_RUNS = 16;
+
+    /**
+     * A loop whose instance is at most {@link #MAX_RECORD_RUNS} runs of one swap unit, as one listed leaf
+     * of those runs in packed order (a record; {@link #optimizeLeaf} then finds what regularity it has),
+     * else {@code d}. Exploits: a loop over such instances (a count, an outer vector or list) moves them
+     * as repeated records in one kernel call, where a loop of a few blocks cost the walk a descent and a
+     * kernel call per instance.
+     */
+    static Dataloop asRecord(Dataloop d) {
+        int n = d == null || d.leaf ? 0 : runs(d, MAX_RECORD_RUNS + 1);
+        if (n < 1 || n > MAX_RECORD_RUNS) {
+            return d;
+        }
+        long[] offs = new long[n];
+        long[] lens = new long[n];
+        int[] at = {0, -1}; // the next run, and the runs' swap unit (-1: none yet, 0: mixed)
+        list(d, 0, offs, lens, at);
+        return at[1] > 0 ? optimizeLeaf(Dataloop.leafIndexed(lens, offs, 0, at[1], d.extent)) : d;
+    }
+
+    /** The runs of one instance of {@code d}, or {@code limit} once there are that many. */
+    private static int runs(Dataloop d, int limit) {
+        long n = 0;
+        for (long b = 0; b < d.nblocks && n < limit; b++) {
+            n += d.leaf ? 1 : d.blockLen(b) * runs(d.childOf(b), limit);
+        }
+        return (int) Math.min(n, limit);
+    }
+
+    /** Lists the runs of the instance of {@code d} based at {@code base}, in packed order, from run {@code at[0]}. */
+    private static void list(Dataloop d, long base, long[] offs, long[] lens, int[] at) {
+        long u = base + d.disp;
+        for (long b = 0; b < d.nblocks; b++) {
+            if (d.leaf) {
+                offs[at[0]] = u + d.blockOffset(b);
+                lens[at[0]++] = d.blockLen(b);
+                at[1] = at[1] < 0 || at[1] == d.swapUnit ? d.swapUnit : 0;
+            } else {
+                for (long j = 0; j < d.blockLen(b); j++) {
+                    list(d.childOf(b), u + d.blockOffset(b) + j * d.ext, offs, lens, at);
+                }
+            }
         }
     }
 

@@ -57,7 +57,29 @@ class BatchedLeafTest {
                 t("hindexed_block(1, [900,0,2100], hvector(2, 1, 70, vector(3, 1, 3, float32)))"),
                 // rows that interleave and share a block, repeated by the count
                 t(
-                        "indexed_block(2, [8,9], resized(0, 22, hindexed_block(1, [24], hindexed([0,0,1], [77,67,-12], float32))))"));
+                        "indexed_block(2, [8,9], resized(0, 22, hindexed_block(1, [24], hindexed([0,0,1], [77,67,-12], float32))))"),
+                // small instances listed as one record (members of mixed swap units: not for external32)
+                t(SMALL_NEST),
+                t("hindexed([1,0,3], [30,45,9], resized(-6, 5, struct([3,0], [-3,-5], [resized(0, 26, int64),int8])))"),
+                t("contig(3, hvector(4, 2, 50, struct([1,2], [0,12], [float64,int16])))"));
+    }
+
+    /** A list of records of two listed members: 6 runs an instance, repeated by an outer loop. */
+    static final String SMALL_NEST =
+            "hindexed([1], [26], contig(4, hindexed([0,2,1], [-8,49,3], struct([1,1,0], [42,19,-12], [uint8,float64,int64]))))";
+
+    @org.junit.jupiter.api.Test
+    void anInstanceOfFewRunsIsOneRecordLeaf() {
+        // the list under the count of 4 is 6 runs: one listed leaf, the count repeats it
+        Dataloop d = Segment.layout(t(SMALL_NEST), 1).dataloop();
+        assertThat(d.kind()).isEqualTo(Dataloop.Kind.CONTIG);
+        assertThat(d.toTreeString()).endsWith("  indexed leaf(blocks=6, size=27)\n");
+        // with 4 x 6 runs the count itself stays a loop
+        assertThat(DataloopCompiler.MAX_RECORD_RUNS).isLessThan(24);
+        // external32 lists runs of one swap unit only: these mix 1, 8 and 8 bytes
+        assertThat(DataloopCompiler.compile(t(SMALL_NEST), Representation.EXTERNAL32)
+                        .toTreeString())
+                .doesNotContain("indexed leaf(blocks=6");
     }
 
     private static Datatype t(String s) {
