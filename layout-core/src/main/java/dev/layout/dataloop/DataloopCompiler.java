@@ -1,5 +1,6 @@
 package dev.layout.dataloop;
 
+import dev.layout.dataloop.kernel.GeneratedKernel;
 import dev.layout.datatype.Contiguous;
 import dev.layout.datatype.Darray;
 import dev.layout.datatype.Datatype;
@@ -263,10 +264,11 @@ public final class DataloopCompiler {
 
     /**
      * A loop whose instance is at most {@link #MAX_RECORD_RUNS} runs of one swap unit, as one listed leaf
-     * of those runs in packed order (a record; {@link #optimizeLeaf} then finds what regularity it has),
+     * of those runs in packed order (a record: adjacent runs merged, equal ones evenly spaced a vector),
+     * when generated word moves can move it ({@link GeneratedKernel#moves}: disjoint runs, few words);
      * else {@code d}. Exploits: a loop over such instances (a count, an outer vector or list) moves them
      * as repeated records in one kernel call, where a loop of a few blocks cost the walk a descent and a
-     * kernel call per instance.
+     * kernel call per instance, and a nest of short vectors (a small subarray) a loop per level.
      */
     static Dataloop asRecord(Dataloop d) {
         int n = d == null || d.leaf ? 0 : runs(d, MAX_RECORD_RUNS + 1);
@@ -277,7 +279,10 @@ public final class DataloopCompiler {
         long[] lens = new long[n];
         int[] at = {0, -1}; // the next run, and the runs' swap unit (-1: none yet, 0: mixed)
         list(d, 0, offs, lens, at);
-        return at[1] > 0 ? optimizeLeaf(Dataloop.leafIndexed(lens, offs, 0, at[1], d.extent)) : d;
+        Dataloop r = at[1] > 0 ? optimizeLeaf(Dataloop.leafIndexed(lens, offs, 0, at[1], d.extent), false) : null;
+        return r != null && (r.offsets == null || GeneratedKernel.moves(r.offsets, r.blocklens, r.blocklen) != null)
+                ? r
+                : d;
     }
 
     /** The runs of one instance of {@code d}, or {@code limit} once there are that many. */
@@ -461,8 +466,13 @@ public final class DataloopCompiler {
         return d;
     }
 
-    /** Leaf rewrites: coalesce adjacent runs, then indexed to block-indexed to vector to one run. */
+    /** Leaf rewrites: coalesce adjacent runs, then indexed to block-indexed to vector to one run, or to a vector of a pattern. */
     static Dataloop optimizeLeaf(Dataloop d) {
+        return optimizeLeaf(d, true);
+    }
+
+    /** {@link #optimizeLeaf}, finding a repeated pattern ({@link #periodic}) only when {@code patterns}. */
+    private static Dataloop optimizeLeaf(Dataloop d, boolean patterns) {
         if (d.kind == Dataloop.Kind.INDEXED) {
             long[] lens = d.blocklens;
             long[] offs = d.offsets;
@@ -479,8 +489,8 @@ public final class DataloopCompiler {
             }
             no = Arrays.copyOf(no, n);
             if (!allEqual(nl, n)) {
-                Dataloop merged =
-                        periodic(Dataloop.leafIndexed(Arrays.copyOf(nl, n), no, d.disp, d.swapUnit, d.extent));
+                Dataloop merged = Dataloop.leafIndexed(Arrays.copyOf(nl, n), no, d.disp, d.swapUnit, d.extent);
+                merged = patterns ? periodic(merged) : merged;
                 if (merged.leaf && allEqual(lens, lens.length) && n > lens.length / 2) {
                     // Equal blocks of which only a few touch, with no pattern (a random gather list): merging
                     // those few would trade the uniform-width kernel for a per-block width switch on every
@@ -496,7 +506,7 @@ public final class DataloopCompiler {
                 return Dataloop.bytes(d.blocklen, Math.addExact(d.disp, d.offsets[0]), d.swapUnit, d.extent);
             }
             if (!evenlySpaced(d.offsets)) {
-                return periodic(d);
+                return patterns ? periodic(d) : d;
             }
             long step = d.offsets[1] - d.offsets[0];
             d = Dataloop.leafVector(

@@ -41,19 +41,20 @@ class LayoutCliTest {
 
     @Test
     void describeShowsTheNormalizedDescriptionTheDataloopIsCompiledFrom() {
-        // 4 x 4 rows of 4 every-other float64 given as a list of row starts: three vector levels.
+        // 4 x 4 rows of 5 every-other float64 given as a list of row starts: three vector levels (a plane
+        // of 20 runs, more than one record lists).
         Result r = run(
                 "describe",
-                "hindexed_block(1, [0,80,160,240,1024,1104,1184,1264,2048,2128,2208,2288,3072,3152,3232,3312], "
-                        + "vector(4, 1, 2, float64))");
+                "hindexed_block(1, [0,96,192,288,1024,1120,1216,1312,2048,2144,2240,2336,3072,3168,3264,3360], "
+                        + "vector(5, 1, 2, float64))");
         assertThat(r.code()).isZero();
         assertThat(r.out())
                 .contains(
                         "(normalized, same type map)",
                         "vector(count=4, blocklen=1, stride=1024",
-                        "    vector(count=4, blocklen=1, stride=80",
-                        "      vector leaf(count=4, blockBytes=8, stride=16",
-                        "contiguous blocks: 64");
+                        "    vector(count=4, blocklen=1, stride=96",
+                        "      vector leaf(count=5, blockBytes=8, stride=16",
+                        "contiguous blocks: 80");
     }
 
     @Test
