@@ -264,11 +264,12 @@ public final class DataloopCompiler {
 
     /**
      * A loop whose instance is at most {@link #MAX_RECORD_RUNS} runs of one swap unit, as one listed leaf
-     * of those runs in packed order (a record: adjacent runs merged, equal ones evenly spaced a vector),
-     * when generated word moves can move it ({@link GeneratedKernel#moves}: disjoint runs, few words);
-     * else {@code d}. Exploits: a loop over such instances (a count, an outer vector or list) moves them
-     * as repeated records in one kernel call, where a loop of a few blocks cost the walk a descent and a
-     * kernel call per instance, and a nest of short vectors (a small subarray) a loop per level.
+     * of those runs in packed order (adjacent runs merged, equal ones evenly spaced a vector), else
+     * {@code d}. A record generated word moves cannot move ({@link GeneratedKernel#moves}: runs that
+     * overlap, or many words) may instead become a vector of a repeated pattern ({@link #periodic}),
+     * whose instances the strided loops move. Exploits: a loop over such instances (a count, an outer
+     * vector or list) moves them in one kernel call, where a loop of a few blocks cost the walk a descent
+     * and a kernel call per instance, and a nest of short vectors (a small subarray) a loop per level.
      */
     static Dataloop asRecord(Dataloop d) {
         int n = d == null || d.leaf ? 0 : runs(d, MAX_RECORD_RUNS + 1);
@@ -279,10 +280,14 @@ public final class DataloopCompiler {
         long[] lens = new long[n];
         int[] at = {0, -1}; // the next run, and the runs' swap unit (-1: none yet, 0: mixed)
         list(d, 0, offs, lens, at);
-        Dataloop r = at[1] > 0 ? optimizeLeaf(Dataloop.leafIndexed(lens, offs, 0, at[1], d.extent), false) : null;
-        return r != null && (r.offsets == null || GeneratedKernel.moves(r.offsets, r.blocklens, r.blocklen) != null)
+        if (at[1] <= 0) {
+            return d;
+        }
+        Dataloop listed = Dataloop.leafIndexed(lens, offs, 0, at[1], d.extent);
+        Dataloop r = optimizeLeaf(listed, false);
+        return r.offsets == null || GeneratedKernel.moves(r.offsets, r.blocklens, r.blocklen) != null
                 ? r
-                : d;
+                : optimizeLeaf(listed, true);
     }
 
     /** The runs of one instance of {@code d}, or {@code limit} once there are that many. */
