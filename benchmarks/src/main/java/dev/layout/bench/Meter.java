@@ -125,6 +125,49 @@ public final class Meter {
         }
     }
 
+    /**
+     * Blocks an engine moves in {@link #warmSteady} before its speed may count as steady: past the
+     * back-edge counts at which HotSpot's tiers compile a loop (tens of thousands of iterations, more
+     * while the compile queue is long), so that a kernel still run by the interpreter or by C1's
+     * profiling code, whose slices agree with each other as well as compiled ones do, is not taken as
+     * warm.
+     */
+    public static final long WARM_BLOCKS = 1L << 20;
+
+    /** Most slices of {@link #warmSteady}: room for a queue of long compilations ahead of an engine's kernels. */
+    public static final int WARM_SLICES = 400;
+
+    /**
+     * Runs an engine operation ({@code blocksPerRun} blocks, {@code bytes} packed bytes a run) in slices
+     * until it has moved {@link #WARM_BLOCKS} blocks, two consecutive slices agree within 5% ({@link
+     * #steady}) and the JIT had nothing to do throughout the second ({@link #jitIdle} before and after
+     * it, no compilation finished in it), at most {@link #WARM_SLICES} slices. Its generated kernels
+     * are new classes for every layout, and the one C2 thread of a small machine may still be busy with
+     * a long compilation (a walk method, or code of earlier layouts) while they run in C1's profiling
+     * code, whose slices agree with each other as well as compiled ones do.
+     */
+    public static void warmSteady(Runnable op, long bytes, long blocksPerRun, long sliceNanos) {
+        double last = 0;
+        double blocks = 0;
+        boolean idleBefore = false;
+        for (int i = 0; i < WARM_SLICES; i++) {
+            long jit = jitMillis();
+            double v = mbPerSecond(op, bytes, sliceNanos);
+            blocks += v * 1e6 / bytes * (sliceNanos / 1e9) * blocksPerRun;
+            boolean idle = jitMillis() == jit && jitIdle();
+            if (i > 0 && idleBefore && idle && steady(last, v, blocks)) {
+                return;
+            }
+            idleBefore = idle;
+            last = v;
+        }
+    }
+
+    /** Whether a warm-up whose last two slices ran at {@code last} and {@code v} MB/s, {@code blocks} moved in all, may stop. */
+    static boolean steady(double last, double v, double blocks) {
+        return blocks >= WARM_BLOCKS && Math.abs(v - last) <= 0.05 * last;
+    }
+
     /** Bytes allocated by this thread per run of {@code op} over {@code runs} runs, or -1 if the JVM cannot tell. */
     public static long allocatedPerRun(Runnable op, int runs) {
         java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();

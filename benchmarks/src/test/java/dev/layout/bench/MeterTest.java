@@ -24,4 +24,12 @@ class MeterTest {
                         + "1514 %     4       Q::main @ 60 (189 bytes)\n"))
                 .isFalse();
     }
+
+    @Test
+    void twoAgreeingSlicesAreNotWarmBeforeEnoughBlocksHaveRun() {
+        // A kernel still interpreted runs slowly and steadily: agreeing slices alone must not end the warm-up.
+        assertThat(Meter.steady(100, 101, Meter.WARM_BLOCKS - 1)).isFalse();
+        assertThat(Meter.steady(100, 101, Meter.WARM_BLOCKS)).isTrue();
+        assertThat(Meter.steady(100, 150, 10 * Meter.WARM_BLOCKS)).isFalse();
+    }
 }

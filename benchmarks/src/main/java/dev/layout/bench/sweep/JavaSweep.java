@@ -67,7 +67,7 @@ final class JavaSweep {
                 HandLoops.Move m = moves[i];
                 loops[i] = () -> hand.run(user.base, user.address, packed.base, packed.address, m, pack);
             }
-            warmEngine(engine, bytes, p.blocksPerType() * p.count());
+            Meter.warmSteady(engine, bytes, p.blocksPerType() * p.count(), sliceNanos);
             Meter.warm(bytes, sliceNanos, 2, loops);
             int best = 0;
             double fastest = 0;
@@ -91,49 +91,6 @@ final class JavaSweep {
             java.util.Arrays.fill(none, Double.NaN);
             return new Samples(moves[best].label(), alloc, s[0], s[1], mpich == null ? none : s[2]);
         }
-    }
-
-    /**
-     * Blocks the engine moves in its warm-up before its speed may count as steady: past the
-     * back-edge counts at which HotSpot's tiers compile a loop (tens of thousands of iterations, more
-     * while the compile queue is long), so that a kernel still run by the interpreter or by C1's
-     * profiling code, whose slices agree with each other as well as compiled ones do, is not taken as
-     * warm.
-     */
-    static final long WARM_BLOCKS = 1L << 20;
-
-    /** Most warm-up slices of the engine: room for a queue of long compilations ahead of its kernels. */
-    static final int WARM_SLICES = 400;
-
-    /**
-     * Runs the engine until it has moved {@link #WARM_BLOCKS} blocks, two consecutive slices agree
-     * within 5% ({@link #steady}) and the JIT had nothing to do throughout the second ({@link
-     * Meter#jitIdle} before and after it, no compilation finished in it), at most {@link #WARM_SLICES}
-     * slices. Its generated kernels are new classes in every item, and the one C2 thread of a small
-     * machine may still be busy with a long compilation (a walk method, or code of earlier items)
-     * while they run in C1's profiling code, whose slices agree with each other as well as compiled
-     * ones do; the hand loops are the same code throughout and are warm.
-     */
-    private void warmEngine(Runnable engine, long bytes, long blocksPerRun) {
-        double last = 0;
-        double blocks = 0;
-        boolean idleBefore = false;
-        for (int i = 0; i < WARM_SLICES; i++) {
-            long jit = Meter.jitMillis();
-            double v = Meter.mbPerSecond(engine, bytes, sliceNanos);
-            blocks += v * 1e6 / bytes * (sliceNanos / 1e9) * blocksPerRun;
-            boolean idle = Meter.jitMillis() == jit && Meter.jitIdle();
-            if (i > 0 && idleBefore && idle && steady(last, v, blocks)) {
-                return;
-            }
-            idleBefore = idle;
-            last = v;
-        }
-    }
-
-    /** Whether a warm-up whose last two slices ran at {@code last} and {@code v} MB/s, {@code blocks} moved in all, may stop. */
-    static boolean steady(double last, double v, double blocks) {
-        return blocks >= WARM_BLOCKS && Math.abs(v - last) <= 0.05 * last;
     }
 
     private static boolean same(Target.Buf a, Target.Buf b, long bytes) {
