@@ -269,9 +269,23 @@ public final class DataloopCompiler {
      * overlap, or many words) may instead become a vector of a repeated pattern ({@link #periodic}),
      * whose instances the strided loops move. Exploits: a loop over such instances (a count, an outer
      * vector or list) moves them in one kernel call, where a loop of a few blocks cost the walk a descent
-     * and a kernel call per instance, and a nest of short vectors (a small subarray) a loop per level.
+     * and a kernel call per instance, and a nest of short vectors (a small subarray) a loop per level. A
+     * vector or list whose blocks are several instances gets a record per block where that is few runs.
      */
     static Dataloop asRecord(Dataloop d) {
+        if (d != null
+                && !d.leaf
+                && d.blocklen > 1
+                && (d.kind == Dataloop.Kind.VECTOR || d.kind == Dataloop.Kind.BLOCK_INDEXED)) {
+            // Blocks of several instances: each block one record where it is few runs.
+            Dataloop block =
+                    asRecord(Dataloop.contig(d.blocklen, d.ext, d.child, 0, Math.multiplyExact(d.blocklen, d.ext)));
+            if (block.leaf) {
+                d = d.kind == Dataloop.Kind.VECTOR
+                        ? Dataloop.vector(d.nblocks, 1, d.stride, block.extent, block, d.disp, d.extent)
+                        : Dataloop.blockIndexed(1, d.offsets, block.extent, block, d.disp, d.extent);
+            }
+        }
         int n = d == null || d.leaf ? 0 : runs(d, MAX_RECORD_RUNS + 1);
         if (n < 1 || n > MAX_RECORD_RUNS) {
             return d;

@@ -61,12 +61,27 @@ class BatchedLeafTest {
                 // small instances listed as one record (members of mixed swap units: not for external32)
                 t(SMALL_NEST),
                 t("hindexed([1,0,3], [30,45,9], resized(-6, 5, struct([3,0], [-3,-5], [resized(0, 26, int64),int8])))"),
-                t("contig(3, hvector(4, 2, 50, struct([1,2], [0,12], [float64,int16])))"));
+                t("contig(3, hvector(4, 2, 50, struct([1,2], [0,12], [float64,int16])))"),
+                t(RECORD_BLOCKS));
     }
 
     /** A list of records of two listed members: 6 runs an instance, repeated by an outer loop. */
     static final String SMALL_NEST =
             "hindexed([1], [26], contig(4, hindexed([0,2,1], [-8,49,3], struct([1,1,0], [42,19,-12], [uint8,float64,int64]))))";
+
+    /** Blocks of three 64-byte records (runs of 50 and 12 bytes each) every five. */
+    static final String RECORD_BLOCKS =
+            "vector(6, 3, 5, resized(0, 64, struct([4,2,1,3], [0,32,48,52], [float64,int64,int16,float32])))";
+
+    @org.junit.jupiter.api.Test
+    void aBlockOfSeveralRecordsIsOneRecord() {
+        // each block of 3 records is one leaf: the 12-byte run of one and the 50 of the next merge
+        Dataloop d = Segment.layout(t(RECORD_BLOCKS), 1).dataloop();
+        assertThat(d.kind()).isEqualTo(Dataloop.Kind.VECTOR);
+        assertThat(d.toTreeString())
+                .startsWith("vector(count=6, blocklen=1, stride=320")
+                .endsWith("  indexed leaf(blocks=4, size=186)\n");
+    }
 
     @org.junit.jupiter.api.Test
     void anInstanceOfFewRunsIsOneRecordLeaf() {
