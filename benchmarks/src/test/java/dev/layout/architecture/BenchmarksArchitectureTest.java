@@ -34,8 +34,11 @@ class BenchmarksArchitectureTest {
             Map.entry("bench", Set.of("bench.memory", "dataloop")),
             Map.entry("bench.jmh_generated", Set.of("bench")),
             Map.entry("bench.sweep", Set.of("bench", "bench.memory", "dataloop")),
+            Map.entry("bench.layouts", Set.of("bench", "bench.memory", "dataloop")),
             Map.entry("bench.io", Set.of("transport")),
-            Map.entry("bench.cli", Set.of("bench", "bench.sweep", "bench.io", "transport", "spark.grid")));
+            Map.entry(
+                    "bench.cli",
+                    Set.of("bench", "bench.sweep", "bench.layouts", "bench.io", "transport", "spark.grid")));
 
     @Test
     void noPackageCycles() {

@@ -308,7 +308,7 @@ public final class DataloopCompiler {
     private static int runs(Dataloop d, int limit) {
         long n = 0;
         for (long b = 0; b < d.nblocks && n < limit; b++) {
-            n += d.leaf ? 1 : d.blockLen(b) * runs(d.childOf(b), limit);
+            n += d.leaf ? 1 : Math.min(d.blockLen(b), limit) * runs(d.childOf(b), limit);
         }
         return (int) Math.min(n, limit);
     }
