@@ -137,7 +137,11 @@ final class NativeKernel extends LeafKernel {
     long repeatPlanes(Dataloop p, long u, long spacing, long count, long stream, int unit) {
         Dataloop c = p.child;
         if (c.kind != Dataloop.Kind.VECTOR) {
-            return super.repeatPlanes(p, u, spacing, count, stream, unit);
+            // Rows of records: generated records in rows, else a records call per plane.
+            GeneratedKernel rows = plan.planes(p, count, spacing);
+            return GeneratedKernel.run(rows, user, u + c.disp, spacing, null, 0, count, packed, delta + stream, pack)
+                    ? count * p.size
+                    : super.repeatPlanes(p, u, spacing, count, stream, unit);
         }
         // Planes of rows of strided blocks (Flash I/O: z, y, x): generated planes, else one three-level strided loop.
         long row = c.nblocks * c.blocklen;

@@ -19,7 +19,7 @@ final class Plan {
     private final int kinds;
     private final Lookup<BlockedOrder> orders = new Lookup<>();
     private final Lookup<GeneratedKernel> words = new Lookup<>();
-    /** Per vector of vector leaves, and per vector leaf repeated at a spacing (planes of one row). */
+    /** Per vector of vector leaves or of records (rows of them), and per vector leaf repeated at a spacing (planes of one row). */
     private final Lookup<GeneratedKernel> planes = new Lookup<>();
 
     private final Lookup<GeneratedKernel> strips = new Lookup<>();
@@ -62,6 +62,13 @@ final class Plan {
                         planes,
                         d,
                         GeneratedKernel.planes((int) r.blocklen, r.nblocks, r.stride, d.nblocks, d.stride, kinds));
+            }
+        }
+        if (r != null && r.offsets != null && BlockedWalk.planes(d) && d.nblocks <= GeneratedKernel.MAX_ROWS) {
+            // Rows of records (a row of an array of structs): the records' word moves in a loop over the row.
+            long[] m = GeneratedKernel.moves(r.offsets, r.blocklens, r.blocklen);
+            if (m != null && KernelCost.records(r, Integer.MAX_VALUE, m.length / 3) == KernelCost.Kind.WORDS) {
+                put(planes, d, GeneratedKernel.records(m, r.size, (int) d.nblocks, d.stride, kinds));
             }
         }
         if (d.children != null) {
@@ -107,8 +114,9 @@ final class Plan {
 
     /**
      * The generated planes ({@link GeneratedKernel#planes}) for {@code count} planes {@code d}: a vector of vector
-     * leaves, or a vector leaf repeated {@code spacing} bytes apart (one row each); null where the strided loops
-     * are cheaper.
+     * leaves, or a vector leaf repeated {@code spacing} bytes apart (one row each); or the records in rows
+     * ({@link GeneratedKernel#records(long[], long, int, long, int)}) of a vector of a listed leaf. Null where
+     * the generic loops are cheaper.
      */
     GeneratedKernel planes(Dataloop d, long count, long spacing) {
         GeneratedKernel p = planes.get(d);
@@ -116,6 +124,9 @@ final class Plan {
             return null;
         }
         Dataloop row = d.leaf ? d : d.child;
+        if (row.offsets != null) {
+            return KernelCost.records(row, count * d.nblocks, p.moveCount()) == KernelCost.Kind.WORDS ? p : null;
+        }
         KernelCost.Kind k = KernelCost.planes(row, d.leaf ? 1 : d.nblocks, count, d.leaf ? spacing : d.stride);
         return k == KernelCost.Kind.PLANES ? p : null;
     }

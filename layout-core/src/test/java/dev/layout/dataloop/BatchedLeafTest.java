@@ -62,7 +62,8 @@ class BatchedLeafTest {
                 t(SMALL_NEST),
                 t("hindexed([1,0,3], [30,45,9], resized(-6, 5, struct([3,0], [-3,-5], [resized(0, 26, int64),int8])))"),
                 t("contig(3, hvector(4, 2, 50, struct([1,2], [0,12], [float64,int16])))"),
-                t(RECORD_BLOCKS));
+                t(RECORD_BLOCKS),
+                t(AOS_BLOCK));
     }
 
     /** A list of records of two listed members: 6 runs an instance, repeated by an outer loop. */
@@ -72,6 +73,22 @@ class BatchedLeafTest {
     /** Blocks of three 64-byte records (runs of 50 and 12 bytes each) every five. */
     static final String RECORD_BLOCKS =
             "vector(6, 3, 5, resized(0, 64, struct([4,2,1,3], [0,32,48,52], [float64,int64,int16,float32])))";
+
+    /** A sub-block of a 3-D array of 96-byte structs (runs of 48 and 40 bytes). */
+    static final String AOS_BLOCK =
+            "subarray([6,5,4], [3,2,4], [1,0,0], C, resized(0, 96, struct([2,4,1,4,1], [0,16,52,56,88], [float64,int64,float32,int64,int32])))";
+
+    @org.junit.jupiter.api.Test
+    void rowsOfRecordsAreGeneratedWordsInRows() {
+        // rows of 8 records (16 runs, 88 word moves: no one record) under the plane loop: generated records in rows
+        Dataloop d = Segment.layout(t(AOS_BLOCK), 1).dataloop();
+        assertThat(d.toTreeString())
+                .contains("\n  vector(count=8, blocklen=1, stride=96")
+                .endsWith("\n    indexed leaf(blocks=2, size=88)\n");
+        Dataloop row = d.child;
+        Plan plan = new Plan(d, 0);
+        assertThat(plan.planes(row, 2, d.stride)).isNotNull();
+    }
 
     @org.junit.jupiter.api.Test
     void aBlockOfSeveralRecordsIsOneRecord() {

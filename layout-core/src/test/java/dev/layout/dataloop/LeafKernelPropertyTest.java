@@ -86,6 +86,7 @@ class LeafKernelPropertyTest {
             "STRIP",
             "LISTED",
             "RECORDS",
+            "ROWS OF WORDS",
             "WORDS",
             "ROWS",
             "PLANES");
@@ -110,8 +111,8 @@ class LeafKernelPropertyTest {
      * the cost model decides ({@link Plan} asks {@link KernelCost} the same questions, and generates the
      * kernels it picks; asking the model here keeps this test from filling the bounded class cache): a
      * leaf by its shape (a run, strided blocks by width class or a generated strip, listed blocks), a
-     * loop repeating a small record of listed blocks (records or generated words), and a vector of
-     * vector leaves (rows or generated planes).
+     * loop repeating a small record of listed blocks (records or generated words), a row of records
+     * (generated words in rows), and a vector of vector leaves (rows or generated planes).
      */
     static void classify(Dataloop d, Set<String> out) {
         if (d == null) {
@@ -140,6 +141,13 @@ class LeafKernelPropertyTest {
             long n = d.kind == Dataloop.Kind.CONTIG ? d.blocklen : d.nblocks;
             long[] m = GeneratedKernel.moves(c.offsets, c.blocklens, c.blocklen);
             out.add(m != null ? KernelCost.records(c, n, m.length / 3).name() : "RECORDS");
+        }
+        if (BlockedWalk.planes(d) && c.offsets != null) {
+            // rows of records, as a loop repeating the row would run them (Plan.planes: two rows' records)
+            long[] m = GeneratedKernel.moves(c.offsets, c.blocklens, c.blocklen);
+            if (m != null && KernelCost.records(c, 2 * d.nblocks, m.length / 3) == KernelCost.Kind.WORDS) {
+                out.add("ROWS OF WORDS");
+            }
         }
         if (d.kind == Dataloop.Kind.VECTOR
                 && d.blocklen == 1

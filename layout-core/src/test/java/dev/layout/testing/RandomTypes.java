@@ -32,7 +32,7 @@ public final class RandomTypes {
 
     /**
      * Types built to reach every leaf kernel of the engine: long vectors and hvectors, vectors of
-     * vectors (planes), indexed blocks at random slots, records of a few fields repeated, resized runs,
+     * vectors (planes), indexed blocks at random slots, records of a few fields repeated (alone or in rows), resized runs,
      * and short blocks all in one cache set (strided or listed, which the engine paces), with block widths of any size from 1 to 160 bytes (odd ones included) and counts up to
      * 2000, at most {@code maxBytes} of data per element.
      */
@@ -94,6 +94,11 @@ public final class RandomTypes {
                 }
                 Datatype record =
                         Datatype.resized(0, (at + r.nextInt(4)) * e.byteSize(), Datatype.indexed(lens, disps, e));
+                if (r.nextInt(3) == 0) {
+                    // rows of records: a sub-block of an array of structs
+                    Datatype row = Datatype.contiguous(1 + r.nextInt(12), record);
+                    return Datatype.hvector(1 + count / 8, 1, row.extent() + record.extent() * (1 + r.nextInt(3)), row);
+                }
                 return Datatype.contiguous(count, record);
             }
             case 5:

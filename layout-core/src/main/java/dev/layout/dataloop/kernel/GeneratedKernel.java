@@ -110,7 +110,18 @@ public abstract class GeneratedKernel {
      * null if generation is off or the class bound is reached.
      */
     public static GeneratedKernel records(long[] moves, long size, int kinds) {
+        return records(moves, size, 0, 0, kinds);
+    }
+
+    /**
+     * {@link #records} in rows: each instance {@code rows} records {@code rowStride} user bytes apart (a
+     * vector of records: a row of an array of structs); {@code rows} 0 is {@link #records}.
+     */
+    public static GeneratedKernel records(long[] moves, long size, int rows, long rowStride, int kinds) {
         checkKinds(kinds);
+        if (rows < 0 || rows > MAX_ROWS) {
+            throw new IllegalArgumentException("GeneratedKernel: " + rows + " rows (expected: 0 to " + MAX_ROWS + ")");
+        }
         boolean words = moves.length > 0 && moves.length % 3 == 0 && size > 0;
         for (int k = 2; k < moves.length && words; k += 3) {
             words = moves[k] == 8 || moves[k] == 4 || moves[k] == 2 || moves[k] == 1;
@@ -119,7 +130,8 @@ public abstract class GeneratedKernel {
             throw new IllegalArgumentException("GeneratedKernel: " + moves.length + " words for a " + size
                     + "-byte instance (expected: at least one move of 3 words, the last 1, 2, 4 or 8 bytes; size > 0)");
         }
-        return cached(new Shape(Arrays.stream(moves).boxed().toList(), size, false, 0, 0, 0, 1, 1, 0, kinds));
+        return cached(
+                new Shape(Arrays.stream(moves).boxed().toList(), size, false, 0, rows, rowStride, 1, 1, 0, kinds));
     }
 
     /**

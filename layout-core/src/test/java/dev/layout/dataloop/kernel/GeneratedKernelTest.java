@@ -104,6 +104,48 @@ class GeneratedKernelTest {
         }
     }
 
+    @ParameterizedTest(name = "kinds {0}, user off-heap {1}, packed off-heap {2}")
+    @CsvSource({"0, false, false", "1, true, false", "2, false, true", "3, true, true"})
+    void recordsInRowsMoveRowAfterRow(int kinds, boolean userOff, boolean packedOff) {
+        Random r = new Random(11);
+        for (int trial = 0; trial < 30; trial++) {
+            long[] rec = new long[1];
+            long[][] blocks = record(r, rec);
+            long[] w = GeneratedKernel.moves(blocks[0], blocks[1], 0);
+            long size = java.util.Arrays.stream(blocks[1]).sum();
+            int rows = 1 + r.nextInt(5);
+            long rowStride = rec[0] + r.nextInt(3) * 8L;
+            long spacing = rows * rowStride + r.nextInt(3) * 8L;
+            int count = 1 + r.nextInt(10);
+            int userBytes = (int) (spacing * count + 64);
+            Memory user = memory(userOff, userBytes);
+            for (int b = 0; b < userBytes; b++) {
+                user.putByte(b, (byte) (b * 31 + 7));
+            }
+            GeneratedKernel kernel = GeneratedKernel.records(w, size, rows, rowStride, kinds);
+            Memory expected = memory(packedOff, (int) (size * rows * count + 16));
+            Memory generated = memory(packedOff, (int) (size * rows * count + 16));
+            Memory back = memory(userOff, userBytes);
+            Memory backExpected = memory(userOff, userBytes);
+            for (int i = 0; i < count; i++) {
+                for (int j = 0; j < rows; j++) {
+                    long u = 8 + i * spacing + j * rowStride;
+                    long p = 3 + (i * rows + j) * size;
+                    referenceRecord(blocks, user, u, expected, p, true);
+                    referenceRecord(blocks, backExpected, u, expected, p, false);
+                }
+            }
+            assertThat(GeneratedKernel.run(kernel, user, 8, spacing, null, 0, count, generated, 3, true))
+                    .isTrue();
+            assertThat(bytes(generated)).as("pack, trial %d", trial).isEqualTo(bytes(expected));
+            GeneratedKernel.run(kernel, back, 8, spacing, null, 0, count, generated, 3, false);
+            assertThat(bytes(back)).as("unpack, trial %d", trial).isEqualTo(bytes(backExpected));
+        }
+        assertThatThrownBy(() -> GeneratedKernel.records(new long[] {0, 0, 8}, 8, -1, 8, kinds))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("-1 rows");
+    }
+
     /**
      * The reference move of one record ({@link #record}'s blocks, each copied whole) between the user
      * record at {@code u} and the packed one at {@code p}: packing ({@code pack}) or unpacking.
