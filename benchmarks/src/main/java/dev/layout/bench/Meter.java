@@ -147,15 +147,27 @@ public final class Meter {
      * code, whose slices agree with each other as well as compiled ones do.
      */
     public static void warmSteady(Runnable op, long bytes, long blocksPerRun, long sliceNanos) {
+        warmSteady(op, bytes, blocksPerRun, sliceNanos, 0);
+    }
+
+    /**
+     * {@link #warmSteady}, and at least {@code minRuns} runs: past the invocation counts at which HotSpot
+     * compiles a method whole (600 to 5000), for generated kernels whose straight-line bodies move many
+     * blocks per loop back-edge, so that the block count alone can be reached while they still run in
+     * the interpreter, the JIT idle because no counter has reached its threshold yet.
+     */
+    public static void warmSteady(Runnable op, long bytes, long blocksPerRun, long sliceNanos, long minRuns) {
         double last = 0;
         double blocks = 0;
+        double runs = 0;
         boolean idleBefore = false;
         for (int i = 0; i < WARM_SLICES; i++) {
             long jit = jitMillis();
             double v = mbPerSecond(op, bytes, sliceNanos);
+            runs += v * 1e6 / bytes * (sliceNanos / 1e9);
             blocks += v * 1e6 / bytes * (sliceNanos / 1e9) * blocksPerRun;
             boolean idle = jitMillis() == jit && jitIdle();
-            if (i > 0 && idleBefore && idle && steady(last, v, blocks)) {
+            if (i > 0 && idleBefore && idle && runs >= minRuns && steady(last, v, blocks)) {
                 return;
             }
             idleBefore = idle;

@@ -27,7 +27,8 @@ import java.util.Set;
  * the layout's contiguous pieces, flattened in advance, and moves each with one bulk copy ({@code
  * copy}) or with 8-byte words and a byte tail ({@code words}); the better of the two counts. Per
  * layout, operation and round, the three run side by side in slices (their order rotating); a row's
- * ratio is the median over rounds of engine MB/s over the better hand loop's. One JVM for all layouts,
+ * ratio is the median over rounds of engine MB/s over the better hand loop's; the engine is first warmed until
+ * steady, the JIT idle, and at least {@link #WARM_RUNS} runs done. One JVM for all layouts,
  * as in an application that moves many types. The last lines are {@code median engine/hand: X} and
  * {@code min engine/hand: Y (LAYOUT)}; a full run writes {@code LAYOUTS.md} into the benchmarks module.
  *
@@ -38,6 +39,9 @@ import java.util.Set;
  */
 public final class LayoutsBenchmark {
     private LayoutsBenchmark() {}
+
+    /** Least engine runs before a layout's measurement ({@link Meter#warmSteady(Runnable, long, long, long, long)}). */
+    static final long WARM_RUNS = 2000;
 
     /** One measured row: a layout and an operation. */
     record Row(
@@ -165,7 +169,7 @@ public final class LayoutsBenchmark {
                 Runnable copy = () -> pieces(user.base, offs, lens, packed.base, packed.address, pack, false);
                 Runnable words = () -> pieces(user.base, offs, lens, packed.base, packed.address, pack, true);
                 Runnable[] ops = {engine, copy, words};
-                Meter.warmSteady(engine, packedBytes, offs.length, slice);
+                Meter.warmSteady(engine, packedBytes, offs.length, slice, WARM_RUNS);
                 Meter.warm(packedBytes, slice, 2, copy, words);
                 double[] ratio = new double[rounds];
                 double[][] mbs = new double[3][rounds];

@@ -16,9 +16,10 @@ public final class ListedAccess {
      * Packs ({@code pack}) or unpacks blocks {@code [from, to)} of an indexed leaf: block b is {@code
      * lengths[b]} bytes (or {@code uniform} when {@code lengths} is null) at {@code user[userBase +
      * offsets[b]]}, packed back to back from {@code packed[packedOffset]}. Exploits: for uniform blocks
-     * one loop of the width's moves ({@link StridedLoops#listed}, its width a constant); for varying lengths each block
-     * takes the width switch of {@link MemoryAccess#copyRaw}, which branch prediction learns for
-     * repeating patterns. Never paced, even with every block in one cache set: stores to listed
+     * one loop of the width's moves ({@link StridedLoops#listed}, its width a constant); for varying lengths a block
+     * of up to 16 bytes takes the width switch of {@link MemoryAccess#copyRaw} (whose few branches prediction learns
+     * for repeating patterns), a longer one the bulk copy, whose own size dispatch costs less than the switch's
+     * word moves on irregular lists (sparse rows: a record small enough is generated code instead). Never paced, even with every block in one cache set: stores to listed
      * blocks lost to the plain loop at every width tried (benchmarks/issue-22-rounds.md, thirteenth round).
      * Returns the bytes moved.
      */
@@ -57,7 +58,13 @@ public final class ListedAccess {
             long p = pa;
             for (int b = from; b < to; b++) {
                 long len = lengths[b];
-                if (pack) {
+                if (len > 16) {
+                    if (pack) {
+                        MemoryAccess.U.copyMemory(ub, ua + offsets[b], pb, p, len);
+                    } else {
+                        MemoryAccess.U.copyMemory(pb, p, ub, ua + offsets[b], len);
+                    }
+                } else if (pack) {
                     MemoryAccess.copyRaw(ub, ua + offsets[b], pb, p, len);
                 } else {
                     MemoryAccess.copyRaw(pb, p, ub, ua + offsets[b], len);
