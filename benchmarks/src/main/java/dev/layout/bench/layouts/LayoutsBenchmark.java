@@ -30,7 +30,8 @@ import java.util.Set;
  * ratio is the median over rounds of engine MB/s over the better hand loop's; the engine is first warmed until
  * steady, the JIT idle, and at least {@link #WARM_RUNS} runs done. One JVM for all layouts,
  * as in an application that moves many types. The last lines are {@code median engine/hand: X} and
- * {@code min engine/hand: Y (LAYOUT)}; a full run writes {@code LAYOUTS.md} into the benchmarks module.
+ * {@code min engine/hand: Y (LAYOUT)}; a run without options writes {@code LAYOUTS.md} into the benchmarks module,
+ * any other into {@code benchmarks/target/bench-layouts/} (or {@code --out}).
  *
  * <pre>
  *   layout bench layouts [--seed S] [--layouts N] [--bytes B] [--target heap|direct|offheap]
@@ -66,7 +67,8 @@ public final class LayoutsBenchmark {
             out.println(
                     "usage: layout bench layouts [--seed S] [--layouts N] [--bytes B] [--target heap|direct|offheap]"
                             + " [--rounds R] [--slice-ms MS] [--out DIR]");
-            out.println("writes LAYOUTS.md to --out DIR, else to benchmarks/ for the default seed, layouts and bytes");
+            out.println(
+                    "writes LAYOUTS.md to --out DIR, else to benchmarks/ for a run without options, else to benchmarks/target/bench-layouts/");
             return 0;
         }
         long seed = o.getLong("seed", 1, 0);
@@ -75,7 +77,7 @@ public final class LayoutsBenchmark {
         Target target = Target.parse(o.get("target", "heap"));
         int rounds = (int) o.getLong("rounds", 5, 1);
         long slice = o.getLong("slice-ms", 10, 1) * 1_000_000L;
-        boolean defaults = !o.has("seed") && !o.has("layouts") && !o.has("bytes") && !o.has("target");
+        boolean defaults = args.length == 0; // the committed run; any other writes under target/ unless --out
         out.printf(
                 Locale.ROOT,
                 "bench layouts: seed %d, %d layouts of about %d packed bytes, %s, %d rounds of %d ms slices%n",
@@ -133,13 +135,13 @@ public final class LayoutsBenchmark {
                 worst.index,
                 worst.op,
                 abbreviate(worst.type.toString(), 100));
-        if (defaults || o.has("out")) {
-            Path dir = o.has("out") ? Path.of(o.get("out", ".")) : PackModes.resultsDir();
-            Files.createDirectories(dir);
-            Path md = dir.resolve("LAYOUTS.md");
-            Files.writeString(md, markdown(seed, bytes, target, rounds, slice, rows, summary), StandardCharsets.UTF_8);
-            out.println("wrote " + md);
-        }
+        Path dir = o.has("out")
+                ? Path.of(o.get("out", "."))
+                : defaults ? PackModes.resultsDir() : PackModes.resultsDir().resolve("target/bench-layouts");
+        Files.createDirectories(dir);
+        Path md = dir.resolve("LAYOUTS.md");
+        Files.writeString(md, markdown(seed, bytes, target, rounds, slice, rows, summary), StandardCharsets.UTF_8);
+        out.println("wrote " + md);
         out.println(summary);
         return 0;
     }
