@@ -64,11 +64,8 @@ public final class PackModes {
         if (packedBytes == 0) {
             throw new IllegalArgumentException("bench type: the type has no data (expected: a type of size > 0)");
         }
-        long span = Math.multiplyExact(count - 1, t.extent());
-        long lo = Math.min(0, t.trueLb() + Math.min(0, span));
-        long hi = Math.max(0, t.trueUb() + Math.max(0, span));
-        long origin = -lo;
-        long userBytes = origin + hi;
+        long origin = origin(t, count);
+        long userBytes = userBytes(t, count);
         out.println("type: " + abbreviate(t.toString()));
         out.println("count: " + count + ", packed bytes: " + packedBytes + ", buffer: " + userBytes
                 + " bytes at origin " + origin + ", target: " + target.label());
@@ -98,6 +95,17 @@ public final class PackModes {
             out.printf(Locale.ROOT, "copy MB/s: %.1f%n", c);
         }
         return 0;
+    }
+
+    /** Where the origin of {@code count} elements of {@code t} lies in a buffer that holds them all from byte 0 (any negative lower bound). */
+    public static long origin(Datatype t, long count) {
+        return -Math.min(0, t.trueLb() + Math.min(0, Math.multiplyExact(count - 1, t.extent())));
+    }
+
+    /** The bytes of a buffer that holds {@code count} elements of {@code t} from byte 0, the origin at {@link #origin}. */
+    public static long userBytes(Datatype t, long count) {
+        long span = Math.multiplyExact(count - 1, t.extent());
+        return origin(t, count) + Math.max(0, t.trueUb() + Math.max(0, span));
     }
 
     public static int pack(String[] args, PrintStream out) throws IOException {

@@ -150,10 +150,8 @@ public final class LayoutsBenchmark {
     static List<Row> measure(int index, Datatype t, long bytes, Target target, int rounds, long slice) {
         long count = Math.max(1, bytes / t.byteSize());
         long packedBytes = t.byteSize() * count;
-        long span = (count - 1) * t.extent();
-        long lo = Math.min(0, t.trueLb() + Math.min(0, span));
-        long origin = -lo;
-        long userBytes = origin + Math.max(0, t.trueUb() + Math.max(0, span));
+        long origin = PackModes.origin(t, count);
+        long userBytes = PackModes.userBytes(t, count);
         List<Row> rows = new ArrayList<>();
         try (Target.Buf user = target.allocate(userBytes);
                 Target.Buf packed = target.allocate(packedBytes)) {

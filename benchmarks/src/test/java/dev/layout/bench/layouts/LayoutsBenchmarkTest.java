@@ -32,9 +32,8 @@ class LayoutsBenchmarkTest {
         for (Datatype t : LayoutDraws.draw(3, LayoutDraws.KINDS.length)) {
             long count = 2;
             long n = t.byteSize() * count;
-            long span = (count - 1) * t.extent();
-            long origin = -Math.min(0, t.trueLb() + Math.min(0, span));
-            long userBytes = origin + Math.max(0, t.trueUb() + Math.max(0, span));
+            long origin = dev.layout.bench.PackModes.origin(t, count);
+            long userBytes = dev.layout.bench.PackModes.userBytes(t, count);
             try (Target.Buf user = Target.HEAP.allocate(userBytes);
                     Target.Buf engine = Target.HEAP.allocate(n);
                     Target.Buf hand = Target.HEAP.allocate(n);
