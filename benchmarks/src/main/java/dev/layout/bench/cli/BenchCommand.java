@@ -2,6 +2,7 @@ package dev.layout.bench.cli;
 
 import dev.layout.bench.GraphBenchMain;
 import dev.layout.bench.PackModes;
+import dev.layout.bench.layouts.FirstCallsBenchmark;
 import dev.layout.bench.layouts.LayoutsBenchmark;
 import dev.layout.bench.sweep.SweepCommand;
 import dev.layout.cli.Subcommand;
@@ -14,7 +15,7 @@ import java.util.Arrays;
 /**
  * {@code layout bench}: the benchmarks of every module, one mode each; this class only dispatches.
  * {@code type} and {@code pack}: {@link PackModes}; {@code sweep}: {@link SweepCommand}; {@code
- * layouts}: {@link LayoutsBenchmark}; {@code
+ * layouts}: {@link LayoutsBenchmark}; {@code first-calls}: {@link FirstCallsBenchmark}; {@code
  * pingpong}: {@link PingPongBenchmark}; {@code graph}: {@link GraphBenchMain}; {@code halo}: {@link
  * HaloBenchmark}; {@code io}: {@link dev.layout.bench.io.CollectiveIoBenchmark}; {@code dswrite}: {@link
  * dev.layout.bench.io.DataSourceWriteBenchmark}.
@@ -27,7 +28,7 @@ public final class BenchCommand implements Subcommand {
 
     @Override
     public String summary() {
-        return "benchmarks: one type (bench type), the Ross suite vs hand-written loops (bench pack), the layout sweep vs MPICH (bench sweep), drawn application layouts vs hand loops (bench layouts), ping-pong (bench pingpong), graphs (bench graph), the halo exchange on Spark (bench halo), collective I/O (bench io), the fileview DataSource's write (bench dswrite)";
+        return "benchmarks: one type (bench type), the Ross suite vs hand-written loops (bench pack), the layout sweep vs MPICH (bench sweep), drawn application layouts vs hand loops (bench layouts), the first calls on layouts not met before (bench first-calls), ping-pong (bench pingpong), graphs (bench graph), the halo exchange on Spark (bench halo), collective I/O (bench io), the fileview DataSource's write (bench dswrite)";
     }
 
     @Override
@@ -41,6 +42,8 @@ public final class BenchCommand implements Subcommand {
                     "       layout bench sweep [--quick] [--native] [--rounds N] [--out DIR]   (block widths 1..4096 x strides x shapes: engine vs hand loops vs MPICH)");
             out.println(
                     "       layout bench layouts [--seed S] [--layouts N] [--bytes B] [--target heap|direct|offheap]   (drawn application layouts: engine vs hand loops)");
+            out.println(
+                    "       layout bench first-calls [--seed S] [--layouts N] [--bytes B] [--calls C] [--skip K]   (the first calls on layouts the JVM has not met: engine vs a compiled hand loop)");
             out.println(
                     "       layout bench pingpong [--quick] [--reps N]   (two JVMs over loopback TCP: pack vs gather vs adaptive)");
             out.println(
@@ -58,14 +61,16 @@ public final class BenchCommand implements Subcommand {
             case "pack" -> PackModes.pack(rest, out);
             case "sweep" -> sweep(rest, out);
             case "layouts" -> LayoutsBenchmark.run(rest, out);
+            case "first-calls" -> FirstCallsBenchmark.run(rest, out);
             case "pingpong" -> PingPongBenchmark.run(rest, out, err);
             case "graph" -> GraphBenchMain.run(rest, out);
             case "halo" -> halo(rest, out);
             case "io" -> dev.layout.bench.io.CollectiveIoBenchmark.run(rest, out);
             case "dswrite" -> dev.layout.bench.io.DataSourceWriteBenchmark.run(rest, out);
             default ->
-                throw new IllegalArgumentException("bench: unknown mode '" + args[0]
-                        + "' (expected: type, pack, sweep, layouts, pingpong, graph, halo, io or dswrite)");
+                throw new IllegalArgumentException(
+                        "bench: unknown mode '" + args[0]
+                                + "' (expected: type, pack, sweep, layouts, first-calls, pingpong, graph, halo, io or dswrite)");
         };
     }
 
