@@ -3,6 +3,7 @@ package dev.layout.dataloop;
 import dev.layout.dataloop.kernel.GeneratedKernel;
 import dev.layout.dataloop.kernel.ListedAccess;
 import dev.layout.dataloop.kernel.MemoryAccess;
+import dev.layout.dataloop.kernel.Promotion;
 import dev.layout.memory.Memory;
 
 /**
@@ -10,6 +11,7 @@ import dev.layout.memory.Memory;
  * direction a final field. Whole vector leaves are one strided loop, indexed leaves one listed loop,
  * and repeated small leaves (a vector or list of records) one loop with the record's blocks held in
  * registers ({@link ListedAccess#records}) or generated word moves ({@link GeneratedKernel#records}).
+ * Where the plan has a generated kernel, the generic loops run until it is promoted ({@link #instances}).
  */
 final class NativeKernel extends LeafKernel {
     final boolean pack;
@@ -71,9 +73,7 @@ final class NativeKernel extends LeafKernel {
 
     @Override
     long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
-        long done = GeneratedKernel.strip(plan.strip(d, count), user, u, d.stride, count, packed, delta + stream, pack);
-        return done * d.blocklen
-                + vector(u + done * d.stride, d.stride, d.blocklen, count - done, stream + done * d.blocklen, unit);
+        return instances(plan.strip(d, count), STRIP, d, u, d.stride, null, 0, count, stream);
     }
 
     /**
@@ -109,58 +109,146 @@ final class NativeKernel extends LeafKernel {
     long repeat(Dataloop c, long u, long spacing, long count, long stream, int unit) {
         return switch (c.kind) {
             case CONTIG -> vector(u, spacing, c.blocklen, count, stream, unit); // runs at a constant spacing
-            case VECTOR -> {
-                // A vector of vector leaves: generated rows, else one two-level strided loop.
-                long row = c.nblocks * c.blocklen;
-                GeneratedKernel rows = plan.planes(c, count, spacing);
-                if (!GeneratedKernel.run(rows, user, u, spacing, null, 0, count, packed, delta + stream, pack)) {
-                    strided3(u, 0, spacing, c.stride, stream, 0, row, c.blocklen, 1, count, c.nblocks);
-                }
-                yield count * row;
-            }
-            case BLOCK_INDEXED, INDEXED -> records(c, u, spacing, null, 0, count, stream);
+            // A vector of vector leaves: generated rows, else one two-level strided loop.
+            case VECTOR -> instances(plan.planes(c, count, spacing), ROWS, c, u, spacing, null, 0, count, stream);
+            case BLOCK_INDEXED, INDEXED ->
+                instances(plan.words(c, count), RECORDS, c, u, spacing, null, 0, count, stream);
             default -> super.repeat(c, u, spacing, count, stream, unit);
         };
     }
 
-    /** {@code count} instances of the listed leaf {@code c}: generated word moves (a small record of words) or the record loops. */
-    private long records(Dataloop c, long u, long spacing, long[] outer, int from, long count, long stream) {
-        long p = delta + stream;
-        if (GeneratedKernel.run(plan.words(c, count), user, u, spacing, outer, from, count, packed, p, pack)) {
-            return count * c.size;
-        }
-        return ListedAccess.records(
-                user, u, spacing, outer, from, count, c.offsets, c.blocklens, c.blocklen, packed, p, pack);
-    }
-
     @Override
     long repeatPlanes(Dataloop p, long u, long spacing, long count, long stream, int unit) {
-        Dataloop c = p.child;
-        if (c.kind != Dataloop.Kind.VECTOR) {
-            // Rows of records: generated records in rows, else a records call per plane.
-            GeneratedKernel rows = plan.planes(p, count, spacing);
-            return GeneratedKernel.run(rows, user, u + c.disp, spacing, null, 0, count, packed, delta + stream, pack)
-                    ? count * p.size
-                    : super.repeatPlanes(p, u, spacing, count, stream, unit);
-        }
-        // Planes of rows of strided blocks (Flash I/O: z, y, x): generated planes, else one three-level strided loop.
-        long row = c.nblocks * c.blocklen;
-        long plane = p.nblocks * row;
-        long at = u + c.disp;
-        if (!GeneratedKernel.run(
-                plan.planes(p, count, spacing), user, at, spacing, null, 0, count, packed, delta + stream, pack)) {
-            long w = c.blocklen;
-            strided3(at, spacing, p.stride, c.stride, stream, plane, row, w, count, p.nblocks, c.nblocks);
-        }
-        return count * plane;
+        // Planes of rows of strided blocks (Flash I/O: z, y, x), or rows of records: generated, else generic loops.
+        int form = p.child.kind == Dataloop.Kind.VECTOR ? PLANES : RECORD_ROWS;
+        return instances(plan.planes(p, count, spacing), form, p, u, spacing, null, 0, count, stream);
     }
 
     @Override
     long repeatAt(Dataloop c, long u, long[] offsets, int from, int to, long stream, int unit) {
         if (c.kind == Dataloop.Kind.BLOCK_INDEXED || c.kind == Dataloop.Kind.INDEXED) {
             // A list of small records (MD atoms): generated word moves or the record loops.
-            return records(c, u, 0, offsets, from, to - from, stream);
+            return instances(plan.words(c, to - from), RECORDS, c, u, 0, offsets, from, to - from, stream);
         }
         return super.repeatAt(c, u, offsets, from, to, stream, unit);
+    }
+
+    /** The generic loops {@link #instances} falls back on: a strided run, rows of a vector leaf, records, planes, rows of records. */
+    private static final int STRIP = 0;
+
+    private static final int ROWS = 1;
+    private static final int RECORDS = 2;
+    private static final int PLANES = 3;
+    private static final int RECORD_ROWS = 4;
+
+    /** The call of {@link #instances} under way, for its steps (a kernel serves one thread). */
+    private GeneratedKernel g;
+
+    private int form;
+    private Dataloop c;
+    private long u;
+    private long spacing;
+    private long[] outer;
+    private int from;
+    private long stream;
+    private long size;
+
+    /**
+     * {@code count} instances of {@code c} (a strip's: its blocks), instance i at user {@code u + i *
+     * spacing} (or {@code u + outer[from + i]}), packed back to back from {@code stream}: through the
+     * generated kernel {@code g} once it is promoted, and in its trials; else through the generic loops of
+     * {@code form}, after a warming dose through {@code g} while it is on trial ({@link Promotion}).
+     */
+    private long instances(
+            GeneratedKernel g,
+            int form,
+            Dataloop c,
+            long u,
+            long spacing,
+            long[] outer,
+            int from,
+            long count,
+            long stream) {
+        this.g = g;
+        this.form = form;
+        this.c = c;
+        this.u = u;
+        this.spacing = spacing;
+        this.outer = outer;
+        this.from = from;
+        this.stream = stream;
+        long size = form == STRIP ? c.blocklen : c.size;
+        this.size = size;
+        Promotion trial = g == null ? null : g.promotion(pack, outer != null);
+        int what = trial == null ? Promotion.GENERIC : trial.begin();
+        long start = Promotion.timed(what) ? System.nanoTime() : 0;
+        long done = Promotion.kernel(what) ? kernel(0, count) : 0;
+        if (trial != null && what == Promotion.GENERIC) {
+            // the dose, a few instances a call of the kernel, so that the JIT compiles it
+            for (long dose = trial.dose(count, size), n = 1; done < dose && n > 0; done += n) {
+                n = kernel(done, Math.min(Promotion.PIECE, dose - done));
+            }
+        }
+        if (done < count) {
+            generic(done, count - done); // last to read the fields: rows of records re-enter this method
+        }
+        if (Promotion.timed(what) && (what == Promotion.BASELINE || done > 0)) {
+            trial.end(what, count, System.nanoTime() - start);
+        }
+        this.g = null; // hold no kernel or loop between calls
+        this.c = null;
+        this.outer = null;
+        return count * size;
+    }
+
+    /** Instances {@code [first, first + n)} through the kernel; returns how many it moved (a strip may leave a tail, a kernel that cannot run here none). */
+    private long kernel(long first, long n) {
+        long at = outer == null ? u + first * spacing : u;
+        long p = delta + stream + first * size;
+        if (form == STRIP) {
+            return GeneratedKernel.strip(g, user, at, spacing, n, packed, p, pack);
+        }
+        // planes' kernels take the base of their rows (a plane's generic loops add the row's disp themselves)
+        long gu = form == PLANES || form == RECORD_ROWS ? at + c.child.disp : at;
+        return GeneratedKernel.run(g, user, gu, spacing, outer, from + (int) first, n, packed, p, pack) ? n : 0;
+    }
+
+    /** Instances {@code [first, first + n)} through the generic loops. */
+    private void generic(long first, long n) {
+        long at = outer == null ? u + first * spacing : u;
+        long s = stream + first * size;
+        Dataloop r = c.child;
+        switch (form) {
+            case STRIP -> vector(at, spacing, c.blocklen, n, s, 1);
+            case ROWS -> strided3(at, 0, spacing, c.stride, s, 0, c.size, c.blocklen, 1, n, c.nblocks);
+            case RECORDS ->
+                ListedAccess.records(
+                        user,
+                        at,
+                        spacing,
+                        outer,
+                        from + (int) first,
+                        n,
+                        c.offsets,
+                        c.blocklens,
+                        c.blocklen,
+                        packed,
+                        delta + s,
+                        pack);
+            case PLANES ->
+                strided3(
+                        at + r.disp,
+                        spacing,
+                        c.stride,
+                        r.stride,
+                        s,
+                        c.size,
+                        r.nblocks * r.blocklen,
+                        r.blocklen,
+                        n,
+                        c.nblocks,
+                        r.nblocks);
+            default -> super.repeatPlanes(c, at, spacing, n, s, 1);
+        }
     }
 }

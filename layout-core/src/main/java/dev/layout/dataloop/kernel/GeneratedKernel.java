@@ -19,10 +19,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * run ({@link #strip}). Exploits: with the offsets in the code the JIT folds them into addressing
  * modes and the row loop has a constant trip count, as in a hand-written loop nest; with them in
  * registers, C2 unrolls the loop, computes every address with a multiply and spills addresses to the
- * stack. One class per distinct shape and memory kinds, cached: beyond {@link #MAX_CLASSES}, or with
- * {@code -Dlayout.kernels.generate=false}, none is made and the engine runs its generic loops.
+ * stack. One kernel per distinct shape and memory kinds, cached: beyond {@link #MAX_CLASSES}, or with
+ * {@code -Dlayout.kernels.generate=false}, none is made and the engine runs its generic loops. A kernel's
+ * class is generated when its loops first run, and each loop takes over from the generic loops once it
+ * is measured as fast ({@link Promotion}).
  */
-public abstract class GeneratedKernel {
+public final class GeneratedKernel {
     /** How many distinct shapes get a generated class: a bound on metaspace for programs with many types. */
     static final int MAX_CLASSES = 2048;
     /** {@code -Dlayout.kernels.generate=false} turns generation off (the engine's generic loops run). */
@@ -36,31 +38,65 @@ public abstract class GeneratedKernel {
 
     private static final ConcurrentHashMap<Shape, GeneratedKernel> CACHE = new ConcurrentHashMap<>();
     private static final String SELF = "dev/layout/dataloop/kernel/GeneratedKernel";
+    private static final String LOOPS = SELF + "$Loops";
     private static final String UNSAFE = "sun/misc/Unsafe";
     private static final String STRIDED = "(Ljava/lang/Object;JJILjava/lang/Object;J)V";
     private static final String LISTED = "(Ljava/lang/Object;J[JIILjava/lang/Object;J)V";
 
-    /** What this kernel was generated for; set before the cache publishes the kernel. */
-    private Shape shape;
+    /** What this kernel is generated for. */
+    private final Shape shape;
 
-    protected GeneratedKernel() {}
+    /** Its loops, a hidden class generated at the first call that runs them (a layout used once never needs them). */
+    private volatile Loops loops;
+
+    /**
+     * When each of this kernel's loops runs whole calls (they start on trial: {@link Promotion}), by
+     * {@code (pack ? 0 : 2) + (listed ? 1 : 0)}: each loop is a method the JIT compiles on its own.
+     */
+    private final Promotion[] promotions = {new Promotion(), new Promotion(), new Promotion(), new Promotion()};
+
+    private GeneratedKernel(Shape shape) {
+        this.shape = shape;
+    }
+
+    /** When this kernel's loop for packing ({@code pack}) or unpacking, at listed offsets ({@code listed}) or at a spacing, runs instead of the generic loops. */
+    public Promotion promotion(boolean pack, boolean listed) {
+        return promotions[(pack ? 0 : 2) + (listed ? 1 : 0)];
+    }
 
     /** The word moves one instance makes (what the cost model weighs for records). */
     public int moveCount() {
         return shape.body.size() / 3;
     }
 
-    /** Moves instance i from {@code ub + ua + i * spacing} (a strip: its own stride) to {@code pb + pa + i * size}, i < n. */
-    abstract void gather(Object ub, long ua, long spacing, int n, Object pb, long pa);
+    /** The loops of one shape, generated as a hidden class that extends this one. */
+    abstract static class Loops {
+        /** Moves instance i from {@code ub + ua + i * spacing} (a strip: its own stride) to {@code pb + pa + i * size}, i < n. */
+        abstract void gather(Object ub, long ua, long spacing, int n, Object pb, long pa);
 
-    /** Moves instance i from {@code ub + ua + outer[from + i]}. */
-    abstract void gatherList(Object ub, long ua, long[] outer, int from, int n, Object pb, long pa);
+        /** Moves instance i from {@code ub + ua + outer[from + i]}. */
+        abstract void gatherList(Object ub, long ua, long[] outer, int from, int n, Object pb, long pa);
 
-    /** Unpacks: the mirror of {@link #gather}. */
-    abstract void scatter(Object ub, long ua, long spacing, int n, Object pb, long pa);
+        /** Unpacks: the mirror of {@link #gather}. */
+        abstract void scatter(Object ub, long ua, long spacing, int n, Object pb, long pa);
 
-    /** Unpacks: the mirror of {@link #gatherList}. */
-    abstract void scatterList(Object ub, long ua, long[] outer, int from, int n, Object pb, long pa);
+        /** Unpacks: the mirror of {@link #gatherList}. */
+        abstract void scatterList(Object ub, long ua, long[] outer, int from, int n, Object pb, long pa);
+    }
+
+    /** This kernel's loops, generated now if they were not. */
+    private Loops loops() {
+        Loops l = loops;
+        if (l == null) {
+            synchronized (this) {
+                l = loops;
+                if (l == null) {
+                    loops = l = generate(shape);
+                }
+            }
+        }
+        return l;
+    }
 
     /**
      * The blocks of a small listed leaf ({@code offsets}; {@code lengths}, or {@code uniform} bytes
@@ -280,14 +316,15 @@ public abstract class GeneratedKernel {
             long ua = user.address() + userOffset;
             Object pb = packed.base();
             long pa = packed.address() + packedOffset;
+            Loops l = kernel.loops();
             if (pack && outer == null) {
-                kernel.gather(ub, ua, spacing, (int) count, pb, pa);
+                l.gather(ub, ua, spacing, (int) count, pb, pa);
             } else if (pack) {
-                kernel.gatherList(ub, ua, outer, from, (int) count, pb, pa);
+                l.gatherList(ub, ua, outer, from, (int) count, pb, pa);
             } else if (outer == null) {
-                kernel.scatter(ub, ua, spacing, (int) count, pb, pa);
+                l.scatter(ub, ua, spacing, (int) count, pb, pa);
             } else {
-                kernel.scatterList(ub, ua, outer, from, (int) count, pb, pa);
+                l.scatterList(ub, ua, outer, from, (int) count, pb, pa);
             }
         } finally {
             Reference.reachabilityFence(user);
@@ -363,19 +400,17 @@ public abstract class GeneratedKernel {
         if (k != null || CACHE.size() >= MAX_CLASSES) {
             return k;
         }
-        return CACHE.computeIfAbsent(shape, GeneratedKernel::generate);
+        return CACHE.computeIfAbsent(shape, GeneratedKernel::new);
     }
 
-    private static GeneratedKernel generate(Shape shape) {
-        ClassBytes cb = new ClassBytes(SELF + "$$Generated", SELF, 49);
-        cb.defaultConstructor(SELF);
+    private static Loops generate(Shape shape) {
+        ClassBytes cb = new ClassBytes(SELF + "$$Generated", LOOPS, 49);
+        cb.defaultConstructor(LOOPS);
         loop(cb, shape, "gather", false, true);
         loop(cb, shape, "gatherList", true, true);
         loop(cb, shape, "scatter", false, false);
         loop(cb, shape, "scatterList", true, false);
-        GeneratedKernel k = (GeneratedKernel) instantiate(cb.toBytes(), null, "shape " + shape.body);
-        k.shape = shape;
-        return k;
+        return (Loops) instantiate(cb.toBytes(), null, "shape " + shape.body);
     }
 
     /**
