@@ -141,18 +141,6 @@ final class NativeKernel extends LeafKernel {
     private static final int PLANES = 3;
     private static final int RECORD_ROWS = 4;
 
-    /** The call of {@link #instances} under way, for its steps (a kernel serves one thread). */
-    private GeneratedKernel g;
-
-    private int form;
-    private Dataloop c;
-    private long u;
-    private long spacing;
-    private long[] outer;
-    private int from;
-    private long stream;
-    private long size;
-
     /**
      * {@code count} instances of {@code c} (a strip's: its blocks), instance i at user {@code u + i *
      * spacing} (or {@code u + outer[from + i]}), packed back to back from {@code stream}: through the
@@ -169,86 +157,84 @@ final class NativeKernel extends LeafKernel {
             int from,
             long count,
             long stream) {
-        this.g = g;
-        this.form = form;
-        this.c = c;
-        this.u = u;
-        this.spacing = spacing;
-        this.outer = outer;
-        this.from = from;
-        this.stream = stream;
         long size = form == STRIP ? c.blocklen : c.size;
-        this.size = size;
         Promotion trial = g == null ? null : g.promotion(pack, outer != null);
         int what = trial == null ? Promotion.GENERIC : trial.begin();
         long start = Promotion.timed(what) ? System.nanoTime() : 0;
-        long done = Promotion.kernel(what) ? kernel(0, count) : 0;
+        long done = Promotion.kernel(what) ? kernel(g, form, c, u, spacing, outer, from, count, stream) : 0;
         if (trial != null && what == Promotion.GENERIC) {
             // the dose, a few instances a call of the kernel, so that the JIT compiles it
             for (long dose = trial.dose(count, size), n = 1; done < dose && n > 0; done += n) {
-                n = kernel(done, Math.min(Promotion.PIECE, dose - done));
+                long at = outer == null ? u + done * spacing : u;
+                long piece = Math.min(Promotion.PIECE, dose - done);
+                n = kernel(g, form, c, at, spacing, outer, from + (int) done, piece, stream + done * size);
             }
         }
         if (done < count) {
-            generic(done, count - done); // last to read the fields: rows of records re-enter this method
+            long at = outer == null ? u + done * spacing : u;
+            generic(form, c, at, spacing, outer, from + (int) done, count - done, stream + done * size);
         }
         if (Promotion.timed(what) && (what == Promotion.BASELINE || done > 0)) {
             trial.end(what, count, System.nanoTime() - start);
         }
-        this.g = null; // hold no kernel or loop between calls
-        this.c = null;
-        this.outer = null;
         return count * size;
     }
 
-    /** Instances {@code [first, first + n)} through the kernel; returns how many it moved (a strip may leave a tail, a kernel that cannot run here none). */
-    private long kernel(long first, long n) {
-        long at = outer == null ? u + first * spacing : u;
-        long p = delta + stream + first * size;
+    /** {@code n} instances through the kernel, laid out as in {@link #instances}; returns how many it moved (a strip may leave a tail, a kernel that cannot run here none). */
+    private long kernel(
+            GeneratedKernel g,
+            int form,
+            Dataloop c,
+            long u,
+            long spacing,
+            long[] outer,
+            int from,
+            long n,
+            long stream) {
         if (form == STRIP) {
-            return GeneratedKernel.strip(g, user, at, spacing, n, packed, p, pack);
+            return GeneratedKernel.strip(g, user, u, spacing, n, packed, delta + stream, pack);
         }
         // planes' kernels take the base of their rows (a plane's generic loops add the row's disp themselves)
-        long gu = form == PLANES || form == RECORD_ROWS ? at + c.child.disp : at;
-        return GeneratedKernel.run(g, user, gu, spacing, outer, from + (int) first, n, packed, p, pack) ? n : 0;
+        long gu = form == PLANES || form == RECORD_ROWS ? u + c.child.disp : u;
+        return GeneratedKernel.run(g, user, gu, spacing, outer, from, n, packed, delta + stream, pack) ? n : 0;
     }
 
-    /** Instances {@code [first, first + n)} through the generic loops. */
-    private void generic(long first, long n) {
-        long at = outer == null ? u + first * spacing : u;
-        long s = stream + first * size;
-        Dataloop r = c.child;
+    /** {@code n} instances through the generic loops of {@code form}, laid out as in {@link #instances}. */
+    private void generic(int form, Dataloop c, long u, long spacing, long[] outer, int from, long n, long stream) {
         switch (form) {
-            case STRIP -> vector(at, spacing, c.blocklen, n, s, 1);
-            case ROWS -> strided3(at, 0, spacing, c.stride, s, 0, c.size, c.blocklen, 1, n, c.nblocks);
+            case STRIP -> vector(u, spacing, c.blocklen, n, stream, 1);
+            case ROWS -> strided3(u, 0, spacing, c.stride, stream, 0, c.size, c.blocklen, 1, n, c.nblocks);
             case RECORDS ->
                 ListedAccess.records(
                         user,
-                        at,
+                        u,
                         spacing,
                         outer,
-                        from + (int) first,
+                        from,
                         n,
                         c.offsets,
                         c.blocklens,
                         c.blocklen,
                         packed,
-                        delta + s,
+                        delta + stream,
                         pack);
-            case PLANES ->
+            case PLANES -> {
+                Dataloop r = c.child;
+                long row = r.nblocks * r.blocklen;
                 strided3(
-                        at + r.disp,
+                        u + r.disp,
                         spacing,
                         c.stride,
                         r.stride,
-                        s,
+                        stream,
                         c.size,
-                        r.nblocks * r.blocklen,
+                        row,
                         r.blocklen,
                         n,
                         c.nblocks,
                         r.nblocks);
-            default -> super.repeatPlanes(c, at, spacing, n, s, 1);
+            }
+            default -> super.repeatPlanes(c, u, spacing, n, stream, 1);
         }
     }
 }

@@ -4,7 +4,6 @@ import dev.layout.bench.Meter;
 import dev.layout.bench.PackModes;
 import dev.layout.bench.memory.Target;
 import dev.layout.cli.Options;
-import dev.layout.dataloop.Piece;
 import dev.layout.dataloop.Segment;
 import dev.layout.datatype.Datatype;
 import dev.layout.memory.Memory;
@@ -120,7 +119,7 @@ public final class FirstCallsBenchmark {
                     }
                 }
                 table.append(row).append('\n');
-                out.println(row + "  " + abbreviate(t.type.toString(), 90));
+                out.println(row + "  " + LayoutsBenchmark.abbreviate(t.type.toString(), 90));
             }
             makeSum += i >= skip ? t.makeNanos : 0;
         }
@@ -198,13 +197,9 @@ public final class FirstCallsBenchmark {
             long start = System.nanoTime();
             Segment seg = Segment.of(t, count, user.memory, origin);
             long make = System.nanoTime() - start;
-            List<Piece> pieces = Segment.layout(t, count).flatten(Integer.MAX_VALUE);
-            long[] offs = new long[pieces.size()];
-            long[] lens = new long[pieces.size()];
-            for (int k = 0; k < offs.length; k++) {
-                offs[k] = user.address + origin + pieces.get(k).offset();
-                lens[k] = pieces.get(k).length();
-            }
+            LayoutsBenchmark.Pieces pieces = LayoutsBenchmark.Pieces.of(t, count, user.address + origin);
+            long[] offs = pieces.addresses();
+            long[] lens = pieces.lengths();
             Memory p = packed.memory;
             int b = 0;
             for (long c = 0; c < calls; c++) {
@@ -226,9 +221,5 @@ public final class FirstCallsBenchmark {
             }
             return new Times(index, t, count, packedBytes, make, engine, hand);
         }
-    }
-
-    private static String abbreviate(String s, int max) {
-        return s.length() <= max ? s : s.substring(0, max - 3) + "...";
     }
 }

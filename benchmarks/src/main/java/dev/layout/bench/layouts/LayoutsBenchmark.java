@@ -157,13 +157,9 @@ public final class LayoutsBenchmark {
                 Target.Buf packed = target.allocate(packedBytes)) {
             user.fillPattern();
             Segment seg = Segment.of(t, count, user.memory, origin);
-            List<Piece> pieces = Segment.of(t, count, user.memory, origin).flatten(Integer.MAX_VALUE);
-            long[] offs = new long[pieces.size()];
-            long[] lens = new long[pieces.size()];
-            for (int k = 0; k < offs.length; k++) {
-                offs[k] = user.address + origin + pieces.get(k).offset();
-                lens[k] = pieces.get(k).length();
-            }
+            Pieces hand = Pieces.of(t, count, user.address + origin);
+            long[] offs = hand.addresses();
+            long[] lens = hand.lengths();
             for (boolean pack : new boolean[] {true, false}) {
                 Runnable engine = PackSuite.engine(seg, packed.memory, packedBytes, pack);
                 Runnable copy = () -> pieces(user.base, offs, lens, packed.base, packed.address, pack, false);
@@ -196,6 +192,20 @@ public final class LayoutsBenchmark {
             }
         }
         return rows;
+    }
+
+    /** A layout's contiguous pieces for the hand loop: their user addresses (from {@code origin}, an address) and lengths. */
+    record Pieces(long[] addresses, long[] lengths) {
+        static Pieces of(Datatype t, long count, long origin) {
+            List<Piece> pieces = Segment.layout(t, count).flatten(Integer.MAX_VALUE);
+            long[] at = new long[pieces.size()];
+            long[] lens = new long[pieces.size()];
+            for (int k = 0; k < at.length; k++) {
+                at[k] = origin + pieces.get(k).offset();
+                lens[k] = pieces.get(k).length();
+            }
+            return new Pieces(at, lens);
+        }
     }
 
     /**
@@ -292,7 +302,7 @@ public final class LayoutsBenchmark {
         return s.length % 2 == 1 ? s[m] : (s[m - 1] + s[m]) / 2;
     }
 
-    private static String abbreviate(String s, int max) {
+    static String abbreviate(String s, int max) {
         return s.length() <= max ? s : s.substring(0, max - 3) + "...";
     }
 }
