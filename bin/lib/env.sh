@@ -73,3 +73,15 @@ layout_huge_pages_flag() {
     printf '%s' "-XX:+UseTransparentHugePages"
   fi
 }
+
+# The same pages for what the JVM mallocs (direct buffers, off-heap memory): glibc's malloc (2.35 and
+# later; older ones ignore the tunable) madvises its chunks onto transparent huge pages. Exported, so
+# child JVMs and native programs a command starts inherit it.
+layout_huge_pages_env() {
+  if [ -n "$(layout_huge_pages_flag)" ]; then
+    case ":${GLIBC_TUNABLES:-}:" in
+      *:glibc.malloc.hugetlb=*) ;;
+      *) export GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1" ;;
+    esac
+  fi
+}

@@ -229,7 +229,19 @@ public final class Meter {
         return System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + " ("
                 + System.getProperty("os.name") + " " + System.getProperty("os.arch") + ", max heap "
                 + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB, "
-                + (hugePages() ? "transparent huge pages" : "4 KiB pages") + ")";
+                + (hugePages() ? "transparent huge pages" : "4 KiB pages")
+                + (mallocHugePages() ? ", malloc on them too" : "") + ")";
+    }
+
+    /**
+     * Whether glibc's malloc in this process madvises its memory onto transparent huge pages (the
+     * tunable {@code glibc.malloc.hugetlb=1}, which bin/layout exports where the kernel offers them):
+     * direct buffers and off-heap memory come from malloc, not from the heap that {@link #hugePages}
+     * covers.
+     */
+    public static boolean mallocHugePages() {
+        String t = System.getenv("GLIBC_TUNABLES");
+        return t != null && (":" + t + ":").contains(":glibc.malloc.hugetlb=1:");
     }
 
     /**

@@ -118,8 +118,8 @@ final class NativeSweep {
 
         Server(Path program) throws IOException {
             ProcessBuilder pb = new ProcessBuilder(program.toString()).redirectError(ProcessBuilder.Redirect.INHERIT);
-            if (Meter.hugePages()) {
-                // the same pages on both sides: glibc's malloc asks for transparent huge pages as the JVM does
+            if (Meter.hugePages() && !Meter.mallocHugePages()) {
+                // the same pages on both sides: glibc's malloc asks for transparent huge pages as the JVM's heap does
                 pb.environment().merge("GLIBC_TUNABLES", HUGE_PAGES_TUNABLE, (a, b) -> a + ":" + b);
             }
             proc = pb.start();

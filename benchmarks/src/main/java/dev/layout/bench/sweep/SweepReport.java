@@ -209,7 +209,9 @@ public final class SweepReport {
                         mpich
                                 ? mpichVersion + " (Debian package mpich, `mpicc -O2`, singleton process"
                                         + (Meter.hugePages()
-                                                ? "; malloc on transparent huge pages as the JVM, `GLIBC_TUNABLES="
+                                                ? "; malloc on transparent huge pages as the JVM's heap"
+                                                        + (Meter.mallocHugePages() ? " and malloc" : "")
+                                                        + ", `GLIBC_TUNABLES="
                                                         + NativeSweep.Server.HUGE_PAGES_TUNABLE + "`)"
                                                 : ")")
                                 : "not measured")
