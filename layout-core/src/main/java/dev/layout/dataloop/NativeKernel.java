@@ -160,21 +160,23 @@ final class NativeKernel extends LeafKernel {
         long size = form == STRIP ? c.blocklen : c.size;
         Promotion trial = g == null ? null : g.promotion(pack, outer != null);
         int what = trial == null ? Promotion.GENERIC : trial.begin();
-        long start = Promotion.timed(what) ? System.nanoTime() : 0;
+        long dose = trial != null && what == Promotion.GENERIC ? trial.dose(count, size) : 0;
+        long start = Promotion.timed(what) || dose > 0 ? System.nanoTime() : 0;
         long done = Promotion.kernel(what) ? kernel(g, form, c, u, spacing, outer, from, count, stream) : 0;
-        if (trial != null && what == Promotion.GENERIC) {
-            // the dose, a few instances a call of the kernel, so that the JIT compiles it
-            for (long dose = trial.dose(count, size), n = 1; done < dose && n > 0; done += n) {
-                long at = outer == null ? u + done * spacing : u;
-                long piece = Math.min(Promotion.PIECE, dose - done);
-                n = kernel(g, form, c, at, spacing, outer, from + (int) done, piece, stream + done * size);
-            }
+        // the dose, a few instances a call of the kernel, so that the JIT compiles it
+        for (long n = 1; done < dose && n > 0; done += n) {
+            long at = outer == null ? u + done * spacing : u;
+            long piece = Math.min(Promotion.PIECE, dose - done);
+            n = kernel(g, form, c, at, spacing, outer, from + (int) done, piece, stream + done * size);
         }
+        long dosed = dose > 0 ? System.nanoTime() : 0;
         if (done < count) {
             long at = outer == null ? u + done * spacing : u;
             generic(form, c, at, spacing, outer, from + (int) done, count - done, stream + done * size);
         }
-        if (Promotion.timed(what) && (what == Promotion.BASELINE || done > 0)) {
+        if (dose > 0) {
+            trial.dosed(done, dosed - start, count - done, System.nanoTime() - dosed);
+        } else if (Promotion.timed(what) && (what == Promotion.BASELINE || done > 0)) {
             trial.end(what, count, System.nanoTime() - start);
         }
         return count * size;

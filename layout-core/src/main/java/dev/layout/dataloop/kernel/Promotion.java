@@ -12,15 +12,18 @@ import java.util.function.LongSupplier;
  * and then a whole call is a trial of the kernel, timed per instance against the generic call just
  * before it ({@link #end}). Once the kernel is at least as fast in {@link #WINS} trials in a row (the
  * JIT has compiled it) it runs every call; if it is not within {@link #MAX_CALLS} calls (the cost
- * model was wrong for this machine), it is retired and the generic loops keep the shape.
+ * model was wrong for this machine), it is retired and the generic loops keep the shape. The doses are
+ * timed too ({@link #dosed}): they size the next doses and call the next trial once the kernel has
+ * become much faster than at the last trial, so that neither waits for a trial while the JIT works.
  *
  * <p>Exploits: the JIT compiles a method once it has been called and has looped often enough, so the
  * doses call the kernel at least as often as running it on every call would, while moving few instances
  * through it when it is cold; a whole call's trial is not biased as part of a call would be (the first
- * instances of a call ran slower per instance than the rest, whatever the code), and the two calls of a
+ * instances of a call ran slower per instance than the rest, whatever the code: so a dose's time only
+ * estimates, for sizing and scheduling, and never promotes), and the two calls of a
  * pair are adjacent in time, so a load shared by both cancels out. Bounded: trials come {@link #gap}
  * calls apart and doses are sized so that each loses about {@link #BUDGET} of the calls' time to the
- * generic loops, at the last trial's ratio. The state is the loop's (pack or unpack, at a spacing or at
+ * generic loops, at the last ratio measured. The state is the loop's (pack or unpack, at a spacing or at
  * listed offsets: each a method the JIT compiles on its own), shared by every segment of its shape and
  * memory kinds. {@code -Dlayout.kernels.promote=always} runs generated kernels at once (no trials),
  * {@code =never} never. Thread-safe.
@@ -45,12 +48,11 @@ public final class Promotion {
     /** The share of the calls' time that the trials, and the doses, may each lose to the generic loops. */
     static final double BUDGET = 0.125;
     /**
-     * The call of the first trial: the calls before it give the kernel doses (from the second: a layout
-     * used once never makes its kernel), so that it is not tried wholly cold.
+     * The most calls between trials, and before the first: the calls before it give the kernel doses
+     * (from the second: a layout used once never makes its kernel), whose times call the first trial
+     * sooner once the kernel is near the generic loops' speed ({@link #dosed}), so that it is not
+     * tried wholly cold.
      */
-    static final int FIRST_TRIAL = 16;
-
-    /** The most calls between trials. */
     static final int MAX_GAP = 128;
 
     /** {@link #begin}: run the generic loops. */
@@ -71,11 +73,13 @@ public final class Promotion {
 
     private volatile int state;
     /** Calls until the next trial: 1 for the baseline, 0 for the trial. */
-    private int countdown = FIRST_TRIAL;
+    private int countdown = MAX_GAP;
 
     private double baseline;
-    /** The last trial's time per instance over the generic loops' (0 before the first). */
+    /** The last trial's or dose's time per instance over the generic loops' (0 before the first): sizes the doses. */
     private volatile double ratio;
+    /** The last trial's ratio (infinite before the first). */
+    private double trialRatio = Double.POSITIVE_INFINITY;
 
     private int wins;
     private int calls;
@@ -157,12 +161,30 @@ public final class Promotion {
         }
         double ratio = perInstance / baseline;
         this.ratio = ratio;
+        trialRatio = ratio;
         wins = ratio <= 1 ? wins + 1 : 0;
         if (wins >= WINS) {
             state = PROMOTED;
         } else {
             countdown = gap(ratio);
             baseline = 0;
+        }
+    }
+
+    /**
+     * Ends a generic call that gave the kernel a dose: {@code dosed} instances through the kernel in
+     * {@code doseNanos}, then {@code rest} through the generic loops in {@code restNanos}. Their ratio
+     * per instance sizes the next doses; where it is under half the last trial's (the JIT has compiled
+     * the kernel since), the next trial comes within {@link #gap} of it.
+     */
+    public synchronized void dosed(long dosed, long doseNanos, long rest, long restNanos) {
+        if (state != ON_TRIAL || dosed < 1 || rest < 1) {
+            return;
+        }
+        double r = (Math.max(1, doseNanos) / (double) dosed) / (Math.max(1, restNanos) / (double) rest);
+        ratio = r;
+        if (r < trialRatio / 2 && countdown > gap(r)) {
+            countdown = gap(r);
         }
     }
 
@@ -174,7 +196,7 @@ public final class Promotion {
     /**
      * Instances of a generic call of {@code count} instances of {@code size} packed bytes that the kernel
      * on trial moves first, as a warming dose ({@link #PIECE} instances a call of it): what {@link #BUDGET}
-     * of the call buys at the last trial's ratio, at least {@link #DOSE_BYTES} of them and one instance, at
+     * of the call buys at the last ratio measured (a trial's or a dose's), at least {@link #DOSE_BYTES} of them and one instance, at
      * most half the call (the whole call if it is one instance); none once promoted or retired. Exploits:
      * the JIT compiles a method once it has been called and looped often enough; a dose calls the kernel at
      * least as often as running it on every call would, runs few instances while it is cold and many once

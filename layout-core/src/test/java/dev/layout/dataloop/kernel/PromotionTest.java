@@ -28,7 +28,7 @@ class PromotionTest {
         assertThat(p.dose(1000, 8))
                 .as("a layout used once never makes its kernel")
                 .isZero();
-        for (int c = 2; c < Promotion.FIRST_TRIAL - 1; c++) {
+        for (int c = 2; c < Promotion.MAX_GAP - 1; c++) {
             assertThat(p.begin()).isEqualTo(Promotion.GENERIC);
             assertThat(p.dose(1000, 8)).isPositive();
         }
@@ -36,11 +36,67 @@ class PromotionTest {
         assertThat(p.begin()).isEqualTo(Promotion.TRIAL);
     }
 
+    /** Calls until a generic call with a dose, which reports the dose at {@code doseRatio} to the generic loops per instance; returns that call's number. */
+    private static int dosedCall(Promotion p, double doseRatio, int calls) {
+        while (true) {
+            calls++;
+            int what = p.begin();
+            long dose = p.dose(1000, 8);
+            if (what == Promotion.GENERIC && dose > 0) {
+                p.dosed(dose, (long) (dose * 100 * doseRatio), 1000 - dose, (1000 - dose) * 100);
+                return calls;
+            }
+            if (Promotion.timed(what)) {
+                p.end(what, 1000, 100_000);
+            }
+        }
+    }
+
+    /** Calls until the next trial; returns how many. */
+    private static int callsToTrial(Promotion p) {
+        int n = 1;
+        while (p.begin() != Promotion.TRIAL) {
+            n++;
+        }
+        return n;
+    }
+
+    @Test
+    void dosesNearTheGenericSpeedCallTheFirstTrialSoonAndColdOnesDoNot() {
+        Promotion cold = Promotion.onTrial(() -> 0);
+        int c = dosedCall(cold, 40, 0); // the first call gets no dose
+        assertThat(c).isEqualTo(2);
+        assertThat(c + callsToTrial(cold))
+                .as("a kernel still forty times slower is tried at the latest")
+                .isEqualTo(Promotion.MAX_GAP);
+        Promotion warm = Promotion.onTrial(() -> 0);
+        c = dosedCall(warm, 40, 0);
+        c = dosedCall(warm, 1.1, c); // compiled meanwhile
+        assertThat(callsToTrial(warm)).as("a baseline, then the trial").isEqualTo(2);
+        assertThat(warm.dose(100_000, 8))
+                .as("the dose's ratio sizes the next dose: half the call")
+                .isEqualTo(50_000);
+    }
+
+    @Test
+    void aDoseMuchFasterThanTheLastTrialCallsTheNextTrialAndOneNotMuchFasterDoesNot() {
+        Promotion slow = Promotion.onTrial(() -> 0);
+        toTrial(slow, 1000, 5000); // lost at ratio 5: the next trial gap(5) calls on
+        dosedCall(slow, 3, 0); // not under half of 5
+        assertThat(callsToTrial(slow)).isEqualTo(Promotion.gap(5) - 1);
+        Promotion faster = Promotion.onTrial(() -> 0);
+        toTrial(faster, 1000, 5000);
+        dosedCall(faster, 1.5, 0); // under half of 5: compiled since
+        assertThat(callsToTrial(faster))
+                .as("within the gap of the dose's ratio, which bounds the next trial's loss as a trial's would")
+                .isEqualTo(Promotion.gap(1.5));
+    }
+
     @Test
     void aKernelAsFastAsTheGenericLoopsInFourTrialsInARowRunsEveryCall() {
         Promotion p = Promotion.onTrial(() -> 0);
         int trials = 0;
-        for (int c = 0; c < 100 && !p.promoted(); c++) {
+        for (int c = 0; c < 1000 && !p.promoted(); c++) {
             trials += call(p, 1000, 900) == Promotion.TRIAL ? 1 : 0;
         }
         assertThat(p.promoted()).isTrue();
