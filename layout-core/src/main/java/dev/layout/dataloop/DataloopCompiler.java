@@ -373,29 +373,21 @@ public final class DataloopCompiler {
         }
         // A count of a vector leaf whose extent is a whole number of its strides, or a vector of single
         // vector leaves spaced exactly one leaf apart (subarray faces: rows of a plane, planes of a volume,
-        // volumes of a 4D array), is one longer vector leaf.
+        // volumes of a 4D array), is one longer vector leaf; the same for a vector of single instances of
+        // a leaf (a count of a record, a periodic pattern found in an indexed leaf): one longer such vector.
         long repeats = n.kind == Dataloop.Kind.CONTIG
                 ? n.blocklen
                 : n.kind == Dataloop.Kind.VECTOR && n.blocklen == 1 ? n.nblocks : -1;
         long spacing = n.kind == Dataloop.Kind.CONTIG ? n.ext : n.stride;
         if (repeats >= 0
-                && c.leaf
                 && c.kind == Dataloop.Kind.VECTOR
+                && (c.leaf || c.blocklen == 1 && c.child.leaf)
                 && spacing == Math.multiplyExact(c.nblocks, c.stride)) {
             long blocks = Math.multiplyExact(repeats, c.nblocks);
-            return Dataloop.leafVector(
-                    blocks, c.blocklen, c.stride, Math.addExact(n.disp, c.disp), c.swapUnit, n.extent);
-        }
-        // The same for a vector of single instances (a periodic pattern found in an indexed leaf): a
-        // count of it whose extent is a whole number of periods is a longer vector of the pattern.
-        if (n.kind == Dataloop.Kind.CONTIG
-                && !c.leaf
-                && c.kind == Dataloop.Kind.VECTOR
-                && c.blocklen == 1
-                && c.child.leaf
-                && n.ext == Math.multiplyExact(c.nblocks, c.stride)) {
-            long blocks = Math.multiplyExact(n.blocklen, c.nblocks);
-            return Dataloop.vector(blocks, 1, c.stride, c.ext, c.child, Math.addExact(n.disp, c.disp), n.extent);
+            long at = Math.addExact(n.disp, c.disp);
+            return c.leaf
+                    ? Dataloop.leafVector(blocks, c.blocklen, c.stride, at, c.swapUnit, n.extent)
+                    : Dataloop.vector(blocks, 1, c.stride, c.ext, c.child, at, n.extent);
         }
         return regularize(n);
     }
@@ -416,6 +408,11 @@ public final class DataloopCompiler {
         }
         if (n.kind == Dataloop.Kind.VECTOR && n.stride == Math.multiplyExact(n.blocklen, n.ext)) {
             n = Dataloop.contig(Math.multiplyExact(n.nblocks, n.blocklen), n.ext, n.child, n.disp, n.extent);
+        }
+        if (n.kind == Dataloop.Kind.CONTIG && n.child.leaf) {
+            // A count of a leaf as the vector of single instances it is: the walk moves those (planes) in
+            // one kernel call, and a count of this loop fuses with it into a longer one (over).
+            n = Dataloop.vector(n.blocklen, 1, n.ext, n.ext, n.child, n.disp, n.extent);
         }
         return n;
     }

@@ -63,7 +63,33 @@ class BatchedLeafTest {
                 t("hindexed([1,0,3], [30,45,9], resized(-6, 5, struct([3,0], [-3,-5], [resized(0, 26, int64),int8])))"),
                 t("contig(3, hvector(4, 2, 50, struct([1,2], [0,12], [float64,int16])))"),
                 t(RECORD_BLOCKS),
-                t(AOS_BLOCK));
+                t(AOS_BLOCK),
+                // counts of a leaf as vectors of single instances, fused across levels (and not where the
+                // outer spacing is not a whole number of the inner one)
+                t(FUSED_ROWS),
+                t("hvector(3, 1, 1000, contig(12, resized(0, 40, struct([3,1], [0,32], [float64,int32]))))"),
+                t("contig(2, hvector(3, 1, 700, contig(4, resized(0, 56, struct([3,3], [0,32], [float64,int64])))))"));
+    }
+
+    /** Rows of 10 records (runs of 24 and 24 bytes) in a sub-block of a 4-D array whose last dimension is whole. */
+    static final String FUSED_ROWS =
+            "subarray([13,12,10,10], [7,2,6,10], [6,7,2,0], C, resized(0, 56, struct([3,3], [0,32], [float64,int64])))";
+
+    @org.junit.jupiter.api.Test
+    void aCountOfALeafIsAVectorOfSingleInstancesFusedWithTheCountAboveIt() {
+        // 6 rows of 10 records, the rows one row apart: one vector of 60 records, batched as planes by the loop above
+        Dataloop d = Segment.layout(t(FUSED_ROWS), 1).dataloop();
+        assertThat(d.toTreeString())
+                .contains("\n    vector(count=60, blocklen=1, stride=56")
+                .endsWith("\n      vector leaf(count=2, blockBytes=24, stride=32, size=48)\n");
+        assertThat(BlockedWalk.planes(d.child.child)).isTrue();
+        // a count of records spaced apart (not one row apart) stays two levels
+        Dataloop apart = Segment.layout(
+                        t("hvector(3, 1, 1000, contig(12, resized(0, 40, struct([3,1], [0,32], [float64,int32]))))"), 1)
+                .dataloop();
+        assertThat(apart.toTreeString())
+                .startsWith("vector(count=3, blocklen=1, stride=1000")
+                .contains("vector(count=12, blocklen=1, stride=40");
     }
 
     /** A list of records of two listed members: 6 runs an instance, repeated by an outer loop. */
@@ -102,9 +128,11 @@ class BatchedLeafTest {
 
     @org.junit.jupiter.api.Test
     void anInstanceOfFewRunsIsOneRecordLeaf() {
-        // the list under the count of 4 is 6 runs: one listed leaf, the count repeats it
+        // the list under the count of 4 is 6 runs: one listed leaf, the count repeats it (a vector of
+        // single instances, as every count of a leaf)
         Dataloop d = Segment.layout(t(SMALL_NEST), 1).dataloop();
-        assertThat(d.kind()).isEqualTo(Dataloop.Kind.CONTIG);
+        assertThat(d.kind()).isEqualTo(Dataloop.Kind.VECTOR);
+        assertThat(d.toTreeString()).contains("count=4, blocklen=1");
         assertThat(d.toTreeString()).endsWith("  indexed leaf(blocks=6, size=27)\n");
         // with 4 x 6 runs the count itself stays a loop
         assertThat(DataloopCompiler.MAX_RECORD_RUNS).isLessThan(24);

@@ -344,11 +344,8 @@ public final class MemoryAccess {
             long n3,
             long n2,
             long n1) {
-        // the row loops of StridedLoops take blocks of their exact widths, counts in an int and no access checking
-        if (CHECK_EVERY_ACCESS
-                || n2 > Integer.MAX_VALUE
-                || n1 > Integer.MAX_VALUE
-                || blockBytes > StridedLoops.EXACT_WIDTHS) {
+        // the row loops of StridedLoops take counts in an int and no access checking
+        if (CHECK_EVERY_ACCESS || n2 > Integer.MAX_VALUE || n1 > Integer.MAX_VALUE) {
             for (long i = 0; i < n3; i++) {
                 for (long j = 0; j < n2; j++) {
                     strided(src, srcOffset + i * s3 + j * s2, s1, dst, dstOffset + i * d3 + j * d2, d1, blockBytes, n1);
