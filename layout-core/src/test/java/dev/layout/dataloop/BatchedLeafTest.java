@@ -67,13 +67,17 @@ class BatchedLeafTest {
                 // counts of a leaf as vectors of single instances, fused across levels (and not where the
                 // outer spacing is not a whole number of the inner one)
                 t(FUSED_ROWS),
-                t("hvector(3, 1, 1000, contig(12, resized(0, 40, struct([3,1], [0,32], [float64,int32]))))"),
+                t(SPACED_ROWS),
                 t("contig(2, hvector(3, 1, 700, contig(4, resized(0, 56, struct([3,3], [0,32], [float64,int64])))))"));
     }
 
     /** Rows of 10 records (runs of 24 and 24 bytes) in a sub-block of a 4-D array whose last dimension is whole. */
     static final String FUSED_ROWS =
             "subarray([13,12,10,10], [7,2,6,10], [6,7,2,0], C, resized(0, 56, struct([3,3], [0,32], [float64,int64])))";
+
+    /** Rows of 12 records (24 runs: no one record), the rows 1000 bytes apart. */
+    static final String SPACED_ROWS =
+            "hvector(3, 1, 1000, contig(12, resized(0, 40, struct([3,1], [0,32], [float64,int32]))))";
 
     @org.junit.jupiter.api.Test
     void aCountOfALeafIsAVectorOfSingleInstancesFusedWithTheCountAboveIt() {
@@ -84,9 +88,7 @@ class BatchedLeafTest {
                 .endsWith("\n      vector leaf(count=2, blockBytes=24, stride=32, size=48)\n");
         assertThat(BlockedWalk.planes(d.child.child)).isTrue();
         // a count of records spaced apart (not one row apart) stays two levels
-        Dataloop apart = Segment.layout(
-                        t("hvector(3, 1, 1000, contig(12, resized(0, 40, struct([3,1], [0,32], [float64,int32]))))"), 1)
-                .dataloop();
+        Dataloop apart = Segment.layout(t(SPACED_ROWS), 1).dataloop();
         assertThat(apart.toTreeString())
                 .startsWith("vector(count=3, blocklen=1, stride=1000")
                 .contains("vector(count=12, blocklen=1, stride=40");
