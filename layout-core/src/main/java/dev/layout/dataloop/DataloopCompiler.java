@@ -1,6 +1,7 @@
 package dev.layout.dataloop;
 
 import dev.layout.dataloop.kernel.GeneratedKernel;
+import dev.layout.dataloop.kernel.MemoryAccess;
 import dev.layout.datatype.Contiguous;
 import dev.layout.datatype.Darray;
 import dev.layout.datatype.Datatype;
@@ -263,6 +264,13 @@ public final class DataloopCompiler {
     static final int MAX_RECORD_RUNS = 16;
 
     /**
+     * Most runs of an instance {@link #asRecord} lists when every run is wider than {@link
+     * MemoryAccess#WORD_BLOCK_BYTES}: each is then one bulk copy, against which the listed loop's offset
+     * load is small, and the record saves the walk's descent into the instance.
+     */
+    static final int MAX_WIDE_RECORD_RUNS = 64;
+
+    /**
      * A loop whose instance is at most {@link #MAX_RECORD_RUNS} runs of one swap unit, as one listed leaf
      * of those runs in packed order (adjacent runs merged, equal ones evenly spaced a vector), else
      * {@code d}. A record generated word moves cannot move ({@link GeneratedKernel#moves}: runs that
@@ -286,15 +294,16 @@ public final class DataloopCompiler {
                         : Dataloop.blockIndexed(1, d.offsets, block.extent, block, d.disp, d.extent);
             }
         }
-        int n = d == null || d.leaf ? 0 : runs(d, MAX_RECORD_RUNS + 1);
-        if (n < 1 || n > MAX_RECORD_RUNS) {
+        int n = d == null || d.leaf ? 0 : runs(d, MAX_WIDE_RECORD_RUNS + 1);
+        if (n < 1 || n > MAX_WIDE_RECORD_RUNS) {
             return d;
         }
         long[] offs = new long[n];
         long[] lens = new long[n];
         int[] at = {0, -1}; // the next run, and the runs' swap unit (-1: none yet, 0: mixed)
         list(d, 0, offs, lens, at);
-        if (at[1] <= 0) {
+        if (at[1] <= 0
+                || n > MAX_RECORD_RUNS && Arrays.stream(lens).anyMatch(l -> l <= MemoryAccess.WORD_BLOCK_BYTES)) {
             return d;
         }
         Dataloop listed = Dataloop.leafIndexed(lens, offs, 0, at[1], d.extent);

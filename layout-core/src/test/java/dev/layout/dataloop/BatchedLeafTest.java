@@ -67,6 +67,8 @@ class BatchedLeafTest {
                 // counts of a leaf as vectors of single instances, fused across levels (and not where the
                 // outer spacing is not a whole number of the inner one)
                 t(FUSED_ROWS),
+                t(WIDE_RUNS),
+                t("hvector(2, 1, 9000, " + WIDE_RUNS + ")"),
                 t(SPACED_ROWS),
                 t("contig(2, hvector(3, 1, 700, contig(4, resized(0, 56, struct([3,3], [0,32], [float64,int64])))))"));
     }
@@ -74,6 +76,25 @@ class BatchedLeafTest {
     /** Rows of 10 records (runs of 24 and 24 bytes) in a sub-block of a 4-D array whose last dimension is whole. */
     static final String FUSED_ROWS =
             "subarray([13,12,10,10], [7,2,6,10], [6,7,2,0], C, resized(0, 56, struct([3,3], [0,32], [float64,int64])))";
+
+    /** A darray block of 46 runs of 280 bytes (35 doubles): 15 rows of 3 columns and one more column. */
+    static final String WIDE_RUNS = "darray(8, 3, [140,94], [block,cyclic], [default,3], [4,2], F, float64)";
+
+    @org.junit.jupiter.api.Test
+    void anInstanceOfUpTo64WideRunsIsOneRecordLeaf() {
+        // 46 runs, each a bulk copy: one listed leaf, which a count repeats in one kernel call
+        Dataloop d = DataloopCompiler.compileCount(t(WIDE_RUNS), 20, Representation.NATIVE);
+        assertThat(d.toTreeString())
+                .startsWith("vector(count=20, blocklen=1")
+                .endsWith("  block_indexed leaf(disp=3640, blocks=46, blockBytes=280, size=12880)\n");
+        assertThat(46)
+                .isGreaterThan(DataloopCompiler.MAX_RECORD_RUNS)
+                .isLessThanOrEqualTo(DataloopCompiler.MAX_WIDE_RECORD_RUNS);
+        // the same count of runs of up to 128 bytes stays a loop (SMALL_NEST: 24 runs of 1-8 bytes likewise)
+        Dataloop narrow =
+                Segment.layout(t("contig(2, hvector(23, 2, 400, float64))"), 1).dataloop();
+        assertThat(narrow.toTreeString()).doesNotContain("indexed leaf");
+    }
 
     /** Rows of 12 records (24 runs: no one record), the rows 1000 bytes apart. */
     static final String SPACED_ROWS =
