@@ -271,7 +271,8 @@ public final class DataloopCompiler {
     static final int MAX_WIDE_RECORD_RUNS = 64;
 
     /**
-     * A loop whose instance is at most {@link #MAX_RECORD_RUNS} runs of one swap unit, as one listed leaf
+     * A loop whose instance is at most {@link #MAX_RECORD_RUNS} runs of one swap unit (or {@link
+     * #MAX_WIDE_RECORD_RUNS} runs each a bulk copy), as one listed leaf
      * of those runs in packed order (adjacent runs merged, equal ones evenly spaced a vector), else
      * {@code d}. A record generated word moves cannot move ({@link GeneratedKernel#moves}: runs that
      * overlap, or many words) may instead become a vector of a repeated pattern ({@link #periodic}),
