@@ -2,6 +2,7 @@ package dev.layout.dataloop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.layout.dataloop.kernel.MemoryAccess;
 import dev.layout.datatype.Darray;
 import dev.layout.datatype.Datatype;
 import dev.layout.datatype.DerivedType;
@@ -57,16 +58,36 @@ final class CompiledShape {
 
     /** The most blocks one node of the dataloop lists (offsets it stores; 0 for a tree of loops). */
     static long longestList(Dataloop d) {
+        return longestList(d, true);
+    }
+
+    /**
+     * {@link #longestList}, without ({@code wideRecords} false) the listed leaves of at most {@link
+     * DataloopCompiler#MAX_WIDE_RECORD_RUNS} runs all wider than {@code WORD_BLOCK_BYTES} (wide records).
+     */
+    static long longestList(Dataloop d, boolean wideRecords) {
         if (d == null) {
             return 0;
         }
-        long n = d.offsets == null ? 0 : d.offsets.length;
+        long n = d.offsets == null || !wideRecords && wideRecord(d) ? 0 : d.offsets.length;
         if (d.children != null) {
             for (Dataloop c : d.children) {
-                n = Math.max(n, longestList(c));
+                n = Math.max(n, longestList(c, wideRecords));
             }
         }
-        return Math.max(n, longestList(d.child));
+        return Math.max(n, longestList(d.child, wideRecords));
+    }
+
+    private static boolean wideRecord(Dataloop d) {
+        if (!d.leaf || d.nblocks > DataloopCompiler.MAX_WIDE_RECORD_RUNS) {
+            return false;
+        }
+        for (long b = 0; b < d.nblocks; b++) {
+            if (d.blockLen(b) <= MemoryAccess.WORD_BLOCK_BYTES) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -164,9 +164,12 @@ class NormalizedCompileTest {
             return;
         }
         assertThat(d.byteSize()).isEqualTo(t.byteSize());
-        assertThat(CompiledShape.longestList(d))
+        assertThat(CompiledShape.longestList(d, false))
                 .as("%s: the description's longest list, or a record's runs", t)
                 .isLessThanOrEqualTo(Math.max(CompiledShape.listBound(t), DataloopCompiler.MAX_RECORD_RUNS));
+        assertThat(CompiledShape.longestList(d))
+                .as("%s: the description's longest list, or a record's runs (of wide runs)", t)
+                .isLessThanOrEqualTo(Math.max(CompiledShape.listBound(t), DataloopCompiler.MAX_WIDE_RECORD_RUNS));
         CompiledShape.assertMovesTheTypeMap(t, 2, rep, t.hashCode());
     }
 

@@ -16,12 +16,11 @@ public final class ListedAccess {
      * Packs ({@code pack}) or unpacks blocks {@code [from, to)} of an indexed leaf: block b is {@code
      * lengths[b]} bytes (or {@code uniform} when {@code lengths} is null) at {@code user[userBase +
      * offsets[b]]}, packed back to back from {@code packed[packedOffset]}. Exploits: for uniform blocks
-     * one loop of the width's moves ({@link StridedLoops#listed}, its width a constant); for varying lengths a block
-     * of up to 16 bytes takes the width switch of {@link MemoryAccess#copyRaw} (whose few branches prediction learns
-     * for repeating patterns), a longer one the bulk copy, whose own size dispatch costs less than the switch's
-     * word moves on irregular lists (sparse rows: a record small enough is generated code instead). Never paced, even with every block in one cache set: stores to listed
-     * blocks lost to the plain loop at every width tried (benchmarks/issue-22-rounds.md, thirteenth round).
-     * Returns the bytes moved.
+     * one loop of the width's moves ({@link StridedLoops#listed}, its width a constant); for varying lengths
+     * one bulk copy each, whose own size dispatch mispredicts less on a list whose lengths do not repeat
+     * (sparse rows) than {@link MemoryAccess#copyRaw}'s width switch. Never paced, even with every block in one
+     * cache set: stores to listed blocks lost to the plain loop at every width tried
+     * (benchmarks/issue-22-rounds.md, thirteenth round). Returns the bytes moved.
      */
     public static long blocks(
             Memory user,
@@ -34,6 +33,25 @@ public final class ListedAccess {
             Memory packed,
             long packedOffset,
             boolean pack) {
+        return listed(user, userBase, offsets, lengths, uniform, from, to, packed, packedOffset, pack, false);
+    }
+
+    /**
+     * {@link #blocks}, and for a record's ({@code record}) varying lengths a block of up to 16 bytes by
+     * {@link MemoryAccess#copyRaw}'s width switch, whose few branches prediction learns as the record repeats.
+     */
+    private static long listed(
+            Memory user,
+            long userBase,
+            long[] offsets,
+            long[] lengths,
+            long uniform,
+            int from,
+            int to,
+            Memory packed,
+            long packedOffset,
+            boolean pack,
+            boolean record) {
         if (MemoryAccess.CHECK_EVERY_ACCESS) {
             long p = packedOffset;
             for (int b = from; b < to; b++) {
@@ -58,7 +76,7 @@ public final class ListedAccess {
             long p = pa;
             for (int b = from; b < to; b++) {
                 long len = lengths[b];
-                if (len > 16) {
+                if (len > 16 || !record) {
                     if (pack) {
                         MemoryAccess.U.copyMemory(ub, ua + offsets[b], pb, p, len);
                     } else {
@@ -102,7 +120,7 @@ public final class ListedAccess {
         long p = packedOffset;
         for (long i = 0; i < count; i++) {
             long at = outer == null ? userBase + i * userStride : userBase + outer[(int) (outerFrom + i)];
-            p += blocks(user, at, offsets, lengths, uniform, 0, nb, packed, p, pack);
+            p += listed(user, at, offsets, lengths, uniform, 0, nb, packed, p, pack, true);
         }
         return p - packedOffset;
     }
