@@ -15,11 +15,11 @@ import java.util.List;
  * subtree whose cells fit in the cost model's cache ({@link KernelCost#CACHE_BYTES}; property {@code
  * layout.dataloop.blockBudget=0} turns blocking off): for each 16^3 block, for each variable, the
  * block's 8^3 interior, so every line is fetched once. The same holds for records to structure of
- * arrays, pixels to planes and matrix transposes by column types.
+ * arrays and pixels to planes.
  *
  * <p>Each instance of {@link #inner} is still processed in its own packed order by the same kernels;
  * only the outer loops are permuted. Packing may always reorder (it reads the user memory); unpacking
- * only when {@link #unpackMayReorder}. Made by {@link #of}, held per nest by a segment's {@link
+ * only when the blocks are {@link #disjoint}. Made by {@link #of}, held per nest by a segment's {@link
  * Plan}; never written.
  */
 record BlockedOrder(
@@ -28,15 +28,13 @@ record BlockedOrder(
         long chunk,
         Dataloop inner,
         long innerDisp,
-        boolean plane,
         boolean movedIsHeadLoop,
         boolean disjoint) {
     /*
      * loops: the permuted outer loops, outermost first, the moved one last. chunkLoop: the outer loop that runs over groups of
      * chunk iterations of the inner node's first loop (strip-mining it when all would not fit the budget),
      * or -1. inner: the node below the permuted loops, innerDisp the user bytes from the head's base to
-     * its base. plane: the inner node is a vector leaf in short runs, and the moved loop and the run go
-     * to the kernel as one plane per call. movedIsHeadLoop: the moved loop is the head's own first loop,
+     * its base. movedIsHeadLoop: the moved loop is the head's own first loop,
      * so a run of its iterations (a segment in pieces) can run blocked too. disjoint: no two blocks
      * overlap in user memory.
      */
@@ -51,20 +49,13 @@ record BlockedOrder(
     static final long MIN_BLOCK_BYTES = 4;
 
     /**
-     * Runs of a vector leaf shorter than this go to the kernel as planes (moved loop x run, one call; a
-     * transpose's tile), longer ones as one vector-leaf call per iteration of the moved loop. Planes are
-     * for blocks of 4, 8 and 16 bytes; nests whose plane would have other widths stay in packed order.
+     * A nest whose budget cuts a vector leaf into runs shorter than this (a transpose by column types:
+     * all columns, a few rows at a time) stays in packed order. Each run would be a kernel call of a few
+     * blocks, and such an order writes the packed side in pieces of a few blocks far apart, where the
+     * packed order writes it in one stream; the strided loops already move a transpose's rows by cache
+     * line where they interleave ({@code StridedLoopCode.tile16}).
      */
-    static final long PLANE_MAX_RUN = 32;
-
-    /**
-     * Whether unpack may run in this order too: the blocks are {@link #disjoint} (so the order of the
-     * writes cannot matter), and it is not a plane of 16-byte blocks, whose packed-order unpack already
-     * writes whole lines.
-     */
-    boolean unpackMayReorder() {
-        return disjoint && !(plane && inner.blocklen == 16);
-    }
+    static final long MIN_RUN = 32;
 
     /** The moved loop: the innermost of the permuted loops. */
     Dim moved() {
@@ -83,7 +74,7 @@ record BlockedOrder(
             sb.append(", ");
         }
         sb.setLength(sb.length() - 2);
-        sb.append(plane ? " as planes over " : " around ").append(inner);
+        sb.append(" around ").append(inner);
         if (!disjoint) {
             sb.append("; blocks overlap: unpack keeps the packed order");
         }
@@ -171,21 +162,10 @@ record BlockedOrder(
         }
         Dataloop innerLoop = chain.get(innerNode);
         long first = firstCount(innerLoop);
-        boolean planeWidths = innerLoop.blocklen == 4 || innerLoop.blocklen == 8 || innerLoop.blocklen == 16;
-        if (innerLoop.leaf
-                && planeWidths
-                && q >= PLANE_MAX_RUN
-                && q < first
-                && q * innerLoop.blocklen < MIN_INNER_BYTES) {
-            // a run the budget cuts, too short for a call of its own: the longest plane instead
-            q = PLANE_MAX_RUN - 1;
-        }
-        // A short run of a vector leaf's blocks under the moved loop goes as one plane per call (a transpose tile).
-        boolean plane = innerLoop.leaf && innerLoop.kind == Dataloop.Kind.VECTOR && q < PLANE_MAX_RUN;
-        if (plane && !planeWidths) {
+        if (innerLoop.leaf && innerLoop.kind == Dataloop.Kind.VECTOR && q < MIN_RUN) {
             return null;
         }
-        if ((plane ? m.count : 1) * q * (innerLoop.size / first) < MIN_INNER_BYTES) {
+        if (q * (innerLoop.size / first) < MIN_INNER_BYTES) {
             return null;
         }
         // Outer loops: those above the inner unit in packed order, then the runs of the inner node's first loop, then
@@ -221,7 +201,6 @@ record BlockedOrder(
                 q,
                 innerLoop,
                 innerDisp,
-                plane,
                 m.node == 0 && m.first,
                 disjoint(dims, leaf.blocklen));
     }

@@ -33,11 +33,6 @@ final class BlockedWalk {
         long n = last ? moved : order.loops()[dim].count();
         long us = order.loops()[dim].user();
         long ps = order.loops()[dim].packed();
-        if (order.plane() && last) {
-            // The moved loop over a short run of leaf blocks: one plane (a transpose tile) per call.
-            Dataloop leaf = order.inner();
-            return k.plane(u + order.innerDisp(), us, leaf.stride, stream, ps, leaf.blocklen, n, runs);
-        }
         long done = 0;
         for (long i = 0; i < n; i++) {
             long r = dim == order.chunkLoop()

@@ -38,7 +38,7 @@ final class NativeKernel extends LeafKernel {
         // Packing only reads the user memory: any order writes the same packed bytes. Overlapping blocks
         // are unpacked in packed order (the last write wins); the plan says when not.
         BlockedOrder order = plan.order(d);
-        return order != null && (pack || order.unpackMayReorder()) ? order : null;
+        return order != null && (pack || order.disjoint()) ? order : null;
     }
 
     @Override
@@ -74,30 +74,6 @@ final class NativeKernel extends LeafKernel {
     @Override
     long vectorLeaf(Dataloop d, long u, long count, long stream, int unit) {
         return instances(plan.strip(d, count), STRIP, d, u, d.stride, null, 0, count, stream);
-    }
-
-    /**
-     * A plane of {@code outer x inner} blocks of {@code blockBytes}: block (i, j) at user {@code u + i *
-     * userOuter + j * userInner}, packed at {@code stream + i * packedOuter + j * blockBytes} (the packed
-     * rows need not be adjacent: a blocked order's tile).
-     */
-    long plane(
-            long u,
-            long userOuter,
-            long userInner,
-            long stream,
-            long packedOuter,
-            long blockBytes,
-            long outer,
-            long inner) {
-        // A pack reading a transposed side may take the line-tiled loop.
-        long p = delta + stream;
-        if (!pack
-                || !MemoryAccess.stridedTile(
-                        user, u, userOuter, userInner, packed, p, packedOuter, blockBytes, blockBytes, outer, inner)) {
-            strided3(u, 0, userOuter, userInner, stream, 0, packedOuter, blockBytes, 1, outer, inner);
-        }
-        return outer * inner * blockBytes;
     }
 
     @Override

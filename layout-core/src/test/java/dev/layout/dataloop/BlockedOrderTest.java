@@ -102,49 +102,35 @@ class BlockedOrderTest {
     }
 
     /**
-     * Transposes by column types (a column resized to one element, a count of columns): blocked into
-     * planes of all columns x a short run of rows, one kernel call each (16-byte blocks: pack only).
+     * Transposes by column types (a column resized to one element, a count of columns): the budget cuts
+     * the rows into short runs, so the nest keeps its packed order ({@link BlockedOrder#MIN_RUN}), and
+     * packs and unpacks the right bytes.
      */
     @ParameterizedTest(name = "user off-heap {0}, packed off-heap {1}")
     @CsvSource({"false, false", "true, false", "false, true", "true, true"})
-    void transposesRunAsPlanesOfAllColumnsAndAFewRows(boolean userOff, boolean packedOff) {
+    void transposesKeepThePackedOrder(boolean userOff, boolean packedOff) {
         Random r = new Random(17 + (userOff ? 1 : 0) + (packedOff ? 2 : 0));
         Datatype complex = Datatype.contiguous(2, Primitive.FLOAT64);
         for (Datatype element : List.of(Primitive.FLOAT32, Primitive.FLOAT64, complex)) {
             long w = element.byteSize();
-            // Runs of 3 to 8 rows for 16-byte elements, up to 31 for 4-byte ones.
             int cols = 1100 + r.nextInt(1000);
             int rows = 40 + r.nextInt(60);
             Datatype column = Datatype.resized(0, w, Datatype.vector(rows, 1, cols, element));
-            BlockedOrder order = BlockedOrder.of(
-                    DataloopCompiler.compileCount(column, cols, Representation.NATIVE), KernelCost.CACHE_BYTES);
-            assertThat(order).as("%d columns of %d x %d-byte", cols, rows, w).isNotNull();
-            assertThat(order.plane()).isTrue();
-            assertThat(order.chunk()).isLessThan(BlockedOrder.PLANE_MAX_RUN);
-            assertThat(order.moved().count()).isEqualTo(cols);
-            assertThat(order.unpackMayReorder())
-                    .as("unpack of %d-byte planes", w)
-                    .isEqualTo(w != 16);
+            Dataloop d = DataloopCompiler.compileCount(column, cols, Representation.NATIVE);
+            assertThat(BlockedOrder.of(d, KernelCost.CACHE_BYTES))
+                    .as("%d columns of %d x %d-byte", cols, rows, w)
+                    .isNull();
+            // a budget for runs of MIN_RUN + 1 rows (of 528 bytes, enough for a call of their own) blocks it
+            long sweep = (cols - 1) * w + w;
+            BlockedOrder order = BlockedOrder.of(d, (BlockedOrder.MIN_RUN + 1) * ((sweep + 63) / 64 * 64));
+            if (w == 16 && rows > BlockedOrder.MIN_RUN + 1) {
+                assertThat(order)
+                        .as("%d rows, a budget for runs of %d", rows, BlockedOrder.MIN_RUN + 1)
+                        .isNotNull();
+                assertThat(order.chunk()).isEqualTo(BlockedOrder.MIN_RUN + 1);
+            }
             check(column, cols, 8, userOff, packedOff, r);
         }
-    }
-
-    /**
-     * A budget that cuts a transpose's rows into runs too long for a plane and too short for a call of
-     * their own (31 < run, run x 4 bytes < 512) still blocks it, as planes of the longest run.
-     */
-    @Test
-    void aRunTooShortForACallOfItsOwnIsTheLongestPlane() {
-        Datatype column = Datatype.resized(0, 4, Datatype.vector(84, 1, 1200, Primitive.FLOAT32));
-        Dataloop d = DataloopCompiler.compileCount(column, 1200, Representation.NATIVE);
-        // one pass of the moved loop sweeps 1200 x 4 bytes: a 256 KiB budget allows runs of 54 rows
-        BlockedOrder order = BlockedOrder.of(d, 256 * 1024);
-        assertThat(order).isNotNull();
-        assertThat(order.plane()).isTrue();
-        assertThat(order.chunk()).isEqualTo(BlockedOrder.PLANE_MAX_RUN - 1);
-        // a budget for all rows at once leaves nothing to block
-        assertThat(BlockedOrder.of(d, 1 << 20)).isNull();
-        check(column, 1200, 4, false, true, new Random(23));
     }
 
     @ParameterizedTest(name = "user off-heap {0}, packed off-heap {1}")

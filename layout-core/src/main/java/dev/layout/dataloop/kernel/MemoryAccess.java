@@ -281,40 +281,6 @@ public final class MemoryAccess {
     }
 
     /**
-     * A transpose tile: one plane of {@link #strided3} of 16-byte blocks, {@code outer} rows of a few ({@code inner})
-     * blocks each, through a loop of its own (see {@link StridedLoops#columnTiles16}). Returns false,
-     * doing nothing, for other widths and shapes: the caller runs {@link #strided3}.
-     */
-    public static boolean stridedTile(
-            Memory src,
-            long srcOffset,
-            long srcOuter,
-            long srcInner,
-            Memory dst,
-            long dstOffset,
-            long dstOuter,
-            long dstInner,
-            long blockBytes,
-            long outer,
-            long inner) {
-        if (blockBytes != 16 || CHECK_EVERY_ACCESS || inner > Integer.MAX_VALUE || outer > Integer.MAX_VALUE) {
-            return false;
-        }
-        try {
-            Object sb = src.base();
-            long sa = src.address() + srcOffset;
-            Object db = dst.base();
-            long da = dst.address() + dstOffset;
-            StridedLoops.of(sb, db, 16, false, false)
-                    .columnTiles16(sb, sa, srcOuter, srcInner, db, da, dstOuter, dstInner, (int) outer, (int) inner);
-        } finally {
-            Reference.reachabilityFence(src);
-            Reference.reachabilityFence(dst);
-        }
-        return true;
-    }
-
-    /**
      * Which kinds of memory a kernel call joins, 0 to 3: bit 0 set when the user memory is off-heap,
      * bit 1 when the packed memory is. Generated kernels are made per kinds, so each sees one.
      */

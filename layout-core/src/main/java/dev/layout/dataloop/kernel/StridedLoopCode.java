@@ -376,20 +376,4 @@ final class StridedLoopCode extends StridedLoops {
             rowsOf(sb, sa + i * so, so, si, db, da + i * dO, dO, di, 16, no - i, ni);
         }
     }
-
-    @Override
-    void columnTiles16Loop(Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
-        sb = src(sb);
-        db = dst(db);
-        for (int i = 0; i < no; i++) {
-            long s = sa + i * so;
-            long d = da + i * dO;
-            for (int j = 0; j < ni; j++) {
-                MemoryAccess.U.putLong(db, d, MemoryAccess.U.getLong(sb, s));
-                MemoryAccess.U.putLong(db, d + 8, MemoryAccess.U.getLong(sb, s + 8));
-                s += si;
-                d += di;
-            }
-        }
-    }
 }

@@ -67,7 +67,6 @@ abstract class StridedLoops {
     private final MethodHandle stridedLoop = bind("stridedLoop");
 
     private final MethodHandle listedLoop = bind("listedLoop");
-    private final MethodHandle columnTiles16Loop = bind("columnTiles16Loop");
     private final MethodHandle planesLoop = bind("planesLoop");
 
     StridedLoops() {}
@@ -118,24 +117,6 @@ abstract class StridedLoops {
     }
 
     /**
-     * Rows of 16-byte blocks gathered from short columns of a transposed side ({@code ni} small, {@code
-     * si} large), in a method of its own so that its compiled loop is not shared with the long rows of
-     * the same width.
-     */
-    final void columnTiles16(
-            Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni) {
-        if ((long) no * ni < HANDLE_BLOCKS) {
-            columnTiles16Loop(sb, sa, so, si, db, da, dO, di, no, ni);
-            return;
-        }
-        try {
-            columnTiles16Loop.invokeExact(sb, sa, so, si, db, da, dO, di, no, ni);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
-    }
-
-    /**
      * {@link MemoryAccess#strided3} between resolved addresses, for blocks of up to {@link #EXACT_WIDTHS}
      * bytes and rows and blocks counted in an int.
      */
@@ -177,9 +158,6 @@ abstract class StridedLoops {
 
     abstract void listedLoop(
             Object ub, long ua, long[] offsets, int from, int to, Object pb, long pa, long w, boolean gather);
-
-    abstract void columnTiles16Loop(
-            Object sb, long sa, long so, long si, Object db, long da, long dO, long di, int no, int ni);
 
     abstract void planesLoop(
             Object sb,

@@ -408,14 +408,6 @@ class StridedLoopsTest {
                         .as("listed scatter %d blocks of %d", n, width)
                         .isEqualTo(bytes(expectedBack));
             }
-            // column tiles: n rows of 16-byte blocks from two long columns
-            Memory src = filled(srcOff, 32 * n + 16, 7);
-            Memory expected = filled(dstOff, 32 * n + 16, 1);
-            Memory got = filled(dstOff, 32 * n + 16, 1);
-            reference(src, 3, 0, 16, 16L * n, expected, 5, 0, 32, 16, 16, 1, n, 2);
-            assertThat(MemoryAccess.stridedTile(src, 3, 16, 16L * n, got, 5, 32, 16, 16, n, 2))
-                    .isTrue();
-            assertThat(bytes(got)).as("column tiles %d rows", n).isEqualTo(bytes(expected));
         }
     }
 
