@@ -56,6 +56,26 @@ class SegmentTest {
                 .isEqualTo(Dataloop.Kind.VECTOR);
     }
 
+    /**
+     * {@link Dataloop#runCount} over nodes with children per block (a struct) or block lengths of their own
+     * (an indexed list of vectors): the sum over the blocks, equal to the pieces flattening finds where no
+     * two runs touch.
+     */
+    @Test
+    void runCountSumsTheBlocksOfStructsAndIndexedNests() {
+        for (String type : List.of(
+                "struct([1,1], [0,1000], [vector(100, 1, 2, int32), vector(50, 2, 5, float64)])",
+                "struct([2,1], [0,2000], [resized(0, 240, vector(30, 1, 2, int32)), resized(0, 400, vector(40, 1, 3, float64))])",
+                "indexed([2,1,3], [0,7,11], resized(0, 800, vector(100, 1, 2, int32)))")) {
+            Segment s = Segment.layout(t(type), 1);
+            Dataloop d = s.dataloop();
+            assertThat(d.kind()).as(type).isIn(Dataloop.Kind.STRUCT, Dataloop.Kind.INDEXED);
+            assertThat(d.runCount())
+                    .as(type)
+                    .isEqualTo(s.flatten(Integer.MAX_VALUE).size());
+        }
+    }
+
     @Test
     void faceOfACubeIsAVectorLeafNotAnElementWalk() {
         Dataloop d = Segment.layout(t("vector(256, 256, 65536, float64)"), 1).dataloop();
