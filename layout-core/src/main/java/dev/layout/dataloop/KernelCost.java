@@ -90,6 +90,7 @@ final class KernelCost {
                 switch (kind) {
                     case RUN -> stride == width ? width / BULK_BYTES_PER_CYCLE : Double.POSITIVE_INFINITY;
                     case STRIDED, ROWS -> genericMove(width, MemoryAccess.oneSet(stride)) + ADDRESS;
+                    // the records' spacing is not known here: priced as in one set, at or above what they cost
                     case RECORDS -> genericMove(width, true) + 2 * ADDRESS;
                     // A strip's block, a plane's row or a chunk of it, is one straight-line body: bounded in code size.
                     case STRIP, PLANES ->

@@ -18,9 +18,11 @@ public final class ListedAccess {
      * offsets[b]]}, packed back to back from {@code packed[packedOffset]}. Exploits: for uniform blocks
      * one loop of the width's moves ({@link StridedLoops#listed}, its width a constant); for varying lengths
      * one bulk copy each, whose own size dispatch mispredicts less on a list whose lengths do not repeat
-     * (sparse rows) than {@link MemoryAccess#copyRaw}'s width switch. Never paced, even with every block in one
-     * cache set: stores to listed blocks lost to the plain loop at every width tried
-     * (benchmarks/issue-22-rounds.md, thirteenth round). Returns the bytes moved.
+     * (sparse rows) than {@link MemoryAccess#copyRaw}'s width switch. Uniform blocks in one cache set
+     * ({@link #inOneSet}) move as one-set loads ({@link MemoryAccess#movesAsWords}), others as blocks at any
+     * other stride. Never paced, even with every block in one cache set: stores to listed blocks lost to the
+     * plain loop at every width tried (benchmarks/issue-22-rounds.md, thirteenth round). Returns the bytes
+     * moved.
      */
     public static long blocks(
             Memory user,
@@ -33,7 +35,8 @@ public final class ListedAccess {
             Memory packed,
             long packedOffset,
             boolean pack) {
-        return listed(user, userBase, offsets, lengths, uniform, from, to, packed, packedOffset, pack, false);
+        boolean oneSet = inOneSet(offsets, from, to);
+        return listed(user, userBase, offsets, lengths, uniform, from, to, packed, packedOffset, pack, oneSet, false);
     }
 
     /**
@@ -51,6 +54,7 @@ public final class ListedAccess {
             Memory packed,
             long packedOffset,
             boolean pack,
+            boolean oneSet,
             boolean record) {
         if (MemoryAccess.CHECK_EVERY_ACCESS) {
             long p = packedOffset;
@@ -67,9 +71,9 @@ public final class ListedAccess {
             Object pb = packed.base();
             long pa = packed.address() + packedOffset;
             if (lengths == null) {
-                // listed offsets may lie in one set; whether a scatter's stores do is not known (a
-                // permutation of one-set strides spreads them in time), so it moves as a gather does
-                StridedLoops.of(pack ? ub : pb, pack ? pb : ub, uniform, true, false)
+                // Blocks in one set move as one-set loads, gathered or scattered (whether a scatter's stores fall
+                // in one set is not known: a permutation of one-set strides spreads them in time).
+                StridedLoops.of(pack ? ub : pb, pack ? pb : ub, uniform, oneSet, false)
                         .listed(ub, ua, offsets, from, to, pb, pa, uniform, pack);
                 return (to - from) * uniform;
             }
@@ -96,6 +100,27 @@ public final class ListedAccess {
         }
     }
 
+    /** Steps between consecutive blocks that {@link #inOneSet} looks at. */
+    static final int SAMPLED_STEPS = 8;
+
+    /**
+     * Whether blocks {@code [from, to)} at {@code offsets} lie in one cache set: at least half of the first
+     * {@link #SAMPLED_STEPS} steps between consecutive offsets are one-set strides ({@link
+     * MemoryAccess#oneSet}). Exploits: a list that steps by such strides (a permutation of one-set slots)
+     * does so throughout, and a list of other offsets almost never does, so a few steps tell them apart at
+     * no cost beside the blocks; only the speed depends on the answer, never the bytes moved.
+     */
+    static boolean inOneSet(long[] offsets, int from, int to) {
+        int end = Math.min(to, from + 1 + SAMPLED_STEPS);
+        int oneSet = 0;
+        for (int b = from + 1; b < end; b++) {
+            if (MemoryAccess.oneSet(offsets[b] - offsets[b - 1])) {
+                oneSet++;
+            }
+        }
+        return oneSet > 0 && 2 * oneSet >= end - from - 1;
+    }
+
     /**
      * Packs ({@code pack}) or unpacks {@code count} instances of a small indexed pattern repeating every
      * {@code userStride} bytes (a vector of an indexed leaf: the Indexed test, struct members), or,
@@ -117,10 +142,15 @@ public final class ListedAccess {
             long packedOffset,
             boolean pack) {
         int nb = offsets.length;
+        // one set within a record, or from one record to the next
+        boolean oneSet = inOneSet(offsets, 0, nb)
+                || (outer == null
+                        ? count > 1 && MemoryAccess.oneSet(userStride)
+                        : inOneSet(outer, outerFrom, (int) (outerFrom + count)));
         long p = packedOffset;
         for (long i = 0; i < count; i++) {
             long at = outer == null ? userBase + i * userStride : userBase + outer[(int) (outerFrom + i)];
-            p += listed(user, at, offsets, lengths, uniform, 0, nb, packed, p, pack, true);
+            p += listed(user, at, offsets, lengths, uniform, 0, nb, packed, p, pack, oneSet, true);
         }
         return p - packedOffset;
     }

@@ -29,7 +29,7 @@ abstract class StridedLoops {
      * The copy for these bases and blocks of {@code blockBytes}: a copy per width where the blocks move
      * as words, the bulk copy's where not ({@link MemoryAccess#movesAsWords}). {@code oneSetLoads} and
      * {@code oneSetStores}: the blocks' loads or stores may fall into one cache set (a stride of {@link
-     * MemoryAccess#oneSet} on that side; listed offsets, which may be such strides apart, count as loads).
+     * MemoryAccess#oneSet} on that side; listed blocks in one set, {@link ListedAccess#inOneSet}, count as loads).
      */
     static StridedLoops of(Object srcBase, Object dstBase, long blockBytes, boolean oneSetLoads, boolean oneSetStores) {
         long width = MemoryAccess.movesAsWords(blockBytes, oneSetLoads, oneSetStores) ? blockBytes : EXACT_WIDTHS + 1;
