@@ -35,7 +35,7 @@ public final class ListedAccess {
             Memory packed,
             long packedOffset,
             boolean pack) {
-        boolean oneSet = inOneSet(offsets, from, to);
+        boolean oneSet = lengths == null && inOneSet(offsets, from, to); // only uniform blocks ask
         return listed(user, userBase, offsets, lengths, uniform, from, to, packed, packedOffset, pack, oneSet, false);
     }
 
@@ -142,11 +142,12 @@ public final class ListedAccess {
             long packedOffset,
             boolean pack) {
         int nb = offsets.length;
-        // one set within a record, or from one record to the next
-        boolean oneSet = inOneSet(offsets, 0, nb)
-                || (outer == null
-                        ? count > 1 && MemoryAccess.oneSet(userStride)
-                        : inOneSet(outer, outerFrom, (int) (outerFrom + count)));
+        // one set within a record, or from one record to the next (only uniform blocks ask)
+        boolean oneSet = lengths == null
+                && (inOneSet(offsets, 0, nb)
+                        || (outer == null
+                                ? count > 1 && MemoryAccess.oneSet(userStride)
+                                : inOneSet(outer, outerFrom, (int) (outerFrom + count))));
         long p = packedOffset;
         for (long i = 0; i < count; i++) {
             long at = outer == null ? userBase + i * userStride : userBase + outer[(int) (outerFrom + i)];
